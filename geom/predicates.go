@@ -1,0 +1,311 @@
+package geom
+
+import (
+	"math"
+	"math/big"
+)
+
+// Error analysis of the float fast paths.
+//
+// Let u = 2⁻⁵³ (the unit roundoff of float64, round to nearest) and write
+// fl(·) for a computed value. For any two floats x, y, without overflow or
+// underflow, fl(x∘y) = (x∘y)(1+δ) with |δ| ≤ u for ∘ ∈ {+, -, ×}; the explicit
+// float64(·) conversions around products force that rounding to happen (no
+// FMA contraction), which this analysis relies on.
+//
+// Orient2D. The determinant is D = L - R with L = (bx-ax)(cy-ay) and
+// R = (by-ay)(cx-ax). Each difference is computed with relative error ≤ u and
+// each product adds another, so fl(L) = L(1+θ₁), fl(R) = R(1+θ₂) with
+// |θᵢ| ≤ 2u + u². Then fl(D) = (fl(L) - fl(R))(1+δ), and
+//
+//	|fl(D) - D| ≤ u|fl(L) - fl(R)| + (2u+u²)(|L| + |R|)
+//	           ≤ (3u + O(u²)) · (|fl(L)| + |fl(R)|).
+//
+// Shewchuk (Adaptive Precision Floating-Point Arithmetic and Fast Robust
+// Geometric Predicates, 1997, §4.3) carries the second-order terms, including
+// the rounding of the sum |fl(L)| + |fl(R)| itself, and obtains the bound
+// errBound2 = (3 + 16u)u, which we use: when |fl(D)| > errBound2·fl(|fl(L)| +
+// |fl(R)|), the sign of fl(D) is the sign of D.
+//
+// Orient3D. D = ux(vy·wz - vz·wy) + uy(vz·wx - vx·wz) + uz(vx·wy - vy·wx)
+// with u = b-a, v = c-a, w = d-a. Every term is a product of three computed
+// differences (three roundings) followed by one subtraction and then two
+// additions, so each of the six triple products reaches D with a relative
+// perturbation of at most (1+u)⁷ - 1 = 7u + O(u²). Bounding every
+// perturbation by the permanent P = Σ|ui|(|vj·wk| + |vk·wj|), computed in
+// floating point, Shewchuk's analysis (same section) gives
+// errBound3 = (7 + 56u)u: when |fl(D)| > errBound3·fl(P), sign(fl(D)) =
+// sign(D).
+//
+// Both bounds are relative and assume no underflow and no overflow. Underflow
+// adds at most 2⁻¹⁰⁷⁴ absolute error per operation, which is negligible
+// against errBound·P as long as P ≥ 2⁻⁹⁰⁰: below that we take the exact path.
+// Overflow produces ±Inf or NaN in fl(D) or fl(P); the comparison
+// |fl(D)| > errBound·fl(P) is then false (Inf > Inf and NaN comparisons are
+// false), and we take the exact path again.
+const (
+	unitRoundoff = 0x1p-53
+	errBound2    = (3 + 16*unitRoundoff) * unitRoundoff
+	errBound3    = (7 + 56*unitRoundoff) * unitRoundoff
+	tinyPerm     = 0x1p-900
+)
+
+// Orient2D returns the sign (-1, 0 or +1) of the 2D orientation determinant
+// (bx-ax)(cy-ay) - (by-ay)(cx-ax), exactly: +1 when a, b, c turn
+// counterclockwise, -1 when clockwise, 0 when they are collinear.
+//
+// Properties: Orient2D(a, b, c) = Orient2D(b, c, a) = -Orient2D(b, a, c), and
+// the result is 0 whenever two of the points coincide.
+func Orient2D(ax, ay, bx, by, cx, cy float64) int {
+	l := float64((bx - ax) * (cy - ay))
+	r := float64((by - ay) * (cx - ax))
+	det := l - r
+	sum := math.Abs(l) + math.Abs(r)
+	if sum >= tinyPerm && math.Abs(det) > errBound2*sum {
+		return sgn(det)
+	}
+	return orient2DExact(ax, ay, bx, by, cx, cy)
+}
+
+// Orient3D returns the sign (-1, 0 or +1) of ((b-a) × (c-a)) · (d-a),
+// exactly: +1 when d lies on the side of the plane through a, b, c toward
+// which the normal (b-a)×(c-a) points (a, b, c counterclockwise seen from d),
+// -1 on the other side, 0 when the four points are coplanar.
+//
+// Properties: the sign flips under an odd permutation of the four points and
+// is unchanged under an even one; it is 0 whenever a, b, c are collinear.
+func Orient3D(a, b, c, d Vec3) int {
+	ux, uy, uz := b.X-a.X, b.Y-a.Y, b.Z-a.Z
+	vx, vy, vz := c.X-a.X, c.Y-a.Y, c.Z-a.Z
+	wx, wy, wz := d.X-a.X, d.Y-a.Y, d.Z-a.Z
+
+	vywz, vzwy := float64(vy*wz), float64(vz*wy)
+	vzwx, vxwz := float64(vz*wx), float64(vx*wz)
+	vxwy, vywx := float64(vx*wy), float64(vy*wx)
+	det := float64(ux*(vywz-vzwy)) + float64(uy*(vzwx-vxwz)) + float64(uz*(vxwy-vywx))
+	perm := float64(math.Abs(ux)*(math.Abs(vywz)+math.Abs(vzwy))) +
+		float64(math.Abs(uy)*(math.Abs(vzwx)+math.Abs(vxwz))) +
+		float64(math.Abs(uz)*(math.Abs(vxwy)+math.Abs(vywx)))
+	if perm >= tinyPerm && math.Abs(det) > errBound3*perm {
+		return sgn(det)
+	}
+	return orient3DExact(a, b, c, d)
+}
+
+func sgn(x float64) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// Exact evaluation.
+//
+// Stage 1 (error-free transformations, no allocation): when every input lies
+// in the safe range {0} ∪ [2⁻²⁰⁰, 2²⁰⁰] in magnitude, TwoSum and TwoProduct
+// (via math.FMA) are exact, because no product or sum can overflow and no
+// product's rounding error can fall below the smallest normal float. The
+// determinant is expanded into a sum of products of two or three floats, each
+// product split exactly into 2 or 4 floats, and the floats are summed exactly
+// into a nonoverlapping expansion (Shewchuk's Grow-Expansion with zero
+// elimination), whose sign is the sign of its largest component. When the
+// coordinate differences are exact (their TwoDiff tails are zero, as on
+// lattices and in most near-degenerate cases) the determinant is expanded over
+// the differences; otherwise over the raw coordinates.
+//
+// Stage 2 (math/big, allocates): inputs outside the safe range are evaluated
+// with big.Float at a precision large enough for every intermediate to be
+// exact.
+
+const safeLo, safeHi = 0x1p-200, 0x1p200
+
+func inSafeRange(xs ...float64) bool {
+	for _, x := range xs {
+		a := math.Abs(x)
+		if a != 0 && !(a >= safeLo && a <= safeHi) {
+			return false
+		}
+	}
+	return true
+}
+
+// expansion is a nonoverlapping sum of floats in increasing magnitude.
+type expansion struct {
+	n int
+	c [112]float64
+}
+
+func twoSum(a, b float64) (s, e float64) {
+	s = a + b
+	bv := s - a
+	av := s - bv
+	return s, (a - av) + (b - bv)
+}
+
+func twoProd(a, b float64) (p, e float64) {
+	p = a * b
+	return p, math.FMA(a, b, -p)
+}
+
+// add adds b to the expansion exactly.
+func (e *expansion) add(b float64) {
+	if b == 0 {
+		return
+	}
+	q := b
+	k := 0
+	for i := 0; i < e.n; i++ {
+		var h float64
+		q, h = twoSum(q, e.c[i])
+		if h != 0 {
+			e.c[k] = h
+			k++
+		}
+	}
+	if q != 0 {
+		e.c[k] = q
+		k++
+	}
+	e.n = k
+}
+
+// addProd2 adds s·a·b exactly, s = ±1.
+func (e *expansion) addProd2(s, a, b float64) {
+	p, q := twoProd(a, b)
+	e.add(s * q)
+	e.add(s * p)
+}
+
+// addProd3 adds s·a·b·c exactly, s = ±1.
+func (e *expansion) addProd3(s, a, b, c float64) {
+	p1, p0 := twoProd(a, b)
+	h1, h0 := twoProd(p1, c)
+	l1, l0 := twoProd(p0, c)
+	e.add(s * l0)
+	e.add(s * l1)
+	e.add(s * h0)
+	e.add(s * h1)
+}
+
+func (e *expansion) sign() int {
+	for i := e.n - 1; i >= 0; i-- {
+		if e.c[i] != 0 {
+			return sgn(e.c[i])
+		}
+	}
+	return 0
+}
+
+// exactDiff returns a-b and whether it is exact.
+func exactDiff(a, b float64) (float64, bool) {
+	d := a - b
+	bv := a - d
+	av := d + bv
+	return d, (a-av)+(bv-b) == 0
+}
+
+func orient2DExact(ax, ay, bx, by, cx, cy float64) int {
+	if !inSafeRange(ax, ay, bx, by, cx, cy) {
+		return orient2DBig(ax, ay, bx, by, cx, cy)
+	}
+	var e expansion
+	ux, ok1 := exactDiff(bx, ax)
+	uy, ok2 := exactDiff(by, ay)
+	vx, ok3 := exactDiff(cx, ax)
+	vy, ok4 := exactDiff(cy, ay)
+	if ok1 && ok2 && ok3 && ok4 {
+		e.addProd2(1, ux, vy)
+		e.addProd2(-1, uy, vx)
+		return e.sign()
+	}
+	// (bx-ax)(cy-ay) - (by-ay)(cx-ax) expanded over the coordinates:
+	// bx·cy - bx·ay - ax·cy - by·cx + by·ax + ay·cx  (the ax·ay terms cancel).
+	e.addProd2(1, bx, cy)
+	e.addProd2(-1, bx, ay)
+	e.addProd2(-1, ax, cy)
+	e.addProd2(-1, by, cx)
+	e.addProd2(1, by, ax)
+	e.addProd2(1, ay, cx)
+	return e.sign()
+}
+
+func orient3DExact(a, b, c, d Vec3) int {
+	if !inSafeRange(a.X, a.Y, a.Z, b.X, b.Y, b.Z, c.X, c.Y, c.Z, d.X, d.Y, d.Z) {
+		return orient3DBig(a, b, c, d)
+	}
+	var e expansion
+	ux, o1 := exactDiff(b.X, a.X)
+	uy, o2 := exactDiff(b.Y, a.Y)
+	uz, o3 := exactDiff(b.Z, a.Z)
+	vx, o4 := exactDiff(c.X, a.X)
+	vy, o5 := exactDiff(c.Y, a.Y)
+	vz, o6 := exactDiff(c.Z, a.Z)
+	wx, o7 := exactDiff(d.X, a.X)
+	wy, o8 := exactDiff(d.Y, a.Y)
+	wz, o9 := exactDiff(d.Z, a.Z)
+	if o1 && o2 && o3 && o4 && o5 && o6 && o7 && o8 && o9 {
+		e.addProd3(1, ux, vy, wz)
+		e.addProd3(-1, ux, vz, wy)
+		e.addProd3(1, uy, vz, wx)
+		e.addProd3(-1, uy, vx, wz)
+		e.addProd3(1, uz, vx, wy)
+		e.addProd3(-1, uz, vy, wx)
+		return e.sign()
+	}
+	// The determinant of the 4×4 matrix with rows (p, 1) for p = a, b, c, d,
+	// which equals ((b-a)×(c-a))·(d-a) up to sign, expanded along the column
+	// of ones into four 3×3 determinants of raw coordinates:
+	// det[b-a, c-a, d-a] = |b c d| - |a c d| + |a b d| - |a b c|.
+	det3 := func(s float64, p, q, r Vec3) {
+		e.addProd3(s, p.X, q.Y, r.Z)
+		e.addProd3(-s, p.X, q.Z, r.Y)
+		e.addProd3(s, p.Y, q.Z, r.X)
+		e.addProd3(-s, p.Y, q.X, r.Z)
+		e.addProd3(s, p.Z, q.X, r.Y)
+		e.addProd3(-s, p.Z, q.Y, r.X)
+	}
+	det3(1, b, c, d)
+	det3(-1, a, c, d)
+	det3(1, a, b, d)
+	det3(-1, a, b, c)
+	return e.sign()
+}
+
+// bigPrec is enough for every intermediate of Orient3D to be exact: a
+// difference of two float64 needs at most 1024+1074+1 bits, a product of
+// three differences at most three times that, and a sum of six such products
+// a few bits more.
+const bigPrec = 6400
+
+func bigF(x float64) *big.Float { return new(big.Float).SetPrec(bigPrec).SetFloat64(x) }
+
+func bigSub(x, y float64) *big.Float {
+	if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return bigF(0) // outside the contract; never panic
+	}
+	return new(big.Float).SetPrec(bigPrec).Sub(bigF(x), bigF(y))
+}
+
+func bigMul(x, y *big.Float) *big.Float { return new(big.Float).SetPrec(bigPrec).Mul(x, y) }
+
+func orient2DBig(ax, ay, bx, by, cx, cy float64) int {
+	l := bigMul(bigSub(bx, ax), bigSub(cy, ay))
+	r := bigMul(bigSub(by, ay), bigSub(cx, ax))
+	return l.Cmp(r)
+}
+
+func orient3DBig(a, b, c, d Vec3) int {
+	ux, uy, uz := bigSub(b.X, a.X), bigSub(b.Y, a.Y), bigSub(b.Z, a.Z)
+	vx, vy, vz := bigSub(c.X, a.X), bigSub(c.Y, a.Y), bigSub(c.Z, a.Z)
+	wx, wy, wz := bigSub(d.X, a.X), bigSub(d.Y, a.Y), bigSub(d.Z, a.Z)
+	minor := func(p, q, r, s *big.Float) *big.Float {
+		return new(big.Float).SetPrec(bigPrec).Sub(bigMul(p, q), bigMul(r, s))
+	}
+	t := bigMul(ux, minor(vy, wz, vz, wy))
+	t.Add(t, bigMul(uy, minor(vz, wx, vx, wz)))
+	t.Add(t, bigMul(uz, minor(vx, wy, vy, wx)))
+	return t.Sign()
+}

@@ -1,0 +1,3 @@
+module github.com/collide3d/collide
+
+go 1.26
