@@ -63,7 +63,7 @@ func TestOrient2DTable(t *testing.T) {
 		{0, 0, 1, 1, 2, math.Nextafter(2, 1), -1},
 		{0.5, 0.5, 12, 12, 24, 24, 0},
 		{1, 1, ulp1, ulp1, 3, 3, 0},
-		{1e-300, 0, 0, 1e-300, 0, 0, 1},   // products underflow: exact path
+		{1e-300, 0, 0, 1e-300, 0, 0, 1},    // products underflow: exact path
 		{1e300, 0, 0, 1e300, -1e300, 0, 1}, // products overflow: exact path
 		{1e6 + 0.1, 1e6 + 0.2, 1e6 + 0.3, 1e6 + 0.4, 1e6 + 0.5, 1e6 + 0.6, sign2Big(1e6+0.1, 1e6+0.2, 1e6+0.3, 1e6+0.4, 1e6+0.5, 1e6+0.6)},
 		{3, 3, 3, 3, 1, 7, 0},
