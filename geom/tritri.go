@@ -25,11 +25,16 @@ import "math"
 // 2D. Degenerate triangles are reduced to segments (or points) and tested
 // with the segment-triangle and segment-segment predicates below.
 func TriTri(a, b Triangle) bool {
-	sb := planeSigns(a, b) // b's vertices against the plane of a
+	// Disjoint bounding boxes (closed, compared exactly) settle most far
+	// pairs before any product is formed.
+	if !boxesOverlap(&a, &b) {
+		return false
+	}
+	sb := planeSigns(&a, &b) // b's vertices against the plane of a
 	if sb[0] == sb[1] && sb[1] == sb[2] && sb[0] != 0 {
 		return false
 	}
-	sa := planeSigns(b, a) // a's vertices against the plane of b
+	sa := planeSigns(&b, &a) // a's vertices against the plane of b
 	if sa[0] == sa[1] && sa[1] == sa[2] && sa[0] != 0 {
 		return false
 	}
@@ -56,7 +61,7 @@ func TriTri(a, b Triangle) bool {
 // three evaluations; it is Orient3D's own filter with the determinant
 // expanded along its last row, for which the same error bound holds (the six
 // triple products and their permanent are the same).
-func planeSigns(t, q Triangle) [3]int {
+func planeSigns(t, q *Triangle) [3]int {
 	ux, uy, uz := t[1].X-t[0].X, t[1].Y-t[0].Y, t[1].Z-t[0].Z
 	vx, vy, vz := t[2].X-t[0].X, t[2].Y-t[0].Y, t[2].Z-t[0].Z
 	uyvz, uzvy := float64(uy*vz), float64(uz*vy)
@@ -78,6 +83,31 @@ func planeSigns(t, q Triangle) [3]int {
 		}
 	}
 	return s
+}
+
+// boxesOverlap reports whether the bounding boxes of a and b overlap.
+func boxesOverlap(a, b *Triangle) bool {
+	return spanOverlap(a[0].X, a[1].X, a[2].X, b[0].X, b[1].X, b[2].X) &&
+		spanOverlap(a[0].Y, a[1].Y, a[2].Y, b[0].Y, b[1].Y, b[2].Y) &&
+		spanOverlap(a[0].Z, a[1].Z, a[2].Z, b[0].Z, b[1].Z, b[2].Z)
+}
+
+// spanOverlap reports whether the closed intervals spanned by a0, a1, a2 and
+// by b0, b1, b2 overlap. (Plain comparisons: the built-in min and max carry
+// NaN and signed-zero rules that cost more and are not needed here.)
+func spanOverlap(a0, a1, a2, b0, b1, b2 float64) bool {
+	alo, ahi := a0, a0
+	if a1 < alo {
+		alo = a1
+	} else if a1 > ahi {
+		ahi = a1
+	}
+	if a2 < alo {
+		alo = a2
+	} else if a2 > ahi {
+		ahi = a2
+	}
+	return !(b0 < alo && b1 < alo && b2 < alo) && !(b0 > ahi && b1 > ahi && b2 > ahi)
 }
 
 // canonical rotates the labels of t so that the first vertex is alone on its
