@@ -45,3 +45,32 @@ func TestTriTriMatchesEdgeDecomposition(t *testing.T) {
 		t.Errorf("%d disagreements", fails)
 	}
 }
+
+// FuzzTriTri checks symmetry, relabelling invariance and agreement with the
+// edge decomposition on arbitrary inputs, including non-finite ones (which
+// must not panic).
+//
+//	go test -fuzz=FuzzTriTri ./geom
+func FuzzTriTri(f *testing.F) {
+	f.Add(0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.2, 0.2, -1.0, 0.2, 0.2, 1.0, 3.0, 3.0, 0.0)
+	f.Add(0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 2.0, 1.0, 0.0)
+	f.Add(0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 0.5, 0.5, 0.5, 3.0, 3.0, 3.0, 0.5, 0.5, 0.5)
+	f.Add(1e300, 0.0, 0.0, 0.0, 1e-300, 0.0, 0.0, 0.0, 5e-324, 1e6, 1e6, 1e6, 1e-7, 0.0, 0.0, 0.0, 0.0, 0.0)
+	f.Fuzz(func(t *testing.T, a0, a1, a2, a3, a4, a5, a6, a7, a8, b0, b1, b2, b3, b4, b5, b6, b7, b8 float64) {
+		a := Triangle{{a0, a1, a2}, {a3, a4, a5}, {a6, a7, a8}}
+		b := Triangle{{b0, b1, b2}, {b3, b4, b5}, {b6, b7, b8}}
+		got := TriTri(a, b)
+		if !a.IsFinite() || !b.IsFinite() {
+			return // outside the contract: only "no panic" is promised
+		}
+		if rev := TriTri(b, a); rev != got {
+			t.Fatalf("TriTri(a, b) = %v but TriTri(b, a) = %v\na = %#v\nb = %#v", got, rev, a, b)
+		}
+		if rl := TriTri(Triangle{a[1], a[2], a[0]}, Triangle{b[0], b[2], b[1]}); rl != got {
+			t.Fatalf("TriTri changed under relabelling\na = %#v\nb = %#v", a, b)
+		}
+		if want := edgeTriTri(a, b); want != got {
+			t.Fatalf("TriTri = %v, edge decomposition = %v\na = %#v\nb = %#v", got, want, a, b)
+		}
+	})
+}
