@@ -111,13 +111,28 @@ func bruteForce(env, fly *Model, pose geom.Pose, o QueryOptions, st *Stats, dst 
 	ident := pose.IsIdentity()
 	tris := make([]geom.Triangle, len(fm.Tris))
 	boxes := make([]geom.AABB, len(fm.Tris))
+	scene := geom.EmptyAABB()
 	for i := range fm.Tris {
 		t := fm.Triangle(i)
 		if !ident {
 			t = pose.ApplyTriangle(t)
 		}
 		tris[i] = t
-		boxes[i] = t.Bounds().Expanded(o.Eps)
+		boxes[i] = t.Bounds()
+		scene = scene.Union(boxes[i])
+	}
+	if o.Eps > 0 {
+		// The box filter must never drop a pair that the floating-point
+		// distance would accept: pad eps by more than the rounding of the
+		// box arithmetic and of the distance.
+		for _, b := range env.boxes {
+			scene = scene.Union(b)
+		}
+		m := scene.Min.Abs().Max(scene.Max.Abs())
+		pad := o.Eps + 1e-9*o.Eps + 1e-12*max(m.X, m.Y, m.Z)
+		for i := range boxes {
+			boxes[i] = boxes[i].Expanded(pad)
+		}
 	}
 	for i, eb := range env.boxes {
 		et := env.mesh.Triangle(i)

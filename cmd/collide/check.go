@@ -1,0 +1,327 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+)
+
+// preferredBV is the default bounding volume of DESIGN.md's command-line
+// contract, used as soon as the library offers it.
+const preferredBV = "kdop18"
+
+// defaultBV returns preferredBV if collide offers it, else the first name
+// collide.BVNames returns.
+func defaultBV() string {
+	names := collide.BVNames()
+	if slices.Contains(names, preferredBV) || len(names) == 0 {
+		return preferredBV
+	}
+	return names[0]
+}
+
+type checkOptions struct {
+	bv    string
+	all   bool
+	pose  string
+	poses string
+	eps   float64
+	json  bool
+}
+
+func checkCommand() *command {
+	return &command{
+		name:  "check",
+		usage: "check [flags] ENV FLY",
+		help: fmt.Sprintf(`
+Builds a collision model for each of ENV and FLY once, then tests FLY, placed
+at each pose, against ENV at the identity pose, and prints one result per pose.
+
+ENV and FLY are mesh files (.obj, .stl, .ply, .off) or generated models
+gen:KIND[:key=value,...] (run 'collide gen' for the kinds), e.g.
+  collide check gen:torus gen:icosphere:radius=0.4
+
+A pose is 12 numbers "r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz": a rotation
+matrix R, row-major, and a translation t; a vertex x of FLY goes to R·x + t.
+Without --pose or --poses FLY is tested at the identity pose.
+
+Poses are numbered from 0 in the order given. With --json each pose prints one
+line (JSON Lines):
+  {"pose":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],
+   "stats":{"bv_tests":N,"tri_tests":N,"updates":N},"seconds":S}
+pairs are triangle indices, ascending; without --all it holds the first pair
+found (or none); seconds is the time of the query alone.
+
+Bounding volumes available: %s. The default is %s once the library offers
+it; until then it is the first available one (now %s).`,
+			strings.Join(collide.BVNames(), ", "), preferredBV, defaultBV()),
+		flags: func(fs *flag.FlagSet) any {
+			o := &checkOptions{}
+			fs.StringVar(&o.bv, "bv", defaultBV(), "bounding volume `NAME`: "+strings.Join(collide.BVNames(), ", "))
+			fs.BoolVar(&o.all, "all", false, "report every intersecting triangle pair (default: stop at the first contact)")
+			fs.StringVar(&o.pose, "pose", "", "one `POSE`: 12 numbers \"r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz\" (default identity)")
+			fs.StringVar(&o.poses, "poses", "", "read poses from `FILE`: one pose a line, the same 12 numbers; blank lines and # comments skipped")
+			fs.Float64Var(&o.eps, "eps", 0, "tolerance `X` >= 0: report pairs at distance <= X (0: exact contact)")
+			fs.BoolVar(&o.json, "json", false, "print JSON Lines, one object per pose")
+			return o
+		},
+		run: runCheck,
+	}
+}
+
+func runCheck(e *env, opts any, args []string) error {
+	o := opts.(*checkOptions)
+	if len(args) != 2 {
+		return usagef("need 2 models, ENV and FLY; got %d", len(args))
+	}
+	if !slices.Contains(collide.BVNames(), o.bv) {
+		return usagef("unknown bounding volume %q (available: %s)", o.bv, strings.Join(collide.BVNames(), ", "))
+	}
+	if math.IsNaN(o.eps) || math.IsInf(o.eps, 0) || o.eps < 0 {
+		return usagef("--eps must be a finite number >= 0, not %v", o.eps)
+	}
+	if o.pose != "" && o.poses != "" {
+		return usagef("give --pose or --poses, not both")
+	}
+
+	// Read the poses first: a bad pose file fails before the models load.
+	poses := []geom.Pose{geom.Identity()}
+	switch {
+	case o.pose != "":
+		p, err := parsePose(o.pose)
+		if err != nil {
+			return usagef("--pose: %v", err)
+		}
+		poses[0] = p
+	case o.poses != "":
+		var err error
+		if poses, err = readPoseFile(o.poses); err != nil {
+			return err
+		}
+	}
+
+	envModel, flyModel, err := buildModels(e, args[0], args[1], collide.BuildOptions{BV: o.bv})
+	if err != nil {
+		return err
+	}
+
+	w := bufio.NewWriter(e.stdout)
+	lastFlush := time.Now()
+	q := collide.QueryOptions{All: o.all, Eps: o.eps}
+	var hits int
+	var total time.Duration
+	for i, p := range poses {
+		start := time.Now()
+		res := collide.Check(envModel, flyModel, p, q)
+		d := time.Since(start)
+		total += d
+		if res.Collide {
+			hits++
+		}
+		slices.SortFunc(res.Pairs, func(a, b collide.Pair) int {
+			return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
+		})
+		if o.json {
+			err = writeJSONResult(w, i, res, d)
+		} else {
+			err = writeTextResult(w, i, res, d, o.all)
+		}
+		if err != nil {
+			return err
+		}
+		if time.Since(lastFlush) > 100*time.Millisecond {
+			if err := w.Flush(); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			lastFlush = time.Now()
+		}
+	}
+	if !o.json && len(poses) > 1 {
+		fmt.Fprintf(w, "%d poses, %d in contact, %s querying\n", len(poses), hits, fmtDuration(total))
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// buildModels loads and builds ENV and FLY (once, when they are the same
+// argument).
+func buildModels(e *env, envArg, flyArg string, bo collide.BuildOptions) (envModel, flyModel *collide.Model, err error) {
+	build := func(arg string) (*collide.Model, error) {
+		m, err := loadModel(e, arg)
+		if err != nil {
+			return nil, err
+		}
+		model, err := collide.Build(m, bo)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", arg, err)
+		}
+		return model, nil
+	}
+	if envModel, err = build(envArg); err != nil {
+		return nil, nil, err
+	}
+	if flyArg == envArg {
+		return envModel, envModel, nil
+	}
+	if flyModel, err = build(flyArg); err != nil {
+		return nil, nil, err
+	}
+	return envModel, flyModel, nil
+}
+
+// jsonResult is one line of check --json. The field order is the documented
+// one.
+type jsonResult struct {
+	Pose    int        `json:"pose"`
+	Collide bool       `json:"collide"`
+	Pairs   [][2]int32 `json:"pairs"`
+	Stats   jsonStats  `json:"stats"`
+	Seconds float64    `json:"seconds"`
+}
+
+type jsonStats struct {
+	BVTests  int64 `json:"bv_tests"`
+	TriTests int64 `json:"tri_tests"`
+	Updates  int64 `json:"updates"`
+}
+
+func writeJSONResult(w io.Writer, i int, res collide.Result, d time.Duration) error {
+	r := jsonResult{
+		Pose:    i,
+		Collide: res.Collide,
+		Pairs:   make([][2]int32, len(res.Pairs)), // [] rather than null when empty
+		Stats:   jsonStats{res.Stats.BVTests, res.Stats.TriTests, res.Stats.Updates},
+		Seconds: d.Seconds(),
+	}
+	for j, p := range res.Pairs {
+		r.Pairs[j] = [2]int32{p.Env, p.Fly}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func writeTextResult(w io.Writer, i int, res collide.Result, d time.Duration, all bool) error {
+	s := res.Stats
+	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, %s", s.BVTests, s.TriTests, s.Updates, fmtDuration(d))
+	var err error
+	switch {
+	case !res.Collide:
+		_, err = fmt.Fprintf(w, "pose %d: no contact (%s)\n", i, stats)
+	case all:
+		_, err = fmt.Fprintf(w, "pose %d: collide, %d %s (%s)\n", i, len(res.Pairs), plural(len(res.Pairs), "pair", "pairs"), stats)
+		for _, p := range res.Pairs {
+			if err != nil {
+				break
+			}
+			_, err = fmt.Fprintf(w, "    %d %d\n", p.Env, p.Fly)
+		}
+	default:
+		first := ""
+		if len(res.Pairs) > 0 {
+			first = fmt.Sprintf(", first pair %d %d", res.Pairs[0].Env, res.Pairs[0].Fly)
+		}
+		_, err = fmt.Fprintf(w, "pose %d: collide%s (%s)\n", i, first, stats)
+	}
+	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func fmtDuration(d time.Duration) string {
+	ms := float64(d) / float64(time.Millisecond)
+	switch {
+	case ms < 10:
+		return fmt.Sprintf("%.3g ms", ms)
+	case ms < 10000:
+		return fmt.Sprintf("%.0f ms", ms)
+	default:
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+}
+
+// parsePose parses the 12 numbers of a pose, separated by spaces (or
+// commas), and checks that it is rigid.
+func parsePose(s string) (geom.Pose, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool {
+		return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f'
+	})
+	if len(fields) != 12 {
+		return geom.Pose{}, fmt.Errorf("want 12 numbers (r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz), got %d", len(fields))
+	}
+	var a [12]float64
+	for i, f := range fields {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return geom.Pose{}, fmt.Errorf("number %d: %q is not a number", i+1, f)
+		}
+		a[i] = x
+	}
+	p := geom.FromArray(a)
+	if err := p.Validate(); err != nil {
+		return geom.Pose{}, err
+	}
+	return p, nil
+}
+
+// maxPoseLine bounds the length of a line of a pose file.
+const maxPoseLine = 1 << 20
+
+// readPoseFile reads a pose file: one pose a line, blank lines and # comments
+// skipped. Errors name the file and the line.
+func readPoseFile(path string) ([]geom.Pose, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var poses []geom.Pose
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), maxPoseLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		p, err := parsePose(text)
+		if err != nil {
+			return nil, fmt.Errorf("%s: line %d: %v", path, line, err)
+		}
+		poses = append(poses, p)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s: line %d: line longer than %d bytes", path, line+1, maxPoseLine)
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(poses) == 0 {
+		return nil, fmt.Errorf("%s: no poses", path)
+	}
+	return poses, nil
+}

@@ -1,0 +1,230 @@
+// Command collide tests triangle meshes for exact contact, generates test
+// meshes and describes mesh files.
+//
+// Usage:
+//
+//	collide check [flags] ENV FLY            test FLY at each pose against ENV
+//	collide gen KIND [key=value ...] -o FILE write a generated mesh
+//	collide info [--json] MODEL...           describe meshes
+//	collide help [COMMAND]                   show help
+//
+// Run "collide help COMMAND" for the flags of a command. Exit status: 0 when
+// the work ran (whatever it found), 1 on an error, 2 on bad usage.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// usageError is an error in the command line: run prints it with the
+// command's short usage line and exits with status 2.
+type usageError struct {
+	msg string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// env is what a command runs with.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// command is a subcommand: its name, its one-line usage, a long description,
+// the flags it defines and the function that runs it.
+type command struct {
+	name  string
+	usage string                                      // e.g. "check [flags] ENV FLY"
+	help  string                                      // description printed by help, after the usage
+	flags func(fs *flag.FlagSet) any                  // defines the flags; returns the options struct
+	run   func(e *env, opts any, args []string) error // runs with the parsed options and positional args
+}
+
+// commands lists the subcommands, in the order help shows them.
+var commands = []*command{checkCommand(), genCommand(), infoCommand()}
+
+func lookupCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+const topUsage = `collide: exact collision detection between triangle meshes
+
+usage:
+  collide check [flags] ENV FLY             test FLY, at each pose, against ENV
+  collide gen KIND [key=value ...] -o FILE  write a generated mesh (.obj or .stl)
+  collide gen                               list the generators and their parameters
+  collide info [--json] MODEL...            describe meshes
+  collide help [COMMAND]                    show the flags of a command
+
+A MODEL is a mesh file (.obj, .stl, .ply, .off) or a generated model
+gen:KIND[:key=value,...], e.g. gen:icosphere:tris=2000,radius=0.5.
+
+Exit status: 0 when the work ran (whatever it found), 1 on an error,
+2 on bad usage.
+`
+
+// run runs the command line args (without the program name) and returns the
+// exit status. It never panics: an unexpected panic is reported as an
+// internal error with status 1.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "collide: internal error: %v\n", r)
+			status = exitError
+		}
+	}()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, topUsage)
+		return exitUsage
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if name == "help" && len(rest) > 0 {
+			c := lookupCommand(rest[0])
+			if c == nil {
+				fmt.Fprintf(stderr, "collide help: unknown command %q (commands: %s)\n", rest[0], commandNames())
+				fmt.Fprintf(stderr, "usage: collide help [COMMAND]\n")
+				return exitUsage
+			}
+			printHelp(stdout, c)
+			return exitOK
+		}
+		fmt.Fprint(stdout, topUsage)
+		return exitOK
+	}
+	c := lookupCommand(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "collide: unknown command %q (commands: %s)\n", name, commandNames())
+		fmt.Fprintf(stderr, "run 'collide help' for usage\n")
+		return exitUsage
+	}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	fs := newFlagSet(c)
+	opts := c.flags(fs)
+	pos, err := parseInterspersed(fs, rest)
+	if err == nil {
+		err = c.run(e, opts, pos)
+	}
+	return report(e, c, err)
+}
+
+// report prints err as the command's failure and returns the exit status.
+func report(e *env, c *command, err error) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		printHelp(e.stdout, c)
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "collide %s: %s\n", c.name, err)
+		fmt.Fprintf(e.stderr, "usage: collide %s (run 'collide help %s')\n", c.usage, c.name)
+		return exitUsage
+	default:
+		fmt.Fprintf(e.stderr, "collide %s: %s\n", c.name, err)
+		return exitError
+	}
+}
+
+func commandNames() string {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	return strings.Join(append(names, "help"), ", ")
+}
+
+// newFlagSet returns an empty flag set for c. It prints nothing itself:
+// parseInterspersed returns its errors and report prints them on stderr, with
+// the usage line, or prints the help.
+func newFlagSet(c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// printHelp prints the usage, description and flags of c.
+func printHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "usage: collide %s\n\n%s\n", c.usage, strings.TrimSpace(c.help))
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	c.flags(fs)
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprintf(w, "\nflags:\n")
+			first = false
+		}
+		fmt.Fprintf(w, "%s\n", flagHelp(f))
+	})
+}
+
+// flagHelp formats f for help: "--name ARG" (a dash for one-letter names),
+// then the usage and any non-zero default on an indented line.
+func flagHelp(f *flag.Flag) string {
+	dash := "--"
+	if len(f.Name) == 1 {
+		dash = "-"
+	}
+	arg, usage := flag.UnquoteUsage(f)
+	head := "  " + dash + f.Name
+	if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); !isBool && arg != "" {
+		head += " " + arg
+	}
+	if d := f.DefValue; d != "" && d != "false" && d != "0" {
+		usage += fmt.Sprintf(" (default %q)", d)
+	}
+	return head + "\n        " + usage
+}
+
+// parseInterspersed parses the flags in args wherever they appear among the
+// positional arguments (so "check a.obj b.obj --all" works) and returns the
+// positional arguments in order. A "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &usageError{err.Error()}
+		}
+		rest := fs.Args()
+		stop := len(args) - len(rest)
+		if stop > 0 && args[stop-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
