@@ -1,0 +1,82 @@
+package collide_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/testgeom"
+)
+
+func pairsOf(r collide.Result) [][2]int32 {
+	out := make([][2]int32, len(r.Pairs))
+	for i, p := range r.Pairs {
+		out[i] = [2]int32{p.Env, p.Fly}
+	}
+	return out
+}
+
+func randomPose(rng *rand.Rand, spread float64) geom.Pose {
+	axis := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
+	t := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(spread)
+	return geom.FromAxisAngle(axis, rng.Float64()*6.3, t)
+}
+
+// TestBruteAgainstOracle checks the brute-force model (with its box filter)
+// against the unfiltered oracle on every adversarial scene, at the identity
+// and at random poses, in both modes and with a tolerance.
+func TestBruteAgainstOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, sc := range testgeom.AdversarialScenes(11) {
+		env, err := collide.Build(sc.Env, collide.BuildOptions{BV: collide.BVBrute})
+		if err != nil {
+			t.Fatalf("%s: Build(env): %v", sc.Name, err)
+		}
+		fly, err := collide.Build(sc.Fly, collide.BuildOptions{BV: collide.BVBrute})
+		if err != nil {
+			t.Fatalf("%s: Build(fly): %v", sc.Name, err)
+		}
+		size := sc.Env.Bounds().Size().Norm()
+		poses := []geom.Pose{geom.Identity()}
+		for range 3 {
+			p := randomPose(rng, 0.05*size)
+			c := sc.Env.Bounds().Center()
+			// Rotate about the scene's centre so that the models still meet.
+			p.T = p.T.Add(c).Sub(p.R.MulVec(c))
+			poses = append(poses, p)
+		}
+		for i, pose := range poses {
+			for _, eps := range []float64{0, 0.01 * size} {
+				want := testgeom.Brute(sc.Env, sc.Fly, pose, eps)
+				all := collide.Check(env, fly, pose, collide.QueryOptions{All: true, Eps: eps})
+				if got := pairsOf(all); !slices.Equal(got, want) {
+					t.Errorf("%s pose %d eps %g: %d pairs, oracle %d", sc.Name, i, eps, len(got), len(want))
+				}
+				if all.Collide != (len(want) > 0) {
+					t.Errorf("%s pose %d: Collide = %v with %d oracle pairs", sc.Name, i, all.Collide, len(want))
+				}
+				first := collide.Check(env, fly, pose, collide.QueryOptions{Eps: eps})
+				switch {
+				case len(want) == 0 && (first.Collide || len(first.Pairs) != 0):
+					t.Errorf("%s pose %d: first contact %v, oracle none", sc.Name, i, first.Pairs)
+				case len(want) > 0 && (len(first.Pairs) != 1 || !slices.Contains(want, pairsOf(first)[0])):
+					t.Errorf("%s pose %d: first contact %v is not an oracle pair", sc.Name, i, first.Pairs)
+				}
+			}
+		}
+	}
+}
+
+func TestBuildRejects(t *testing.T) {
+	m := testgeom.LatticeSoup(rand.New(rand.NewPCG(1, 1)), 10, 3)
+	if _, err := collide.Build(m, collide.BuildOptions{BV: "no-such-bv"}); err == nil {
+		t.Error("Build with an unknown BV succeeded")
+	}
+	bad := *m
+	bad.Tris = append([][3]int32{{0, 1, 99999}}, m.Tris...)
+	if _, err := collide.Build(&bad, collide.BuildOptions{}); err == nil {
+		t.Error("Build of a mesh with an out-of-range index succeeded")
+	}
+}

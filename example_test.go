@@ -1,0 +1,47 @@
+package collide_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// Example shows the whole path from mesh files to a contact list.
+func Example() {
+	dir, err := os.MkdirTemp("", "collide-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	// A floor of two triangles, and a tetrahedron standing on it.
+	floor := filepath.Join(dir, "floor.obj")
+	tet := filepath.Join(dir, "tet.off")
+	os.WriteFile(floor, []byte("v 0 0 0\nv 4 0 0\nv 4 4 0\nv 0 4 0\nf 1 2 3 4\n"), 0o644)
+	os.WriteFile(tet, []byte("OFF\n4 4 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 1 2 3\n3 0 3 2\n"), 0o644)
+
+	envMesh, err := mesh.Load(floor)
+	if err != nil {
+		log.Fatal(err)
+	}
+	flyMesh, err := mesh.Load(tet)
+	if err != nil {
+		log.Fatal(err)
+	}
+	env, _ := collide.Build(envMesh, collide.BuildOptions{BV: collide.BVBrute})
+	fly, _ := collide.Build(flyMesh, collide.BuildOptions{BV: collide.BVBrute})
+
+	// At (1, 1, 0) the tetrahedron's base lies on the floor: coplanar contact.
+	res := collide.Check(env, fly, geom.Translation(geom.V(1, 1, 0)), collide.QueryOptions{All: true})
+	fmt.Println(res.Collide, res.Pairs)
+	// Lifted by 1e-9 it touches nothing.
+	res = collide.Check(env, fly, geom.Translation(geom.V(1, 1, 1e-9)), collide.QueryOptions{All: true})
+	fmt.Println(res.Collide, res.Pairs)
+	// Output:
+	// true [{0 0} {0 1} {0 2} {0 3} {1 0} {1 1} {1 2} {1 3}]
+	// false []
+}
