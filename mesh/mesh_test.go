@@ -13,7 +13,7 @@ import (
 )
 
 func TestValidate(t *testing.T) {
-	v := []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}
+	v := []geom.Vec3{geom.V(0, 0, 0), geom.V(1, 0, 0), geom.V(0, 1, 0)}
 	tests := []struct {
 		name string
 		m    mesh.TriMesh
@@ -24,8 +24,8 @@ func TestValidate(t *testing.T) {
 		{"degenerate is valid", mesh.TriMesh{Verts: v, Tris: [][3]int32{{0, 1, 1}}}, ""},
 		{"index too large", mesh.TriMesh{Verts: v, Tris: [][3]int32{{0, 1, 3}}}, "triangle 0: vertex index 3 out of range"},
 		{"negative index", mesh.TriMesh{Verts: v, Tris: [][3]int32{{0, 1, 2}, {-1, 1, 2}}}, "triangle 1: vertex index -1"},
-		{"NaN", mesh.TriMesh{Verts: []geom.Vec3{{0, 0, 0}, {math.NaN(), 0, 0}, {0, 1, 0}}}, "vertex 1: non-finite"},
-		{"Inf", mesh.TriMesh{Verts: []geom.Vec3{{0, 0, math.Inf(-1)}}}, "vertex 0: non-finite"},
+		{"NaN", mesh.TriMesh{Verts: []geom.Vec3{geom.V(0, 0, 0), geom.V(math.NaN(), 0, 0), geom.V(0, 1, 0)}}, "vertex 1: non-finite"},
+		{"Inf", mesh.TriMesh{Verts: []geom.Vec3{geom.V(0, 0, math.Inf(-1))}}, "vertex 0: non-finite"},
 	}
 	for _, tc := range tests {
 		err := tc.m.Validate()
@@ -40,7 +40,7 @@ func TestValidate(t *testing.T) {
 
 func TestStats(t *testing.T) {
 	m := mesh.TriMesh{
-		Verts: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 0, 0}, {0, 0, 0}},
+		Verts: []geom.Vec3{geom.V(0, 0, 0), geom.V(1, 0, 0), geom.V(0, 1, 0), geom.V(2, 0, 0), geom.V(0, 0, 0)},
 		Tris: [][3]int32{
 			{0, 1, 2},
 			{2, 1, 0}, // duplicate, reversed
@@ -62,7 +62,7 @@ func TestStats(t *testing.T) {
 }
 
 func TestTransform(t *testing.T) {
-	m := &mesh.TriMesh{Verts: []geom.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, Tris: [][3]int32{{0, 1, 2}}}
+	m := &mesh.TriMesh{Verts: []geom.Vec3{geom.V(1, 0, 0), geom.V(0, 1, 0), geom.V(0, 0, 1)}, Tris: [][3]int32{{0, 1, 2}}}
 	p := geom.Translation(geom.V(1, 2, 3))
 	got := m.Transform(p)
 	if got.Verts[0] != geom.V(2, 2, 3) || got.Tris[0] != m.Tris[0] {

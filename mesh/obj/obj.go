@@ -15,8 +15,9 @@
 //     (p0 p1 p2, p0 p2 p3, ...).
 //   - A backslash at the end of a "v" or "f" line continues it on the next
 //     line.
-//   - LF and CRLF line ends; '#' comments, at the start of a line or after a
-//     statement; blank lines.
+//   - LF and CRLF line ends (a CR elsewhere in a v or f line, as in files
+//     with old Mac line ends, is an error); a UTF-8 byte order mark; '#'
+//     comments, at the start of a line or after a statement; blank lines.
 //
 // Every other statement (vt, vn, vp, o, g, s, usemtl, mtllib, l, p, curves
 // and surfaces, and unknown keywords) is skipped without being checked.
@@ -35,6 +36,7 @@
 package obj
 
 import (
+	"github.com/collide3d/collide/mesh/internal/textscan"
 	"bufio"
 	"bytes"
 	"fmt"
@@ -61,7 +63,7 @@ type forwardRef struct {
 }
 
 type decoder struct {
-	lr   *lineReader
+	lr   *textscan.LineReader
 	m    mesh.TriMesh
 	join []byte // assembles lines continued with a backslash
 	fwd  []forwardRef
@@ -73,7 +75,7 @@ type decoder struct {
 // triangulation of the faces in file order. Errors in the data are of type
 // *mesh.FormatError; errors from r are returned as they are.
 func Decode(r io.Reader) (*mesh.TriMesh, error) {
-	d := &decoder{lr: newLineReader(r)}
+	d := &decoder{lr: textscan.NewLineReader(r)}
 	if err := d.decode(); err != nil {
 		return nil, err
 	}
@@ -85,25 +87,25 @@ func (d *decoder) errorf(format string, args ...any) error {
 }
 
 func (d *decoder) readErr() error {
-	if d.lr.err == errLineTooLong {
-		return &mesh.FormatError{Format: "obj", Line: d.lr.line + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+	if d.lr.Err == textscan.ErrLineTooLong {
+		return &mesh.FormatError{Format: "obj", Line: d.lr.Line + 1, Msg: fmt.Sprintf("line longer than %d bytes", textscan.MaxLine)}
 	}
-	return d.lr.err
+	return d.lr.Err
 }
 
 func (d *decoder) decode() error {
 	for {
-		b, ok := d.lr.next()
+		b, ok := d.lr.Next()
 		if !ok {
 			break
 		}
-		d.line = d.lr.line
-		i := skipSpace(b, 0)
+		d.line = d.lr.Line
+		i := textscan.SkipSpace(b, 0)
 		if i >= len(b) {
 			continue
 		}
 		kw := b[i]
-		if kw != 'v' && kw != 'f' || i+1 < len(b) && !isSpace(b[i+1]) && b[i+1] != '#' {
+		if kw != 'v' && kw != 'f' || i+1 < len(b) && !textscan.IsSpace(b[i+1]) && b[i+1] != '#' {
 			continue // vt, vn, fo, comments, other statements
 		}
 		b = b[i+1:]
@@ -123,7 +125,7 @@ func (d *decoder) decode() error {
 			return err
 		}
 	}
-	if d.lr.err != nil {
+	if d.lr.Err != nil {
 		return d.readErr()
 	}
 	nv := int64(len(d.m.Verts))
@@ -139,7 +141,7 @@ func (d *decoder) decode() error {
 // lastNonSpace returns the length of b without trailing spaces.
 func lastNonSpace(b []byte) int {
 	n := len(b)
-	for n > 0 && isSpace(b[n-1]) {
+	for n > 0 && textscan.IsSpace(b[n-1]) {
 		n--
 	}
 	return n
@@ -150,9 +152,9 @@ func lastNonSpace(b []byte) int {
 func (d *decoder) continued(head []byte) ([]byte, error) {
 	d.join = append(append(d.join[:0], head...), ' ')
 	for {
-		b, ok := d.lr.next()
+		b, ok := d.lr.Next()
 		if !ok {
-			if d.lr.err != nil {
+			if d.lr.Err != nil {
 				return nil, d.readErr()
 			}
 			return d.join, nil // a continuation at EOF ends the statement
@@ -162,8 +164,8 @@ func (d *decoder) continued(head []byte) ([]byte, error) {
 		if more {
 			b = b[:n-1]
 		}
-		if len(d.join)+len(b)+1 > maxLine {
-			return nil, d.errorf("continued line longer than %d bytes", maxLine)
+		if len(d.join)+len(b)+1 > textscan.MaxLine {
+			return nil, d.errorf("continued line longer than %d bytes", textscan.MaxLine)
 		}
 		d.join = append(append(d.join, b...), ' ')
 		if !more {
@@ -178,15 +180,15 @@ func (d *decoder) vertex(b []byte) error {
 	i := 0
 	for k := 0; ; k++ {
 		var tok []byte
-		tok, i = field(b, i)
+		tok, i = textscan.Field(b, i)
 		if len(tok) == 0 {
 			if k < 3 {
 				return d.errorf("vertex has %d coordinates, need 3", k)
 			}
 			break
 		}
-		f, e := parseFloat(tok)
-		if e != numOK {
+		f, e := textscan.ParseFloat(tok)
+		if e != textscan.NumOK {
 			return d.numError(tok, e)
 		}
 		if k < 3 {
@@ -200,14 +202,14 @@ func (d *decoder) vertex(b []byte) error {
 	return nil
 }
 
-func (d *decoder) numError(tok []byte, e numError) error {
+func (d *decoder) numError(tok []byte, e textscan.NumError) error {
 	switch e {
-	case numRange:
-		return d.errorf("number %s out of float64 range", quote(tok))
-	case numNonFinite:
-		return d.errorf("non-finite number %s", quote(tok))
+	case textscan.NumRange:
+		return d.errorf("number %s out of float64 range", textscan.Quote(tok))
+	case textscan.NumNonFinite:
+		return d.errorf("non-finite number %s", textscan.Quote(tok))
 	}
-	return d.errorf("malformed number %s", quote(tok))
+	return d.errorf("malformed number %s", textscan.Quote(tok))
 }
 
 // face decodes the fields after "f" and appends their fan triangulation.
@@ -218,7 +220,7 @@ func (d *decoder) face(b []byte) error {
 	i := 0
 	for {
 		var tok []byte
-		tok, i = field(b, i)
+		tok, i = textscan.Field(b, i)
 		if len(tok) == 0 {
 			break
 		}
@@ -235,9 +237,9 @@ func (d *decoder) face(b []byte) error {
 		if neg || len(v) > 0 && v[0] == '+' {
 			digits = v[1:]
 		}
-		x, ok := parseUint(digits, mesh.MaxVertices)
+		x, ok := textscan.ParseUint(digits, mesh.MaxVertices)
 		if !ok {
-			return d.errorf("malformed face vertex %s", quote(tok))
+			return d.errorf("malformed face vertex %s", textscan.Quote(tok))
 		}
 		if x == 0 {
 			return d.errorf("face vertex index 0 (indices start at 1)")
@@ -245,12 +247,12 @@ func (d *decoder) face(b []byte) error {
 		var idx int64
 		if neg {
 			if x > nv {
-				return d.errorf("face vertex index %s out of range (%d vertices so far)", short(v), nv)
+				return d.errorf("face vertex index %s out of range (%d vertices so far)", textscan.Short(v), nv)
 			}
 			idx = nv - x
 		} else {
 			if x > mesh.MaxVertices {
-				return d.errorf("face vertex index %s out of range (more than %d)", short(v), mesh.MaxVertices)
+				return d.errorf("face vertex index %s out of range (more than %d)", textscan.Short(v), mesh.MaxVertices)
 			}
 			if x > nv && (len(d.fwd) == 0 || x > d.fwd[len(d.fwd)-1].index) {
 				d.fwd = append(d.fwd, forwardRef{x, d.line})
