@@ -36,10 +36,10 @@
 package obj
 
 import (
-	"github.com/collide3d/collide/mesh/internal/textscan"
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/collide3d/collide/mesh/internal/textscan"
 	"io"
 	"strconv"
 

@@ -40,9 +40,9 @@
 package off
 
 import (
-	"github.com/collide3d/collide/mesh/internal/textscan"
 	"bytes"
 	"fmt"
+	"github.com/collide3d/collide/mesh/internal/textscan"
 	"io"
 
 	"github.com/collide3d/collide/geom"
