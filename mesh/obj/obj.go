@@ -39,12 +39,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/collide3d/collide/mesh/internal/textscan"
 	"io"
 	"strconv"
 
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 // maxFaceVerts caps the number of vertices of one face.

@@ -42,11 +42,11 @@ package off
 import (
 	"bytes"
 	"fmt"
-	"github.com/collide3d/collide/mesh/internal/textscan"
 	"io"
 
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 const (
