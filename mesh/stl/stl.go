@@ -15,11 +15,13 @@
 //   - the first word after the "solid" line is "facet" or "endsolid" (any
 //     case), or cannot be seen within those bytes.
 //
-// Everything else is read as binary. A binary file with at most
-// mesh.MaxTriangles facets has its triangle count's high byte (offset 83)
-// below 0x11, almost always a control byte, so it fails the second test;
-// and text misread as binary declares at least 0x20000000 facets, which is
-// refused, so a misdetection ends in an error, never in a wrong mesh.
+// Everything else is read as binary. The rule cannot misread a binary file
+// that Decode accepts: such a file has at most mesh.MaxVertices/3 facets
+// (see below), fewer than 0x06000000, so the high byte of its facet count,
+// at offset 83, is a control byte 0x00-0x05 and fails the second test.
+// Conversely, text read as binary whose byte 83 is white space or printable
+// declares at least 0x09000000 facets, which is refused: a misdetection ends
+// in an error, not in a wrong mesh.
 //
 // # Vertices
 //
@@ -42,9 +44,10 @@
 // ignored (many writers pad their files); the ASCII form accepts several
 // solids in a row and nothing else after the last "endsolid".
 //
-// Allocation is bounded by the data actually read: the binary triangle count
-// only caps the first allocation (at most 1<<16 facets), and the arrays grow
-// as facets arrive.
+// Allocation is bounded by the data actually read: the arrays grow as facets
+// arrive, by doubling but never beyond the declared count, so a hostile
+// count costs nothing (the first allocation is for the first 64 KiB of
+// facets read).
 //
 // Importing the package registers the format for the extension ".stl" with
 // mesh.RegisterFormat.
@@ -73,8 +76,6 @@ const (
 	// maxFacets is the largest facet count Decode accepts: every facet has
 	// three vertices of its own.
 	maxFacets = min(mesh.MaxTriangles, mesh.MaxVertices/3)
-	// maxPrealloc caps the facets preallocated from a declared count.
-	maxPrealloc = 1 << 16
 	// sniffSize is how many leading bytes decide between ASCII and binary.
 	sniffSize = 512
 	// chunkFacets is how many binary facets are read at a time (about 64 KiB).
@@ -87,7 +88,7 @@ const (
 // in the data are of type *mesh.FormatError; errors from r are returned as
 // they are.
 func Decode(r io.Reader) (*mesh.TriMesh, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, sniffSize)
 	head, err := br.Peek(sniffSize)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, err
@@ -180,21 +181,29 @@ func decodeBinary(r io.Reader) (*mesh.TriMesh, error) {
 		}
 		return nil, binaryError(headerSize, "binary STL declares %d facets, more than the limit %d%s", count, maxFacets, msg)
 	}
-	pre := min(count, maxPrealloc)
-	m := &mesh.TriMesh{
-		Verts: make([]geom.Vec3, 0, 3*pre),
-		Tris:  make([][3]int32, 0, pre),
-	}
-	buf := make([]byte, chunkFacets*facetSize)
+	m := &mesh.TriMesh{}
+	buf := make([]byte, min(count, chunkFacets)*facetSize)
 	for done := int64(0); done < count; {
 		k := int(min(count-done, chunkFacets))
 		n, err := io.ReadFull(r, buf[:k*facetSize])
 		if err != nil {
 			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				// Report a bad facet before the end, as a streaming
+				// reader would.
+				if err := appendFacets(m, buf[:n/facetSize*facetSize], done); err != nil {
+					return nil, err
+				}
 				end := headerSize + 4 + done*facetSize + int64(n)
 				return nil, binaryError(end, "truncated: data ends after %d of %d facets", done+int64(n/facetSize), count)
 			}
 			return nil, err
+		}
+		if cap(m.Tris)-len(m.Tris) < k {
+			// Double the arrays, but never beyond the declared count:
+			// at most twice what has actually arrived.
+			n := min(max(2*cap(m.Tris), len(m.Tris)+k), int(count))
+			m.Verts = slices.Grow(m.Verts, 3*n-len(m.Verts))
+			m.Tris = slices.Grow(m.Tris, n-len(m.Tris))
 		}
 		if err := appendFacets(m, buf[:k*facetSize], done); err != nil {
 			return nil, err

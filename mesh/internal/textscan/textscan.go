@@ -278,3 +278,14 @@ func Quote(b []byte) string {
 	}
 	return strconv.Quote(string(b))
 }
+
+// Describe returns the error message for the rejected token tok.
+func (e NumError) Describe(tok []byte) string {
+	switch e {
+	case NumRange:
+		return "number " + Quote(tok) + " out of float64 range"
+	case NumNonFinite:
+		return "non-finite number " + Quote(tok)
+	}
+	return "malformed number " + Quote(tok)
+}
