@@ -203,13 +203,7 @@ func (d *decoder) vertex(b []byte) error {
 }
 
 func (d *decoder) numError(tok []byte, e textscan.NumError) error {
-	switch e {
-	case textscan.NumRange:
-		return d.errorf("number %s out of float64 range", textscan.Quote(tok))
-	case textscan.NumNonFinite:
-		return d.errorf("non-finite number %s", textscan.Quote(tok))
-	}
-	return d.errorf("malformed number %s", textscan.Quote(tok))
+	return d.errorf("%s", e.Describe(tok))
 }
 
 // face decodes the fields after "f" and appends their fan triangulation.
