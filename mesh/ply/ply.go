@@ -346,8 +346,10 @@ func Decode(r io.Reader) (*mesh.TriMesh, error) {
 		}
 	}
 	if enc == ascii {
-		if w, ok, tooLong := rd.word(); ok || tooLong {
+		if w, ok, tooLong := rd.word(); ok {
 			return nil, lineError(rd.line, "unexpected data after the last element: %s", quote(w))
+		} else if tooLong {
+			return nil, lineError(rd.line, "unexpected data after the last element: a word longer than %d bytes", maxLine)
 		}
 		if rd.err != io.EOF {
 			return nil, rd.err

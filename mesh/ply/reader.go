@@ -1,0 +1,210 @@
+package ply
+
+import (
+	"bytes"
+	"io"
+)
+
+const (
+	bufSize = 64 << 10 // the usual buffer size
+	maxLine = 64 << 10 // longest header line (and longest ASCII word)
+)
+
+// reader buffers the input for the header lines, the ASCII words and the
+// binary records, and keeps track of the byte offset and the line number.
+type reader struct {
+	src  io.Reader
+	buf  []byte
+	r, w int   // buf[r:w] is buffered and unread
+	base int64 // input offset of buf[0]
+	err  error // sticky error from src (io.EOF at the end)
+	line int   // 1-based line number of buf[r] (text only)
+	last byte  // the byte before buf[0], when buf was shifted (for eofLine)
+}
+
+func newReader(src io.Reader) *reader {
+	return &reader{src: src, buf: make([]byte, bufSize), line: 1}
+}
+
+// offset returns the input offset of the next unread byte.
+func (rd *reader) offset() int64 { return rd.base + int64(rd.r) }
+
+// end returns the input offset where the buffered data ends: after a failed
+// fill, where the input ended.
+func (rd *reader) end() int64 { return rd.base + int64(rd.w) }
+
+// avail returns the buffered, unread bytes.
+func (rd *reader) avail() []byte { return rd.buf[rd.r:rd.w] }
+
+// fill makes at least n bytes available in buf[r:w], and reports whether it
+// could (it cannot at the end of the input or on a read error, in rd.err).
+func (rd *reader) fill(n int) bool {
+	if rd.w-rd.r >= n {
+		return true
+	}
+	return rd.fillSlow(n)
+}
+
+func (rd *reader) fillSlow(n int) bool {
+	rd.compact()
+	if n > len(rd.buf) {
+		// Only for records larger than the buffer: their size is given by
+		// the header, so this stays proportional to the input read.
+		b := make([]byte, max(n, 2*len(rd.buf)))
+		copy(b, rd.buf[:rd.w])
+		rd.buf = b
+	}
+	for rd.w < n {
+		if !rd.read() {
+			return false
+		}
+	}
+	return true
+}
+
+// compact moves the unread bytes to the start of buf.
+func (rd *reader) compact() {
+	if rd.r == 0 {
+		return
+	}
+	rd.last = rd.buf[rd.r-1]
+	copy(rd.buf, rd.buf[rd.r:rd.w])
+	rd.base += int64(rd.r)
+	rd.w -= rd.r
+	rd.r = 0
+}
+
+// read appends at least one byte to buf[w:] (which must not be empty) or
+// reports false with rd.err set.
+func (rd *reader) read() bool {
+	for range 100 {
+		if rd.err != nil {
+			return false
+		}
+		n, err := rd.src.Read(rd.buf[rd.w:])
+		rd.w += n
+		if err != nil {
+			rd.err = err
+		}
+		if n > 0 {
+			return true
+		}
+	}
+	rd.err = io.ErrNoProgress
+	return false
+}
+
+// skip discards n bytes, and reports whether there were that many.
+func (rd *reader) skip(n int64) bool {
+	for {
+		k := int64(rd.w - rd.r)
+		if k >= n {
+			rd.r += int(n)
+			return true
+		}
+		n -= k
+		rd.r = rd.w
+		rd.compact()
+		if !rd.read() {
+			return false
+		}
+	}
+}
+
+// readLine returns the next line without its "\n" (or "\r\n"), valid until
+// the next call. At the end of the input it returns the last, unterminated
+// line (ok) or nothing (not ok); too long a line is not ok with tooLong set.
+func (rd *reader) readLine() (line []byte, ok, tooLong bool) {
+	scanned := 0
+	for {
+		if i := bytes.IndexByte(rd.buf[rd.r+scanned:rd.w], '\n'); i >= 0 {
+			line = rd.buf[rd.r : rd.r+scanned+i]
+			rd.r += scanned + i + 1
+			rd.line++
+			return bytes.TrimSuffix(line, []byte("\r")), true, false
+		}
+		scanned = rd.w - rd.r
+		if scanned >= maxLine {
+			return nil, false, true
+		}
+		rd.compact()
+		if rd.w == len(rd.buf) {
+			return nil, false, true
+		}
+		if !rd.read() {
+			if rd.err == io.EOF && rd.w > rd.r {
+				line = rd.buf[rd.r:rd.w]
+				rd.r = rd.w
+				return bytes.TrimSuffix(line, []byte("\r")), true, false
+			}
+			return nil, false, false
+		}
+	}
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// word returns the next white-space separated word of an ASCII body, valid
+// until the next call, with ok false at the end of the input (or on a read
+// error) and tooLong set for a word longer than maxLine.
+func (rd *reader) word() (w []byte, ok, tooLong bool) {
+	for {
+		for rd.r < rd.w {
+			c := rd.buf[rd.r]
+			if !isSpace(c) {
+				return rd.wordTail()
+			}
+			if c == '\n' {
+				rd.line++
+			}
+			rd.r++
+		}
+		rd.compact()
+		if !rd.read() {
+			return nil, false, false
+		}
+	}
+}
+
+func (rd *reader) wordTail() (w []byte, ok, tooLong bool) {
+	i := rd.r
+	for {
+		for i < rd.w && !isSpace(rd.buf[i]) {
+			i++
+		}
+		if i < rd.w {
+			w = rd.buf[rd.r:i]
+			rd.r = i
+			return w, true, false
+		}
+		if i-rd.r >= maxLine {
+			return nil, false, true
+		}
+		k := rd.r
+		rd.compact()
+		i -= k
+		if rd.w == len(rd.buf) {
+			return nil, false, true
+		}
+		if !rd.read() {
+			w = rd.buf[rd.r:i]
+			rd.r = i
+			return w, rd.err == io.EOF, false
+		}
+	}
+}
+
+// eofLine is the line to report for an unexpected end of a text input: the
+// last line, not the empty one after a final newline.
+func (rd *reader) eofLine() int {
+	prev := rd.last
+	if rd.r > 0 {
+		prev = rd.buf[rd.r-1]
+	}
+	if rd.line > 1 && prev == '\n' {
+		return rd.line - 1
+	}
+	return rd.line
+}

@@ -1,0 +1,73 @@
+package stl
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(asciiTri))
+	f.Add([]byte(asciiTri + asciiTri))
+	f.Add([]byte("solid\nendsolid\n"))
+	f.Add([]byte("solid x\nfacet normal 0 0 1\nouter loop\nvertex 1e38 -1e-38 0.1\nvertex 1 2 3\nvertex 4 5 6\nendloop\nendfacet\nendsolid\n"))
+	f.Add([]byte(strings.Replace(asciiTri, "vertex 0 1 0\n", "", 1)))
+	f.Add([]byte(strings.Replace(asciiTri, "vertex 0 1 0", "vertex 0 nan 0", 1)))
+	f.Add(binarySTL("", -1, []facet{unitTri, oddTri}, nil))
+	f.Add(binarySTL("solid x", -1, []facet{unitTri}, []byte("trailing")))
+	f.Add(binarySTL("solid x\nfacet", -1, nil, nil))
+	f.Add(binarySTL("", 4e9, nil, nil))
+	f.Add(binarySTL("", 3, []facet{unitTri}, nil))
+	f.Add(binarySTL("", -1, []facet{{3: float32(math.NaN())}}, nil))
+	f.Add([]byte{})
+	f.Add([]byte("solid"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Decode(bytes.NewReader(data))
+		// The result must not depend on how the reader splits the data.
+		m1, err1 := Decode(iotest.OneByteReader(bytes.NewReader(data)))
+		if fmt.Sprint(err) != fmt.Sprint(err1) || (err == nil && (len(m.Verts) != len(m1.Verts) || len(m.Tris) != len(m1.Tris))) {
+			t.Fatalf("a bytes.Reader gives error %v, a one-byte reader %v", err, err1)
+		}
+		if err != nil {
+			checkIsFormatError(t, err)
+			return
+		}
+		if err := m.Validate(); err != nil {
+			t.Fatalf("decoded mesh is invalid: %v", err)
+		}
+		var buf bytes.Buffer
+		if err := Encode(&buf, m); err != nil {
+			// Only float32 overflow of ASCII coordinates may fail.
+			for _, v := range m.Verts {
+				for _, c := range [3]float64{v.X, v.Y, v.Z} {
+					if math.IsInf(float64(float32(c)), 0) {
+						return
+					}
+				}
+			}
+			t.Fatalf("Encode: %v", err)
+		}
+		m2, err := Decode(&buf)
+		if err != nil {
+			t.Fatalf("decoding the encoded mesh: %v", err)
+		}
+		if len(m2.Tris) != len(m.Tris) || len(m2.Verts) != len(m.Verts) {
+			t.Fatalf("round trip: %d triangles, %d vertices; want %d, %d", len(m2.Tris), len(m2.Verts), len(m.Tris), len(m.Verts))
+		}
+		for i, v := range m.Verts {
+			want := v
+			want.X, want.Y, want.Z = float64(float32(v.X)), float64(float32(v.Y)), float64(float32(v.Z))
+			if m2.Verts[i] != want {
+				t.Fatalf("round trip: vertex %d = %v, want %v", i, m2.Verts[i], want)
+			}
+		}
+		for i := range m.Tris {
+			if m2.Tris[i] != m.Tris[i] {
+				t.Fatalf("round trip: triangle %d = %v, want %v", i, m2.Tris[i], m.Tris[i])
+			}
+		}
+	})
+}
