@@ -13,9 +13,30 @@ import "math"
 // coordinates, not exact; whether it is 0 is decided exactly by TriTri.
 // Degenerate triangles are handled (their edges cover them).
 func TriTriDistance(a, b Triangle) (dist float64, pa, pb Vec3) {
+	touch := TriTri(a, b)
+	// Far from 1 in magnitude, squared distances would overflow or
+	// underflow: work on a copy scaled by a power of two (exact).
+	m := 0.0
+	for i := range 3 {
+		m = max(m, a[i].Abs().Max(b[i].Abs()).Index(a[i].Abs().Max(b[i].Abs()).LargestAxis()))
+	}
+	if m != 0 && (m > 0x1p400 || m < 0x1p-400) {
+		e := math.Ilogb(m)
+		s, inv := math.Ldexp(1, -e), math.Ldexp(1, e)
+		dist, pa, pb = triTriDistance(a.scaled(s), b.scaled(s), touch)
+		return dist * inv, pa.Scale(inv), pb.Scale(inv)
+	}
+	return triTriDistance(a, b, touch)
+}
+
+func (t Triangle) scaled(s float64) Triangle { return Triangle{t[0].Scale(s), t[1].Scale(s), t[2].Scale(s)} }
+
+// triTriDistance computes TriTriDistance for coordinates in a safe range,
+// given whether the triangles touch.
+func triTriDistance(a, b Triangle, touch bool) (dist float64, pa, pb Vec3) {
 	best := math.Inf(1)
 	consider := func(p, q Vec3) {
-		if d := p.Sub(q).Norm2(); d < best {
+		if d := p.Sub(q).Norm2(); d < best || math.IsInf(best, 1) {
 			best, pa, pb = d, p, q
 		}
 	}
@@ -29,38 +50,56 @@ func TriTriDistance(a, b Triangle) (dist float64, pa, pb Vec3) {
 			consider(p, q)
 		}
 	}
-	if best == 0 {
-		return 0, pa, pb
+	if !touch {
+		return pa.Distance(pb), pa, pb
 	}
-	if TriTri(a, b) {
-		// The triangles cross: an edge of one pierces the other.
-		if p, ok := piercing(a, b); ok {
-			return 0, p, p
-		}
-		if p, ok := piercing(b, a); ok {
-			return 0, p, p
-		}
+	if pa == pb {
 		return 0, pa, pa
 	}
-	return math.Sqrt(best), pa, pb
+	p := commonPoint(a, b, pa)
+	return 0, p, p
 }
 
-// piercing returns the point where an edge of a crosses the plane of b inside
-// b, if an edge does (in floating point).
-func piercing(a, b Triangle) (Vec3, bool) {
-	n := b.Normal()
-	for i := range 3 {
-		u, v := a[i], a[(i+1)%3]
-		du, dv := n.Dot(u.Sub(b[0])), n.Dot(v.Sub(b[0]))
-		if du == dv || (du > 0 && dv > 0) || (du < 0 && dv < 0) {
-			continue
-		}
-		p := u.Lerp(v, du/(du-dv))
-		if q := ClosestPointTriangle(p, b); q.Sub(p).Norm2() <= 1e-20*math.Max(1, p.Norm2()) {
-			return p, true
+// commonPoint returns a point of both touching triangles, computed in
+// floating point: where an edge that meets the other triangle (decided
+// exactly) crosses it, choosing, among all such edges, the point nearest to
+// both triangles. fallback is returned if no candidate is better.
+func commonPoint(a, b Triangle, fallback Vec3) Vec3 {
+	best := fallback
+	bestErr := offBoth(fallback, a, b)
+	consider := func(c Vec3) {
+		if e := offBoth(c, a, b); e < bestErr {
+			best, bestErr = c, e
 		}
 	}
-	return Vec3{}, false
+	try := func(t, o Triangle) {
+		n := o.Normal()
+		for i := range 3 {
+			u, v := t[i], t[(i+1)%3]
+			if !segTri(u, v, o) {
+				continue
+			}
+			if du, dv := n.Dot(u.Sub(o[0])), n.Dot(v.Sub(o[0])); du != dv {
+				consider(u.Lerp(v, clamp01(du/(du-dv))))
+			}
+			// In (or nearly in) the plane: an endpoint inside, or where
+			// the segment crosses the other triangle's boundary.
+			consider(u)
+			consider(v)
+			for j := range 3 {
+				p, q := ClosestPointsSegments(u, v, o[j], o[(j+1)%3])
+				consider(p.Lerp(q, 0.5))
+			}
+		}
+	}
+	try(a, b)
+	try(b, a)
+	return best
+}
+
+// offBoth returns the larger squared distance from p to a and to b.
+func offBoth(p Vec3, a, b Triangle) float64 {
+	return max(ClosestPointTriangle(p, a).Sub(p).Norm2(), ClosestPointTriangle(p, b).Sub(p).Norm2())
 }
 
 // TriTriWithin reports whether the closed triangles a and b are at distance
@@ -78,21 +117,24 @@ func TriTriWithin(a, b Triangle, eps float64) bool {
 }
 
 // ClosestPointTriangle returns the point of the closed triangle t closest to
-// p (in floating point). Degenerate triangles are handled.
+// p (in floating point). Degenerate and sliver triangles are handled: every
+// candidate is built as a convex combination of t's vertices, so the result
+// lies on t up to rounding even when the barycentric solve is ill
+// conditioned; the interior candidate competes with the closest points of the
+// three edges.
 func ClosestPointTriangle(p Vec3, t Triangle) Vec3 {
-	n := t.Normal()
-	if nn := n.Norm2(); nn > 0 {
-		// Project onto the plane and keep the projection if it falls
-		// inside (barycentric coordinates from sub-triangle normals).
-		q := p.Sub(n.Scale(n.Dot(p.Sub(t[0])) / nn))
-		w0 := t[1].Sub(q).Cross(t[2].Sub(q)).Dot(n)
-		w1 := t[2].Sub(q).Cross(t[0].Sub(q)).Dot(n)
-		w2 := t[0].Sub(q).Cross(t[1].Sub(q)).Dot(n)
-		if w0 >= 0 && w1 >= 0 && w2 >= 0 {
-			return q
+	best, bd := t[0], math.Inf(1)
+	ab, ac, ap := t[1].Sub(t[0]), t[2].Sub(t[0]), p.Sub(t[0])
+	d00, d01, d11 := ab.Dot(ab), ab.Dot(ac), ac.Dot(ac)
+	d20, d21 := ap.Dot(ab), ap.Dot(ac)
+	if den := float64(d00*d11) - float64(d01*d01); den > 0 {
+		v := (float64(d11*d20) - float64(d01*d21)) / den
+		w := (float64(d00*d21) - float64(d01*d20)) / den
+		if v >= 0 && w >= 0 && v+w <= 1 {
+			best = t[0].Add(ab.Scale(v)).Add(ac.Scale(w))
+			bd = best.Sub(p).Norm2()
 		}
 	}
-	best, bd := t[0], math.Inf(1)
 	for i := range 3 {
 		c := ClosestPointSegment(p, t[i], t[(i+1)%3])
 		if d := c.Sub(p).Norm2(); d < bd {

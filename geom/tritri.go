@@ -53,7 +53,7 @@ func TriTri(a, b Triangle) bool {
 		u, v := extremes(b)
 		return segTri(u, v, a)
 	}
-	return crossingTriTri(a, b, sa, sb)
+	return crossingTriTri(&a, &b, sa, sb)
 }
 
 // planeSigns returns the exact signs of Orient3D(t0, t1, t2, p) for the
@@ -110,22 +110,20 @@ func spanOverlap(a0, a1, a2, b0, b1, b2 float64) bool {
 	return !(b0 < alo && b1 < alo && b2 < alo) && !(b0 > ahi && b1 > ahi && b2 > ahi)
 }
 
-// canonical rotates the labels of t so that the first vertex is alone on its
-// (closed) side of the other plane, given the signs s of t's vertices, not all
-// zero and not all of one strict sign. It returns the rotated triangle and
-// the declared side (+1 or -1) of its first vertex: the other two lie in the
-// closed half-space of the opposite side. The first vertex is off the plane
-// unless it is the only vertex on it, so neither edge from it lies in the
-// plane and each meets the plane in exactly one point.
-func canonical(t Triangle, s [3]int) (Triangle, int) {
+// canonicalPick chooses the vertex that canonical relabelling puts first: the
+// vertex alone on its (closed) side of the other plane, given the signs s of
+// a triangle's vertices, not all zero and not all of one strict sign. It
+// returns the vertex and its declared side (+1 or -1): the other two lie in
+// the closed half-space of the opposite side. The chosen vertex is off the
+// plane unless it is the only vertex on it, so neither edge from it lies in
+// the plane and each meets the plane in exactly one point.
+func canonicalPick(s [3]int) (pick, side int) {
 	zeros := 0
 	for _, x := range s {
 		if x == 0 {
 			zeros++
 		}
 	}
-	pick := 0
-	side := 0
 	switch zeros {
 	case 0:
 		// Exactly one vertex differs in sign from the other two.
@@ -160,8 +158,20 @@ func canonical(t Triangle, s [3]int) (Triangle, int) {
 			}
 		}
 	}
-	return Triangle{t[pick], t[(pick+1)%3], t[(pick+2)%3]}, side
+	return pick, side
 }
+
+// canonTab holds canonicalPick for every sign pattern, indexed by signIndex.
+var canonTab = func() (tab [27]struct{ pick, side int8 }) {
+	for i := range tab {
+		s := [3]int{i/9 - 1, i/3%3 - 1, i%3 - 1}
+		p, sd := canonicalPick(s)
+		tab[i].pick, tab[i].side = int8(p), int8(sd)
+	}
+	return tab
+}()
+
+func signIndex(s [3]int) int { return (s[0]+1)*9 + (s[1]+1)*3 + s[2] + 1 }
 
 // crossingTriTri decides two non-degenerate triangles whose planes cross
 // along a line L, given the signs sa of a's vertices against πb and sb of b's
@@ -177,19 +187,22 @@ func canonical(t Triangle, s [3]int) (Triangle, int) {
 // other's lone vertex lies on the negative side makes the order of i, j and
 // of k, l consistent, and then the segments overlap iff
 // Orient3D(p1, q1, p2, q2) ≤ 0 and Orient3D(p1, r1, r2, p2) ≤ 0.
-func crossingTriTri(a, b Triangle, sa, sb [3]int) bool {
-	a, sideA := canonical(a, sa)
-	b, sideB := canonical(b, sb)
-	if sideA < 0 {
-		b[1], b[2] = b[2], b[1]
+func crossingTriTri(a, b *Triangle, sa, sb [3]int) bool {
+	ca, cb := canonTab[signIndex(sa)], canonTab[signIndex(sb)]
+	ia, ib := int(ca.pick), int(cb.pick)
+	p1, q1, r1 := &a[ia], &a[next3[ia]], &a[next3[ia+1]]
+	p2, q2, r2 := &b[ib], &b[next3[ib]], &b[next3[ib+1]]
+	if ca.side < 0 {
+		q2, r2 = r2, q2
 	}
-	if sideB < 0 {
-		a[1], a[2] = a[2], a[1]
+	if cb.side < 0 {
+		q1, r1 = r1, q1
 	}
-	p1, q1, r1 := a[0], a[1], a[2]
-	p2, q2, r2 := b[0], b[1], b[2]
-	return Orient3D(p1, q1, p2, q2) <= 0 && Orient3D(p1, r1, r2, p2) <= 0
+	return Orient3D(*p1, *q1, *p2, *q2) <= 0 && Orient3D(*p1, *r1, *r2, *p2) <= 0
 }
+
+// next3[i] is (i+1) mod 3, and next3[i+1] is (i+2) mod 3.
+var next3 = [4]int{1, 2, 0, 1}
 
 // extremes returns the two extreme points of a degenerate (collinear or
 // coincident) triangle: the segment it is (u = v for a point). Along a line,

@@ -135,20 +135,29 @@ func randomTri(rng *rand.Rand, size float64) geom.Triangle {
 }
 
 // BenchmarkTriTri measures the contact test on generic random pairs:
-// triangles of size s with centres uniform in the unit cube.
+// triangles of size s with centres uniform in the unit cube, and (size=cube)
+// triangles with all vertices uniform in the same cube, whose boxes nearly
+// always overlap, as at the leaves of a bounding-volume tree.
 func BenchmarkTriTri(b *testing.B) {
-	for _, size := range []float64{0.1, 0.5, 1} {
+	for _, size := range []float64{0.1, 0.5, 1, 0} {
 		rng := rand.New(rand.NewPCG(1, 1))
 		const n = 1 << 12
 		as, bs := make([]geom.Triangle, n), make([]geom.Triangle, n)
 		hits := 0
 		for i := range n {
 			as[i], bs[i] = randomTri(rng, size), randomTri(rng, size)
+			if size == 0 {
+				as[i], bs[i] = cubeTri(rng), cubeTri(rng)
+			}
 			if geom.TriTri(as[i], bs[i]) {
 				hits++
 			}
 		}
-		b.Run(fmt.Sprintf("size=%g/hits=%.0f%%", size, 100*float64(hits)/n), func(b *testing.B) {
+		name := fmt.Sprintf("size=%g", size)
+		if size == 0 {
+			name = "size=cube"
+		}
+		b.Run(fmt.Sprintf("%s/hits=%.0f%%", name, 100*float64(hits)/n), func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
@@ -162,6 +171,15 @@ func BenchmarkTriTri(b *testing.B) {
 			}
 		})
 	}
+}
+
+// cubeTri returns a triangle with vertices uniform in the unit cube.
+func cubeTri(rng *rand.Rand) geom.Triangle {
+	var t geom.Triangle
+	for i := range t {
+		t[i] = geom.V(rng.Float64(), rng.Float64(), rng.Float64())
+	}
+	return t
 }
 
 func BenchmarkTriTriDistance(b *testing.B) {
