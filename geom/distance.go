@@ -29,7 +29,9 @@ func TriTriDistance(a, b Triangle) (dist float64, pa, pb Vec3) {
 	return triTriDistance(a, b, touch)
 }
 
-func (t Triangle) scaled(s float64) Triangle { return Triangle{t[0].Scale(s), t[1].Scale(s), t[2].Scale(s)} }
+func (t Triangle) scaled(s float64) Triangle {
+	return Triangle{t[0].Scale(s), t[1].Scale(s), t[2].Scale(s)}
+}
 
 // triTriDistance computes TriTriDistance for coordinates in a safe range,
 // given whether the triangles touch.
