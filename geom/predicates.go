@@ -132,6 +132,32 @@ func inSafeRange(xs ...float64) bool {
 	return true
 }
 
+// safeScale returns a power of two s such that every x·s is exact and in the
+// safe range, if there is one: the inputs' non-zero magnitudes must be finite
+// and span less than the safe range itself. (Scaling up is exact even for
+// subnormals; scaling down is exact because no result falls below 2⁻²⁰⁰.)
+func safeScale(xs ...float64) (float64, bool) {
+	lo, hi := math.Inf(1), 0.0
+	for _, x := range xs {
+		a := math.Abs(x)
+		if a == 0 {
+			continue
+		}
+		if math.IsInf(a, 0) || math.IsNaN(a) {
+			return 0, false
+		}
+		lo, hi = min(lo, a), max(hi, a)
+	}
+	if hi == 0 {
+		return 1, true
+	}
+	s := math.Ldexp(1, -math.Ilogb(hi)) // hi·s ∈ [1, 2)
+	if lo*s < safeLo || hi*s >= safeHi {
+		return 0, false
+	}
+	return s, true
+}
+
 // expansion is a nonoverlapping sum of floats in increasing magnitude.
 type expansion struct {
 	n int
@@ -209,7 +235,13 @@ func exactDiff(a, b float64) (float64, bool) {
 
 func orient2DExact(ax, ay, bx, by, cx, cy float64) int {
 	if !inSafeRange(ax, ay, bx, by, cx, cy) {
-		return orient2DBig(ax, ay, bx, by, cx, cy)
+		// A power-of-two scaling is exact and keeps the sign; it brings
+		// inputs of one extreme magnitude into the safe range.
+		s, ok := safeScale(ax, ay, bx, by, cx, cy)
+		if !ok {
+			return orient2DBig(ax, ay, bx, by, cx, cy)
+		}
+		ax, ay, bx, by, cx, cy = ax*s, ay*s, bx*s, by*s, cx*s, cy*s
 	}
 	var e expansion
 	ux, ok1 := exactDiff(bx, ax)
@@ -234,7 +266,11 @@ func orient2DExact(ax, ay, bx, by, cx, cy float64) int {
 
 func orient3DExact(a, b, c, d Vec3) int {
 	if !inSafeRange(a.X, a.Y, a.Z, b.X, b.Y, b.Z, c.X, c.Y, c.Z, d.X, d.Y, d.Z) {
-		return orient3DBig(a, b, c, d)
+		s, ok := safeScale(a.X, a.Y, a.Z, b.X, b.Y, b.Z, c.X, c.Y, c.Z, d.X, d.Y, d.Z)
+		if !ok {
+			return orient3DBig(a, b, c, d)
+		}
+		a, b, c, d = a.Scale(s), b.Scale(s), c.Scale(s), d.Scale(s)
 	}
 	var e expansion
 	ux, o1 := exactDiff(b.X, a.X)
