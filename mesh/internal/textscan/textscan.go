@@ -34,6 +34,7 @@ type LineReader struct {
 	Err  error  // io error or ErrLineTooLong; nil at a clean EOF
 }
 
+// NewLineReader returns a LineReader reading r through a large buffer.
 func NewLineReader(r io.Reader) *LineReader {
 	return &LineReader{br: bufio.NewReaderSize(r, readBuf)}
 }
