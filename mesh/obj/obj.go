@@ -209,8 +209,7 @@ func (d *decoder) numError(tok []byte, e textscan.NumError) error {
 // face decodes the fields after "f" and appends their fan triangulation.
 func (d *decoder) face(b []byte) error {
 	nv := int64(len(d.m.Verts))
-	var first, prev int32
-	n := 0
+	var fan mesh.Fan
 	i := 0
 	for {
 		var tok []byte
@@ -253,25 +252,18 @@ func (d *decoder) face(b []byte) error {
 			}
 			idx = x - 1
 		}
-		n++
-		switch n {
-		case 1:
-			first = int32(idx)
-		case 2:
-			prev = int32(idx)
-		default:
-			if n > maxFaceVerts {
+		if fan.Len() >= 2 {
+			if fan.Len() >= maxFaceVerts {
 				return d.errorf("face has more than %d vertices", maxFaceVerts)
 			}
 			if len(d.m.Tris) >= mesh.MaxTriangles {
 				return d.errorf("more than %d triangles", mesh.MaxTriangles)
 			}
-			d.m.Tris = append(d.m.Tris, [3]int32{first, prev, int32(idx)})
-			prev = int32(idx)
 		}
+		d.m.Tris = fan.Add(d.m.Tris, int32(idx))
 	}
-	if n < 3 {
-		return d.errorf("face has %d vertices, need at least 3", n)
+	if fan.Len() < 3 {
+		return d.errorf("face has %d vertices, need at least 3", fan.Len())
 	}
 	return nil
 }

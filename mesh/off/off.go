@@ -291,7 +291,7 @@ func (d *decoder) face(b []byte) error {
 		return d.errorf("more than %d triangles", mesh.MaxTriangles)
 	}
 	nv := int64(len(d.m.Verts))
-	var first, prev int32
+	var fan mesh.Fan
 	for k := int64(0); k < n; k++ {
 		tok, i = textscan.Field(b, i)
 		if len(tok) == 0 {
@@ -304,15 +304,7 @@ func (d *decoder) face(b []byte) error {
 		if x >= nv {
 			return d.errorf("face vertex index %s out of range (%d vertices)", textscan.Short(tok), nv)
 		}
-		switch k {
-		case 0:
-			first = int32(x)
-		case 1:
-			prev = int32(x)
-		default:
-			d.m.Tris = append(d.m.Tris, [3]int32{first, prev, int32(x)})
-			prev = int32(x)
-		}
+		d.m.Tris = fan.Add(d.m.Tris, int32(x))
 	}
 	return nil
 }

@@ -358,22 +358,14 @@ func (d *decoder) fastFaces(e *element) error {
 			if cap(d.m.Tris)-len(d.m.Tris) < int(n)-2 {
 				d.growTris(int(n) - 2)
 			}
-			var p0, prev int32
+			var fan mesh.Fan
 			for j := range int(n) {
 				v := intAt(items[j*is:], p.typ, be)
 				if v < 0 || v >= nv {
 					off := rd.offset() + int64(pos+cs+j*is)
 					return offsetError(off, "face %d: vertex index %d out of range [0, %d)", i, v, nv)
 				}
-				switch j {
-				case 0:
-					p0 = int32(v)
-				case 1:
-					prev = int32(v)
-				default:
-					d.m.Tris = append(d.m.Tris, [3]int32{p0, prev, int32(v)})
-					prev = int32(v)
-				}
+				d.m.Tris = fan.Add(d.m.Tris, int32(v))
 			}
 			pos += need
 			i++
@@ -452,7 +444,7 @@ func (d *decoder) binaryPolygon(e *element, i int64, p *property) error {
 		return err
 	}
 	rd.r += p.count.size()
-	var p0, prev int32
+	var fan mesh.Fan
 	is := p.typ.size()
 	for j := range int(n) {
 		if !rd.fill(is) {
@@ -463,18 +455,10 @@ func (d *decoder) binaryPolygon(e *element, i int64, p *property) error {
 			return offsetError(rd.offset(), "face %d: vertex index %d out of range [0, %d)", i, v, d.l.nverts)
 		}
 		rd.r += is
-		switch j {
-		case 0:
-			p0 = int32(v)
-		case 1:
-			prev = int32(v)
-		default:
-			if len(d.m.Tris) == cap(d.m.Tris) {
-				d.growTris(1) // as the data arrives, not by the count
-			}
-			d.m.Tris = append(d.m.Tris, [3]int32{p0, prev, int32(v)})
-			prev = int32(v)
+		if j >= 2 && len(d.m.Tris) == cap(d.m.Tris) {
+			d.growTris(1) // as the data arrives, not by the count
 		}
+		d.m.Tris = fan.Add(d.m.Tris, int32(v))
 	}
 	return nil
 }
@@ -616,7 +600,7 @@ func (d *decoder) asciiPolygon(e *element, i int64) error {
 	if err := d.polygonCount(i, n, func(f string, a ...any) error { return lineError(line, f, a...) }); err != nil {
 		return err
 	}
-	var p0, prev int32
+	var fan mesh.Fan
 	for j := range int(n) {
 		v, err := d.asciiInt(e, i, "vertex index")
 		if err != nil {
@@ -625,18 +609,10 @@ func (d *decoder) asciiPolygon(e *element, i int64) error {
 		if v < 0 || v >= d.l.nverts {
 			return lineError(d.rd.line, "face %d: vertex index %d out of range [0, %d)", i, v, d.l.nverts)
 		}
-		switch j {
-		case 0:
-			p0 = int32(v)
-		case 1:
-			prev = int32(v)
-		default:
-			if len(d.m.Tris) == cap(d.m.Tris) {
-				d.growTris(1) // as the data arrives, not by the count
-			}
-			d.m.Tris = append(d.m.Tris, [3]int32{p0, prev, int32(v)})
-			prev = int32(v)
+		if j >= 2 && len(d.m.Tris) == cap(d.m.Tris) {
+			d.growTris(1) // as the data arrives, not by the count
 		}
+		d.m.Tris = fan.Add(d.m.Tris, int32(v))
 	}
 	return nil
 }
