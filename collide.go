@@ -1,11 +1,15 @@
 package collide
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
 
@@ -21,19 +25,56 @@ import (
 // accelerated structure is checked against.
 const BVBrute = "brute"
 
+// BVDefault is the bounding volume Build uses when none is named.
+const BVDefault = "kdop18"
+
+// kdops maps the k-DOP bounding-volume names to their k.
+var kdops = map[string]bv.K{"kdop6": bv.K6, "kdop14": bv.K14, "kdop18": bv.K18, "kdop26": bv.K26}
+
 // BVNames returns the names of the bounding-volume types Build accepts.
-func BVNames() []string { return []string{BVBrute} }
+func BVNames() []string { return []string{"kdop6", "kdop14", "kdop18", "kdop26", BVBrute} }
 
 // ErrUnknownBV is returned (wrapped) by Build for an unknown BV name.
 var ErrUnknownBV = errors.New("unknown bounding volume")
 
-// BuildOptions configures Build.
+// Rule, Split and their values choose how a hierarchy is split; see package
+// bvh.
+type (
+	Rule  = bvh.Rule
+	Split = bvh.Split
+)
+
+// The splitting rules and split points.
+const (
+	Splatter    = bvh.Splatter
+	LongestSide = bvh.LongestSide
+	MinSum      = bvh.MinSum
+	MinMax      = bvh.MinMax
+	Mean        = bvh.Mean
+	Median      = bvh.Median
+)
+
+// BuildOptions configures Build. The zero value builds an 18-DOP tree with
+// the Splatter rule, mean split points and one triangle per leaf.
 type BuildOptions struct {
-	// BV names the bounding-volume type (see BVNames).
+	// BV names the bounding-volume type (see BVNames; "" is BVDefault).
 	BV string
+	// Rule chooses the axis each node is split along.
+	Rule Rule
+	// Split chooses the split point along it.
+	Split Split
+	// Leaf is the largest number of triangles in a leaf (0: 1).
+	Leaf int
+	// FlyLeaf is the leaf threshold τ when the model flies: nodes with at
+	// most FlyLeaf triangles are leaves (0: a rule by size, see
+	// bvh.FlyLeafFor).
+	FlyLeaf int
+	// Float64 stores bounds in float64 instead of float32.
+	Float64 bool
 }
 
-// QueryOptions configures a query.
+// QueryOptions configures a query. The zero value asks for the first contact,
+// exact (eps = 0).
 type QueryOptions struct {
 	// All asks for every intersecting pair; otherwise the query stops at the
 	// first one.
@@ -41,21 +82,21 @@ type QueryOptions struct {
 	// Eps ≥ 0 is the tolerance: pairs at distance at most Eps are reported.
 	// 0 is exact contact.
 	Eps float64
+	// Restart selects the restart-at-the-root traversal variant (for
+	// experiments; see bvh.QueryOptions).
+	Restart bool
+	// ExactRoot bounds the flying model's root by its exact k-DOP, found by
+	// hill climbing on its convex hull, instead of by tumbling.
+	ExactRoot bool
 }
 
 // Pair names two triangles in contact by their indices in the environment
 // and the flying model.
-type Pair struct {
-	Env, Fly int32
-}
+type Pair = bvh.Pair
 
 // Stats counts the work of one query, in the terms of the cost model
 // T = Nv·Cv + Np·Cp + Nu·Cu.
-type Stats struct {
-	BVTests  int64 // Nv: bounding-volume overlap tests
-	TriTests int64 // Np: exact triangle-triangle tests
-	Updates  int64 // Nu: bounding-volume updates of the flying model
-}
+type Stats = bvh.Stats
 
 // Result is the answer to one query.
 type Result struct {
@@ -64,30 +105,47 @@ type Result struct {
 	Stats   Stats
 }
 
-// Model is a built, immutable collision model.
+// Model is a built, immutable collision model: a mesh and its hierarchy.
 type Model struct {
 	mesh  *mesh.TriMesh
 	bv    string
-	boxes []geom.AABB // per-triangle bounds in model coordinates
+	tree  *bvh.Tree   // nil for BVBrute
+	boxes []geom.AABB // per-triangle bounds (BVBrute)
 }
 
 // Build validates m and builds a model for it. The model keeps m, which must
 // not be modified afterwards.
 func Build(m *mesh.TriMesh, o BuildOptions) (*Model, error) {
 	if o.BV == "" {
-		o.BV = BVBrute
+		o.BV = BVDefault
 	}
 	if !slices.Contains(BVNames(), o.BV) {
 		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownBV, o.BV, strings.Join(BVNames(), ", "))
 	}
+	if m == nil {
+		return nil, errors.New("collide: nil mesh")
+	}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	if o.BV == BVBrute {
+		return &Model{mesh: m, bv: o.BV, boxes: triangleBoxes(m)}, nil
+	}
+	t, err := bvh.Build(m, bvh.Options{
+		K: kdops[o.BV], Rule: o.Rule, Split: o.Split, Leaf: o.Leaf, FlyLeaf: o.FlyLeaf, Float64: o.Float64,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Model{mesh: m, bv: o.BV, tree: t}, nil
+}
+
+func triangleBoxes(m *mesh.TriMesh) []geom.AABB {
 	boxes := make([]geom.AABB, len(m.Tris))
 	for i := range m.Tris {
 		boxes[i] = m.Triangle(i).Bounds()
 	}
-	return &Model{mesh: m, bv: o.BV, boxes: boxes}, nil
+	return boxes
 }
 
 // Mesh returns the mesh the model was built from.
@@ -96,17 +154,64 @@ func (m *Model) Mesh() *mesh.TriMesh { return m.mesh }
 // BV returns the name of the model's bounding-volume type.
 func (m *Model) BV() string { return m.bv }
 
-// Check tests fly, placed at pose, against env at the identity pose.
+// Tree returns the model's hierarchy (nil for BVBrute).
+func (m *Model) Tree() *bvh.Tree { return m.tree }
+
+// Query holds the scratch state of queries. Reusing a Query makes queries
+// allocation-free once its buffers have grown; a Query must not be used by
+// two goroutines at once (use one per goroutine). The zero value is ready to
+// use.
+type Query struct {
+	s     bvh.Scratch
+	pairs []Pair
+	hit   func(Pair) bool
+}
+
+var queryPool = sync.Pool{New: func() any { return new(Query) }}
+
+// Check tests fly, placed at pose, against env at the identity pose. It is
+// safe to call from many goroutines on the same models; each call takes its
+// scratch state from a pool.
 func Check(env, fly *Model, pose geom.Pose, o QueryOptions) Result {
-	var r Result
-	r.Pairs = bruteForce(env, fly, pose, o, &r.Stats, nil)
-	r.Collide = len(r.Pairs) > 0
+	q := queryPool.Get().(*Query)
+	r := q.Check(env, fly, pose, o)
+	r.Pairs = slices.Clone(r.Pairs)
+	if r.Pairs == nil {
+		r.Pairs = []Pair{}
+	}
+	queryPool.Put(q)
 	return r
 }
 
-// bruteForce appends to dst every pair of triangles within o.Eps (the first
-// one only unless o.All), in ascending order.
-func bruteForce(env, fly *Model, pose geom.Pose, o QueryOptions, st *Stats, dst []Pair) []Pair {
+// Check is like the function Check, but reuses q's buffers: the returned
+// Pairs are valid until q's next query.
+func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) Result {
+	if q.hit == nil {
+		q.hit = func(p Pair) bool { q.pairs = append(q.pairs, p); return true }
+	}
+	q.pairs = q.pairs[:0]
+	st := q.Each(env, fly, pose, o, q.hit)
+	slices.SortFunc(q.pairs, func(a, b Pair) int {
+		return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
+	})
+	return Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Stats: st}
+}
+
+// Each calls fn for every pair in contact, in no particular order, until fn
+// returns false (or after the first pair unless o.All), and returns the
+// query's counts. Each pair is reported once.
+func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pair) bool) Stats {
+	if env.tree == nil || fly.tree == nil {
+		return bruteForce(env, fly, pose, o, fn)
+	}
+	return bvh.Collide(env.tree, fly.tree, pose, bvh.QueryOptions{
+		All: o.All, Eps: o.Eps, Restart: o.Restart, ExactRoot: o.ExactRoot,
+	}, &q.s, fn)
+}
+
+// bruteForce tests every pair of triangles whose boxes overlap.
+func bruteForce(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pair) bool) Stats {
+	var st Stats
 	fm := fly.mesh
 	ident := pose.IsIdentity()
 	tris := make([]geom.Triangle, len(fm.Tris))
@@ -121,11 +226,15 @@ func bruteForce(env, fly *Model, pose geom.Pose, o QueryOptions, st *Stats, dst 
 		boxes[i] = t.Bounds()
 		scene = scene.Union(boxes[i])
 	}
+	envBoxes := env.boxes
+	if envBoxes == nil {
+		envBoxes = triangleBoxes(env.mesh)
+	}
 	if o.Eps > 0 {
 		// The box filter must never drop a pair that the floating-point
 		// distance would accept: pad eps by more than the rounding of the
 		// box arithmetic and of the distance.
-		for _, b := range env.boxes {
+		for _, b := range envBoxes {
 			scene = scene.Union(b)
 		}
 		m := scene.Min.Abs().Max(scene.Max.Abs())
@@ -134,7 +243,7 @@ func bruteForce(env, fly *Model, pose geom.Pose, o QueryOptions, st *Stats, dst 
 			boxes[i] = boxes[i].Expanded(pad)
 		}
 	}
-	for i, eb := range env.boxes {
+	for i, eb := range envBoxes {
 		et := env.mesh.Triangle(i)
 		for j := range tris {
 			if !eb.Overlaps(boxes[j]) {
@@ -142,12 +251,11 @@ func bruteForce(env, fly *Model, pose geom.Pose, o QueryOptions, st *Stats, dst 
 			}
 			st.TriTests++
 			if geom.TriTriWithin(et, tris[j], o.Eps) {
-				dst = append(dst, Pair{int32(i), int32(j)})
-				if !o.All {
-					return dst
+				if !fn(Pair{Env: int32(i), Fly: int32(j)}) || !o.All {
+					return st
 				}
 			}
 		}
 	}
-	return dst
+	return st
 }

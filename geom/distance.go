@@ -114,6 +114,15 @@ func TriTriWithin(a, b Triangle, eps float64) bool {
 	if eps <= 0 {
 		return false
 	}
+	// A gap between the boxes wider than eps plus a generous bound on the
+	// error of the computed distance (a few ulps of the coordinates) decides
+	// without computing it.
+	ba, bb := a.Bounds(), b.Bounds()
+	m := max(ba.Min.Abs().Max(ba.Max.Abs()).maxComp(), bb.Min.Abs().Max(bb.Max.Abs()).maxComp())
+	gap := bb.Min.Sub(ba.Max).Max(ba.Min.Sub(bb.Max)).maxComp()
+	if gap > eps*(1+0x1p-40)+0x1p-40*m {
+		return false
+	}
 	d, _, _ := TriTriDistance(a, b)
 	return d <= eps
 }
@@ -207,3 +216,6 @@ func clamp01(x float64) float64 {
 	}
 	return x
 }
+
+// maxComp returns the largest component of v.
+func (v Vec3) maxComp() float64 { return max(v.X, v.Y, v.Z) }

@@ -1,0 +1,310 @@
+package bvh
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// builder holds the state of one tree build.
+type builder[F bv.Float, A bv.Slabs[F]] struct {
+	o     Options
+	m     *mesh.TriMesh
+	cent  []geom.Vec3 // triangle centroids (representatives)
+	idx   []int32     // triangles, partitioned in place node by node
+	boxes []geom.AABB // triangle boxes (LongestSide)
+	dops  []bv.DOP    // triangle k-DOPs (MinSum, MinMax)
+	off   [bv.MaxSlabs]float64
+	// order is the leaf-by-leaf triangle list (leaf size > 1).
+	order []int32
+}
+
+// parallelMin is the number of triangles below which a subtree is built on
+// the calling goroutine.
+const parallelMin = 1 << 14
+
+func build[F bv.Float, A bv.Slabs[F]](o Options, m *mesh.TriMesh) *tree[F, A] {
+	n := len(m.Tris)
+	b := &builder[F, A]{o: o, m: m}
+	t := &tree[F, A]{}
+	if n == 0 {
+		return t
+	}
+	b.cent = make([]geom.Vec3, n)
+	b.idx = make([]int32, n)
+	bounds := geom.EmptyAABB()
+	parallelFor(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			tr := m.Triangle(i)
+			b.cent[i] = tr[0].Add(tr[1]).Add(tr[2]).Scale(1.0 / 3)
+			b.idx[i] = int32(i)
+		}
+	})
+	for _, v := range m.Verts {
+		bounds = bounds.AddPoint(v)
+	}
+	o.K.Project(bounds.Center(), &b.off)
+	t.off = b.off
+	switch o.Rule {
+	case LongestSide:
+		b.boxes = make([]geom.AABB, n)
+		parallelFor(n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				b.boxes[i] = m.Triangle(i).Bounds()
+			}
+		})
+	case MinSum, MinMax:
+		b.dops = make([]bv.DOP, n)
+		parallelFor(n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				b.dops[i] = bv.FitTriangles(o.K, m.Triangle(i))
+			}
+		})
+	}
+	if o.Leaf > 1 {
+		b.order = b.idx // leaves take their runs of idx, complemented at the end
+	}
+	nodes := make([]node[F, A], 0, 2*n-1)
+	depth := 0
+	for p := runtime.GOMAXPROCS(0); p > 1; p >>= 1 {
+		depth++
+	}
+	t.nodes = b.subtree(nodes, 0, n, depth+1)
+	t.order = b.order
+	b.idx = nil
+	return t
+}
+
+// parallelFor runs f over [0, n) in chunks on the available CPUs.
+func parallelFor(n int, f func(lo, hi int)) {
+	p := runtime.GOMAXPROCS(0)
+	if n < parallelMin || p == 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + p - 1) / p
+	for lo := 0; lo < n; lo += chunk {
+		wg.Go(func() { f(lo, min(lo+chunk, n)) })
+	}
+	wg.Wait()
+}
+
+// subtree appends the nodes of the subtree over idx[lo:hi] to nodes, in
+// depth-first order, and returns the slice. Up to par levels fork their right
+// subtree onto another goroutine.
+func (b *builder[F, A]) subtree(nodes []node[F, A], lo, hi, par int) []node[F, A] {
+	at := len(nodes)
+	nodes = append(nodes, node[F, A]{})
+	if hi-lo <= b.o.Leaf {
+		nodes[at] = b.leaf(lo, hi)
+		return nodes
+	}
+	mid := b.split(lo, hi)
+	if par > 0 && hi-lo >= parallelMin {
+		var right []node[F, A]
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			right = b.subtree(make([]node[F, A], 0, 2*(hi-mid)-1), mid, hi, par-1)
+		})
+		nodes = b.subtree(nodes, lo, mid, par-1)
+		wg.Wait()
+		r := len(nodes)
+		nodes = append(nodes, right...)
+		nodes[at].ref = int32(r - at)
+	} else {
+		nodes = b.subtree(nodes, lo, mid, par)
+		r := len(nodes)
+		nodes = b.subtree(nodes, mid, hi, par)
+		nodes[at].ref = int32(r - at)
+	}
+	bv.Union[F](&nodes[at].s, &nodes[at+1].s, &nodes[at+int(nodes[at].ref)].s)
+	return nodes
+}
+
+// leaf returns the leaf node over idx[lo:hi].
+func (b *builder[F, A]) leaf(lo, hi int) node[F, A] {
+	var nd node[F, A]
+	d := bv.Empty(b.o.K)
+	for _, t := range b.idx[lo:hi] {
+		d = d.Union(bv.FitTriangles(b.o.K, b.m.Triangle(int(t))))
+	}
+	bv.PackDOP[F](&nd.s, &d, &b.off)
+	if b.order == nil {
+		nd.ref = ^b.idx[lo]
+	} else {
+		nd.ref = ^int32(lo)
+		b.order[hi-1] = ^b.order[hi-1]
+	}
+	return nd
+}
+
+// split partitions idx[lo:hi] into two non-empty parts by the rule and the
+// split point, and returns where the second begins.
+func (b *builder[F, A]) split(lo, hi int) int {
+	ids := b.idx[lo:hi]
+	var axes [3]int
+	switch b.o.Rule {
+	case MinSum, MinMax:
+		axes = b.volumeOrder(ids)
+	default:
+		axes = b.axisOrder(ids)
+	}
+	for _, a := range axes {
+		if mid, ok := b.partition(ids, a); ok {
+			return lo + mid
+		}
+	}
+	// Every centroid is the same point: split by count.
+	return lo + len(ids)/2
+}
+
+// partition splits ids along axis a at the split point; ok is false when one
+// side would be empty.
+func (b *builder[F, A]) partition(ids []int32, a int) (mid int, ok bool) {
+	if b.o.Split == Median {
+		mid = len(ids) / 2
+		b.selectNth(ids, mid, a)
+		return mid, true
+	}
+	mean := 0.0
+	for _, t := range ids {
+		mean += b.cent[t].Index(a)
+	}
+	mean /= float64(len(ids))
+	i, j := 0, len(ids)-1
+	for i <= j {
+		if b.cent[ids[i]].Index(a) < mean {
+			i++
+		} else {
+			ids[i], ids[j] = ids[j], ids[i]
+			j--
+		}
+	}
+	return i, i > 0 && i < len(ids)
+}
+
+// selectNth reorders ids so that ids[n] holds the triangle whose centroid
+// coordinate on axis a would be there if sorted, smaller ones before it and
+// larger ones after (ties in any order).
+func (b *builder[F, A]) selectNth(ids []int32, n, a int) {
+	key := func(t int32) float64 { return b.cent[t].Index(a) }
+	lo, hi := 0, len(ids)-1
+	for lo < hi {
+		// Median of three as the pivot.
+		m := lo + (hi-lo)/2
+		if key(ids[m]) < key(ids[lo]) {
+			ids[m], ids[lo] = ids[lo], ids[m]
+		}
+		if key(ids[hi]) < key(ids[lo]) {
+			ids[hi], ids[lo] = ids[lo], ids[hi]
+		}
+		if key(ids[hi]) < key(ids[m]) {
+			ids[hi], ids[m] = ids[m], ids[hi]
+		}
+		p := key(ids[m])
+		i, j := lo, hi
+		for i <= j {
+			for key(ids[i]) < p {
+				i++
+			}
+			for key(ids[j]) > p {
+				j--
+			}
+			if i <= j {
+				ids[i], ids[j] = ids[j], ids[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case n <= j:
+			hi = j
+		case n >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// axisOrder returns the axes from best to worst by the Splatter or the
+// LongestSide rule.
+func (b *builder[F, A]) axisOrder(ids []int32) [3]int {
+	var score [3]float64
+	if b.o.Rule == LongestSide {
+		box := geom.EmptyAABB()
+		for _, t := range ids {
+			box = box.Union(b.boxes[t])
+		}
+		s := box.Size()
+		score = [3]float64{s.X, s.Y, s.Z}
+	} else {
+		// Variance of the centroids, accumulated about the first one to
+		// limit cancellation.
+		ref := b.cent[ids[0]]
+		var sum, sq geom.Vec3
+		for _, t := range ids {
+			d := b.cent[t].Sub(ref)
+			sum = sum.Add(d)
+			sq = sq.Add(geom.Vec3{X: d.X * d.X, Y: d.Y * d.Y, Z: d.Z * d.Z})
+		}
+		n := float64(len(ids))
+		mean := sum.Scale(1 / n)
+		score = [3]float64{sq.X/n - mean.X*mean.X, sq.Y/n - mean.Y*mean.Y, sq.Z/n - mean.Z*mean.Z}
+	}
+	return rank(score, true)
+}
+
+// volumeOrder returns the axes from best to worst by the MinSum or the
+// MinMax rule: for each axis it splits ids at the split point and measures
+// the volumes of the two children's k-DOPs.
+func (b *builder[F, A]) volumeOrder(ids []int32) [3]int {
+	var score [3]float64
+	for a := range 3 {
+		mid, ok := b.partition(ids, a)
+		if !ok {
+			score[a] = math.Inf(1)
+			continue
+		}
+		l, r := bv.Empty(b.o.K), bv.Empty(b.o.K)
+		for _, t := range ids[:mid] {
+			l = l.Union(b.dops[t])
+		}
+		for _, t := range ids[mid:] {
+			r = r.Union(b.dops[t])
+		}
+		vl, vr := l.Volume(), r.Volume()
+		if b.o.Rule == MinSum {
+			score[a] = vl + vr
+		} else {
+			score[a] = max(vl, vr)
+		}
+	}
+	return rank(score, false)
+}
+
+// rank returns the indices of s sorted by score, largest first if desc, ties
+// (and NaN) to the lower index.
+func rank(s [3]float64, desc bool) [3]int {
+	r := [3]int{0, 1, 2}
+	slices.SortStableFunc(r[:], func(i, j int) int {
+		a, b := s[i], s[j]
+		if desc {
+			a, b = b, a
+		}
+		switch {
+		case a < b:
+			return -1
+		case a > b:
+			return 1
+		}
+		return 0
+	})
+	return r
+}

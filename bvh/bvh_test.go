@@ -1,0 +1,208 @@
+package bvh_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/bvh"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/testgeom"
+	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/gen"
+)
+
+// config is one way of building and querying trees.
+type config struct {
+	opts bvh.Options
+	q    bvh.QueryOptions
+}
+
+func (c config) String() string {
+	s := fmt.Sprintf("k%d/%v/%v/leaf%d/fly%d", c.opts.K, c.opts.Rule, c.opts.Split, c.opts.Leaf, c.opts.FlyLeaf)
+	if c.opts.Float64 {
+		s += "/f64"
+	}
+	if c.q.Restart {
+		s += "/restart"
+	}
+	if c.q.ExactRoot {
+		s += "/exactroot"
+	}
+	return s
+}
+
+// configs returns the full matrix of k, rule and split point, and for each k
+// the variants of leaf sizes, storage, traversal and root update.
+func configs() []config {
+	var cs []config
+	for _, k := range bv.Ks {
+		for r := bvh.Splatter; r <= bvh.MinMax; r++ {
+			for s := bvh.Mean; s <= bvh.Median; s++ {
+				cs = append(cs, config{opts: bvh.Options{K: k, Rule: r, Split: s}})
+			}
+		}
+		cs = append(cs,
+			config{opts: bvh.Options{K: k, Leaf: 4, FlyLeaf: 1}},
+			config{opts: bvh.Options{K: k, FlyLeaf: 16}},
+			config{opts: bvh.Options{K: k, Float64: true}},
+			config{opts: bvh.Options{K: k}, q: bvh.QueryOptions{Restart: true}},
+			config{opts: bvh.Options{K: k, FlyLeaf: 2}, q: bvh.QueryOptions{ExactRoot: true}},
+		)
+	}
+	return cs
+}
+
+func randomPose(rng *rand.Rand, about geom.Vec3, spread float64) geom.Pose {
+	axis := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
+	t := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(spread)
+	p := geom.FromAxisAngle(axis, rng.Float64()*6.3, t)
+	// Rotate about the given point so that the models still meet.
+	p.T = p.T.Add(about).Sub(p.R.MulVec(about))
+	return p
+}
+
+// collect runs Collide and returns the pairs found, sorted.
+func collect(env, fly *bvh.Tree, pose geom.Pose, q bvh.QueryOptions, s *bvh.Scratch) ([][2]int32, bvh.Stats) {
+	var got [][2]int32
+	st := bvh.Collide(env, fly, pose, q, s, func(p bvh.Pair) bool {
+		got = append(got, [2]int32{p.Env, p.Fly})
+		return true
+	})
+	slices.SortFunc(got, func(a, b [2]int32) int {
+		if a[0] != b[0] {
+			return int(a[0] - b[0])
+		}
+		return int(a[1] - b[1])
+	})
+	return got, st
+}
+
+// checkScene builds env and fly with every configuration and compares the
+// queries at each pose, in both modes, with the brute-force oracle.
+func checkScene(t *testing.T, name string, envM, flyM *mesh.TriMesh, poses []geom.Pose, eps float64, cs []config) {
+	t.Helper()
+	want := make([][][2]int32, len(poses))
+	for i, p := range poses {
+		want[i] = testgeom.Brute(envM, flyM, p, eps)
+	}
+	var s bvh.Scratch
+	for _, c := range cs {
+		env, err := bvh.Build(envM, c.opts)
+		if err != nil {
+			t.Fatalf("%s %v: Build(env): %v", name, c, err)
+		}
+		if err := env.Validate(); err != nil {
+			t.Fatalf("%s %v: env: %v", name, c, err)
+		}
+		fly, err := bvh.Build(flyM, c.opts)
+		if err != nil {
+			t.Fatalf("%s %v: Build(fly): %v", name, c, err)
+		}
+		if err := fly.Validate(); err != nil {
+			t.Fatalf("%s %v: fly: %v", name, c, err)
+		}
+		for i, p := range poses {
+			q := c.q
+			q.Eps = eps
+			q.All = true
+			got, st := collect(env, fly, p, q, &s)
+			if !slices.Equal(got, want[i]) {
+				t.Errorf("%s %v pose %d eps %g: %d pairs, oracle %d (missing %v, extra %v)",
+					name, c, i, eps, len(got), len(want[i]), diff(want[i], got), diff(got, want[i]))
+				continue
+			}
+			if st.TriTests < int64(len(got)) || (len(got) > 0 && st.BVTests == 0) {
+				t.Errorf("%s %v pose %d: stats %+v for %d pairs", name, c, i, st, len(got))
+			}
+			q.All = false
+			first, _ := collect(env, fly, p, q, &s)
+			switch {
+			case len(want[i]) == 0 && len(first) != 0:
+				t.Errorf("%s %v pose %d: first contact %v, oracle none", name, c, i, first)
+			case len(want[i]) > 0 && (len(first) != 1 || !slices.Contains(want[i], first[0])):
+				t.Errorf("%s %v pose %d: first contact %v is not one oracle pair", name, c, i, first)
+			}
+		}
+	}
+}
+
+// diff returns up to 5 pairs of a not in b.
+func diff(a, b [][2]int32) [][2]int32 {
+	var d [][2]int32
+	for _, p := range a {
+		if !slices.Contains(b, p) {
+			d = append(d, p)
+			if len(d) == 5 {
+				break
+			}
+		}
+	}
+	return d
+}
+
+// TestAdversarialIdentity checks every configuration on the adversarial
+// soups (touching, coplanar, degenerate, near misses by an ulp, far from the
+// origin, tiny) at the identity pose, where contact is exact.
+func TestAdversarialIdentity(t *testing.T) {
+	for _, sc := range testgeom.AdversarialScenes(3) {
+		checkScene(t, sc.Name, sc.Env, sc.Fly, []geom.Pose{geom.Identity()}, 0, configs())
+	}
+}
+
+// TestAdversarialPoses checks every configuration on the adversarial soups
+// at random rotations and translations.
+func TestAdversarialPoses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, sc := range testgeom.AdversarialScenes(4) {
+		b := sc.Env.Bounds()
+		var poses []geom.Pose
+		for range 2 {
+			poses = append(poses, randomPose(rng, b.Center(), 0.05*b.Size().Norm()))
+		}
+		poses = append(poses, geom.Translation(b.Size().Scale(0.01)))
+		checkScene(t, sc.Name, sc.Env, sc.Fly, poses, 0, configs())
+	}
+}
+
+// TestTolerance checks queries with eps > 0 against the oracle.
+func TestTolerance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var cs []config
+	for _, c := range configs() {
+		if c.opts.Rule == bvh.Splatter && c.opts.Split == bvh.Mean {
+			cs = append(cs, c)
+		}
+	}
+	for _, sc := range testgeom.AdversarialScenes(5)[:8] {
+		b := sc.Env.Bounds()
+		size := b.Size().Norm()
+		poses := []geom.Pose{geom.Identity(), randomPose(rng, b.Center(), 0.05*size)}
+		checkScene(t, sc.Name, sc.Env, sc.Fly, poses, 0.01*size, cs)
+	}
+}
+
+// TestHeldOut checks generated models, which the tests above never use, at
+// random poses: a torus and a sphere, a terrain and a capsule, a field of
+// disjoint tetrahedra and a box.
+func TestHeldOut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	scenes := []struct {
+		name     string
+		env, fly *mesh.TriMesh
+	}{
+		{"torus-sphere", gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 800)), gen.Must(gen.Icosphere(geom.V(1, 0, 0), 0.35, 320))},
+		{"terrain-capsule", gen.Must(gen.Terrain(16, 4, 1, 0.5, 3)), gen.Must(gen.Capsule(0.3, 1, 300))},
+		{"tetrahedra-box", gen.Must(gen.Tetrahedra(150, geom.AABB{Max: geom.V(4, 4, 4)}, 0.4, 5)), gen.Must(gen.Box(geom.AABB{Min: geom.V(1, 1, 1), Max: geom.V(2.5, 2.5, 2.5)}, 4))},
+	}
+	for _, sc := range scenes {
+		b := sc.env.Bounds()
+		poses := []geom.Pose{geom.Identity()}
+		for range 3 {
+			poses = append(poses, randomPose(rng, b.Center(), 0.2*b.Size().Norm()))
+		}
+		checkScene(t, sc.name, sc.env, sc.fly, poses, 0, configs())
+	}
+}

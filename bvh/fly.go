@@ -1,0 +1,177 @@
+package bvh
+
+import (
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+)
+
+// flyView is a tree as a flying model: its hierarchy truncated at the leaf
+// threshold τ (nodes of at most τ triangles are leaves), with, per node, the
+// k-DOP in model coordinates and the points whose images bound the node
+// under any rigid motion (the vertices of the k-DOP, or the node's own mesh
+// vertices when there are fewer of those). It is built once per tree and k,
+// on first use.
+type flyView struct {
+	k    bv.K
+	dop  []bv.DOP
+	kid  []int32 // internal: left child (the right one follows); leaf: ^start in tris
+	end  []int32 // leaf: end in tris
+	tris []int32
+	voff []int32 // node i bounds with verts[voff[i]:voff[i+1]]
+	pts  []geom.Vec3
+	mag  float64 // largest |coordinate| of the mesh and of pts
+
+	hullOnce sync.Once
+	hull     *bv.Hull
+}
+
+// view returns the flying view of t for k-DOPs of k, building it on first
+// use.
+func (t *Tree) view(k bv.K) *flyView {
+	t.flyMu.Lock()
+	defer t.flyMu.Unlock()
+	if v, ok := t.views[k]; ok {
+		return v
+	}
+	v := t.newView(k)
+	if t.views == nil {
+		t.views = map[bv.K]*flyView{}
+	}
+	t.views[k] = v
+	return v
+}
+
+// PrepareFlying builds ahead of time what the first query flying t against
+// trees of k-DOPs of k would otherwise build (its truncated hierarchy and
+// tumbling points); it takes about as long as building a tree over a tenth
+// of the triangles.
+func (t *Tree) PrepareFlying(k bv.K) { t.view(k) }
+
+// FlyLeaf returns the leaf threshold τ used when t flies.
+func (t *Tree) FlyLeaf() int {
+	if t.opts.FlyLeaf > 0 {
+		return t.opts.FlyLeaf
+	}
+	return FlyLeafFor(t.opts.K, len(t.mesh.Tris))
+}
+
+func (t *Tree) newView(k bv.K) *flyView {
+	v := &flyView{k: k}
+	n := t.impl.len()
+	if n == 0 {
+		return v
+	}
+	// Triangle counts of the tree's subtrees, children before parents.
+	count := make([]int32, n)
+	var leafBuf []int32
+	for i := n - 1; i >= 0; i-- {
+		if r := t.impl.ref(i); r >= 0 {
+			count[i] = count[i+1] + count[i+int(r)]
+		} else {
+			leafBuf = t.leafTris(^r, leafBuf[:0])
+			count[i] = int32(len(leafBuf))
+		}
+	}
+	tau := int32(t.FlyLeaf())
+	// Lay the truncated tree out breadth first, children side by side.
+	src := []int{0} // tree node of each view node
+	for i := 0; i < len(src); i++ {
+		s := src[i]
+		r := t.impl.ref(s)
+		if r < 0 || count[s] <= tau {
+			start := int32(len(v.tris))
+			v.tris = t.subtreeTris(s, v.tris)
+			v.kid = append(v.kid, ^start)
+			v.end = append(v.end, int32(len(v.tris)))
+			continue
+		}
+		v.kid = append(v.kid, int32(len(src)))
+		v.end = append(v.end, 0)
+		src = append(src, s+1, s+int(r))
+	}
+	m := len(src)
+	v.dop = make([]bv.DOP, m)
+	for i := m - 1; i >= 0; i-- {
+		if c := v.kid[i]; c >= 0 {
+			v.dop[i] = v.dop[c].Union(v.dop[c+1])
+			continue
+		}
+		d := bv.Empty(k)
+		for _, tr := range v.tris[^v.kid[i]:v.end[i]] {
+			d = d.Union(bv.FitTriangles(k, t.mesh.Triangle(int(tr))))
+		}
+		v.dop[i] = d
+	}
+	for _, p := range t.mesh.Verts {
+		v.mag = max(v.mag, math.Abs(p.X), math.Abs(p.Y), math.Abs(p.Z))
+	}
+	// Tumbling points per node, computed in parallel.
+	per := make([][]geom.Vec3, m)
+	parallelFor(m, func(lo, hi int) {
+		var ids []int32
+		for i := lo; i < hi; i++ {
+			per[i] = v.tumblePoints(t, i, ids[:0])
+		}
+	})
+	v.voff = make([]int32, m+1)
+	for i, p := range per {
+		v.voff[i+1] = v.voff[i] + int32(len(p))
+	}
+	v.pts = make([]geom.Vec3, 0, v.voff[m])
+	for _, p := range per {
+		v.pts = append(v.pts, p...)
+		for _, q := range p {
+			v.mag = max(v.mag, math.Abs(q.X), math.Abs(q.Y), math.Abs(q.Z))
+		}
+	}
+	return v
+}
+
+// subtreeTris appends the triangles of the subtree at tree node i.
+func (t *Tree) subtreeTris(i int, dst []int32) []int32 {
+	if r := t.impl.ref(i); r >= 0 {
+		dst = t.subtreeTris(i+1, dst)
+		return t.subtreeTris(i+int(r), dst)
+	} else {
+		return t.leafTris(^r, dst)
+	}
+}
+
+// tumblePoints returns points whose convex hull contains view node i: the
+// distinct mesh vertices of its triangles when they are fewer, else the
+// vertices of its k-DOP.
+func (v *flyView) tumblePoints(t *Tree, i int, ids []int32) []geom.Vec3 {
+	maxv := bv.MaxVertices(v.k)
+	var pts []geom.Vec3
+	if c := v.kid[i]; c < 0 && 3*int(v.end[i]-^c) <= 2*maxv {
+		for _, tr := range v.tris[^c:v.end[i]] {
+			ids = append(ids, t.mesh.Tris[tr][:]...)
+		}
+		for j, id := range ids {
+			if !slices.Contains(ids[:j], id) {
+				pts = append(pts, t.mesh.Verts[id])
+			}
+		}
+		if len(pts) <= maxv/2 {
+			return pts
+		}
+	}
+	// The vertices are within 2^-40·(M + S) of the exact ones; the query
+	// pads for that (see collide).
+	corners := v.dop[i].Vertices(nil)
+	if pts != nil && len(pts) <= len(corners) {
+		return pts
+	}
+	return corners
+}
+
+// convexHull returns the convex hull of the tree's mesh vertices, built on
+// first use.
+func (v *flyView) convexHull(t *Tree) *bv.Hull {
+	v.hullOnce.Do(func() { v.hull = bv.NewHull(t.mesh.Verts) })
+	return v.hull
+}

@@ -1,0 +1,150 @@
+package bvh
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/collide3d/collide/bv"
+)
+
+// Rule chooses the axis (x, y or z) of the plane that splits a node.
+type Rule uint8
+
+// The splitting rules of Klosowski et al.
+const (
+	// Splatter splits along the axis of largest variance of the triangle
+	// centroids (the default).
+	Splatter Rule = iota
+	// LongestSide splits along the axis on which the node's k-DOP is longest.
+	LongestSide
+	// MinSum splits along the axis that minimises the sum of the volumes of
+	// the two children's k-DOPs.
+	MinSum
+	// MinMax splits along the axis that minimises the larger of the two
+	// children's k-DOP volumes.
+	MinMax
+)
+
+var ruleNames = []string{"splatter", "longest", "minsum", "minmax"}
+
+// String returns the rule's name: splatter, longest, minsum or minmax.
+func (r Rule) String() string {
+	if int(r) < len(ruleNames) {
+		return ruleNames[r]
+	}
+	return fmt.Sprintf("Rule(%d)", r)
+}
+
+// ParseRule returns the rule named s (see Rule.String).
+func ParseRule(s string) (Rule, error) {
+	for i, n := range ruleNames {
+		if s == n {
+			return Rule(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown splitting rule %q (known: %s)", s, strings.Join(ruleNames, ", "))
+}
+
+// Split chooses where along the axis a node is split.
+type Split uint8
+
+// The split points.
+const (
+	// Mean splits at the mean of the centroid coordinates (the default).
+	Mean Split = iota
+	// Median splits at the median, giving a balanced tree.
+	Median
+)
+
+var splitNames = []string{"mean", "median"}
+
+// String returns the split point's name: mean or median.
+func (s Split) String() string {
+	if int(s) < len(splitNames) {
+		return splitNames[s]
+	}
+	return fmt.Sprintf("Split(%d)", s)
+}
+
+// ParseSplit returns the split point named s (see Split.String).
+func ParseSplit(s string) (Split, error) {
+	for i, n := range splitNames {
+		if s == n {
+			return Split(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown split point %q (known: %s)", s, strings.Join(splitNames, ", "))
+}
+
+// Options configures Build. The zero value is the default: 18-DOPs, the
+// Splatter rule, mean split point, one triangle per leaf, flying leaf size by
+// the size rule, float32 storage.
+type Options struct {
+	// K is the k-DOP direction set (0: bv.K18).
+	K bv.K
+	// Rule is the axis rule.
+	Rule Rule
+	// Split is the split point.
+	Split Split
+	// Leaf is the largest number of triangles in a leaf (0: 1, a complete
+	// tree, as the papers use for environments).
+	Leaf int
+	// FlyLeaf is the leaf threshold τ of the hierarchy when the model flies:
+	// nodes with at most FlyLeaf triangles are treated as leaves, and their
+	// triangles tested directly (0: the size rule, see FlyLeafFor).
+	FlyLeaf int
+	// Float64 stores the k-DOP bounds in float64 rather than float32 (both
+	// conservative); float32 halves the memory of the tree and is as fast.
+	Float64 bool
+}
+
+// withDefaults returns o with its zero fields set to the defaults.
+func (o Options) withDefaults() Options {
+	if o.K == 0 {
+		o.K = bv.K18
+	}
+	if o.Leaf == 0 {
+		o.Leaf = 1
+	}
+	return o
+}
+
+func (o Options) validate() error {
+	switch {
+	case !o.K.Valid():
+		return fmt.Errorf("bvh: unsupported k = %d (want 6, 14, 18 or 26)", int(o.K))
+	case o.Rule > MinMax:
+		return fmt.Errorf("bvh: unknown splitting rule %d", o.Rule)
+	case o.Split > Median:
+		return fmt.Errorf("bvh: unknown split point %d", o.Split)
+	case o.Leaf < 1 || o.Leaf > maxLeaf:
+		return fmt.Errorf("bvh: leaf size %d out of range [1, %d]", o.Leaf, maxLeaf)
+	case o.FlyLeaf < 0 || o.FlyLeaf > maxLeaf:
+		return fmt.Errorf("bvh: flying leaf size %d out of range [0, %d]", o.FlyLeaf, maxLeaf)
+	}
+	return nil
+}
+
+// maxLeaf bounds the leaf sizes.
+const maxLeaf = 1 << 16
+
+// FlyLeafFor returns the leaf threshold τ the size rule gives a flying model
+// of n triangles with k-DOPs of the given k.
+func FlyLeafFor(k bv.K, n int) int {
+	// Measured with `go test ./bvh -bench FlyLeaf` (see the README): small
+	// models are best with small leaves; larger ones gain from larger leaves,
+	// more so as k (and with it the cost of tumbling a node) grows.
+	if n < 512 {
+		return 1
+	}
+	switch k {
+	case bv.K6:
+		return 4
+	case bv.K14:
+		return 8
+	case bv.K18:
+		return 8
+	default:
+		return 16
+	}
+}
