@@ -24,17 +24,26 @@ func randomPose(rng *rand.Rand, spread float64) geom.Pose {
 	return geom.FromAxisAngle(axis, rng.Float64()*6.3, t)
 }
 
-// TestBruteAgainstOracle checks the brute-force model (with its box filter)
-// against the unfiltered oracle on every adversarial scene, at the identity
-// and at random poses, in both modes and with a tolerance.
-func TestBruteAgainstOracle(t *testing.T) {
+// TestModelsAgainstOracle checks every bounding volume (and the brute-force
+// model with its box filter) against the unfiltered oracle on every
+// adversarial scene, at the identity and at random poses, in both modes and
+// with a tolerance, through the facade (Check, the pooled path, and a reused
+// Query).
+func TestModelsAgainstOracle(t *testing.T) {
+	for _, name := range collide.BVNames() {
+		t.Run(name, func(t *testing.T) { checkOracle(t, name) })
+	}
+}
+
+func checkOracle(t *testing.T, bvName string) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	var q collide.Query
 	for _, sc := range testgeom.AdversarialScenes(11) {
-		env, err := collide.Build(sc.Env, collide.BuildOptions{BV: collide.BVBrute})
+		env, err := collide.Build(sc.Env, collide.BuildOptions{BV: bvName})
 		if err != nil {
 			t.Fatalf("%s: Build(env): %v", sc.Name, err)
 		}
-		fly, err := collide.Build(sc.Fly, collide.BuildOptions{BV: collide.BVBrute})
+		fly, err := collide.Build(sc.Fly, collide.BuildOptions{BV: bvName})
 		if err != nil {
 			t.Fatalf("%s: Build(fly): %v", sc.Name, err)
 		}
@@ -53,6 +62,9 @@ func TestBruteAgainstOracle(t *testing.T) {
 				all := collide.Check(env, fly, pose, collide.QueryOptions{All: true, Eps: eps})
 				if got := pairsOf(all); !slices.Equal(got, want) {
 					t.Errorf("%s pose %d eps %g: %d pairs, oracle %d", sc.Name, i, eps, len(got), len(want))
+				}
+				if got := pairsOf(q.Check(env, fly, pose, collide.QueryOptions{All: true, Eps: eps})); !slices.Equal(got, want) {
+					t.Errorf("%s pose %d eps %g: Query.Check: %d pairs, oracle %d", sc.Name, i, eps, len(got), len(want))
 				}
 				if all.Collide != (len(want) > 0) {
 					t.Errorf("%s pose %d: Collide = %v with %d oracle pairs", sc.Name, i, all.Collide, len(want))

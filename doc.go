@@ -16,13 +16,29 @@
 // Pair.Fly). In first-contact mode a query stops at the first pair found; in
 // all-pairs mode it reports every pair exactly once, in ascending order.
 //
+// # Models and queries
+//
+// Build makes a Model from a mesh: by default a tree of 18-DOPs (QuickCD's
+// choice); BuildOptions choose k (kdop6, kdop14, kdop18, kdop26), the
+// splitting rule and point, the leaf sizes, or the brute-force model, the
+// oracle. Check tests one model, at a pose, against another at the
+// identity; Query.Check does the same with reusable scratch state and
+// allocates nothing once warm; Query.Each streams the pairs to a callback
+// that can stop early. Model.Save and LoadModel store and load a built
+// model with its mesh.
+//
 // # Packages
 //
 //   - geom: vectors, poses, boxes, exact predicates, the triangle-triangle test
 //   - mesh: TriMesh and Load; mesh/obj, mesh/stl, mesh/ply, mesh/off codecs
 //   - mesh/gen: deterministic mesh generators
+//   - bv: k-DOPs (fitting, overlap, vertices, volume) and convex hulls
+//   - bvh: k-DOP trees: build, tumble, traverse, save and load
 //
 // # Concurrency
 //
-// A built Model is immutable: any number of goroutines may query it at once.
+// A built Model is immutable: any number of goroutines may query it at once,
+// through Check (which takes its scratch state from a pool) or through one
+// Query per goroutine. The first query that flies a model prepares its
+// flying view (about a tenth of the build's work), under a lock.
 package collide

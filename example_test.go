@@ -9,6 +9,7 @@ import (
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/gen"
 )
 
 // Example shows the whole path from mesh files to a contact list.
@@ -32,8 +33,15 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	env, _ := collide.Build(envMesh, collide.BuildOptions{BV: collide.BVBrute})
-	fly, _ := collide.Build(flyMesh, collide.BuildOptions{BV: collide.BVBrute})
+	// Build 18-DOP hierarchies (the default) once.
+	env, err := collide.Build(envMesh, collide.BuildOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fly, err := collide.Build(flyMesh, collide.BuildOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	// At (1, 1, 0) the tetrahedron's base lies on the floor: coplanar contact.
 	res := collide.Check(env, fly, geom.Translation(geom.V(1, 1, 0)), collide.QueryOptions{All: true})
@@ -44,4 +52,37 @@ func Example() {
 	// Output:
 	// true [{0 0} {0 1} {0 2} {0 3} {1 0} {1 1} {1 2} {1 3}]
 	// false []
+}
+
+// ExampleQuery shows a query loop as a haptic or simulation loop runs it:
+// one Query reused for every pose, so that queries allocate nothing.
+func ExampleQuery() {
+	torus, err := gen.Torus(geom.Vec3{}, 1, 0.25, 20000)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ball, err := gen.Icosphere(geom.Vec3{}, 0.1, 1280)
+	if err != nil {
+		log.Fatal(err)
+	}
+	env, err := collide.Build(torus, collide.BuildOptions{BV: "kdop18"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fly, err := collide.Build(ball, collide.BuildOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var q collide.Query
+	for _, z := range []float64{0.5, 0.36, 0.34, 0} {
+		// The ball, spinning, over the torus's ring at height z.
+		pose := geom.FromAxisAngle(geom.V(0, 0, 1), z, geom.V(1, 0, z))
+		res := q.Check(env, fly, pose, collide.QueryOptions{All: true})
+		fmt.Printf("z=%.2f: collide %v, %d pairs\n", z, res.Collide, len(res.Pairs))
+	}
+	// Output:
+	// z=0.50: collide false, 0 pairs
+	// z=0.36: collide false, 0 pairs
+	// z=0.34: collide true, 8 pairs
+	// z=0.00: collide false, 0 pairs
 }

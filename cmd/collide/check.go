@@ -19,27 +19,15 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
-// preferredBV is the default bounding volume of DESIGN.md's command-line
-// contract, used as soon as the library offers it.
-const preferredBV = "kdop18"
-
-// defaultBV returns preferredBV if collide offers it, else the first name
-// collide.BVNames returns.
-func defaultBV() string {
-	names := collide.BVNames()
-	if slices.Contains(names, preferredBV) || len(names) == 0 {
-		return preferredBV
-	}
-	return names[0]
-}
-
 type checkOptions struct {
-	bv    string
-	all   bool
-	pose  string
-	poses string
-	eps   float64
-	json  bool
+	build     buildFlags
+	all       bool
+	pose      string
+	poses     string
+	eps       float64
+	json      bool
+	restart   bool
+	exactRoot bool
 }
 
 func checkCommand() *command {
@@ -47,12 +35,16 @@ func checkCommand() *command {
 		name:  "check",
 		usage: "check [flags] ENV FLY",
 		help: fmt.Sprintf(`
-Builds a collision model for each of ENV and FLY once, then tests FLY, placed
-at each pose, against ENV at the identity pose, and prints one result per pose.
+Builds (or loads, if saved) a collision model for each of ENV and FLY once,
+then tests FLY, placed at each pose, against ENV at the identity pose, and
+prints one result per pose.
 
-ENV and FLY are mesh files (.obj, .stl, .ply, .off) or generated models
+ENV and FLY are mesh files (.obj, .stl, .ply, .off), generated models
 gen:KIND[:key=value,...] (run 'collide gen' for the kinds), e.g.
   collide check gen:torus gen:icosphere:radius=0.4
+or models saved by 'collide build' (recognised by their first bytes,
+whatever the extension; .collide is the suggested one), which load without
+building.
 
 A pose is 12 numbers "r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz": a rotation
 matrix R, row-major, and a translation t; a vertex x of FLY goes to R·x + t.
@@ -65,17 +57,27 @@ line (JSON Lines):
 pairs are triangle indices, ascending; without --all it holds the first pair
 found (or none); seconds is the time of the query alone.
 
-Bounding volumes available: %s. The default is %s once the library offers
-it; until then it is the first available one (now %s).`,
-			strings.Join(collide.BVNames(), ", "), preferredBV, defaultBV()),
+Bounding volumes (--bv): %s.
+The default is %s; brute tests every pair (the oracle). --rule, --split,
+--env-leaf and --leaf choose how the hierarchies are built; --restart and
+--exact-root choose traversal variants, for experiments.
+
+A saved model keeps the options it was built with: a --bv, --rule, --split,
+--env-leaf or --leaf given explicitly that differs from them is a usage
+error, and a mesh checked against a saved model is built with the saved
+model's options unless the flags say otherwise. ENV and FLY may both be
+saved, with different bounding volumes.`,
+			strings.Join(collide.BVNames(), ", "), collide.BVDefault),
 		flags: func(fs *flag.FlagSet) any {
 			o := &checkOptions{}
-			fs.StringVar(&o.bv, "bv", defaultBV(), "bounding volume `NAME`: "+strings.Join(collide.BVNames(), ", "))
+			o.build.define(fs, collide.BVNames())
 			fs.BoolVar(&o.all, "all", false, "report every intersecting triangle pair (default: stop at the first contact)")
 			fs.StringVar(&o.pose, "pose", "", "one `POSE`: 12 numbers \"r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz\" (default identity)")
 			fs.StringVar(&o.poses, "poses", "", "read poses from `FILE`: one pose a line, the same 12 numbers; blank lines and # comments skipped")
 			fs.Float64Var(&o.eps, "eps", 0, "tolerance `X` >= 0: report pairs at distance <= X (0: exact contact)")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines, one object per pose")
+			fs.BoolVar(&o.restart, "restart", false, "use the restart-at-the-root traversal variant (for experiments)")
+			fs.BoolVar(&o.exactRoot, "exact-root", false, "bound the flying root by its exact k-DOP (hill climbing on its convex hull) instead of tumbling")
 			return o
 		},
 		run: runCheck,
@@ -87,8 +89,9 @@ func runCheck(e *env, opts any, args []string) error {
 	if len(args) != 2 {
 		return usagef("need 2 models, ENV and FLY; got %d", len(args))
 	}
-	if !slices.Contains(collide.BVNames(), o.bv) {
-		return usagef("unknown bounding volume %q (available: %s)", o.bv, strings.Join(collide.BVNames(), ", "))
+	bo, err := o.build.options()
+	if err != nil {
+		return err
 	}
 	if math.IsNaN(o.eps) || math.IsInf(o.eps, 0) || o.eps < 0 {
 		return usagef("--eps must be a finite number >= 0, not %v", o.eps)
@@ -113,14 +116,14 @@ func runCheck(e *env, opts any, args []string) error {
 		}
 	}
 
-	envModel, flyModel, err := buildModels(e, args[0], args[1], collide.BuildOptions{BV: o.bv})
+	envModel, flyModel, err := buildModels(e, args[0], args[1], &o.build, bo)
 	if err != nil {
 		return err
 	}
 
 	w := bufio.NewWriter(e.stdout)
 	lastFlush := time.Now()
-	q := collide.QueryOptions{All: o.all, Eps: o.eps}
+	q := collide.QueryOptions{All: o.all, Eps: o.eps, Restart: o.restart, ExactRoot: o.exactRoot}
 	var hits int
 	var total time.Duration
 	for i, p := range poses {
@@ -158,27 +161,46 @@ func runCheck(e *env, opts any, args []string) error {
 	return nil
 }
 
-// buildModels loads and builds ENV and FLY (once, when they are the same
-// argument).
-func buildModels(e *env, envArg, flyArg string, bo collide.BuildOptions) (envModel, flyModel *collide.Model, err error) {
-	build := func(arg string) (*collide.Model, error) {
-		m, err := loadModel(e, arg)
-		if err != nil {
-			return nil, err
-		}
-		model, err := collide.Build(m, bo)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", arg, err)
-		}
-		return model, nil
-	}
-	if envModel, err = build(envArg); err != nil {
+// buildModels loads ENV and FLY (once, when they are the same argument) and
+// builds those that are meshes. Saved models are used as they are: their
+// options must agree with the flags given explicitly, and meshes are built
+// with a saved model's options (ENV's first) where no flag is given.
+func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildOptions) (envModel, flyModel *collide.Model, err error) {
+	envSrc, err := loadSource(e, envArg)
+	if err != nil {
 		return nil, nil, err
 	}
-	if flyArg == envArg {
+	flySrc := envSrc
+	if flyArg != envArg {
+		if flySrc, err = loadSource(e, flyArg); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, s := range []*source{envSrc, flySrc} {
+		if s.saved != nil {
+			if err := f.agree(s, bo); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	for _, s := range []*source{flySrc, envSrc} { // ENV's options win
+		if s.saved != nil {
+			bo = f.inherit(bo, s.saved)
+		}
+	}
+	build := func(s *source) (*collide.Model, error) {
+		if s.saved != nil {
+			return s.saved, nil
+		}
+		return buildWithProgress(e, s, bo)
+	}
+	if envModel, err = build(envSrc); err != nil {
+		return nil, nil, err
+	}
+	if flySrc == envSrc {
 		return envModel, envModel, nil
 	}
-	if flyModel, err = build(flyArg); err != nil {
+	if flyModel, err = build(flySrc); err != nil {
 		return nil, nil, err
 	}
 	return envModel, flyModel, nil

@@ -9,7 +9,6 @@ import (
 	"io"
 
 	"github.com/collide3d/collide/geom"
-	"github.com/collide3d/collide/mesh"
 )
 
 type infoOptions struct {
@@ -21,16 +20,24 @@ func infoCommand() *command {
 		name:  "info",
 		usage: "info [--json] MODEL...",
 		help: `
-Describes each MODEL (a mesh file or gen:KIND[:key=value,...]): its format,
-vertex and triangle counts, bounds, and how many triangles are degenerate
-(zero area, decided exactly) or duplicates of an earlier triangle. A MODEL
+Describes each MODEL (a mesh file, gen:KIND[:key=value,...] or a model saved
+by 'collide build'): its format, vertex and triangle counts, bounds, and how
+many triangles are degenerate (zero area, decided exactly) or duplicates of an
+earlier triangle. For a saved model (format "collide") it also describes the
+hierarchy: bounding volume, k, splitting rule and point, leaf size, flying
+leaf threshold τ, nodes, height and the bytes of the tree in memory. A MODEL
 that cannot be read is reported on stderr and the others are still described
 (the exit status is then 1).
 
 With --json each model prints one line:
   {"file":F,"format":F,"vertices":N,"triangles":N,
    "bounds":{"min":[x,y,z],"max":[x,y,z]},"degenerate":N,"duplicate":N}
-("bounds" is null for a mesh without triangles).`,
+("bounds" is null for a mesh without triangles), and for a saved model a
+further key
+  "tree":{"bv":NAME,"k":N,"rule":R,"split":S,"leaf":N,"fly_leaf":N,
+          "fly_leaf_auto":BOOL,"float64":BOOL,"nodes":N,"height":N,"bytes":N}
+(fly_leaf is the threshold τ in use; fly_leaf_auto tells whether it was
+chosen by the size of the model rather than given to build with --leaf).`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &infoOptions{}
 			fs.BoolVar(&o.json, "json", false, "print one JSON object per model, a line each")
@@ -48,6 +55,44 @@ type jsonInfo struct {
 	Bounds     *jsonBounds `json:"bounds"`
 	Degenerate int         `json:"degenerate"`
 	Duplicate  int         `json:"duplicate"`
+	Tree       *jsonTree   `json:"tree,omitempty"` // saved models only
+}
+
+// jsonTree describes the hierarchy of a saved model.
+type jsonTree struct {
+	BV          string `json:"bv"`
+	K           int    `json:"k"`
+	Rule        string `json:"rule"`
+	Split       string `json:"split"`
+	Leaf        int    `json:"leaf"`
+	FlyLeaf     int    `json:"fly_leaf"`
+	FlyLeafAuto bool   `json:"fly_leaf_auto"`
+	Float64     bool   `json:"float64"`
+	Nodes       int    `json:"nodes"`
+	Height      int    `json:"height"`
+	Bytes       int64  `json:"bytes"`
+}
+
+// treeInfo describes the hierarchy of s, if it is a saved model (else nil).
+func treeInfo(s *source) *jsonTree {
+	if s.saved == nil || s.saved.Tree() == nil {
+		return nil
+	}
+	t := s.saved.Tree()
+	o := t.Options()
+	return &jsonTree{
+		BV:          s.saved.BV(),
+		K:           int(t.K()),
+		Rule:        o.Rule.String(),
+		Split:       o.Split.String(),
+		Leaf:        o.Leaf,
+		FlyLeaf:     t.FlyLeaf(),
+		FlyLeafAuto: o.FlyLeaf == 0,
+		Float64:     o.Float64,
+		Nodes:       t.Nodes(),
+		Height:      t.Height(),
+		Bytes:       t.Bytes(),
+	}
 }
 
 type jsonBounds struct {
@@ -63,7 +108,7 @@ func runInfo(e *env, opts any, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	failed := 0
 	for i, arg := range args {
-		m, err := loadModel(e, arg)
+		src, err := loadSource(e, arg)
 		if err != nil {
 			var ue *usageError
 			if errors.As(err, &ue) {
@@ -75,14 +120,13 @@ func runInfo(e *env, opts any, args []string) error {
 			failed++
 			continue
 		}
-		s := m.Stats()
 		if o.json {
-			err = writeJSONInfo(w, arg, s)
+			err = writeJSONInfo(w, src)
 		} else {
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			err = writeTextInfo(w, arg, s)
+			err = writeTextInfo(w, src)
 		}
 		if err != nil {
 			return err
@@ -97,10 +141,12 @@ func runInfo(e *env, opts any, args []string) error {
 	return nil
 }
 
-func writeJSONInfo(w io.Writer, arg string, s mesh.Stats) error {
+func writeJSONInfo(w io.Writer, src *source) error {
+	s := src.mesh.Stats()
 	r := jsonInfo{
-		File:       arg,
-		Format:     modelFormat(arg),
+		File:       src.arg,
+		Format:     src.format,
+		Tree:       treeInfo(src),
 		Vertices:   s.Vertices,
 		Triangles:  s.Triangles,
 		Degenerate: s.Degenerate,
@@ -117,13 +163,26 @@ func writeJSONInfo(w io.Writer, arg string, s mesh.Stats) error {
 	return err
 }
 
-func writeTextInfo(w io.Writer, arg string, s mesh.Stats) error {
+func writeTextInfo(w io.Writer, src *source) error {
+	s := src.mesh.Stats()
 	bounds := "none (no triangles)"
 	if !s.Bounds.IsEmpty() {
 		bounds = fmt.Sprintf("min %s  max %s", fmtVec(s.Bounds.Min), fmtVec(s.Bounds.Max))
 	}
 	_, err := fmt.Fprintf(w, "%s\n  format      %s\n  vertices    %d\n  triangles   %d\n  bounds      %s\n  degenerate  %d\n  duplicate   %d\n",
-		arg, modelFormat(arg), s.Vertices, s.Triangles, bounds, s.Degenerate, s.Duplicate)
+		src.arg, src.format, s.Vertices, s.Triangles, bounds, s.Degenerate, s.Duplicate)
+	if t := treeInfo(src); t != nil && err == nil {
+		fly := "given to build"
+		if t.FlyLeafAuto {
+			fly = "by size"
+		}
+		bounds := "float32"
+		if t.Float64 {
+			bounds = "float64"
+		}
+		_, err = fmt.Fprintf(w, "  bv          %s (k = %d, %s bounds)\n  rule        %s\n  split       %s\n  leaf        %d\n  fly leaf    %d (%s)\n  nodes       %d\n  height      %d\n  tree bytes  %d\n",
+			t.BV, t.K, bounds, t.Rule, t.Split, t.Leaf, t.FlyLeaf, fly, t.Nodes, t.Height, t.Bytes)
+	}
 	return err
 }
 

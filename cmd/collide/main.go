@@ -1,11 +1,12 @@
-// Command collide tests triangle meshes for exact contact, generates test
-// meshes and describes mesh files.
+// Command collide tests triangle meshes for exact contact, saves built
+// models, generates test meshes and describes mesh files.
 //
 // Usage:
 //
 //	collide check [flags] ENV FLY            test FLY at each pose against ENV
+//	collide build [flags] ENV -o FILE        build a hierarchy and save the model
 //	collide gen KIND [key=value ...] -o FILE write a generated mesh
-//	collide info [--json] MODEL...           describe meshes
+//	collide info [--json] MODEL...           describe meshes and saved models
 //	collide help [COMMAND]                   show help
 //
 // Run "collide help COMMAND" for the flags of a command. Exit status: 0 when
@@ -61,7 +62,7 @@ type command struct {
 }
 
 // commands lists the subcommands, in the order help shows them.
-var commands = []*command{checkCommand(), genCommand(), infoCommand()}
+var commands = []*command{checkCommand(), buildCommand(), genCommand(), infoCommand()}
 
 func lookupCommand(name string) *command {
 	for _, c := range commands {
@@ -76,13 +77,15 @@ const topUsage = `collide: exact collision detection between triangle meshes
 
 usage:
   collide check [flags] ENV FLY             test FLY, at each pose, against ENV
+  collide build [flags] ENV -o FILE         build ENV's hierarchy and save the model
   collide gen KIND [key=value ...] -o FILE  write a generated mesh (.obj or .stl)
   collide gen                               list the generators and their parameters
-  collide info [--json] MODEL...            describe meshes
+  collide info [--json] MODEL...            describe meshes and saved models
   collide help [COMMAND]                    show the flags of a command
 
-A MODEL is a mesh file (.obj, .stl, .ply, .off) or a generated model
-gen:KIND[:key=value,...], e.g. gen:icosphere:tris=2000,radius=0.5.
+A MODEL is a mesh file (.obj, .stl, .ply, .off), a generated model
+gen:KIND[:key=value,...], e.g. gen:icosphere:tris=2000,radius=0.5, or a
+model saved by collide build (suggested extension .collide).
 
 Exit status: 0 when the work ran (whatever it found), 1 on an error,
 2 on bad usage.

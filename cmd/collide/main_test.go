@@ -104,6 +104,13 @@ func TestUsageErrors(t *testing.T) {
 		{"negative eps", []string{"check", "--eps", "-1", a, a}, "--eps"},
 		{"nan eps", []string{"check", "--eps", "NaN", a, a}, "--eps"},
 		{"inf eps", []string{"check", "--eps", "+Inf", a, a}, "--eps"},
+		{"bad rule", []string{"check", "--rule", "best", a, a}, "--rule: unknown splitting rule \"best\" (known: splatter, longest, minsum, minmax)"},
+		{"bad split", []string{"check", "--split", "middle", a, a}, "--split: unknown split point \"middle\" (known: mean, median)"},
+		{"negative leaf", []string{"check", "--leaf", "-1", a, a}, "--leaf"},
+		{"huge leaf", []string{"check", "--leaf", "70000", a, a}, "--leaf"},
+		{"leaf not a number", []string{"check", "--leaf", "four", a, a}, "leaf"},
+		{"zero env-leaf", []string{"check", "--env-leaf", "0", a, a}, "--env-leaf"},
+		{"env-leaf not a number", []string{"check", "--env-leaf", "1.5", a, a}, "env-leaf"},
 		{"bad eps", []string{"check", "--eps", "x", a, a}, "eps"},
 		{"unknown kind", []string{"check", "gen:nosuchkind", a}, kind},
 		{"unknown param", []string{"check", "gen:" + kind + ":nosuchparam=1", a}, "nosuchparam"},
@@ -152,9 +159,12 @@ func TestHelp(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"help"}, []string{"check", "gen", "info", "gen:KIND"}},
-		{[]string{"--help"}, []string{"check", "gen", "info"}},
-		{[]string{"help", "check"}, []string{"--bv", "--all", "--pose", "--poses", "--eps", "--json", "brute", "numbered from 0"}},
+		{[]string{"help"}, []string{"check", "build", "gen", "info", "gen:KIND", ".collide"}},
+		{[]string{"--help"}, []string{"check", "build", "gen", "info"}},
+		{[]string{"help", "check"}, []string{"--bv", "--all", "--pose", "--poses", "--eps", "--json", "brute", "numbered from 0",
+			"--rule", "--split", "--leaf", "--env-leaf", "--restart", "--exact-root", `(default "kdop18")`, "minmax", "median", "saved"}},
+		{[]string{"help", "build"}, []string{"-o FILE", "--force", "--bv", "--rule", "--split", "--leaf", "--env-leaf", ".collide"}},
+		{[]string{"build", "-h"}, []string{"-o FILE", "--force"}},
 		{[]string{"check", "-h"}, []string{"--bv", "--poses"}},
 		{[]string{"help", "gen"}, []string{"-o FILE", "--force"}},
 		{[]string{"gen", "--help"}, []string{"-o FILE", "--force"}},
@@ -454,9 +464,26 @@ func formatPose(p geom.Pose) string {
 	return strings.Join(parts, " ")
 }
 
-// TestOracle checks check --bv brute against the brute-force oracle of
-// testgeom on the adversarial scenes, at the identity and at random poses
-// read back from a pose file.
+// hierarchyConfigs are the check flags the cross-checks run with: brute
+// force, every k-DOP with the defaults, and combinations of the other
+// hierarchy and traversal flags.
+var hierarchyConfigs = [][]string{
+	{"--bv", "brute"},
+	{"--bv", "kdop6"},
+	{"--bv", "kdop14"},
+	{"--bv", "kdop18"},
+	{"--bv", "kdop26"},
+	{"--bv", "kdop6", "--rule", "longest", "--split", "median", "--leaf", "2"},
+	{"--bv", "kdop14", "--rule", "minsum", "--env-leaf", "3", "--restart"},
+	{"--bv", "kdop18", "--rule", "minmax", "--leaf", "4", "--exact-root"},
+	{"--bv", "kdop26", "--split", "median", "--env-leaf", "2", "--leaf", "1", "--restart", "--exact-root"},
+	{"--bv", "kdop18", "--rule", "longest", "--env-leaf", "8", "--leaf", "16"},
+}
+
+// TestOracle checks check, with each of hierarchyConfigs, against the
+// brute-force oracle of testgeom on the adversarial scenes, at the identity
+// and at random poses read from a pose file, with and without a tolerance,
+// in --all and in first-contact mode.
 func TestOracle(t *testing.T) {
 	const seed = 1
 	scenes := testgeom.AdversarialScenes(seed)
@@ -471,40 +498,7 @@ func TestOracle(t *testing.T) {
 			e := writeOBJ(t, dir, "env.obj", sc.Env)
 			f := writeOBJ(t, dir, "fly.obj", sc.Fly)
 
-			want := testgeom.Brute(sc.Env, sc.Fly, geom.Identity(), 0)
-			stdout, stderr, code := runCLI(t, "check", "--bv", "brute", "--all", "--json", e, f)
-			if code != exitOK {
-				t.Fatalf("exit %d\n%s", code, stderr)
-			}
-			lines := parseCheckJSON(t, stdout)
-			if len(lines) != 1 {
-				t.Fatalf("%d lines, want 1", len(lines))
-			}
-			assertPairs(t, "identity", lines[0].Pairs, want)
-
-			// A tolerance of about 1% of the scene's size.
-			if size := sc.Env.Bounds().Size().Norm(); size > 0 && !math.IsInf(size, 0) {
-				eps := 0.01 * size
-				epsArg := strconv.FormatFloat(eps, 'g', -1, 64)
-				stdout, stderr, code := runCLI(t, "check", "--bv", "brute", "--all", "--json", "--eps", epsArg, e, f)
-				if code != exitOK {
-					t.Fatalf("exit %d\n%s", code, stderr)
-				}
-				assertPairs(t, "--eps "+epsArg, parseCheckJSON(t, stdout)[0].Pairs, testgeom.Brute(sc.Env, sc.Fly, geom.Identity(), eps))
-			}
-
-			// First-contact mode finds one of the pairs.
-			stdout, stderr, code = runCLI(t, "check", "--bv", "brute", "--json", e, f)
-			if code != exitOK {
-				t.Fatalf("exit %d\n%s", code, stderr)
-			}
-			first := parseCheckJSON(t, stdout)[0]
-			if first.Collide != (len(want) > 0) || len(first.Pairs) > 1 ||
-				(len(first.Pairs) == 1 && !slices.Contains(want, first.Pairs[0])) {
-				t.Errorf("first contact: %+v, oracle has %d pairs", first, len(want))
-			}
-
-			// Random rigid poses, written to a pose file.
+			// The identity, then random rigid poses, written to a pose file.
 			fb := sc.Fly.Bounds()
 			spread := 0.25 * max(fb.Size().Norm(), sc.Env.Bounds().Size().Norm())
 			if fb.IsEmpty() || !(spread > 0) || math.IsInf(spread, 0) {
@@ -515,8 +509,8 @@ func TestOracle(t *testing.T) {
 				c = fb.Center()
 			}
 			var text strings.Builder
-			text.WriteString("# random poses\n")
-			var poses []geom.Pose
+			text.WriteString("# the identity, then random poses\n" + identityPose + "\n")
+			poses := []geom.Pose{geom.Identity()}
 			for range 4 {
 				p := randomPose(r, c, spread)
 				if p.Validate() != nil {
@@ -526,18 +520,55 @@ func TestOracle(t *testing.T) {
 				fmt.Fprintf(&text, "%s\n\n", formatPose(p))
 			}
 			pf := writeFile(t, dir, "poses.txt", []byte(text.String()))
-			stdout, stderr, code = runCLI(t, "check", "--bv", "brute", "--all", "--json", "--poses", pf, e, f)
-			if code != exitOK {
-				t.Fatalf("exit %d\n%s", code, stderr)
-			}
-			lines = parseCheckJSON(t, stdout)
-			if len(lines) != len(poses) {
-				t.Fatalf("%d lines, want %d", len(lines), len(poses))
-			}
+			want := make([][][2]int32, len(poses))
 			for i, p := range poses {
-				want := testgeom.Brute(sc.Env, sc.Fly, p, 0)
-				posedPairs += len(want)
-				assertPairs(t, fmt.Sprintf("pose %d (%s)", i, formatPose(p)), lines[i].Pairs, want)
+				want[i] = testgeom.Brute(sc.Env, sc.Fly, p, 0)
+				if i > 0 {
+					posedPairs += len(want[i])
+				}
+			}
+
+			// A tolerance of about 1% of the scene's size.
+			var epsArg string
+			var epsWant [][2]int32
+			if size := sc.Env.Bounds().Size().Norm(); size > 0 && !math.IsInf(size, 0) {
+				eps := 0.01 * size
+				epsArg = strconv.FormatFloat(eps, 'g', -1, 64)
+				epsWant = testgeom.Brute(sc.Env, sc.Fly, geom.Identity(), eps)
+			}
+
+			for _, cfg := range hierarchyConfigs {
+				name := strings.Join(cfg, " ")
+				stdout, stderr, code := runCLI(t, slices.Concat([]string{"check", "--all", "--json", "--poses", pf}, cfg, []string{e, f})...)
+				if code != exitOK {
+					t.Fatalf("%s: exit %d\n%s", name, code, stderr)
+				}
+				lines := parseCheckJSON(t, stdout)
+				if len(lines) != len(poses) {
+					t.Fatalf("%s: %d lines, want %d", name, len(lines), len(poses))
+				}
+				for i, p := range poses {
+					assertPairs(t, fmt.Sprintf("%s: pose %d (%s)", name, i, formatPose(p)), lines[i].Pairs, want[i])
+				}
+
+				if epsArg != "" {
+					stdout, stderr, code := runCLI(t, slices.Concat([]string{"check", "--all", "--json", "--eps", epsArg}, cfg, []string{e, f})...)
+					if code != exitOK {
+						t.Fatalf("%s: exit %d\n%s", name, code, stderr)
+					}
+					assertPairs(t, name+" --eps "+epsArg, parseCheckJSON(t, stdout)[0].Pairs, epsWant)
+				}
+
+				// First-contact mode finds one of the pairs.
+				stdout, stderr, code = runCLI(t, slices.Concat([]string{"check", "--json"}, cfg, []string{e, f})...)
+				if code != exitOK {
+					t.Fatalf("%s: exit %d\n%s", name, code, stderr)
+				}
+				first := parseCheckJSON(t, stdout)[0]
+				if first.Collide != (len(want[0]) > 0) || len(first.Pairs) > 1 ||
+					(len(first.Pairs) == 1 && !slices.Contains(want[0], first.Pairs[0])) {
+					t.Errorf("%s: first contact: %+v, oracle has %d pairs", name, first, len(want[0]))
+				}
 			}
 		})
 	}
@@ -587,6 +618,19 @@ type jsonInfoLine struct {
 	} `json:"bounds"`
 	Degenerate int `json:"degenerate"`
 	Duplicate  int `json:"duplicate"`
+	Tree       *struct {
+		BV          string `json:"bv"`
+		K           int    `json:"k"`
+		Rule        string `json:"rule"`
+		Split       string `json:"split"`
+		Leaf        int    `json:"leaf"`
+		FlyLeaf     int    `json:"fly_leaf"`
+		FlyLeafAuto bool   `json:"fly_leaf_auto"`
+		Float64     bool   `json:"float64"`
+		Nodes       int    `json:"nodes"`
+		Height      int    `json:"height"`
+		Bytes       int64  `json:"bytes"`
+	} `json:"tree"` // saved models only
 }
 
 func parseInfo(t *testing.T, out string) []jsonInfoLine {
@@ -597,7 +641,11 @@ func parseInfo(t *testing.T, out string) []jsonInfoLine {
 		if err := json.Unmarshal([]byte(s), &raw); err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		if want := []string{"bounds", "degenerate", "duplicate", "file", "format", "triangles", "vertices"}; !slices.Equal(sortedKeys(raw), want) {
+		want := []string{"bounds", "degenerate", "duplicate", "file", "format", "triangles", "vertices"}
+		if _, ok := raw["tree"]; ok && string(raw["format"]) == `"collide"` {
+			want = []string{"bounds", "degenerate", "duplicate", "file", "format", "tree", "triangles", "vertices"}
+		}
+		if !slices.Equal(sortedKeys(raw), want) {
 			t.Fatalf("%q: keys %v, want %v", s, sortedKeys(raw), want)
 		}
 		var l jsonInfoLine

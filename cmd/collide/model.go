@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
@@ -19,29 +23,34 @@ import (
 // "gen:" can be given as ./gen:...)
 const genPrefix = "gen:"
 
-// loadModel reads the model named by arg: a mesh file, or a generated model
-// gen:KIND[:key=value,...]. Problems with a gen: argument (unknown kind or
-// parameter, bad value) are usage errors.
-func loadModel(e *env, arg string) (*mesh.TriMesh, error) {
+// A source is a loaded MODEL argument: a mesh to build, or a saved model.
+type source struct {
+	arg    string         // the argument, naming the model in messages
+	format string         // "obj", "stl", ..., "gen" or savedFormat
+	mesh   *mesh.TriMesh  // the mesh (of a saved model too)
+	saved  *collide.Model // the saved model, or nil
+}
+
+// savedFormat is the format name of saved models.
+const savedFormat = "collide"
+
+// loadSource reads the model named by arg: a mesh file, a saved model, or a
+// generated model gen:KIND[:key=value,...]. Problems with a gen: argument
+// (unknown kind or parameter, bad value) are usage errors.
+func loadSource(e *env, arg string) (*source, error) {
 	if spec, ok := strings.CutPrefix(arg, genPrefix); ok {
 		kind, kv, _ := strings.Cut(spec, ":")
 		var pairs []string
 		if kv != "" {
 			pairs = strings.Split(kv, ",")
 		}
-		return generate(arg, kind, pairs)
+		m, err := generate(arg, kind, pairs)
+		if err != nil {
+			return nil, err
+		}
+		return &source{arg: arg, format: "gen", mesh: m}, nil
 	}
 	return loadFile(e, arg)
-}
-
-// modelFormat returns the format name of a model argument: "gen" for a
-// generated model, else the codec's name ("" if none handles it).
-func modelFormat(arg string) string {
-	if strings.HasPrefix(arg, genPrefix) {
-		return "gen"
-	}
-	f, _ := mesh.FormatFor(arg)
-	return f.Name
 }
 
 // generate makes the mesh of generator kind with the parameters given as
@@ -143,25 +152,62 @@ var (
 	}
 )
 
-// loadFile reads the mesh file at path, showing progress on stderr when it
-// is a terminal and the file is large. Errors name the file (and, from the
-// codecs, the line or byte offset).
-func loadFile(e *env, path string) (*mesh.TriMesh, error) {
-	if _, ok := mesh.FormatFor(path); !ok {
-		return mesh.LoadReader(path, strings.NewReader("")) // the unknown-format error
-	}
+// sniffLen is the number of leading bytes that tell a saved model from a
+// mesh file.
+const sniffLen = 8
+
+// loadFile reads the file at path: a saved model if its first bytes say so
+// (or its extension is savedExt), else a mesh in the format its extension
+// names. It shows progress on stderr when stderr is a terminal and the file
+// is large. Errors name the file (and the line or byte offset).
+func loadFile(e *env, path string) (*source, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var r io.Reader = f
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	head = head[:n]
+	if collide.IsSavedModel(head) || strings.EqualFold(filepath.Ext(path), savedExt) {
+		return loadSaved(path)
+	}
+	format, ok := mesh.FormatFor(path)
+	if !ok {
+		_, err := mesh.LoadReader(path, strings.NewReader("")) // the unknown-format error
+		return nil, err
+	}
+	var r io.Reader = io.MultiReader(bytes.NewReader(head), f)
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > progressMin && isTerminal(e.stderr) {
-		p := &progressReader{r: f, w: e.stderr, name: path, total: fi.Size()}
+		p := &progressReader{r: r, w: e.stderr, name: path, total: fi.Size()}
 		defer p.clear()
 		r = p
 	}
-	return mesh.LoadReader(path, r)
+	m, err := mesh.LoadReader(path, r)
+	if err != nil {
+		return nil, err
+	}
+	return &source{arg: path, format: format.Name, mesh: m}, nil
+}
+
+// loadSaved loads the saved model at path. Errors name the file (and, for
+// bad contents, the byte offset).
+func loadSaved(path string) (*source, error) {
+	model, err := collide.LoadModel(path)
+	if err != nil {
+		var fe *mesh.FormatError
+		if errors.As(err, &fe) && fe.File == "" {
+			fe.File = path
+		}
+		if !strings.Contains(err.Error(), path) {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, err
+	}
+	return &source{arg: path, format: savedFormat, mesh: model.Mesh(), saved: model}, nil
 }
 
 // progressReader counts the bytes read through it and keeps a progress line

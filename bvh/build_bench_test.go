@@ -1,0 +1,62 @@
+package bvh_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/bvh"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/gen"
+)
+
+// meshBytes is the memory of a mesh's arrays.
+func meshBytes(m *mesh.TriMesh) int64 { return int64(len(m.Verts))*24 + int64(len(m.Tris))*12 }
+
+// BenchmarkBuildRules measures the build rate per rule and k on a 100,000-
+// triangle icosphere, and the memory of the tree and its mesh per triangle.
+func BenchmarkBuildRules(b *testing.B) {
+	m := gen.Must(gen.Icosphere(geom.Vec3{}, 1, 100000))
+	for _, k := range bv.Ks {
+		for r := bvh.Splatter; r <= bvh.MinMax; r++ {
+			b.Run(fmt.Sprintf("k=%d/%v", k, r), func(b *testing.B) {
+				b.ReportAllocs()
+				var t *bvh.Tree
+				for b.Loop() {
+					var err error
+					if t, err = bvh.Build(m, bvh.Options{K: k, Rule: r}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				n := float64(len(m.Tris))
+				b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "tris/s")
+				b.ReportMetric(float64(t.Bytes()+meshBytes(m))/n, "B/tri")
+			})
+		}
+	}
+}
+
+// BenchmarkBuild1M builds the default tree (18-DOPs, Splatter, mean) over a
+// terrain of about a million triangles and reports the peak heap in use.
+func BenchmarkBuild1M(b *testing.B) {
+	m := gen.Must(gen.Terrain(708, 100, 10, 0.5, 1))
+	b.ReportAllocs()
+	var peak uint64
+	for b.Loop() {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		t, err := bvh.Build(m, bvh.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		peak = max(peak, after.HeapSys)
+		runtime.KeepAlive(t)
+	}
+	b.ReportMetric(float64(len(m.Tris)), "tris")
+	b.ReportMetric(float64(peak)/(1<<20), "heap-MB")
+}

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/bvh"
+)
+
+// maxLeaf is the largest leaf size the hierarchies accept (bvh's limit).
+const maxLeaf = 1 << 16
+
+// savedExt is the suggested extension of a saved model. Saved models are
+// recognised by their first bytes, whatever their name.
+const savedExt = ".collide"
+
+// buildFlags are the flags that choose how hierarchies are built, shared by
+// check and build.
+type buildFlags struct {
+	fs      *flag.FlagSet // the flag set they were defined in, to tell which were given
+	bv      string
+	rule    string
+	split   string
+	envLeaf int
+	leaf    int
+}
+
+// define defines the flags in fs. bvNames lists the bounding volumes the
+// command accepts.
+func (b *buildFlags) define(fs *flag.FlagSet, bvNames []string) {
+	b.fs = fs
+	fs.StringVar(&b.bv, "bv", collide.BVDefault, "bounding volume `NAME`: "+strings.Join(bvNames, ", "))
+	fs.StringVar(&b.rule, "rule", collide.Splatter.String(), "splitting `RULE` of the hierarchies (the axis a node is split along): "+strings.Join(ruleNames(), ", "))
+	fs.StringVar(&b.split, "split", collide.Mean.String(), "split `POINT` along that axis: "+strings.Join(splitNames(), ", "))
+	fs.IntVar(&b.envLeaf, "env-leaf", 1, fmt.Sprintf("largest number `N` of triangles in a leaf of the hierarchies, 1 to %d", maxLeaf))
+	fs.IntVar(&b.leaf, "leaf", 0, fmt.Sprintf("leaf threshold `N` (τ) of the flying hierarchy, 0 to %d: nodes of at most N triangles are tested triangle by triangle "+
+		"(0, the default: chosen by the size of the model and k)", maxLeaf))
+}
+
+func ruleNames() []string {
+	var names []string
+	for r := collide.Splatter; r <= collide.MinMax; r++ {
+		names = append(names, r.String())
+	}
+	return names
+}
+
+func splitNames() []string {
+	var names []string
+	for s := collide.Mean; s <= collide.Median; s++ {
+		names = append(names, s.String())
+	}
+	return names
+}
+
+// kdopNames returns the bounding volumes that have a hierarchy (all but
+// brute).
+func kdopNames() []string {
+	return slices.DeleteFunc(collide.BVNames(), func(n string) bool { return n == collide.BVBrute })
+}
+
+// given reports whether the flag name was set on the command line.
+func (b *buildFlags) given(name string) bool {
+	found := false
+	if b.fs != nil {
+		b.fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	}
+	return found
+}
+
+// options checks the flags and returns the build options they give. Bad
+// values are usage errors.
+func (b *buildFlags) options() (collide.BuildOptions, error) {
+	if !slices.Contains(collide.BVNames(), b.bv) {
+		return collide.BuildOptions{}, usagef("--bv: unknown bounding volume %q (available: %s)", b.bv, strings.Join(collide.BVNames(), ", "))
+	}
+	rule, err := bvh.ParseRule(b.rule)
+	if err != nil {
+		return collide.BuildOptions{}, usagef("--rule: %v", err)
+	}
+	split, err := bvh.ParseSplit(b.split)
+	if err != nil {
+		return collide.BuildOptions{}, usagef("--split: %v", err)
+	}
+	if b.envLeaf < 1 || b.envLeaf > maxLeaf {
+		return collide.BuildOptions{}, usagef("--env-leaf must be a whole number from 1 to %d, not %d", maxLeaf, b.envLeaf)
+	}
+	if b.leaf < 0 || b.leaf > maxLeaf {
+		return collide.BuildOptions{}, usagef("--leaf must be a whole number from 0 (by size) to %d, not %d", maxLeaf, b.leaf)
+	}
+	return collide.BuildOptions{BV: b.bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf}, nil
+}
+
+// agree checks that the flags given explicitly agree with the options the
+// saved model s was built with (bo holds the parsed flags).
+func (b *buildFlags) agree(s *source, bo collide.BuildOptions) error {
+	m := s.saved
+	if b.given("bv") && bo.BV != m.BV() {
+		return usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bo.BV, s.arg, m.BV(), bo.BV)
+	}
+	t := m.Tree()
+	if t == nil {
+		return nil
+	}
+	o := t.Options()
+	differ := func(flag string, given, saved any) error {
+		return usagef("--%s %v: %s was saved with --%s %v (omit --%s, or rebuild it with 'collide build')", flag, given, s.arg, flag, saved, flag)
+	}
+	switch {
+	case b.given("rule") && bo.Rule != o.Rule:
+		return differ("rule", bo.Rule, o.Rule)
+	case b.given("split") && bo.Split != o.Split:
+		return differ("split", bo.Split, o.Split)
+	case b.given("env-leaf") && bo.Leaf != o.Leaf:
+		return differ("env-leaf", bo.Leaf, o.Leaf)
+	case b.given("leaf") && bo.FlyLeaf != o.FlyLeaf:
+		return differ("leaf", bo.FlyLeaf, o.FlyLeaf)
+	}
+	return nil
+}
+
+// inherit returns bo with the options of the saved model m in place of
+// those not given explicitly, so that a mesh checked against a saved model
+// is built like it.
+func (b *buildFlags) inherit(bo collide.BuildOptions, m *collide.Model) collide.BuildOptions {
+	if !b.given("bv") {
+		bo.BV = m.BV()
+	}
+	t := m.Tree()
+	if t == nil {
+		return bo
+	}
+	o := t.Options()
+	if !b.given("rule") {
+		bo.Rule = o.Rule
+	}
+	if !b.given("split") {
+		bo.Split = o.Split
+	}
+	if !b.given("env-leaf") {
+		bo.Leaf = o.Leaf
+	}
+	if !b.given("leaf") {
+		bo.FlyLeaf = o.FlyLeaf
+	}
+	bo.Float64 = o.Float64
+	return bo
+}
+
+// buildProgressMin is the number of triangles above which building shows
+// progress on a terminal.
+var buildProgressMin = 200_000
+
+// buildWithProgress builds the model of the mesh s, showing a progress line
+// on stderr when it is a terminal and the mesh is large (the library does
+// not report progress: the line shows the time spent).
+func buildWithProgress(e *env, s *source, bo collide.BuildOptions) (*collide.Model, error) {
+	var model *collide.Model
+	var err error
+	n := len(s.mesh.Tris)
+	withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
+		return fmt.Sprintf("building %s: %d triangles, %.1f s", s.arg, n, elapsed.Seconds())
+	}, func() {
+		model, err = collide.Build(s.mesh, bo)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.arg, err)
+	}
+	return model, nil
+}
+
+// withTicker runs work. If show and stderr is a terminal, it meanwhile keeps
+// the progress line line(elapsed) on stderr, printed at once and then every
+// progressEvery, and erases it at the end.
+func withTicker(e *env, show bool, line func(time.Duration) string, work func()) {
+	if !show || !isTerminal(e.stderr) {
+		work()
+		return
+	}
+	start := time.Now()
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		width := 0
+		print := func() {
+			l := line(time.Since(start))
+			fmt.Fprintf(e.stderr, "\r%s%s", l, strings.Repeat(" ", max(width-len(l), 0)))
+			width = len(l)
+		}
+		print()
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				print()
+			case <-stop:
+				fmt.Fprintf(e.stderr, "\r%s\r", strings.Repeat(" ", width))
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		<-done
+	}()
+	work()
+}
+
+type buildCmdOptions struct {
+	build buildFlags
+	out   string
+	force bool
+}
+
+func buildCommand() *command {
+	return &command{
+		name:  "build",
+		usage: "build [flags] ENV -o FILE",
+		help: fmt.Sprintf(`
+Builds the hierarchy of ENV, a mesh file or a generated model
+gen:KIND[:key=value,...], and saves the model (mesh and hierarchy) to FILE.
+check and info accept the saved model wherever they accept a mesh, and load
+it without building. A saved model is recognised by its first bytes,
+whatever its name; the suggested extension is %s. ENV may itself be a
+saved model: its mesh is then built again with the flags given.
+
+The flags choose the hierarchy, and are saved with the model: --bv, a k-DOP
+(%s);
+--rule and --split, how nodes are split; --env-leaf, the triangles per leaf;
+--leaf, the leaf threshold when the model flies.
+
+An existing FILE is kept unless --force is given; the model is written to a
+temporary file beside FILE and renamed into place, so a failed build leaves
+nothing behind. Prints one line: triangles, nodes, height, bytes written and
+the time the hierarchy took to build.`, savedExt, strings.Join(kdopNames(), ", ")),
+		flags: func(fs *flag.FlagSet) any {
+			o := &buildCmdOptions{}
+			o.build.define(fs, kdopNames())
+			fs.StringVar(&o.out, "o", "", "output `FILE` (suggested extension "+savedExt+"); required")
+			fs.BoolVar(&o.force, "force", false, "overwrite FILE if it exists")
+			return o
+		},
+		run: runBuild,
+	}
+}
+
+func runBuild(e *env, opts any, args []string) error {
+	o := opts.(*buildCmdOptions)
+	if len(args) != 1 {
+		return usagef("need 1 model ENV; got %d", len(args))
+	}
+	if o.out == "" {
+		return usagef("-o FILE is required")
+	}
+	bo, err := o.build.options()
+	if err != nil {
+		return err
+	}
+	if bo.BV == collide.BVBrute {
+		return usagef("--bv brute has no hierarchy: nothing to save (use one of %s)", strings.Join(kdopNames(), ", "))
+	}
+	if !o.force {
+		if _, err := os.Lstat(o.out); err == nil {
+			return fmt.Errorf("%s already exists (use --force to overwrite it)", o.out)
+		}
+	}
+	src, err := loadSource(e, args[0])
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	model, err := buildWithProgress(e, src, bo)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	var written int64
+	err = writeFileAtomic(o.out, o.force, func(w io.Writer) error {
+		cw := &countingWriter{w: w}
+		err := model.Save(cw)
+		written = cw.n
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	t := model.Tree()
+	_, err = fmt.Fprintf(e.stdout, "%s: %s, %d triangles, %d nodes, height %d, %d bytes, built in %s\n",
+		o.out, model.BV(), len(src.mesh.Tris), t.Nodes(), t.Height(), written, fmtDuration(took))
+	return err
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

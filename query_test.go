@@ -1,0 +1,92 @@
+package collide_test
+
+import (
+	"math"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh/gen"
+)
+
+// torusScene returns a torus and a small sphere, and poses of the sphere
+// around the torus's ring, grazing and crossing its tube.
+func torusScene(t testing.TB, bvName string) (env, fly *collide.Model, poses []geom.Pose) {
+	t.Helper()
+	var err error
+	if env, err = collide.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 4000)), collide.BuildOptions{BV: bvName}); err != nil {
+		t.Fatal(err)
+	}
+	if fly, err = collide.Build(gen.Must(gen.Icosphere(geom.Vec3{}, 0.1, 500)), collide.BuildOptions{BV: bvName}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 64 {
+		a := 2 * math.Pi * float64(i) / 64
+		poses = append(poses, geom.FromAxisAngle(geom.V(1, 2, 3), 5*a, geom.V(math.Cos(a), math.Sin(a), 0.2+0.15*math.Sin(3*a))))
+	}
+	return env, fly, poses
+}
+
+// TestQueryAllocs checks that a reused Query allocates nothing once warm, in
+// both modes and with a tolerance.
+func TestQueryAllocs(t *testing.T) {
+	env, fly, poses := torusScene(t, collide.BVDefault)
+	for _, o := range []collide.QueryOptions{{}, {All: true}, {All: true, Eps: 0.01}, {All: true, ExactRoot: true}, {All: true, Restart: true}} {
+		var q collide.Query
+		for _, p := range poses {
+			q.Check(env, fly, p, o)
+		}
+		i := 0
+		allocs := testing.AllocsPerRun(100, func() {
+			q.Check(env, fly, poses[i%len(poses)], o)
+			i++
+		})
+		if allocs != 0 {
+			t.Errorf("%+v: %v allocations per query, want 0", o, allocs)
+		}
+	}
+}
+
+// TestConcurrentQueries runs queries on the same models from many
+// goroutines at once (the first ones build the flying view concurrently) and
+// compares each answer with the sequential one.
+func TestConcurrentQueries(t *testing.T) {
+	for _, name := range []string{"kdop14", collide.BVDefault} {
+		env, fly, poses := torusScene(t, name)
+		// Fresh models: the flying view is built by the racing goroutines.
+		want := make([][]collide.Pair, len(poses))
+		{
+			e2, f2, _ := torusScene(t, name)
+			for i, p := range poses {
+				want[i] = collide.Check(e2, f2, p, collide.QueryOptions{All: true}).Pairs
+			}
+		}
+		var wg sync.WaitGroup
+		errs := make(chan string, 8*len(poses))
+		for g := range 8 {
+			wg.Go(func() {
+				var q collide.Query
+				for j := range poses {
+					i := (j + g*7) % len(poses)
+					var got []collide.Pair
+					if g%2 == 0 {
+						got = collide.Check(env, fly, poses[i], collide.QueryOptions{All: true}).Pairs
+					} else {
+						got = q.Check(env, fly, poses[i], collide.QueryOptions{All: true}).Pairs
+					}
+					if !slices.Equal(got, want[i]) {
+						errs <- name
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Errorf("%s: a concurrent query differs from the sequential one", e)
+			break
+		}
+	}
+}
