@@ -48,7 +48,14 @@ func build[F bv.Float, A bv.Slabs[F]](o Options, m *mesh.TriMesh) *tree[F, A] {
 	for _, v := range m.Verts {
 		bounds = bounds.AddPoint(v)
 	}
-	o.K.Project(bounds.Center(), &b.off)
+	// The centre of the bounds, computed so that it cannot overflow.
+	o.K.Project(bounds.Min.Scale(0.5).Add(bounds.Max.Scale(0.5)), &b.off)
+	for _, x := range b.off {
+		if math.IsInf(x, 0) || math.IsNaN(x) { // coordinates near the float64 limit
+			b.off = [bv.MaxSlabs]float64{}
+			break
+		}
+	}
 	t.off = b.off
 	switch o.Rule {
 	case LongestSide:

@@ -1,0 +1,862 @@
+package bvh
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// Magic is the first 8 bytes of a saved tree: the binary format in which
+// Tree.WriteTo saves a built tree together with its mesh, and from which
+// Read loads it back, much faster than Build rebuilds it. The final 0x1a
+// (Ctrl-Z) ends the text for tools that print files.
+//
+// The format is little-endian throughout; k is the number of k-DOP planes,
+// w the element width (4 or 8) and nv, nt, nn, no the counts of vertices,
+// triangles, nodes and order entries:
+//
+//	offset       size          field
+//	0            8             magic: Magic ("COLLIDE\x1a")
+//	8            4             format version: uint32 1
+//	12           4             bounding-volume kind: uint32 1 = k-DOP
+//	16           4             k: uint32 6, 14, 18 or 26
+//	20           4             element width w: uint32 4 (float32) or 8 (float64)
+//	24           4             splitting rule: uint32 0-3 (Splatter … MinMax)
+//	28           4             split point: uint32 0 (Mean) or 1 (Median)
+//	32           4             leaf size: uint32 1-65536
+//	36           4             flying leaf size: uint32 0-65536 (0: size rule)
+//	40           8·k/2         origin offsets off[0..k/2): float64, finite
+//	H = 40+4k    8             nv: uint64 ≤ mesh.MaxVertices
+//	H+8          8             nt: uint64 ≤ mesh.MaxTriangles
+//	H+16         8             nn: uint64, 0 if nt = 0, else 1 ≤ nn ≤ 2·nt−1
+//	H+24         8             no: uint64, 0 for leaf size 1, else nt
+//	V = H+32     24·nv         vertices: x, y, z float64
+//	T = V+24·nv  12·nt         triangles: three int32 vertex indices
+//	N = T+12·nt  nn·(k·w+4)    nodes, depth first: the k bounds lo₀, hi₀,
+//	                           lo₁, hi₁, … (float32 or float64), then an
+//	                           int32 ref
+//	O = N+…      4·no          triangle order: int32
+//	O+4·no       4             CRC-32C (Castagnoli) of bytes [0, O+4·no)
+//
+// A node's bounds are those of its k-DOP less the offsets, rounded outward,
+// as Build stores them. Its ref is, for an internal node, the offset r ≥ 2
+// of its right child (its left child is the next node); for a leaf it is ^x
+// (negative), where x is its triangle (leaf size 1) or the position in the
+// order of its first triangle; the order lists the triangles leaf by leaf,
+// the last one of each leaf complemented (^t).
+const Magic = "COLLIDE\x1a"
+
+// FormatName is the Format of the *mesh.FormatError values Read returns.
+const FormatName = "collide"
+
+// formatVersion is the version WriteTo writes and the only one Read reads.
+const formatVersion = 1
+
+// kindKDOP is the bounding-volume kind of k-DOP trees.
+const kindKDOP = 1
+
+// headerFixed is the size of the header before the offsets.
+const headerFixed = 40
+
+// ioChunk is the size of the chunks written and read.
+const ioChunk = 1 << 20
+
+// maxDepth bounds the height of a tree Read accepts: deeper ones would
+// exhaust the stack of the recursive walks.
+const maxDepth = 1 << 20
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// WriteTo writes t and its mesh to w in the format described at Magic and
+// returns the number of bytes written. It buffers its output in large
+// chunks, so w need not be buffered.
+func (t *Tree) WriteTo(w io.Writer) (int64, error) {
+	m := t.mesh
+	if len(m.Verts) > mesh.MaxVertices || len(m.Tris) > mesh.MaxTriangles {
+		return 0, fmt.Errorf("bvh: mesh of %d vertices and %d triangles is too large to save", len(m.Verts), len(m.Tris))
+	}
+	nodes, ok := t.impl.(interface{ encodeNodes(*encoder) })
+	if !ok {
+		return 0, errors.New("bvh: unknown tree type")
+	}
+	k := t.opts.K
+	w8 := uint32(4)
+	if t.opts.Float64 {
+		w8 = 8
+	}
+	nn, no := t.impl.len(), len(t.impl.perm())
+	size := headerFixed + 4*int64(k) + 32 + 24*int64(len(m.Verts)) + 12*int64(len(m.Tris)) +
+		int64(nn)*(int64(k)*int64(w8)+4) + 4*int64(no) + 4
+	e := &encoder{w: w, buf: make([]byte, 0, min(size, ioChunk))}
+
+	h := e.grab(headerFixed + 4*int(k) + 32)
+	copy(h, Magic)
+	le := binary.LittleEndian
+	for i, v := range []uint32{formatVersion, kindKDOP, uint32(k), w8, uint32(t.opts.Rule),
+		uint32(t.opts.Split), uint32(t.opts.Leaf), uint32(t.opts.FlyLeaf)} {
+		le.PutUint32(h[8+4*i:], v)
+	}
+	off := t.impl.offsets()
+	for i := range k.Slabs() {
+		le.PutUint64(h[headerFixed+8*i:], math.Float64bits(off[i]))
+	}
+	c := h[headerFixed+4*int(k):]
+	for i, v := range []int{len(m.Verts), len(m.Tris), nn, no} {
+		le.PutUint64(c[8*i:], uint64(v))
+	}
+
+	const vs = 24
+	for lo := 0; lo < len(m.Verts) && e.err == nil; lo += ioChunk / vs {
+		vv := m.Verts[lo:min(lo+ioChunk/vs, len(m.Verts))]
+		b := e.grab(vs * len(vv))
+		for i := range vv {
+			p := b[vs*i : vs*i+vs]
+			le.PutUint64(p[0:], math.Float64bits(vv[i].X))
+			le.PutUint64(p[8:], math.Float64bits(vv[i].Y))
+			le.PutUint64(p[16:], math.Float64bits(vv[i].Z))
+		}
+	}
+	const ts = 12
+	for lo := 0; lo < len(m.Tris) && e.err == nil; lo += ioChunk / ts {
+		tt := m.Tris[lo:min(lo+ioChunk/ts, len(m.Tris))]
+		b := e.grab(ts * len(tt))
+		for i := range tt {
+			p := b[ts*i : ts*i+ts]
+			le.PutUint32(p[0:], uint32(tt[i][0]))
+			le.PutUint32(p[4:], uint32(tt[i][1]))
+			le.PutUint32(p[8:], uint32(tt[i][2]))
+		}
+	}
+	nodes.encodeNodes(e)
+	order := t.impl.perm()
+	for lo := 0; lo < len(order) && e.err == nil; lo += ioChunk / 4 {
+		oo := order[lo:min(lo+ioChunk/4, len(order))]
+		b := e.grab(4 * len(oo))
+		for i, v := range oo {
+			le.PutUint32(b[4*i:], uint32(v))
+		}
+	}
+	e.flush()
+	if e.err == nil {
+		var sum [4]byte
+		le.PutUint32(sum[:], e.crc)
+		var n int
+		n, e.err = w.Write(sum[:])
+		e.n += int64(n)
+	}
+	return e.n, e.err
+}
+
+// encodeNodes appends the nodes of t to e.
+func (t *tree[F, A]) encodeNodes(e *encoder) {
+	var z node[F, A]
+	k := len(z.s)
+	w := int(unsafe.Sizeof(z.s[0]))
+	size := k*w + 4
+	per := ioChunk / size
+	le := binary.LittleEndian
+	for lo := 0; lo < len(t.nodes) && e.err == nil; lo += per {
+		nodes := t.nodes[lo:min(lo+per, len(t.nodes))]
+		b := e.grab(size * len(nodes))
+		for i := range nodes {
+			nd := &nodes[i]
+			p := b[size*i : size*i+size]
+			if w == 4 {
+				for j := range k {
+					le.PutUint32(p[4*j:], math.Float32bits(float32(nd.s[j])))
+				}
+			} else {
+				for j := range k {
+					le.PutUint64(p[8*j:], math.Float64bits(float64(nd.s[j])))
+				}
+			}
+			le.PutUint32(p[k*w:], uint32(nd.ref))
+		}
+	}
+}
+
+// encoder buffers the output of WriteTo and sums it.
+type encoder struct {
+	w   io.Writer
+	buf []byte
+	n   int64 // bytes written to w
+	crc uint32
+	err error
+}
+
+// grab returns the next n ≤ ioChunk bytes of the output, to be filled in,
+// flushing the buffer first if they do not fit. After an error it returns
+// a scratch slice that is never written.
+func (e *encoder) grab(n int) []byte {
+	if len(e.buf)+n > cap(e.buf) {
+		e.flush()
+		if cap(e.buf) < n {
+			e.buf = make([]byte, 0, n)
+		}
+	}
+	if e.err != nil {
+		e.buf = e.buf[:0]
+	}
+	l := len(e.buf)
+	e.buf = e.buf[:l+n]
+	return e.buf[l : l+n]
+}
+
+// flush writes the buffer out.
+func (e *encoder) flush() {
+	if e.err != nil || len(e.buf) == 0 {
+		e.buf = e.buf[:0]
+		return
+	}
+	e.crc = crc32.Update(e.crc, castagnoli, e.buf)
+	n, err := e.w.Write(e.buf)
+	e.n += int64(n)
+	if err == nil && n < len(e.buf) {
+		err = io.ErrShortWrite
+	}
+	e.err = err
+	e.buf = e.buf[:0]
+}
+
+// header is the decoded header of a saved tree.
+type header struct {
+	o              Options
+	w              int // element width
+	off            [bv.MaxSlabs]float64
+	nv, nt, nn, no int
+	nodeSize       int64
+	// Offsets of the vertex, triangle, node and order arrays.
+	vAt, tAt, nAt, oAt int64
+}
+
+// decoder reads a saved tree.
+type decoder struct {
+	r   io.Reader
+	off int64 // bytes read
+	// left is the number of bytes r held when Read began, or -1 if unknown.
+	left int64
+	crc  uint32
+	buf  []byte
+	bad  error // the first invalid content found, reported after the checksum
+}
+
+// Read reads a tree and its mesh saved by Tree.WriteTo (see Magic), reading
+// no further than the checksum, and checks them, so that data that is
+// corrupt or forged, even with a matching checksum, is rejected unless it is
+// a valid tree: queries on a tree that Read returns are as correct as on one
+// that Build returns.
+//
+// Read checks the header and the counts against the limits before it
+// allocates, and reads the arrays in chunks, allocating as the data arrives
+// (all at once when r tells how much it holds: bytes.Reader, os.File, …), so
+// that a short file declaring huge counts fails at its end without
+// allocating for them. It then verifies the checksum, the mesh (finite
+// coordinates, indices in range), that no bound is NaN, and the invariants
+// of Tree.Validate (tree shape, every triangle in one leaf, exact
+// containment of the k-DOPs as Build rounds them), on the available CPUs;
+// and it rejects trees more than 2^20 levels deep.
+//
+// Problems with the data are reported as a *mesh.FormatError with Format
+// FormatName, the offset of the offending bytes (counted from where Read
+// began) and a message; errors of r itself are returned wrapped.
+func Read(r io.Reader) (*Tree, error) {
+	d := &decoder{r: r, left: remaining(r)}
+	h, err := d.header()
+	if err != nil {
+		return nil, err
+	}
+	m := &mesh.TriMesh{}
+	if m.Verts, err = readRaw(d, h.nv, 24, 8, "vertex array", func(vs []geom.Vec3, i0 int) { h.checkVerts(d, vs, i0) }); err != nil {
+		return nil, err
+	}
+	if m.Tris, err = readRaw(d, h.nt, 12, 4, "triangle array", func(ts [][3]int32, i0 int) { h.checkTris(d, ts, i0) }); err != nil {
+		return nil, err
+	}
+	var ti impl
+	if h.w == 8 {
+		switch h.o.K {
+		case bv.K6:
+			ti, err = readTree[float64, [6]float64](d, h)
+		case bv.K14:
+			ti, err = readTree[float64, [14]float64](d, h)
+		case bv.K18:
+			ti, err = readTree[float64, [18]float64](d, h)
+		default:
+			ti, err = readTree[float64, [26]float64](d, h)
+		}
+	} else {
+		switch h.o.K {
+		case bv.K6:
+			ti, err = readTree[float32, [6]float32](d, h)
+		case bv.K14:
+			ti, err = readTree[float32, [14]float32](d, h)
+		case bv.K18:
+			ti, err = readTree[float32, [18]float32](d, h)
+		default:
+			ti, err = readTree[float32, [26]float32](d, h)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	want := d.crc
+	sum, err := d.next(4, "checksum")
+	if err != nil {
+		return nil, err
+	}
+	if got := binary.LittleEndian.Uint32(sum); got != want {
+		return nil, d.errorf(d.off-4, "checksum mismatch (stored %08x, computed %08x)", got, want)
+	}
+	if d.bad != nil {
+		return nil, d.bad
+	}
+	if err := m.Validate(); err != nil {
+		return nil, d.errorf(h.vAt, "%v", err)
+	}
+	v, ok := ti.(interface {
+		verify(*mesh.TriMesh, Options) (int, string)
+	})
+	if !ok {
+		return nil, errors.New("bvh: unknown tree type")
+	}
+	if i, msg := v.verify(m, h.o); msg != "" {
+		at := h.nAt
+		if i >= 0 {
+			at += int64(i) * h.nodeSize
+		}
+		return nil, d.errorf(at, "%s", msg)
+	}
+	return &Tree{mesh: m, opts: h.o, impl: ti}, nil
+}
+
+// remaining returns the number of bytes left in r, if r tells it cheaply
+// (bytes.Reader, strings.Reader, bytes.Buffer, regular files,
+// io.SectionReader), else -1.
+func remaining(r io.Reader) int64 {
+	if l, ok := r.(interface{ Len() int }); ok {
+		return int64(l.Len())
+	}
+	s, ok := r.(io.Seeker)
+	if !ok {
+		return -1
+	}
+	var size int64
+	switch f := r.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		fi, err := f.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		size = fi.Size()
+	case interface{ Size() int64 }:
+		size = f.Size()
+	default:
+		return -1
+	}
+	at, err := s.Seek(0, io.SeekCurrent)
+	if err != nil || at > size {
+		return -1
+	}
+	return size - at
+}
+
+// errorf returns a FormatError at offset at.
+func (d *decoder) errorf(at int64, format string, args ...any) error {
+	return &mesh.FormatError{Format: FormatName, Offset: at, Msg: fmt.Sprintf(format, args...)}
+}
+
+// badf records the first invalid content, at offset at.
+func (d *decoder) badf(at int64, format string, args ...any) {
+	if d.bad == nil {
+		d.bad = d.errorf(at, format, args...)
+	}
+}
+
+// next reads the next n bytes, part of what, into the reused buffer.
+func (d *decoder) next(n int, what string) ([]byte, error) {
+	if cap(d.buf) < n {
+		d.buf = make([]byte, n)
+	}
+	b := d.buf[:n]
+	return b, d.fill(b, what)
+}
+
+// fill reads len(b) bytes, part of what, into b.
+func (d *decoder) fill(b []byte, what string) error {
+	got, err := io.ReadFull(d.r, b)
+	if err != nil {
+		end := d.off + int64(got)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return d.errorf(end, "truncated: file ends at byte %d inside the %s", end, what)
+		}
+		return fmt.Errorf("bvh: reading byte %d: %w", end, err)
+	}
+	d.crc = crc32.Update(d.crc, castagnoli, b)
+	d.off += int64(len(b))
+	return nil
+}
+
+// alloc returns an empty slice for n elements of size bytes each: with room
+// for all of them if r is known to hold them, else for a first chunk.
+func alloc[T any](d *decoder, n int, size int64) []T {
+	if d.left >= 0 && int64(n)*size <= d.left-d.off {
+		return make([]T, 0, n)
+	}
+	return make([]T, 0, min(int64(n), ioChunk/size))
+}
+
+// grow makes room in s for c more elements, of n in all, doubling its
+// capacity: what is allocated stays within twice what has been read.
+func grow[T any](s []T, c, n int) []T {
+	if len(s)+c <= cap(s) {
+		return s
+	}
+	t := make([]T, len(s), min(n, max(2*cap(s), len(s)+c)))
+	copy(t, s)
+	return t
+}
+
+func (d *decoder) header() (*header, error) {
+	le := binary.LittleEndian
+	// The magic first, so that a short file of another kind is not
+	// reported as truncated.
+	var mg [len(Magic)]byte
+	got, err := io.ReadFull(d.r, mg[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, fmt.Errorf("bvh: reading byte %d: %w", got, err)
+	}
+	if string(mg[:got]) != Magic[:got] {
+		return nil, d.errorf(0, "not a %s model file (bad magic)", FormatName)
+	}
+	if err != nil {
+		return nil, d.errorf(int64(got), "truncated: file ends at byte %d inside the header", got)
+	}
+	d.crc = crc32.Update(0, castagnoli, mg[:])
+	d.off = int64(len(mg))
+
+	b, err := d.next(headerFixed-len(Magic), "header")
+	if err != nil {
+		return nil, err
+	}
+	field := func(at int) uint32 { return le.Uint32(b[at-len(Magic):]) }
+	h := &header{}
+	if v := field(8); v != formatVersion {
+		return nil, d.errorf(8, "unsupported version %d (this build reads version %d)", v, formatVersion)
+	}
+	if v := field(12); v != kindKDOP {
+		return nil, d.errorf(12, "unsupported bounding-volume kind %d (this build reads %d = k-DOP)", v, kindKDOP)
+	}
+	k := field(16)
+	if k > 26 || !bv.K(k).Valid() {
+		return nil, d.errorf(16, "k = %d is not supported (want 6, 14, 18 or 26)", k)
+	}
+	h.o.K = bv.K(k)
+	switch v := field(20); v {
+	case 4, 8:
+		h.w = int(v)
+		h.o.Float64 = v == 8
+	default:
+		return nil, d.errorf(20, "element width %d is not supported (want 4 for float32 or 8 for float64)", v)
+	}
+	if v := field(24); v > uint32(MinMax) {
+		return nil, d.errorf(24, "unknown splitting rule %d", v)
+	} else {
+		h.o.Rule = Rule(v)
+	}
+	if v := field(28); v > uint32(Median) {
+		return nil, d.errorf(28, "unknown split point %d", v)
+	} else {
+		h.o.Split = Split(v)
+	}
+	if v := field(32); v < 1 || v > maxLeaf {
+		return nil, d.errorf(32, "leaf size %d out of range [1, %d]", v, maxLeaf)
+	} else {
+		h.o.Leaf = int(v)
+	}
+	if v := field(36); v > maxLeaf {
+		return nil, d.errorf(36, "flying leaf size %d out of range [0, %d]", v, maxLeaf)
+	} else {
+		h.o.FlyLeaf = int(v)
+	}
+
+	ns := h.o.K.Slabs()
+	b, err = d.next(8*ns+32, "header")
+	if err != nil {
+		return nil, err
+	}
+	for i := range ns {
+		x := math.Float64frombits(le.Uint64(b[8*i:]))
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, d.errorf(headerFixed+8*int64(i), "origin offset %d is not finite (%v)", i, x)
+		}
+		h.off[i] = x
+	}
+	at := int64(headerFixed + 8*ns)
+	c := b[8*ns:]
+	nv, nt, nn, no := le.Uint64(c), le.Uint64(c[8:]), le.Uint64(c[16:]), le.Uint64(c[24:])
+	switch {
+	case nv > mesh.MaxVertices:
+		return nil, d.errorf(at, "%d vertices, more than the limit %d", nv, mesh.MaxVertices)
+	case nt > mesh.MaxTriangles:
+		return nil, d.errorf(at+8, "%d triangles, more than the limit %d", nt, mesh.MaxTriangles)
+	case nt == 0 && nn != 0:
+		return nil, d.errorf(at+16, "%d nodes over no triangles", nn)
+	case nt > 0 && (nn < 1 || nn > 2*nt-1):
+		return nil, d.errorf(at+16, "%d nodes over %d triangles (want 1 to %d)", nn, nt, 2*nt-1)
+	case h.o.Leaf == 1 && no != 0:
+		return nil, d.errorf(at+24, "triangle order of %d entries with leaf size 1 (want none)", no)
+	case h.o.Leaf > 1 && no != nt:
+		return nil, d.errorf(at+24, "triangle order of %d entries for %d triangles", no, nt)
+	}
+	h.nv, h.nt, h.nn, h.no = int(nv), int(nt), int(nn), int(no)
+	h.nodeSize = int64(k)*int64(h.w) + 4
+	h.vAt = at + 32
+	h.tAt = h.vAt + 24*int64(nv)
+	h.nAt = h.tAt + 12*int64(nt)
+	h.oAt = h.nAt + h.nodeSize*int64(nn)
+	return h, nil
+}
+
+// littleEndian is true if the host stores numbers least significant byte
+// first, as the format does.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// readRaw reads n elements of type T, whose memory image is size bytes of
+// words little-endian numbers of word bytes each, as the file stores them:
+// straight into the slice's memory, in chunks. It calls check on each chunk
+// read, with the index of its first element.
+func readRaw[T any](d *decoder, n, size, word int, what string, check func(s []T, i0 int)) ([]T, error) {
+	s := alloc[T](d, n, int64(size))
+	for len(s) < n {
+		c := min(n-len(s), ioChunk/size)
+		i0 := len(s)
+		s = grow(s, c, n)[:i0+c]
+		b := unsafe.Slice((*byte)(unsafe.Pointer(&s[i0])), c*size)
+		if err := d.fill(b, what); err != nil {
+			return nil, err
+		}
+		if !littleEndian {
+			for i := 0; i < len(b); i += word {
+				slices.Reverse(b[i : i+word])
+			}
+		}
+		check(s[i0:], i0)
+	}
+	return s, nil
+}
+
+// checkVerts records the first non-finite vertex of vs, which start at
+// vertex i0.
+func (h *header) checkVerts(d *decoder, vs []geom.Vec3, i0 int) {
+	for j, v := range vs {
+		// x − x is 0 for finite x, NaN otherwise.
+		if v.X-v.X+v.Y-v.Y+v.Z-v.Z != 0 {
+			i := i0 + j
+			d.badf(h.vAt+24*int64(i), "vertex %d: non-finite coordinate %v", i, v)
+			return
+		}
+	}
+}
+
+// checkTris records the first vertex index out of range in ts, which start
+// at triangle i0.
+func (h *header) checkTris(d *decoder, ts [][3]int32, i0 int) {
+	nv := uint32(h.nv)
+	for j, t := range ts {
+		// Negative indices are large as uint32.
+		if uint32(t[0]) >= nv || uint32(t[1]) >= nv || uint32(t[2]) >= nv {
+			for _, v := range t {
+				if uint32(v) >= nv {
+					i := i0 + j
+					d.badf(h.tAt+12*int64(i), "triangle %d: vertex index %d out of range [0, %d)", i, v, nv)
+					return
+				}
+			}
+		}
+	}
+}
+
+// readTree reads the nodes and the triangle order.
+func readTree[F bv.Float, A bv.Slabs[F]](d *decoder, h *header) (*tree[F, A], error) {
+	t := &tree[F, A]{off: h.off}
+	var err error
+	check := func(nodes []node[F, A], i0 int) { checkNodes(d, h, nodes, i0) }
+	if size := int(h.nodeSize); unsafe.Sizeof(node[F, A]{}) == uintptr(size) {
+		// float32: the nodes are stored as they are in memory.
+		t.nodes, err = readRaw(d, h.nn, size, 4, "node array", check)
+	} else {
+		t.nodes, err = decodeNodes(d, h, check)
+	}
+	if err != nil || h.no == 0 {
+		return t, err
+	}
+	t.order, err = readRaw(d, h.no, 4, 4, "triangle order", func(order []int32, i0 int) {
+		nt := int32(h.nt)
+		for j, v := range order {
+			if v < 0 {
+				v = ^v
+			}
+			if v >= nt {
+				i := i0 + j
+				d.badf(h.oAt+4*int64(i), "order entry %d: triangle %d out of range [0, %d)", i, v, nt)
+				return
+			}
+		}
+	})
+	return t, err
+}
+
+// decodeNodes reads nodes whose memory image differs from the file's.
+func decodeNodes[F bv.Float, A bv.Slabs[F]](d *decoder, h *header, check func([]node[F, A], int)) ([]node[F, A], error) {
+	n, size := h.nn, int(h.nodeSize)
+	var z node[F, A]
+	k := len(z.s)
+	s := alloc[node[F, A]](d, n, h.nodeSize)
+	le := binary.LittleEndian
+	for len(s) < n {
+		c := min(n-len(s), ioChunk/size)
+		b, err := d.next(c*size, "node array")
+		if err != nil {
+			return nil, err
+		}
+		i0 := len(s)
+		s = grow(s, c, n)[:i0+c]
+		nodes := s[i0:]
+		for j := range nodes {
+			nd := &nodes[j]
+			p := b[size*j : size*j+size]
+			if h.w == 4 {
+				for s := range k {
+					nd.s[s] = F(math.Float32frombits(le.Uint32(p[4*s:])))
+				}
+			} else {
+				for s := range k {
+					nd.s[s] = F(math.Float64frombits(le.Uint64(p[8*s:])))
+				}
+			}
+			nd.ref = int32(le.Uint32(p[size-4:]))
+		}
+		check(nodes, i0)
+	}
+	return s, nil
+}
+
+// checkNodes records the first node of nodes, which start at node i0, with
+// a NaN bound or a reference out of range.
+func checkNodes[F bv.Float, A bv.Slabs[F]](d *decoder, h *header, nodes []node[F, A], i0 int) {
+	if d.bad != nil {
+		return
+	}
+	n := int64(h.nn)
+	// A leaf's ^ref indexes the triangles or the order.
+	leafRange, what := int64(h.nt), "triangle"
+	if h.o.Leaf > 1 {
+		leafRange, what = int64(h.no), "triangle order position"
+	}
+	for j := range nodes {
+		nd := &nodes[j]
+		nan := false
+		for s := 0; s < len(nd.s); s++ {
+			if nd.s[s] != nd.s[s] {
+				nan = true
+			}
+		}
+		i := int64(i0 + j)
+		at := h.nAt + i*h.nodeSize
+		refAt := at + h.nodeSize - 4
+		switch r := int64(nd.ref); {
+		case nan:
+			d.badf(at, "node %d: NaN bound", i)
+		case r >= 0 && (r < 2 || i+r >= n):
+			d.badf(refAt, "node %d: right child offset %d out of range [2, %d)", i, r, n-i)
+		case r < 0 && ^r >= leafRange:
+			d.badf(refAt, "node %d: %s %d out of range [0, %d)", i, what, ^r, leafRange)
+		default:
+			continue
+		}
+		return
+	}
+}
+
+// verify checks the invariants Tree.Validate checks, on the available CPUs,
+// and that the tree is at most maxDepth deep. It returns the node at fault
+// (-1 for none in particular) and a message, or "" if t is valid. It
+// assumes what checkNodes checks.
+func (t *tree[F, A]) verify(m *mesh.TriMesh, o Options) (int, string) {
+	n, nt := len(t.nodes), len(m.Tris)
+	if nt == 0 || n == 0 {
+		if n != nt {
+			return -1, fmt.Sprintf("%d nodes over %d triangles", n, nt)
+		}
+		return -1, ""
+	}
+	// The shape: a depth-first walk checking that the nodes come in the
+	// order they are laid out; and the leaves: every triangle in one.
+	type item struct{ i, depth int32 }
+	stack := []item{{0, 1}}
+	seen := make([]bool, nt)
+	var tris []int32
+	next := 0
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		i := int(it.i)
+		if i != next {
+			return i, fmt.Sprintf("node %d reached where node %d was expected", i, next)
+		}
+		if it.depth > maxDepth {
+			return i, fmt.Sprintf("node %d: tree deeper than %d levels", i, maxDepth)
+		}
+		next++
+		if r := t.nodes[i].ref; r >= 0 {
+			stack = append(stack, item{it.i + r, it.depth + 1}, item{it.i + 1, it.depth + 1})
+			continue
+		}
+		var err error
+		if tris, err = t.leafOf(t.nodes[i].ref, tris[:0], nt); err != nil {
+			return i, fmt.Sprintf("leaf %d: %v", i, err)
+		}
+		if len(tris) > o.Leaf {
+			return i, fmt.Sprintf("leaf %d holds %d triangles, more than %d", i, len(tris), o.Leaf)
+		}
+		for _, tr := range tris {
+			if seen[tr] {
+				return i, fmt.Sprintf("leaf %d: triangle %d is in two leaves", i, tr)
+			}
+			seen[tr] = true
+		}
+	}
+	if next != n {
+		return -1, fmt.Sprintf("%d of %d nodes are not in the tree", n-next, n)
+	}
+	if tr := slices.Index(seen, false); tr >= 0 {
+		return -1, fmt.Sprintf("triangle %d is in no leaf", tr)
+	}
+	// Containment: each node's k-DOP contains its children's, each leaf's
+	// the k-DOPs of its triangles rounded outward as Build rounds them.
+	i := firstFault(n, func(i int) bool { return !t.contained(i, m, o) })
+	if i < 0 {
+		return -1, ""
+	}
+	nd := &t.nodes[i]
+	if r := nd.ref; r >= 0 {
+		c := i + 1
+		if contains[F](&nd.s, &t.nodes[c].s) {
+			c = i + int(r)
+		}
+		return i, fmt.Sprintf("node %d's k-DOP does not contain its child %d's", i, c)
+	}
+	tris, _ = t.leafOf(nd.ref, tris[:0], nt)
+	for _, tr := range tris {
+		if !t.holds(nd, tr, m, o) {
+			return i, fmt.Sprintf("leaf %d's k-DOP does not contain triangle %d", i, tr)
+		}
+	}
+	return i, "k-DOP containment fails" // not reached
+}
+
+// contained reports whether the k-DOP of node i contains those of its
+// children or of its triangles. The tree must have the right shape.
+func (t *tree[F, A]) contained(i int, m *mesh.TriMesh, o Options) bool {
+	nd := &t.nodes[i]
+	if r := nd.ref; r >= 0 {
+		return contains[F](&nd.s, &t.nodes[i+1].s) && contains[F](&nd.s, &t.nodes[i+int(r)].s)
+	}
+	x := ^nd.ref
+	if t.order == nil {
+		return t.holds(nd, x, m, o)
+	}
+	for j := int(x); ; j++ {
+		v := t.order[j]
+		if v < 0 {
+			return t.holds(nd, ^v, m, o)
+		}
+		if !t.holds(nd, v, m, o) {
+			return false
+		}
+	}
+}
+
+// holds reports whether the k-DOP of nd contains that of triangle tr as
+// Build packs it (with bv.PackDOP), as Validate checks.
+//
+// It avoids the cost of packing: PackDOP stores the slab [l, h] of the
+// k-DOP as [roundDown(down(l − off)), roundUp(up(h − off))], where down and
+// up step to the adjacent float64 (finite arguments) and roundDown and
+// roundUp round to the nearest element of F below and above. For a bound L
+// in F and finite y = l − off (rounded), roundDown(down(y)) ≥ L if and only
+// if down(y) ≥ L, that is y > L; likewise at the top. Infinite differences
+// (huge coordinates) are packed. TestReadLeafBounds checks the equivalence
+// on trees that Build makes.
+func (t *tree[F, A]) holds(nd *node[F, A], tr int32, m *mesh.TriMesh, o Options) bool {
+	d := bv.FitTriangles(o.K, m.Triangle(int(tr)))
+	for i := range len(nd.s) / 2 {
+		l, h := d.Lo[i]-t.off[i], d.Hi[i]-t.off[i]
+		if l-l != 0 || h-h != 0 { // ±Inf
+			var p A
+			bv.PackDOP[F](&p, &d, &t.off)
+			return contains[F](&nd.s, &p)
+		}
+		if !(float64(nd.s[2*i]) < l && h < float64(nd.s[2*i+1])) {
+			return false
+		}
+	}
+	return true
+}
+
+// firstFault returns the least i in [0, n) for which bad(i) holds, or -1,
+// calling bad on the available CPUs.
+func firstFault(n int, bad func(i int) bool) int {
+	const grain = 1 << 12
+	p := runtime.GOMAXPROCS(0)
+	chunks := min(4*p, (n+grain-1)/grain)
+	if p == 1 || chunks <= 1 {
+		for i := range n {
+			if bad(i) {
+				return i
+			}
+		}
+		return -1
+	}
+	size := (n + chunks - 1) / chunks
+	first := make([]int, chunks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range p {
+		wg.Go(func() {
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				first[c] = -1
+				for i := c * size; i < min(n, (c+1)*size); i++ {
+					if bad(i) {
+						first[c] = i
+						break
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, i := range first {
+		if i >= 0 {
+			return i
+		}
+	}
+	return -1
+}

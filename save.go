@@ -1,0 +1,72 @@
+package collide
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/collide3d/collide/bvh"
+	"github.com/collide3d/collide/mesh"
+)
+
+// Save writes m, its mesh and its hierarchy, to w in the binary format of
+// bvh.Tree.WriteTo, from which ReadModel loads it much faster than Build
+// builds it. Brute-force models have no hierarchy and cannot be saved.
+func (m *Model) Save(w io.Writer) error {
+	if m.tree == nil {
+		return errors.New("collide: brute-force models have no hierarchy to save")
+	}
+	_, err := m.tree.WriteTo(w)
+	return err
+}
+
+// ReadModel reads a model written by Model.Save. It checks the data fully
+// (see bvh.Read): malformed, corrupt or forged data is reported as a
+// *mesh.FormatError with Format bvh.FormatName and the byte offset of the
+// problem. The model's BV name follows from its k, e.g. "kdop18".
+func ReadModel(r io.Reader) (*Model, error) {
+	t, err := bvh.Read(r)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{mesh: t.Mesh(), bv: fmt.Sprintf("kdop%d", int(t.K())), tree: t}, nil
+}
+
+// IsSavedModel reports whether head, the first bytes of a file, starts like
+// a saved model (with bvh.Magic, 8 bytes).
+func IsSavedModel(head []byte) bool {
+	return strings.HasPrefix(string(head), bvh.Magic)
+}
+
+// LoadModel reads the saved model in the file at path (see ReadModel). A
+// *mesh.FormatError names the file; so do other errors. The file must end
+// with the model.
+func LoadModel(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := ReadModel(f)
+	if err != nil {
+		var fe *mesh.FormatError
+		if errors.As(err, &fe) {
+			fe.File = path
+			return nil, fe
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	// Trailing bytes mean the file is not what it seems.
+	var b [1]byte
+	if n, err := f.Read(b[:]); n > 0 || (err != nil && err != io.EOF) {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		at, _ := f.Seek(0, io.SeekCurrent)
+		return nil, &mesh.FormatError{Format: bvh.FormatName, File: path, Offset: at - 1,
+			Msg: "unexpected data after the checksum"}
+	}
+	return m, nil
+}
