@@ -21,23 +21,27 @@ func MaxVertices(k K) int {
 
 // Vertices appends the vertices of the polytope d (the intersection of its k
 // halfspaces) to dst and returns the extended slice. It appends nothing if d
-// is empty (some Lo[i] > Hi[i], a NaN bound, or slabs with no common point)
-// or unbounded (an infinite axis bound). A flat d (a zero-thickness slab)
-// gives the vertices of its polygon, a segment its 2 end points and a single
-// point 1 vertex. It does not allocate when dst has room for MaxVertices(k)
-// more vertices.
+// is empty (some Lo[i] > Hi[i], a NaN bound, or slabs with no common point),
+// unbounded (an infinite axis bound) or of an unsupported K. A flat d (with a
+// zero-thickness slab, say) gives the vertices of its polygon, a segment its
+// 2 end points and a single point 1 vertex. It does not allocate when dst
+// has room for MaxVertices(k) more vertices.
 //
-// The vertices are computed in float64 by clipping the box of the axis slabs
-// with the diagonal planes, with a tolerance. Let M be the largest magnitude
-// of the axis bounds (Lo[0..2], Hi[0..2]), S the largest axis extent
-// Hi[i] − Lo[i], and tol = 2⁻⁴⁰·(M + S). Then:
+// Let M be the largest magnitude of the axis bounds Lo[0..2], Hi[0..2], S
+// the largest axis extent Hi[i] − Lo[i], and tol = 2⁻⁴⁰·(M + S). The
+// polytope is computed in float64, relative to the centre of the box of the
+// axis slabs, by cutting that box with the planes of the diagonal slabs, a
+// vertex within tol/16 of a plane counting as on it. Then:
 //
 //   - every vertex of the exact polytope lies within tol of a returned vertex,
-//     so their convex hull contains the polytope shrunk by tol;
-//   - every returned vertex lies within tol of the polytope;
-//   - no two returned vertices are closer than tol/2 (vertices of the exact
-//     polytope closer than that are merged), and there are at most
-//     MaxVertices(k) of them.
+//     so the convex hull of the returned vertices, padded by tol, contains
+//     the polytope;
+//   - every returned vertex v satisfies every slab to within tol:
+//     Lo[i] − tol·|d_i| ≤ d_i·v ≤ Hi[i] + tol·|d_i| (so a d that is empty
+//     by less than that may still give vertices);
+//   - no two returned vertices are within tol/2 of each other (vertices of
+//     the exact polytope closer than that are merged), and there are at
+//     most MaxVertices(k) of them.
 //
 // A caller that needs a conservative bound should pad by more than tol.
 func (d *DOP) Vertices(dst []geom.Vec3) []geom.Vec3 {
@@ -46,22 +50,31 @@ func (d *DOP) Vertices(dst []geom.Vec3) []geom.Vec3 {
 		return dst
 	}
 	var out [vertSlots]geom.Vec3
-	var n int
-	if p.bad {
-		n = p.brute(&out)
-	} else {
+	n := 0
+	if !p.bad {
 		n = p.collect(&out)
 	}
+	if m := MaxVertices(d.K); p.bad || n > m {
+		// Never seen: the cutting lost its consistency.
+		n = p.brute(&out)
+		for merge := p.merge; n > m; {
+			merge *= 2
+			n = vertMerge(out[:n], merge)
+		}
+	}
 	for _, v := range out[:n] {
-		dst = append(dst, v.Add(p.c))
+		dst = append(dst, v.Scale(p.unit).Add(p.c))
 	}
 	return dst
 }
 
-// Volume returns the volume of the polytope d: 0 if d is empty or flat, +Inf
-// if it is unbounded (an infinite axis bound). It is computed from the faces
-// of the clipped polytope of Vertices, so its absolute error is of the order
-// of tol·A, A the surface area, with tol as in Vertices.
+// Volume returns the volume of the polytope d, the intersection of its k
+// halfspaces. It returns 0 if d is empty (as in Vertices), flat (within the
+// tolerance of Vertices: a zero-thickness slab, say) or of an unsupported K,
+// and +Inf if d is unbounded (an infinite axis bound). It is the volume of
+// the polytope whose vertices Vertices returns (before they are merged), so
+// it is within about tol·A of the exact volume, A the surface area and tol
+// as in Vertices. It does not allocate.
 func (d *DOP) Volume() float64 {
 	var p vertPoly
 	if !p.build(d) {
@@ -74,11 +87,12 @@ func (d *DOP) Volume() float64 {
 		return 0
 	}
 	if p.bad {
+		// Never seen: the cutting lost its consistency.
 		var out [vertSlots]geom.Vec3
 		n := p.brute(&out)
-		return p.bruteVolume(out[:n])
+		return p.bruteVolume(out[:n]) * p.unit * p.unit * p.unit
 	}
-	return p.volume()
+	return p.volume() * p.unit * p.unit * p.unit
 }
 
 const (
@@ -87,7 +101,7 @@ const (
 	vertSlots = 80
 )
 
-// vertDirs holds K.Dir(i) for each set, indexed by k/2, so that the clipping
+// vertDirs holds K.Dir(i) for each set, indexed by k/2, so that the cutting
 // loop reads no map.
 var vertDirs = func() (t [MaxSlabs + 1][MaxSlabs]geom.Vec3) {
 	for _, k := range Ks {
@@ -98,22 +112,23 @@ var vertDirs = func() (t [MaxSlabs + 1][MaxSlabs]geom.Vec3) {
 	return t
 }()
 
-// vertPoly is a convex polytope being clipped, kept as a simple polytope:
+// vertPoly is a convex polytope being cut, kept as a simple polytope:
 // every vertex has exactly 3 neighbours. Degenerate cases (a plane through a
 // vertex, a flat or single-point DOP) are simple polytopes too, with edges
 // and faces of zero length or area, whose coincident vertices Vertices
 // merges.
 //
 // Vertices live in slots, relative to the centre c of the box of the axis
-// slabs. The neighbours nb[v] of a vertex are in counter-clockwise order seen
-// from outside, and fc[v][j] is the plane of the face between nb[v][j] and
-// nb[v][j+1 mod 3]: the face on the left of the edge from v to nb[v][j],
-// whose boundary goes on from nb[v][j] to the neighbour of nb[v][j] just
-// before v (counter-clockwise). Plane 2i is d_i·x ≤ hi[i], plane 2i+1 is
-// −d_i·x ≤ −lo[i].
+// slabs and in units of a power of two (as are the slab bounds and the
+// tolerances). The neighbours nb[v] of a vertex are in counter-clockwise
+// order seen from outside, and fc[v][j] is the plane of the face between
+// nb[v][j] and nb[v][j+1 mod 3]: the face on the left of the edge from v to
+// nb[v][j], whose boundary goes on from nb[v][j] to the neighbour of
+// nb[v][j] just before v (counter-clockwise). Plane 2i is d_i·x ≤ hi[i],
+// plane 2i+1 is −d_i·x ≤ −lo[i].
 type vertPoly struct {
-	v     [vertSlots][3]float64 // positions, relative to c
-	s     [vertSlots]float64    // n·v − h for the plane being cut
+	v     [vertSlots][3]float64 // positions
+	dv    [vertSlots]float64    // d_i·v for the slab being cut
 	nb    [vertSlots][3]uint8
 	fc    [vertSlots][3]uint8
 	live  [vertSlots]uint8 // the slots of the vertices
@@ -130,7 +145,8 @@ type vertPoly struct {
 	dirs     *[MaxSlabs]geom.Vec3
 	ns       int
 	c        geom.Vec3
-	lo, hi   [MaxSlabs]float64 // slab bounds relative to c
+	unit     float64           // the power of two of the units
+	lo, hi   [MaxSlabs]float64 // slab bounds
 	tol      float64           // accuracy promised by Vertices
 	eps      float64           // |n·v − h| ≤ eps counts as on the plane
 	merge    float64           // vertices closer than merge are one
@@ -152,7 +168,7 @@ func (p *vertPoly) build(d *DOP) bool {
 	p.ns = d.K.Slabs()
 	p.dirs = &vertDirs[p.ns]
 	var c [3]float64
-	m, s := 0.0, 0.0
+	m, h := 0.0, 0.0 // the largest magnitude and half extent
 	for i := range 3 {
 		lo, hi := d.Lo[i], d.Hi[i]
 		if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
@@ -160,24 +176,33 @@ func (p *vertPoly) build(d *DOP) bool {
 		}
 		c[i] = 0.5*lo + 0.5*hi
 		m = max(m, math.Abs(lo), math.Abs(hi))
-		s = max(s, hi-lo)
+		h = max(h, 0.5*hi-0.5*lo)
 	}
 	p.c = geom.Vec3{X: c[0], Y: c[1], Z: c[2]}
-	p.tol = 0x1p-40 * (m + s)
+	// Work in units of a power of two near the size of d, so that no
+	// square (of a distance, say) overflows or underflows.
+	e := 0
+	if mh := max(m, h); mh > 0 {
+		e = math.Ilogb(mh)
+	}
+	p.unit = math.Ldexp(1, e)
+	inv := math.Ldexp(1, -e)
+	p.tol = 0x1p-40 * (m*inv + 2*h*inv)
 	p.eps = p.tol / 16
-	p.merge = p.tol / 2
+	p.merge = p.tol/2 + p.tol/64 // tol/2 after the rounding of c + v
 	p.shortLen = 64 * p.merge
+	cs := p.c.Scale(inv)
 	for i := range p.ns {
-		dc := p.dirs[i].Dot(p.c)
-		p.lo[i] = d.Lo[i] - dc
-		p.hi[i] = d.Hi[i] - dc
+		dc := p.dirs[i].Dot(cs)
+		p.lo[i] = d.Lo[i]*inv - dc
+		p.hi[i] = d.Hi[i]*inv - dc
 		if p.hi[i]-p.lo[i] <= p.eps {
 			p.flat = true
 		}
 	}
 	p.box()
-	for code := 6; code < 2*p.ns && !p.empty && !p.bad; code++ {
-		p.cut(code)
+	for i := 3; i < p.ns && !p.empty && !p.bad; i++ {
+		p.slab(i)
 	}
 	if p.flat {
 		p.short = true
@@ -194,6 +219,27 @@ func (p *vertPoly) plane(code int) (geom.Vec3, float64) {
 	return n.Neg(), -p.lo[code>>1]
 }
 
+// vertBoxNb and vertBoxFc are the neighbours and face planes of the
+// corners of a box, corner i having bit 0, 1, 2 set for x, y, z at hi. The
+// neighbours across x, y, z are counter-clockwise seen from outside when the
+// outward diagonal (±1, ±1, ±1) of the corner has an even number of minus
+// signs; the face between the edges along two axes is across the third one,
+// on the side of the corner.
+var vertBoxNb, vertBoxFc = func() (nb, fc [8][3]uint8) {
+	for i := range 8 {
+		axes := [3]int{0, 2, 1}
+		if bits.OnesCount(uint(i))%2 == 1 {
+			axes = [3]int{0, 1, 2}
+		}
+		for j := range 3 {
+			nb[i][j] = uint8(i ^ 1<<axes[j])
+			c := 3 - axes[j] - axes[(j+1)%3]
+			fc[i][j] = uint8(2*c + (i>>c&1 ^ 1))
+		}
+	}
+	return nb, fc
+}()
+
 // box sets p to the box of the axis slabs, with the bounds of a slab thinner
 // than eps made equal.
 func (p *vertPoly) box() {
@@ -209,29 +255,14 @@ func (p *vertPoly) box() {
 		}
 	}
 	for i := range 8 {
-		v := &p.v[i]
-		for a := range 3 {
-			v[a] = lo[a]
-			if i>>a&1 != 0 {
-				v[a] = hi[a]
-			}
-		}
-		// The neighbours across x, y, z are counter-clockwise seen from
-		// outside when the outward diagonal (±1, ±1, ±1) of the corner has
-		// an even number of minus signs.
-		axes := [3]int{0, 2, 1}
-		if bits.OnesCount(uint(i))%2 == 1 {
-			axes = [3]int{0, 1, 2}
-		}
-		for j := range 3 {
-			p.nb[i][j] = uint8(i ^ 1<<axes[j])
-			// The face between the edges along axes j and j+1 is across
-			// the third axis, on the side of the corner.
-			c := 3 - axes[j] - axes[(j+1)%3]
-			p.fc[i][j] = uint8(2*c + (i>>c&1 ^ 1))
-		}
-		p.live[i] = uint8(i)
+		p.v[i] = [3]float64{lo[0], lo[1], lo[2]}
 	}
+	p.v[1][0], p.v[3][0], p.v[5][0], p.v[7][0] = hi[0], hi[0], hi[0], hi[0]
+	p.v[2][1], p.v[3][1], p.v[6][1], p.v[7][1] = hi[1], hi[1], hi[1], hi[1]
+	p.v[4][2], p.v[5][2], p.v[6][2], p.v[7][2] = hi[2], hi[2], hi[2], hi[2]
+	copy(p.nb[:8], vertBoxNb[:])
+	copy(p.fc[:8], vertBoxFc[:])
+	p.live = [vertSlots]uint8{0, 1, 2, 3, 4, 5, 6, 7}
 	p.nl, p.used = 8, 8
 }
 
@@ -249,36 +280,60 @@ func (p *vertPoly) alloc() uint8 {
 	return uint8(p.used - 1)
 }
 
-// cut intersects p with the halfspace of plane code. The vertices more than
-// eps outside are removed; each edge from a kept vertex a to a removed one b
-// gets a new vertex x where it crosses the plane (at a itself if a is not
-// inside), and the new vertices are linked into the cap face by walking the
-// faces around the removed vertices.
-func (p *vertPoly) cut(code int) {
-	nv, h := p.plane(code)
-	if h == math.Inf(1) {
-		return
-	}
-	n := [3]float64{nv.X, nv.Y, nv.Z}
+// slab intersects p with slab i: it projects the vertices on d_i once, then
+// cuts by the planes d_i·x ≤ hi[i] and −d_i·x ≤ −lo[i].
+func (p *vertPoly) slab(i int) {
+	d := p.dirs[i]
+	dx, dy, dz := d.X, d.Y, d.Z
+	hi, lo := p.hi[i], p.lo[i]
 	eps := p.eps
-	var outs [vertSlots]uint8
-	no := 0
-	in := false
+	var outHi, outLo [vertSlots]uint8
+	nh, nl := 0, 0
+	inHi, inLo := false, false
 	for _, v := range p.live[:p.nl] {
 		x := &p.v[v]
-		s := n[0]*x[0] + n[1]*x[1] + n[2]*x[2] - h
-		p.s[v] = s
-		if s > eps {
-			outs[no] = v
-			no++
+		t := dx*x[0] + dy*x[1] + dz*x[2]
+		p.dv[v] = t
+		// Written for conditional moves rather than branches.
+		outHi[nh] = v
+		if t-hi > eps {
+			nh++
 		}
-		if s < -eps {
-			in = true
+		outLo[nl] = v
+		if lo-t > eps {
+			nl++
+		}
+		if t-hi < -eps {
+			inHi = true
+		}
+		if lo-t < -eps && t-hi <= eps {
+			inLo = true
 		}
 	}
-	if no == 0 {
-		return
+	if nh > 0 {
+		p.cut(2*i, 1, hi, outHi[:nh], inHi)
+		if p.empty || p.bad {
+			return
+		}
+		// The new vertices lie on d_i·x = hi.
+		if hi-lo > eps {
+			inLo = true
+		}
 	}
+	if nl > 0 {
+		p.cut(2*i+1, -1, -lo, outLo[:nl], inLo)
+	}
+}
+
+// cut intersects p with the halfspace sg·dv ≤ h of plane code (sg = ±1),
+// given the vertices outs more than eps outside, and whether some vertex is
+// more than eps inside. The vertices outs are removed; each edge from a kept
+// vertex a to a removed one b gets a new vertex x where it crosses the plane
+// (at a itself if a is not inside), and the new vertices are linked into
+// the cap face by walking the faces around the removed vertices.
+func (p *vertPoly) cut(code int, sg, h float64, outs []uint8, in bool) {
+	eps := p.eps
+	no := len(outs)
 	if no == p.nl {
 		p.empty = true
 		return
@@ -293,10 +348,10 @@ func (p *vertPoly) cut(code int) {
 	nn := 0
 	shortS := 2 * p.shortLen // |s| ≥ shortS puts a vertex that far from the plane
 	for _, b := range outs[:no] {
-		sb := p.s[b]
+		sb := sg*p.dv[b] - h
 		for j := range 3 {
 			a := p.nb[b][j]
-			sa := p.s[a]
+			sa := sg*p.dv[a] - h
 			if sa > eps {
 				continue
 			}
@@ -317,7 +372,7 @@ func (p *vertPoly) cut(code int) {
 				va[1] + t*(vb[1]-va[1]),
 				va[2] + t*(vb[2]-va[2]),
 			}
-			p.s[x] = 0
+			p.dv[x] = p.dv[a] + t*(p.dv[b]-p.dv[a])
 			p.nb[x] = [3]uint8{a, a, a}
 			p.fc[x] = [3]uint8{p.fc[b][j], uint8(code), p.fc[b][(j+2)%3]}
 			na := &p.nb[a]
@@ -341,7 +396,7 @@ func (p *vertPoly) cut(code int) {
 	for r := range nn {
 		x, cur := nx[r], nbb[r]
 		nxt := p.nb[cur][(nbj[r]+2)%3]
-		for steps := 0; p.s[nxt] > eps; steps++ {
+		for steps := 0; sg*p.dv[nxt]-h > eps; steps++ {
 			nn := &p.nb[nxt]
 			var i int
 			switch cur {
@@ -371,39 +426,46 @@ func (p *vertPoly) cut(code int) {
 	}
 	// The kept vertices, then the new ones.
 	k := 0
+	nf := p.nfree
 	for _, v := range p.live[:p.nl] {
-		if p.s[v] <= eps {
-			p.live[k] = v
+		// Written for conditional moves rather than branches.
+		p.live[k] = v
+		p.free[nf] = v
+		if sg*p.dv[v]-h <= eps {
 			k++
 		} else {
-			p.free[p.nfree] = v
-			p.nfree++
+			nf++
 		}
 	}
+	p.nfree = nf
 	k += copy(p.live[k:], nx[:nn])
 	p.nl = k
 }
 
-// collect writes the vertices of p (relative to c) to out, merging those
-// closer than p.merge, and returns their number.
+// collect writes the vertices of p (as p.v) to out, merging those
+// within p.merge of each other, and returns their number. Vertices can be so
+// close only if some edge is short: without short edges, it copies them all.
 func (p *vertPoly) collect(out *[vertSlots]geom.Vec3) int {
+	for i, v := range p.live[:p.nl] {
+		x := &p.v[v]
+		out[i] = geom.Vec3{X: x[0], Y: x[1], Z: x[2]}
+	}
 	if !p.short {
-		for i, v := range p.live[:p.nl] {
-			x := &p.v[v]
-			out[i] = geom.Vec3{X: x[0], Y: x[1], Z: x[2]}
-		}
 		return p.nl
 	}
+	return vertMerge(out[:p.nl], p.merge)
+}
+
+// vertMerge keeps, in order, the points of vs that are not within merge of
+// an earlier kept one, moving them to the front, and returns their number.
+func vertMerge(vs []geom.Vec3, merge float64) int {
 	n := 0
-	m2 := p.merge * p.merge
-	mg := p.merge
-	for _, i := range p.live[:p.nl] {
-		x := &p.v[i]
-		v := geom.Vec3{X: x[0], Y: x[1], Z: x[2]}
+	m2 := merge * merge
+	for _, v := range vs {
 		dup := false
-		for _, w := range out[:n] {
+		for _, w := range vs[:n] {
 			dx := v.X - w.X
-			if dx > mg || dx < -mg {
+			if dx > merge || dx < -merge {
 				continue
 			}
 			dy, dz := v.Y-w.Y, v.Z-w.Z
@@ -413,7 +475,7 @@ func (p *vertPoly) collect(out *[vertSlots]geom.Vec3) int {
 			}
 		}
 		if !dup {
-			out[n] = v
+			vs[n] = v
 			n++
 		}
 	}
@@ -446,16 +508,17 @@ func (p *vertPoly) volume() float64 {
 		for j := range 3 {
 			y := &p.v[p.nb[v][j]]
 			f := p.fc[v][j]
-			a, b := fu[f&31]%3, fv[f&31]%3
+			a, b := fu[f&31], fv[f&31]
 			sum += fw[f&31] * (x[a]*y[b] - x[b]*y[a])
 		}
 	}
 	return sum / 6
 }
 
-// brute computes the vertices of d (relative to c) from every triple of
+// brute computes the vertices of p (as p.v would be) from every triple of
 // planes, keeping the points within eps of every halfspace and merging those
-// closer than merge. It is the slow, robust path taken if the clipping fails.
+// within merge of each other. It is the slow, robust path taken if the
+// cutting fails.
 func (p *vertPoly) brute(out *[vertSlots]geom.Vec3) int {
 	var ns [2 * MaxSlabs]geom.Vec3
 	var hs [2 * MaxSlabs]float64

@@ -95,9 +95,19 @@ func vtBrute(d *DOP) (vs []geom.Vec3, bad bool) {
 	var out [vertSlots]geom.Vec3
 	n := p.brute(&out)
 	for _, v := range out[:n] {
-		vs = append(vs, v.Add(p.c))
+		vs = append(vs, v.Scale(p.unit).Add(p.c))
 	}
 	return vs, p.bad
+}
+
+// vtBruteVolume returns the volume of the polytope p of vertices vs (by
+// vtBrute), from the areas of its faces.
+func vtBruteVolume(p *vertPoly, vs []geom.Vec3) float64 {
+	rel := make([]geom.Vec3, len(vs))
+	for i, v := range vs {
+		rel[i] = v.Sub(p.c).Scale(1 / p.unit)
+	}
+	return p.bruteVolume(rel) * p.unit * p.unit * p.unit
 }
 
 // vtCheck checks the contract of Vertices on d = Fit(k, pts...).
@@ -116,7 +126,7 @@ func vtCheck(t *testing.T, r *rand.Rand, name string, d *DOP, pts []geom.Vec3) {
 		var pr [MaxSlabs]float64
 		k.Project(v, &pr)
 		for s := range k.Slabs() {
-			if pr[s] < d.Lo[s]-2*tol || pr[s] > d.Hi[s]+2*tol {
+			if pr[s] < d.Lo[s]-tol || pr[s] > d.Hi[s]+tol {
 				t.Fatalf("%s: vertex %v outside slab %d: %g not in [%g, %g] (tol %g)",
 					name, v, s, pr[s], d.Lo[s], d.Hi[s], tol)
 			}
@@ -160,7 +170,7 @@ func vtCheck(t *testing.T, r *rand.Rand, name string, d *DOP, pts []geom.Vec3) {
 	p.build(d)
 	vol := d.Volume()
 	if !p.flat {
-		want := p.bruteVolume(vtShift(bs, p.c.Neg()))
+		want := vtBruteVolume(&p, bs)
 		if math.Abs(vol-want) > 1e-9*want+1e3*tol*vtArea(d) {
 			t.Fatalf("%s: volume %g, from brute vertices %g\n%v", name, vol, want, d)
 		}
@@ -173,14 +183,6 @@ func vtCheck(t *testing.T, r *rand.Rand, name string, d *DOP, pts []geom.Vec3) {
 func vtArea(d *DOP) float64 {
 	x, y, z := d.Hi[0]-d.Lo[0], d.Hi[1]-d.Lo[1], d.Hi[2]-d.Lo[2]
 	return 2 * (x*y + y*z + z*x)
-}
-
-func vtShift(vs []geom.Vec3, t geom.Vec3) []geom.Vec3 {
-	out := make([]geom.Vec3, len(vs))
-	for i, v := range vs {
-		out[i] = v.Add(t)
-	}
-	return out
 }
 
 // vtSameSet checks that every point of a is within tol of b and back.
@@ -243,6 +245,150 @@ func TestVerticesRandom(t *testing.T) {
 					vtCheck(t, r, name, &d, pts)
 				}
 			}
+		}
+	}
+}
+
+// vtAdversarial returns a DOP of one of several kinds meant to hit the
+// tolerances: planes through or near vertices, zero-thickness slabs, slabs
+// meeting at a point or not at all, loose slabs.
+func vtAdversarial(r *rand.Rand, k K, kind int) DOP {
+	var pts []geom.Vec3
+	switch kind {
+	case 0: // random slabs, some flat, some disjoint
+		d := DOP{K: k}
+		for i := range k.Slabs() {
+			a, b := r.NormFloat64(), r.NormFloat64()
+			if i >= 3 {
+				a, b = 2*a, 2*b
+			}
+			if r.IntN(8) == 0 {
+				b = a
+			}
+			d.Lo[i], d.Hi[i] = min(a, b), max(a, b)
+		}
+		return d
+	case 1: // points of a small integer grid: planes through vertices
+		rg := 1 + r.IntN(4)
+		for range 1 + r.IntN(12) {
+			pts = append(pts, geom.V(float64(r.IntN(rg)), float64(r.IntN(rg)), float64(r.IntN(rg))))
+		}
+	case 2: // the same with noise from 1e-16 to 1e-8: planes near vertices
+		e := math.Pow(10, -float64(8+r.IntN(9)))
+		for range 1 + r.IntN(12) {
+			pts = append(pts, geom.V(
+				float64(r.IntN(3))+e*r.NormFloat64(),
+				float64(r.IntN(3))+e*r.NormFloat64(),
+				float64(r.IntN(3))+e*r.NormFloat64()))
+		}
+	case 3: // expanded by a tiny amount
+		d := Fit(k, vtCloud(r, r.IntN(vtKinds), 1+r.IntN(20))...)
+		return d.Expanded(math.Pow(10, -float64(10+r.IntN(8))))
+	case 4: // cube corners with the diagonal bounds moved a little
+		for range 1 + r.IntN(8) {
+			pts = append(pts, geom.V(float64(r.IntN(2)), float64(r.IntN(2)), float64(r.IntN(2))))
+		}
+		d := Fit(k, pts...)
+		for i := 3; i < k.Slabs(); i++ {
+			e := math.Pow(10, -float64(9+r.IntN(9)))
+			a, b := d.Lo[i]+e*r.NormFloat64(), d.Hi[i]+e*r.NormFloat64()
+			d.Lo[i], d.Hi[i] = min(a, b), max(a, b)
+		}
+		return d
+	default:
+		pts = vtCloud(r, r.IntN(vtKinds), 1+r.IntN(30))
+	}
+	return Fit(k, pts...)
+}
+
+// vtViolation returns the largest distance from v to a halfspace of d that
+// does not contain it.
+func vtViolation(d *DOP, v geom.Vec3) float64 {
+	var pr [MaxSlabs]float64
+	d.K.Project(v, &pr)
+	m := 0.0
+	for i := range d.K.Slabs() {
+		m = max(m, (d.Lo[i]-pr[i])/d.K.Norm(i), (pr[i]-d.Hi[i])/d.K.Norm(i))
+	}
+	return m
+}
+
+// vtScaled returns d scaled by s and moved by t, as the DOP of the scaled and
+// moved points would be, up to rounding.
+func vtScaled(d DOP, s float64, t geom.Vec3) DOP {
+	var pt [MaxSlabs]float64
+	d.K.Project(t, &pt)
+	for i := range d.K.Slabs() {
+		d.Lo[i] = d.Lo[i]*s + pt[i]
+		d.Hi[i] = d.Hi[i]*s + pt[i]
+	}
+	return d
+}
+
+// TestVerticesAdversarial checks the contract of Vertices and Volume against
+// the brute force over plane triples, on DOPs meant to hit the tolerances.
+func TestVerticesAdversarial(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	scales := []float64{1, 1e-6, 3e4}
+	for it := range 20000 {
+		k := Ks[r.IntN(len(Ks))]
+		kind := r.IntN(6)
+		d := vtAdversarial(r, k, kind)
+		if it%3 != 0 {
+			d = vtScaled(d, scales[r.IntN(len(scales))], vtUnit(r).Scale(1e6*r.Float64()))
+		}
+		name := fmt.Sprintf("%d: %v kind %d", it, k, kind)
+		var p vertPoly
+		if !p.build(&d) {
+			t.Fatalf("%s: no polytope\n%v", name, d)
+		}
+		if p.bad {
+			t.Fatalf("%s: the cutting fell back to brute force\n%v", name, d)
+		}
+		tol := vtTol(&d)
+		vs := d.Vertices(nil)
+		if len(vs) > MaxVertices(k) {
+			t.Fatalf("%s: %d vertices\n%v", name, len(vs), d)
+		}
+		for i, v := range vs {
+			var pr [MaxSlabs]float64
+			k.Project(v, &pr)
+			for s := range k.Slabs() {
+				if pr[s] < d.Lo[s]-tol || pr[s] > d.Hi[s]+tol {
+					t.Fatalf("%s: vertex %v outside slab %d by more than %g\n%v", name, v, s, tol, d)
+				}
+			}
+			for _, w := range vs[:i] {
+				if v.Distance(w) <= tol/2 {
+					t.Fatalf("%s: vertices %v and %v within tol/2\n%v", name, v, w, d)
+				}
+			}
+		}
+		// Every vertex of the exact polytope is within tol of a vertex. The
+		// brute force finds the points within eps of the planes: those of a
+		// polytope that is empty, but by less than eps, are not vertices.
+		bs, _ := vtBrute(&d)
+		for _, b := range bs {
+			if vtViolation(&d, b) > tol/256 {
+				continue
+			}
+			ok := false
+			for _, v := range vs {
+				ok = ok || v.Distance(b) <= tol
+			}
+			if !ok {
+				t.Fatalf("%s: vertex %v of the brute force missed\n%v\n%v", name, b, d, vs)
+			}
+		}
+		if p.empty || p.flat {
+			if v := d.Volume(); v != 0 {
+				t.Fatalf("%s: volume %g of an empty or flat polytope", name, v)
+			}
+			continue
+		}
+		want := vtBruteVolume(&p, bs)
+		if vol := d.Volume(); math.Abs(vol-want) > 1e-9*want+1e3*tol*vtArea(&d) {
+			t.Fatalf("%s: volume %g, from brute vertices %g\n%v", name, vol, want, d)
 		}
 	}
 }
@@ -327,6 +473,25 @@ func TestVerticesDegenerate(t *testing.T) {
 			e.Hi[3] = 6
 			if vs := e.Vertices(nil); len(vs) != 0 || e.Volume() != 0 {
 				t.Errorf("%v infeasible: %v, volume %g", k, vs, e.Volume())
+			}
+		}
+		if k == K18 || k == K26 {
+			// Slabs that meet in a segment, none of zero thickness: the
+			// edge x = y = 1 of the unit cube, cut by x + y ≥ 2.
+			var cube []geom.Vec3
+			for c := range 8 {
+				cube = append(cube, geom.V(float64(c&1), float64(c>>1&1), float64(c>>2)))
+			}
+			e := Fit(k, cube...)
+			i := 3
+			if k == K26 {
+				i = 7
+			}
+			e.Lo[i] = 2
+			vs := e.Vertices(nil)
+			vtSameSet(t, "edge", vs, []geom.Vec3{geom.V(1, 1, 0), geom.V(1, 1, 1)}, 1e-12)
+			if v := e.Volume(); v != 0 {
+				t.Errorf("%v of the edge of a cube: volume %g", k, v)
 			}
 		}
 		// Unbounded.
