@@ -33,6 +33,7 @@ func benchQueries(b *testing.B, env, fly *bvh.Tree, poses []geom.Pose, q bvh.Que
 	for _, p := range poses { // warm up: the flying view and the scratch
 		bvh.Collide(env, fly, p, q, &s, fn)
 	}
+	pairs = 0
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -59,6 +60,11 @@ func BenchmarkQuery(b *testing.B) {
 			benchQueries(b, env, fly, poses, bvh.QueryOptions{All: true})
 		})
 	}
+	env64 := mustBuild(b, envM, bvh.Options{Float64: true})
+	fly64 := mustBuild(b, flyM, bvh.Options{Float64: true})
+	b.Run("k=18/float64", func(b *testing.B) {
+		benchQueries(b, env64, fly64, poses, bvh.QueryOptions{All: true})
+	})
 	env := mustBuild(b, envM, bvh.Options{})
 	fly := mustBuild(b, flyM, bvh.Options{})
 	for _, v := range []struct {
