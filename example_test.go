@@ -1,6 +1,7 @@
 package collide_test
 
 import (
+	"bytes"
 	"fmt"
 	"log"
 	"os"
@@ -86,4 +87,28 @@ func ExampleQuery() {
 	// z=0.36: collide false, 0 pairs
 	// z=0.34: collide true, 56 pairs
 	// z=0.00: collide false, 0 pairs
+}
+
+// ExampleModel_Save builds a model once, saves it, and loads it back
+// without building.
+func ExampleModel_Save() {
+	terrain, err := gen.Terrain(65, 10, 1, 0.5, 7)
+	if err != nil {
+		log.Fatal(err)
+	}
+	env, err := collide.Build(terrain, collide.BuildOptions{BV: "kdop26"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := env.Save(&buf); err != nil {
+		log.Fatal(err)
+	}
+	loaded, err := collide.ReadModel(&buf)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(loaded.BV(), len(loaded.Mesh().Tris), loaded.Tree().Nodes())
+	// Output:
+	// kdop26 8192 16383
 }
