@@ -42,31 +42,6 @@ func encSave(tb testing.TB, m *mesh.TriMesh, o bvh.Options) (*bvh.Tree, []byte) 
 	return t, buf.Bytes()
 }
 
-// encPose returns a random rigid motion about c.
-func encPose(rng *rand.Rand, c geom.Vec3, spread float64) geom.Pose {
-	axis := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
-	t := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(spread)
-	p := geom.FromAxisAngle(axis, rng.Float64()*6.3, t)
-	p.T = p.T.Add(c).Sub(p.R.MulVec(c))
-	return p
-}
-
-// encPairs returns all pairs in contact, sorted.
-func encPairs(env, fly *bvh.Tree, pose geom.Pose) [][2]int32 {
-	var got [][2]int32
-	bvh.Collide(env, fly, pose, bvh.QueryOptions{All: true}, nil, func(p bvh.Pair) bool {
-		got = append(got, [2]int32{p.Env, p.Fly})
-		return true
-	})
-	slices.SortFunc(got, func(a, b [2]int32) int {
-		if a[0] != b[0] {
-			return int(a[0] - b[0])
-		}
-		return int(a[1] - b[1])
-	})
-	return got
-}
-
 // opaque hides every method of a reader but Read (no Len, Seek, Stat).
 type opaque struct{ r io.Reader }
 
@@ -126,7 +101,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	}{{"torus", torus}, {"lattice", lattice}} {
 		c := mc.m.Bounds().Center()
 		spread := 0.05 * mc.m.Bounds().Size().Norm()
-		poses := []geom.Pose{encPose(rng, c, spread), encPose(rng, c, spread)}
+		poses := []geom.Pose{randomPose(rng, c, spread), randomPose(rng, c, spread)}
 		for _, o := range opts {
 			orig, data := encSave(t, mc.m, o)
 			got, err := bvh.Read(bytes.NewReader(data))
@@ -135,11 +110,11 @@ func TestEncodeRoundTrip(t *testing.T) {
 			}
 			checkSame(t, orig, got, data)
 			for i, p := range poses {
-				want := encPairs(orig, orig, p)
+				want := pairsAt(orig, orig, p)
 				if len(want) == 0 {
 					t.Errorf("%s pose %d: no contacts; a weak test", mc.name, i)
 				}
-				if g := encPairs(got, got, p); !slices.Equal(g, want) {
+				if g := pairsAt(got, got, p); !slices.Equal(g, want) {
 					t.Errorf("%s %+v pose %d: %d pairs, want %d", mc.name, o, i, len(g), len(want))
 				}
 			}
@@ -609,4 +584,10 @@ func BenchmarkBuild(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// pairsAt returns all pairs in contact at pose, sorted.
+func pairsAt(env, fly *bvh.Tree, pose geom.Pose) [][2]int32 {
+	got, _ := collect(env, fly, pose, bvh.QueryOptions{All: true}, nil)
+	return got
 }

@@ -148,16 +148,16 @@ func collide[F bv.Float, A bv.Slabs[F]](et *tree[F, A], env, fly *Tree, pose geo
 	// √3·2^-38·M < 2^-37·M.
 	t := pose.T
 	rot := 0x1p-47*(fv.mag+max(math.Abs(t.X), math.Abs(t.Y), math.Abs(t.Z))) + 0x1p-37*fv.mag
-	for i := range k.Slabs() {
-		q.pad[i] = o.Eps * k.Norm(i) * (1 + 0x1p-50)
-		if !q.shift {
+	eps := q.epsPad(k)
+	q.pad = eps
+	if !q.shift {
+		for i := range k.Slabs() {
 			q.pad[i] += rot
 		}
 	}
 	if o.ExactRoot && !q.shift {
 		d, _ := fv.convexHull(fly).DOP(k, pose.R, pose.T, &sc.climb)
-		p := q.epsPad(k)
-		bv.Pack[F](&sc.fdop[0], &d.Lo, &d.Hi, &et.off, &p)
+		bv.Pack[F](&sc.fdop[0], &d.Lo, &d.Hi, &et.off, &eps)
 		sc.stamp[0] = sc.cur
 		q.st.Updates++
 	} else {
