@@ -28,11 +28,41 @@ const BVBrute = "brute"
 // BVDefault is the bounding volume Build uses when none is named.
 const BVDefault = "kdop18"
 
-// kdops maps the k-DOP bounding-volume names to their k.
-var kdops = map[string]bv.K{"kdop6": bv.K6, "kdop14": bv.K14, "kdop18": bv.K18, "kdop26": bv.K26}
+// bvKinds maps the bounding-volume names to a tree kind and, for k-DOPs,
+// k.
+var bvKinds = map[string]struct {
+	kind bvh.Kind
+	k    bv.K
+}{
+	"kdop6": {bvh.KDOP, bv.K6}, "kdop14": {bvh.KDOP, bv.K14}, "kdop18": {bvh.KDOP, bv.K18}, "kdop26": {bvh.KDOP, bv.K26},
+	"obb": {bvh.OBB, 0}, "sphere": {bvh.Sphere, 0}, "aabb": {bvh.AABB, 0}, "boxtree": {bvh.BoxTree, 0},
+}
 
-// BVNames returns the names of the bounding-volume types Build accepts.
-func BVNames() []string { return []string{"kdop6", "kdop14", "kdop18", "kdop26", BVBrute} }
+// BVNames returns the names of the bounding-volume types Build accepts:
+//
+//   - kdop6, kdop14, kdop18, kdop26: k-DOP trees (Klosowski et al.); the
+//     flying model's k-DOPs are recomputed for each pose (tumbling)
+//   - obb: oriented-box trees (Gottschalk et al., RAPID)
+//   - sphere: sphere-trees
+//   - aabb: trees of boxes aligned with the model's own axes, tested as
+//     oriented boxes under the relative pose (as OPCODE does)
+//   - boxtree: Zachmann's box-trees
+//   - brute: no hierarchy, every pair tested (the oracle)
+//
+// The environment's type decides how a query runs; a flying model of
+// another type gets a hierarchy of the environment's type, built on the
+// first such query and kept.
+func BVNames() []string {
+	return []string{"kdop6", "kdop14", "kdop18", "kdop26", "obb", "sphere", "aabb", "boxtree", BVBrute}
+}
+
+// bvName returns the name of the bounding volume of t.
+func bvName(t *bvh.Tree) string {
+	if t.Kind() == bvh.KDOP {
+		return fmt.Sprintf("kdop%d", int(t.K()))
+	}
+	return t.Kind().String()
+}
 
 // ErrUnknownBV is returned (wrapped) by Build for an unknown BV name.
 var ErrUnknownBV = errors.New("unknown bounding volume")
@@ -50,6 +80,7 @@ const (
 	LongestSide = bvh.LongestSide
 	MinSum      = bvh.MinSum
 	MinMax      = bvh.MinMax
+	RAPID       = bvh.RAPID
 	Mean        = bvh.Mean
 	Median      = bvh.Median
 )
@@ -59,17 +90,19 @@ const (
 type BuildOptions struct {
 	// BV names the bounding-volume type (see BVNames; "" is BVDefault).
 	BV string
-	// Rule chooses the axis each node is split along.
+	// Rule chooses the axis each node is split along (RAPID: OBB trees
+	// only).
 	Rule Rule
 	// Split chooses the split point along it.
 	Split Split
 	// Leaf is the largest number of triangles in a leaf (0: 1).
 	Leaf int
-	// FlyLeaf is the leaf threshold τ when the model flies: nodes with at
-	// most FlyLeaf triangles are leaves (0: a rule by size, see
-	// bvh.FlyLeafFor).
+	// FlyLeaf is the leaf threshold τ of a k-DOP tree when the model
+	// flies: nodes with at most FlyLeaf triangles are leaves (0: a rule by
+	// size, see bvh.FlyLeafFor).
 	FlyLeaf int
-	// Float64 stores bounds in float64 instead of float32.
+	// Float64 stores k-DOP bounds in float64 instead of float32 (the other
+	// types always use float64).
 	Float64 bool
 }
 
@@ -82,11 +115,11 @@ type QueryOptions struct {
 	// Eps ≥ 0 is the tolerance: pairs at distance at most Eps are reported.
 	// 0 is exact contact.
 	Eps float64
-	// Restart selects the restart-at-the-root traversal variant (for
-	// experiments; see bvh.QueryOptions).
+	// Restart selects the restart-at-the-root traversal variant of k-DOP
+	// trees (for experiments; see bvh.QueryOptions).
 	Restart bool
 	// ExactRoot bounds the flying model's root by its exact k-DOP, found by
-	// hill climbing on its convex hull, instead of by tumbling.
+	// hill climbing on its convex hull, instead of by tumbling (k-DOP trees).
 	ExactRoot bool
 }
 
@@ -131,8 +164,9 @@ func Build(m *mesh.TriMesh, o BuildOptions) (*Model, error) {
 	if o.BV == BVBrute {
 		return &Model{mesh: m, bv: o.BV, boxes: triangleBoxes(m)}, nil
 	}
+	kind := bvKinds[o.BV]
 	t, err := bvh.Build(m, bvh.Options{
-		K: kdops[o.BV], Rule: o.Rule, Split: o.Split, Leaf: o.Leaf, FlyLeaf: o.FlyLeaf, Float64: o.Float64,
+		Kind: kind.kind, K: kind.k, Rule: o.Rule, Split: o.Split, Leaf: o.Leaf, FlyLeaf: o.FlyLeaf, Float64: o.Float64,
 	})
 	if err != nil {
 		return nil, err

@@ -25,13 +25,14 @@ func (m *Model) Save(w io.Writer) error {
 // ReadModel reads a model written by Model.Save. It checks the data fully
 // (see bvh.Read): malformed, corrupt or forged data is reported as a
 // *mesh.FormatError with Format bvh.FormatName and the byte offset of the
-// problem. The model's BV name follows from its k, e.g. "kdop18".
+// problem. The model's BV name follows from the saved tree, e.g. "kdop18"
+// or "obb".
 func ReadModel(r io.Reader) (*Model, error) {
 	t, err := bvh.Read(r)
 	if err != nil {
 		return nil, err
 	}
-	return &Model{mesh: t.Mesh(), bv: fmt.Sprintf("kdop%d", int(t.K())), tree: t}, nil
+	return &Model{mesh: t.Mesh(), bv: bvName(t), tree: t}, nil
 }
 
 // IsSavedModel reports whether head, the first bytes of a file, starts like

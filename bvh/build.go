@@ -174,19 +174,32 @@ func (b *builder[F, A]) split(lo, hi int) int {
 // partition splits ids along axis a at the split point; ok is false when one
 // side would be empty.
 func (b *builder[F, A]) partition(ids []int32, a int) (mid int, ok bool) {
-	if b.o.Split == Median {
+	return partitionBy(ids, b.o.Split, func(t int32) float64 { return b.cent[t].Index(a) })
+}
+
+// partitionBy splits ids at the split point of the keys key(t): the mean,
+// keys below it first; or the median. ok is false when one side would be
+// empty.
+func partitionBy(ids []int32, split Split, key func(t int32) float64) (mid int, ok bool) {
+	if split == Median {
 		mid = len(ids) / 2
-		b.selectNth(ids, mid, a)
+		selectNth(ids, mid, key)
 		return mid, true
 	}
 	mean := 0.0
 	for _, t := range ids {
-		mean += b.cent[t].Index(a)
+		mean += key(t)
 	}
 	mean /= float64(len(ids))
+	return partitionAt(ids, mean, key)
+}
+
+// partitionAt puts the triangles whose key is below x first and returns how
+// many there are; ok is false when one side is empty.
+func partitionAt(ids []int32, x float64, key func(t int32) float64) (mid int, ok bool) {
 	i, j := 0, len(ids)-1
 	for i <= j {
-		if b.cent[ids[i]].Index(a) < mean {
+		if key(ids[i]) < x {
 			i++
 		} else {
 			ids[i], ids[j] = ids[j], ids[i]
@@ -196,11 +209,10 @@ func (b *builder[F, A]) partition(ids []int32, a int) (mid int, ok bool) {
 	return i, i > 0 && i < len(ids)
 }
 
-// selectNth reorders ids so that ids[n] holds the triangle whose centroid
-// coordinate on axis a would be there if sorted, smaller ones before it and
-// larger ones after (ties in any order).
-func (b *builder[F, A]) selectNth(ids []int32, n, a int) {
-	key := func(t int32) float64 { return b.cent[t].Index(a) }
+// selectNth reorders ids so that ids[n] holds the triangle whose key would
+// be there if sorted, smaller ones before it and larger ones after (ties in
+// any order).
+func selectNth(ids []int32, n int, key func(t int32) float64) {
 	lo, hi := 0, len(ids)-1
 	for lo < hi {
 		// Median of three as the pivot.

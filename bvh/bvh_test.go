@@ -21,6 +21,9 @@ type config struct {
 }
 
 func (c config) String() string {
+	if c.opts.Kind != bvh.KDOP {
+		return fmt.Sprintf("%v/%v/%v/leaf%d", c.opts.Kind, c.opts.Rule, c.opts.Split, c.opts.Leaf)
+	}
 	s := fmt.Sprintf("k%d/%v/%v/leaf%d/fly%d", c.opts.K, c.opts.Rule, c.opts.Split, c.opts.Leaf, c.opts.FlyLeaf)
 	if c.opts.Float64 {
 		s += "/f64"
@@ -34,8 +37,12 @@ func (c config) String() string {
 	return s
 }
 
-// configs returns the full matrix of k, rule and split point, and for each k
-// the variants of leaf sizes, storage, traversal and root update.
+// configs returns the configurations of the conformance suite, which the
+// tests below run against the brute-force oracle: for k-DOP trees the full
+// matrix of k, rule and split point, and for each k the variants of leaf
+// sizes, storage, traversal and root update; for every other kind of tree
+// each rule that applies to it with each split point, and larger leaves. A
+// new kind of tree adds its configurations here.
 func configs() []config {
 	var cs []config
 	for _, k := range bv.Ks {
@@ -52,7 +59,22 @@ func configs() []config {
 			config{opts: bvh.Options{K: k, FlyLeaf: 2}, q: bvh.QueryOptions{ExactRoot: true}},
 		)
 	}
-	return cs
+	for _, kind := range []bvh.Kind{bvh.OBB, bvh.Sphere, bvh.AABB} {
+		for r := bvh.Splatter; r <= bvh.RAPID; r++ {
+			if r == bvh.RAPID && kind != bvh.OBB || r == bvh.MinMax {
+				continue
+			}
+			for s := bvh.Mean; s <= bvh.Median; s++ {
+				cs = append(cs, config{opts: bvh.Options{Kind: kind, Rule: r, Split: s}})
+			}
+		}
+		cs = append(cs, config{opts: bvh.Options{Kind: kind, Leaf: 4}})
+	}
+	return append(cs,
+		config{opts: bvh.Options{Kind: bvh.BoxTree}},
+		config{opts: bvh.Options{Kind: bvh.BoxTree, Leaf: 4}},
+		config{opts: bvh.Options{Kind: bvh.BoxTree, Leaf: 16}},
+	)
 }
 
 func randomPose(rng *rand.Rand, about geom.Vec3, spread float64) geom.Pose {
@@ -205,4 +227,38 @@ func TestHeldOut(t *testing.T) {
 		}
 		checkScene(t, sc.name, sc.env, sc.fly, poses, 0, configs())
 	}
+}
+
+// TestMixedKinds checks queries between trees of different kinds: the
+// flying model gets a tree of the environment's kind, built on first use.
+func TestMixedKinds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 800))
+	flyM := gen.Must(gen.Icosphere(geom.V(1, 0, 0), 0.35, 320))
+	kinds := []bvh.Options{{}, {K: bv.K6}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree, Leaf: 4}}
+	b := envM.Bounds()
+	poses := []geom.Pose{geom.Identity()}
+	for range 3 {
+		poses = append(poses, randomPose(rng, b.Center(), 0.2*b.Size().Norm()))
+	}
+	var s bvh.Scratch
+	for i, eo := range kinds {
+		env := must(bvh.Build(envM, eo))
+		fo := kinds[(i+1)%len(kinds)]
+		fly := must(bvh.Build(flyM, fo))
+		for j, p := range poses {
+			want := testgeom.Brute(envM, flyM, p, 0)
+			got, _ := collect(env, fly, p, bvh.QueryOptions{All: true}, &s)
+			if !slices.Equal(got, want) {
+				t.Errorf("env %v, fly %v, pose %d: %d pairs, oracle %d", eo.Kind, fo.Kind, j, len(got), len(want))
+			}
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

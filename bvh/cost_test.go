@@ -113,7 +113,7 @@ func benchTumble[F bv.Float, A bv.Slabs[F]](b *testing.B, et *tree[F, A], t *Tre
 	s.begin(fv, len(t.mesh.Verts))
 	rng := rand.New(rand.NewPCG(3, 4))
 	pose := geom.FromAxisAngle(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), 1, geom.V(0.1, 0.2, 0.3))
-	q := query[F, A]{et: et, fv: fv, pose: pose, sc: &s}
+	q := query[F, A]{tester: tester{pose: pose}, et: et, fv: fv, sc: &s}
 	var nodes []int32
 	verts := 0
 	for i, c := range fv.kid {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -31,10 +32,12 @@ import (
 //	offset       size          field
 //	0            8             magic: Magic ("COLLIDE\x1a")
 //	8            4             format version: uint32 1
-//	12           4             bounding-volume kind: uint32 1 = k-DOP
-//	16           4             k: uint32 6, 14, 18 or 26
-//	20           4             element width w: uint32 4 (float32) or 8 (float64)
-//	24           4             splitting rule: uint32 0-3 (Splatter … MinMax)
+//	12           4             bounding-volume kind: uint32 1 + Kind (1 k-DOP,
+//	                           2 OBB, 3 sphere, 4 AABB, 5 box-tree)
+//	16           4             k: uint32 6, 14, 18 or 26 (k-DOP), else 0
+//	20           4             element width w: uint32 4 (float32) or 8
+//	                           (float64); 8 for the other kinds
+//	24           4             splitting rule: uint32 0-4 (Splatter … RAPID)
 //	28           4             split point: uint32 0 (Mean) or 1 (Median)
 //	32           4             leaf size: uint32 1-65536
 //	36           4             flying leaf size: uint32 0-65536 (0: size rule)
@@ -45,14 +48,28 @@ import (
 //	H+24         8             no: uint64, 0 for leaf size 1, else nt
 //	V = H+32     24·nv         vertices: x, y, z float64
 //	T = V+24·nv  12·nt         triangles: three int32 vertex indices
-//	N = T+12·nt  nn·(k·w+4)    nodes, depth first: the k bounds lo₀, hi₀,
-//	                           lo₁, hi₁, … (float32 or float64), then an
-//	                           int32 ref
-//	O = N+…      4·no          triangle order: int32
+//	N = T+12·nt  nn·s          nodes, depth first, of s bytes each (below)
+//	O = N+nn·s   4·no          triangle order: int32
 //	O+4·no       4             CRC-32C (Castagnoli) of bytes [0, O+4·no)
 //
-// A node's bounds are those of its k-DOP less the offsets, rounded outward,
-// as Build stores them. Its ref is, for an internal node, the offset r ≥ 2
+// A node holds its volume, then an int32 ref; the volumes are, in float64
+// unless said otherwise:
+//
+//	k-DOP     s = k·w+4   the k bounds lo₀, hi₀, lo₁, hi₁, … (float32 or
+//	                      float64)
+//	OBB       s = 124     centre x, y, z; the axes as rows, 9 numbers;
+//	                      half-extents
+//	sphere    s = 36      centre x, y, z; radius
+//	AABB      s = 52      centre x, y, z; half-extents
+//	box-tree  s = 24      the left child's upper bound, the right child's
+//	                      lower bound; after the ref, the axis: uint32 0-2
+//
+// A box-tree's nodes are preceded by its root box (min x, y, z, max x, y,
+// z: 48 bytes); its order lists every leaf's triangles (nt ≤ no, a triangle
+// may be in several leaves, and 1 ≤ nn ≤ 2·no−1).
+//
+// A k-DOP node's bounds are those of its k-DOP less the offsets, rounded
+// outward, as Build stores them. Its ref is, for an internal node, the offset r ≥ 2
 // of its right child (its left child is the next node); for a leaf it is ^x
 // (negative), where x is its triangle (leaf size 1) or the position in the
 // order of its first triangle; the order lists the triangles leaf by leaf,
@@ -65,8 +82,24 @@ const FormatName = "collide"
 // formatVersion is the version WriteTo writes and the only one Read reads.
 const formatVersion = 1
 
-// kindKDOP is the bounding-volume kind of k-DOP trees.
-const kindKDOP = 1
+// nodeSize returns the size of a saved node of a tree built with o.
+func nodeSize(o Options) int64 {
+	switch o.Kind {
+	case OBB:
+		return 15*8 + 4
+	case Sphere:
+		return 4*8 + 4
+	case AABB:
+		return 6*8 + 4
+	case BoxTree:
+		return 2*8 + 4 + 4
+	}
+	w := int64(4)
+	if o.Float64 {
+		w = 8
+	}
+	return int64(o.K)*w + 4
+}
 
 // headerFixed is the size of the header before the offsets.
 const headerFixed = 40
@@ -99,19 +132,20 @@ func (t *Tree) WriteTo(w io.Writer) (int64, error) {
 	}
 	nn, no := t.impl.len(), len(t.impl.perm())
 	size := headerFixed + 4*int64(k) + 32 + 24*int64(len(m.Verts)) + 12*int64(len(m.Tris)) +
-		int64(nn)*(int64(k)*int64(w8)+4) + 4*int64(no) + 4
+		int64(nn)*nodeSize(t.opts) + 4*int64(no) + 4
 	e := &encoder{w: w, buf: make([]byte, 0, min(size, ioChunk))}
 
 	h := e.grab(headerFixed + 4*int(k) + 32)
 	copy(h, Magic)
 	le := binary.LittleEndian
-	for i, v := range []uint32{formatVersion, kindKDOP, uint32(k), w8, uint32(t.opts.Rule),
+	for i, v := range []uint32{formatVersion, uint32(t.opts.Kind) + 1, uint32(k), w8, uint32(t.opts.Rule),
 		uint32(t.opts.Split), uint32(t.opts.Leaf), uint32(t.opts.FlyLeaf)} {
 		le.PutUint32(h[8+4*i:], v)
 	}
-	off := t.impl.offsets()
-	for i := range k.Slabs() {
-		le.PutUint64(h[headerFixed+8*i:], math.Float64bits(off[i]))
+	if off, ok := t.impl.(interface{ offsets() *[bv.MaxSlabs]float64 }); ok {
+		for i := range k.Slabs() {
+			le.PutUint64(h[headerFixed+8*i:], math.Float64bits(off.offsets()[i]))
+		}
 	}
 	c := h[headerFixed+4*int(k):]
 	for i, v := range []int{len(m.Verts), len(m.Tris), nn, no} {
@@ -286,7 +320,12 @@ func Read(r io.Reader) (*Tree, error) {
 		return nil, err
 	}
 	var ti impl
-	if h.w == 8 {
+	switch {
+	case h.o.Kind == BoxTree:
+		ti, err = readBoxTree(d, h, m)
+	case h.o.Kind != KDOP:
+		ti, err = readRigid(d, h, m)
+	case h.w == 8:
 		switch h.o.K {
 		case bv.K6:
 			ti, err = readTree[float64, [6]float64](d, h)
@@ -297,7 +336,7 @@ func Read(r io.Reader) (*Tree, error) {
 		default:
 			ti, err = readTree[float64, [26]float64](d, h)
 		}
-	} else {
+	default:
 		switch h.o.K {
 		case bv.K6:
 			ti, err = readTree[float32, [6]float32](d, h)
@@ -330,7 +369,11 @@ func Read(r io.Reader) (*Tree, error) {
 		verify(*mesh.TriMesh, Options) (int, string)
 	})
 	if !ok {
-		return nil, errors.New("bvh: unknown tree type")
+		// The other kinds: the checks of Validate.
+		if err := ti.validate(m, h.o); err != nil {
+			return nil, d.errorf(h.nAt, "%s", strings.TrimPrefix(err.Error(), "bvh: "))
+		}
+		return &Tree{mesh: m, opts: h.o, impl: ti}, nil
 	}
 	if i, msg := v.verify(m, h.o); msg != "" {
 		at := h.nAt
@@ -456,22 +499,29 @@ func (d *decoder) header() (*header, error) {
 	if v := field(8); v != formatVersion {
 		return nil, d.errorf(8, "unsupported version %d (this build reads version %d)", v, formatVersion)
 	}
-	if v := field(12); v != kindKDOP {
-		return nil, d.errorf(12, "unsupported bounding-volume kind %d (this build reads %d = k-DOP)", v, kindKDOP)
+	if v := field(12); v < 1 || v > uint32(BoxTree)+1 {
+		return nil, d.errorf(12, "unsupported bounding-volume kind %d (this build reads 1 to %d)", v, BoxTree+1)
+	} else {
+		h.o.Kind = Kind(v - 1)
 	}
 	k := field(16)
-	if k > 26 || !bv.K(k).Valid() {
+	switch {
+	case h.o.Kind == KDOP && (k > 26 || !bv.K(k).Valid()):
 		return nil, d.errorf(16, "k = %d is not supported (want 6, 14, 18 or 26)", k)
+	case h.o.Kind != KDOP && k != 0:
+		return nil, d.errorf(16, "k = %d for a %v tree (want 0)", k, h.o.Kind)
 	}
 	h.o.K = bv.K(k)
-	switch v := field(20); v {
-	case 4, 8:
+	switch v := field(20); {
+	case v == 8 || v == 4 && h.o.Kind == KDOP:
 		h.w = int(v)
 		h.o.Float64 = v == 8
-	default:
+	case h.o.Kind == KDOP:
 		return nil, d.errorf(20, "element width %d is not supported (want 4 for float32 or 8 for float64)", v)
+	default:
+		return nil, d.errorf(20, "element width %d is not supported for a %v tree (want 8)", v, h.o.Kind)
 	}
-	if v := field(24); v > uint32(MinMax) {
+	if v := field(24); v > uint32(RAPID) || v == uint32(RAPID) && h.o.Kind != OBB {
 		return nil, d.errorf(24, "unknown splitting rule %d", v)
 	} else {
 		h.o.Rule = Rule(v)
@@ -486,13 +536,13 @@ func (d *decoder) header() (*header, error) {
 	} else {
 		h.o.Leaf = int(v)
 	}
-	if v := field(36); v > maxLeaf {
+	if v := field(36); v > maxLeaf || v != 0 && h.o.Kind != KDOP {
 		return nil, d.errorf(36, "flying leaf size %d out of range [0, %d]", v, maxLeaf)
 	} else {
 		h.o.FlyLeaf = int(v)
 	}
 
-	ns := h.o.K.Slabs()
+	ns := int(k) / 2
 	b, err = d.next(8*ns+32, "header")
 	if err != nil {
 		return nil, err
@@ -514,18 +564,25 @@ func (d *decoder) header() (*header, error) {
 		return nil, d.errorf(at+8, "%d triangles, more than the limit %d", nt, mesh.MaxTriangles)
 	case nt == 0 && nn != 0:
 		return nil, d.errorf(at+16, "%d nodes over no triangles", nn)
-	case nt > 0 && (nn < 1 || nn > 2*nt-1):
+	case h.o.Kind == BoxTree && (no < nt || no > mesh.MaxTriangles):
+		return nil, d.errorf(at+24, "triangle order of %d entries for %d triangles (want %d to %d)", no, nt, nt, mesh.MaxTriangles)
+	case h.o.Kind == BoxTree && nt > 0 && (nn < 1 || nn > 2*no-1):
+		return nil, d.errorf(at+16, "%d nodes over %d leaf entries (want 1 to %d)", nn, no, 2*no-1)
+	case h.o.Kind != BoxTree && nt > 0 && (nn < 1 || nn > 2*nt-1):
 		return nil, d.errorf(at+16, "%d nodes over %d triangles (want 1 to %d)", nn, nt, 2*nt-1)
-	case h.o.Leaf == 1 && no != 0:
+	case h.o.Kind != BoxTree && h.o.Leaf == 1 && no != 0:
 		return nil, d.errorf(at+24, "triangle order of %d entries with leaf size 1 (want none)", no)
-	case h.o.Leaf > 1 && no != nt:
+	case h.o.Kind != BoxTree && h.o.Leaf > 1 && no != nt:
 		return nil, d.errorf(at+24, "triangle order of %d entries for %d triangles", no, nt)
 	}
 	h.nv, h.nt, h.nn, h.no = int(nv), int(nt), int(nn), int(no)
-	h.nodeSize = int64(k)*int64(h.w) + 4
+	h.nodeSize = nodeSize(h.o)
 	h.vAt = at + 32
 	h.tAt = h.vAt + 24*int64(nv)
 	h.nAt = h.tAt + 12*int64(nt)
+	if h.o.Kind == BoxTree && nt > 0 {
+		h.nAt += boxRootSize // the root box comes first
+	}
 	h.oAt = h.nAt + h.nodeSize*int64(nn)
 	return h, nil
 }

@@ -93,6 +93,10 @@ func TestEncodeRoundTrip(t *testing.T) {
 		bvh.Options{K: bv.K14, Rule: bvh.LongestSide, Leaf: 8, FlyLeaf: 1},
 		bvh.Options{K: bv.K26, Rule: bvh.MinMax, Leaf: 3, Float64: true},
 		bvh.Options{K: bv.K6, Split: bvh.Median, Leaf: 2, Float64: true},
+		bvh.Options{Kind: bvh.OBB}, bvh.Options{Kind: bvh.OBB, Rule: bvh.RAPID, Leaf: 3},
+		bvh.Options{Kind: bvh.Sphere}, bvh.Options{Kind: bvh.Sphere, Split: bvh.Median, Leaf: 4},
+		bvh.Options{Kind: bvh.AABB}, bvh.Options{Kind: bvh.AABB, Rule: bvh.LongestSide, Leaf: 2},
+		bvh.Options{Kind: bvh.BoxTree}, bvh.Options{Kind: bvh.BoxTree, Leaf: 8},
 	)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, mc := range []struct {
@@ -334,7 +338,8 @@ func TestReadCrafted(t *testing.T) {
 		{"magic", leaf1, func(b []byte, l layout) { b[0] = 'X' }, "not a collide model file (bad magic)", func(layout) int { return 0 }},
 		{"text", []byte("solid cube\n"), nil, "bad magic", func(layout) int { return 0 }},
 		{"version", leaf1, func(b []byte, l layout) { put32(b, 8, 2) }, "unsupported version 2 (this build reads version 1)", func(layout) int { return 8 }},
-		{"kind", leaf1, func(b []byte, l layout) { put32(b, 12, 2) }, "bounding-volume kind 2", func(layout) int { return 12 }},
+		{"kind", leaf1, func(b []byte, l layout) { put32(b, 12, 9) }, "bounding-volume kind 9", func(layout) int { return 12 }},
+		{"kind-k", leaf1, func(b []byte, l layout) { put32(b, 12, 2) }, "k = 18 for a obb tree (want 0)", func(layout) int { return 16 }},
 		{"k13", leaf1, func(b []byte, l layout) { put32(b, 16, 13) }, "k = 13 is not supported", func(layout) int { return 16 }},
 		{"k-huge", leaf1, func(b []byte, l layout) { put32(b, 16, 1<<31) }, "is not supported", func(layout) int { return 16 }},
 		{"width3", leaf1, func(b []byte, l layout) { put32(b, 20, 3) }, "element width 3 is not supported", func(layout) int { return 20 }},
@@ -590,4 +595,51 @@ func BenchmarkBuild(b *testing.B) {
 func pairsAt(env, fly *bvh.Tree, pose geom.Pose) [][2]int32 {
 	got, _ := collect(env, fly, pose, bvh.QueryOptions{All: true}, nil)
 	return got
+}
+
+// TestReadForgedKinds alters the nodes of saved OBB, sphere, AABB and
+// box-trees, fixing the checksum, and checks that Read rejects each: a
+// volume that no longer contains its triangles, a NaN, a bad reference or
+// axis.
+func TestReadForgedKinds(t *testing.T) {
+	torus := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 64))
+	nodesAt := 40 + 32 + 24*len(torus.Verts) + 12*len(torus.Tris)
+	le := binary.LittleEndian
+	setF := func(b []byte, at int, x float64) { le.PutUint64(b[at:], math.Float64bits(x)) }
+	cases := []struct {
+		name string
+		o    bvh.Options
+		edit func(b []byte)
+		msg  string
+	}{
+		// The root OBB's first half-extent (after centre and axes) halved.
+		{"obb-half", bvh.Options{Kind: bvh.OBB}, func(b []byte) {
+			at := nodesAt + 12*8
+			setF(b, at, math.Float64frombits(le.Uint64(b[at:]))/2)
+		}, "does not contain"},
+		{"obb-nan", bvh.Options{Kind: bvh.OBB}, func(b []byte) { setF(b, nodesAt+124+8, math.NaN()) }, "NaN"},
+		{"sphere-radius", bvh.Options{Kind: bvh.Sphere}, func(b []byte) { setF(b, nodesAt+3*8, 0.5) }, "does not contain"},
+		{"aabb-ref", bvh.Options{Kind: bvh.AABB}, func(b []byte) { le.PutUint32(b[nodesAt+48:], 1<<30) }, "out of range"},
+		// The root cut's bound of the left child lowered below its triangles.
+		{"boxtree-cut", bvh.Options{Kind: bvh.BoxTree}, func(b []byte) { setF(b, nodesAt+48, -2) }, "reaches above its cut"},
+		{"boxtree-axis", bvh.Options{Kind: bvh.BoxTree}, func(b []byte) { le.PutUint32(b[nodesAt+48+20:], 7) }, "axis 7"},
+		{"boxtree-root", bvh.Options{Kind: bvh.BoxTree}, func(b []byte) { setF(b, nodesAt, 0.5) }, "root box does not contain"},
+	}
+	for _, c := range cases {
+		_, data := encSave(t, torus, c.o)
+		if _, err := bvh.Read(bytes.NewReader(data)); err != nil {
+			t.Fatalf("%s: the unaltered file: %v", c.name, err)
+		}
+		b := slices.Clone(data)
+		c.edit(b)
+		fixCRC(b)
+		_, err := bvh.Read(bytes.NewReader(b))
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		if fe := formatError(t, c.name, err); !strings.Contains(fe.Msg, c.msg) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.msg)
+		}
+	}
 }

@@ -23,9 +23,14 @@ const (
 	// MinMax splits along the axis that minimises the larger of the two
 	// children's k-DOP volumes.
 	MinMax
+	// RAPID is the split of the RAPID library, for OBB trees only: the box's
+	// axis of largest variance, at the area-weighted mean of the triangle
+	// centroids; when every centroid falls on one side, the triangles are
+	// halved by count rather than trying the other axes.
+	RAPID
 )
 
-var ruleNames = []string{"splatter", "longest", "minsum", "minmax"}
+var ruleNames = []string{"splatter", "longest", "minsum", "minmax", "rapid"}
 
 // String returns the rule's name: splatter, longest, minsum or minmax.
 func (r Rule) String() string {
@@ -76,11 +81,49 @@ func ParseSplit(s string) (Split, error) {
 	return 0, fmt.Errorf("unknown split point %q (known: %s)", s, strings.Join(splitNames, ", "))
 }
 
+// Kind is the type of bounding volume of a tree.
+type Kind uint8
+
+// The kinds of tree.
+const (
+	// KDOP trees bound nodes by k-DOPs (Klosowski et al.); a flying model's
+	// k-DOPs are recomputed in the environment's frame for each pose
+	// ("tumbling").
+	KDOP Kind = iota
+	// OBB trees bound nodes by oriented boxes fitted to the covariance of
+	// the convex hull's surface (Gottschalk et al., RAPID), tested with the
+	// 15-axis separating-axis test under the relative pose.
+	OBB
+	// Sphere trees bound nodes by near-minimal spheres, moved with the pose.
+	Sphere
+	// AABB trees bound nodes by boxes aligned with the model's own axes,
+	// tested as oriented boxes under the relative pose (no tumbling: the
+	// approach of OPCODE and ColDet).
+	AABB
+	// BoxTree is Zachmann's box-tree: each node cuts its box by a plane;
+	// triangles crossing the (thick) plane go to both children, and boxes
+	// are derived from the cuts during traversal rather than stored.
+	BoxTree
+)
+
+var kindNames = []string{"kdop", "obb", "sphere", "aabb", "boxtree"}
+
+// String returns the kind's name: kdop, obb, sphere, aabb or boxtree.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
 // Options configures Build. The zero value is the default: 18-DOPs, the
 // Splatter rule, mean split point, one triangle per leaf, flying leaf size by
 // the size rule, float32 storage.
 type Options struct {
-	// K is the k-DOP direction set (0: bv.K18).
+	// Kind is the type of bounding volume (the zero value is KDOP).
+	Kind Kind
+	// K is the k-DOP direction set of KDOP trees (0: bv.K18); other kinds
+	// ignore it.
 	K bv.K
 	// Rule is the axis rule.
 	Rule Rule
@@ -89,18 +132,22 @@ type Options struct {
 	// Leaf is the largest number of triangles in a leaf (0: 1, a complete
 	// tree, as the papers use for environments).
 	Leaf int
-	// FlyLeaf is the leaf threshold τ of the hierarchy when the model flies:
-	// nodes with at most FlyLeaf triangles are treated as leaves, and their
-	// triangles tested directly (0: the size rule, see FlyLeafFor).
+	// FlyLeaf is the leaf threshold τ of a KDOP hierarchy when the model
+	// flies: nodes with at most FlyLeaf triangles are treated as leaves, and
+	// their triangles tested directly (0: the size rule, see FlyLeafFor).
 	FlyLeaf int
 	// Float64 stores the k-DOP bounds in float64 rather than float32 (both
 	// conservative); float32 halves the memory of the tree and is as fast.
+	// The other kinds always store float64.
 	Float64 bool
 }
 
 // withDefaults returns o with its zero fields set to the defaults.
 func (o Options) withDefaults() Options {
-	if o.K == 0 {
+	switch {
+	case o.Kind != KDOP:
+		o.K, o.FlyLeaf, o.Float64 = 0, 0, true
+	case o.K == 0:
 		o.K = bv.K18
 	}
 	if o.Leaf == 0 {
@@ -111,9 +158,13 @@ func (o Options) withDefaults() Options {
 
 func (o Options) validate() error {
 	switch {
-	case !o.K.Valid():
+	case o.Kind > BoxTree:
+		return fmt.Errorf("bvh: unknown tree kind %d", o.Kind)
+	case o.Rule == RAPID && o.Kind != OBB:
+		return fmt.Errorf("bvh: the rapid splitting rule applies to OBB trees only")
+	case o.Kind == KDOP && !o.K.Valid():
 		return fmt.Errorf("bvh: unsupported k = %d (want 6, 14, 18 or 26)", int(o.K))
-	case o.Rule > MinMax:
+	case o.Rule > RAPID:
 		return fmt.Errorf("bvh: unknown splitting rule %d", o.Rule)
 	case o.Split > Median:
 		return fmt.Errorf("bvh: unknown split point %d", o.Split)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
-	"github.com/collide3d/collide/mesh"
 )
 
 // Pair names two triangles in contact by their indices in the environment's
@@ -54,15 +53,15 @@ type QueryOptions struct {
 // once it has grown to the models; a Scratch must not be used by two
 // queries at once. The zero value is ready to use.
 type Scratch struct {
-	impl any // *scratch[F, A]
+	impl any       // *scratch[F, A], for k-DOP trees
+	rig  *rscratch // for the other kinds
 }
 
 type scratch[F bv.Float, A bv.Slabs[F]] struct {
 	cur   uint32   // stamp of the current query
 	fdop  []A      // flying k-DOPs for the current pose, in the environment's frame
 	stamp []uint32 // query stamp of fdop[i]
-	tv    []geom.Vec3
-	tvAt  []uint32 // query stamp of tv[i]
+	vertexCache
 	stack []uint64
 	view  *flyView
 	climb bv.ClimbState
@@ -72,11 +71,20 @@ type scratch[F bv.Float, A bv.Slabs[F]] struct {
 // calling fn for each pair of triangles in contact (at distance at most
 // o.Eps); fn returns false to stop the query. Without o.All the query stops
 // after the first pair. Each pair is reported once, in no particular order.
-// The flying tree is tumbled in env's k-DOPs, whatever its own k. s may be
-// nil (a new Scratch is used).
+// The environment's kind decides the traversal: a k-DOP tree flying against
+// one of another k is tumbled in env's k-DOPs; a flying tree of another kind
+// first gets a tree of env's kind over its mesh, built on the first such
+// query and kept. s may be nil (a new Scratch is used).
 func Collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	if s == nil {
 		s = new(Scratch)
+	}
+	fly = fly.asKind(env.opts.Kind)
+	switch env.opts.Kind {
+	case BoxTree:
+		return collideBox(env, fly, pose, o, s, fn)
+	case OBB, Sphere, AABB:
+		return collideRigid(env, fly, pose, o, s, fn)
 	}
 	switch e := env.impl.(type) {
 	case *tree[float32, [6]float32]:
@@ -101,20 +109,12 @@ func Collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func
 
 // query is one Collide call on an environment of type tree[F, A].
 type query[F bv.Float, A bv.Slabs[F]] struct {
+	tester
 	et    *tree[F, A]
-	emesh *mesh.TriMesh
 	fv    *flyView
-	fmesh *mesh.TriMesh
-	pose  geom.Pose
-	ident bool // pose is the identity
-	shift bool // pose is a translation
-	eps   float64
-	all   bool
+	shift bool                 // pose is a translation
 	pad   [bv.MaxSlabs]float64 // added to each side of a tumbled slab
 	sc    *scratch[F, A]
-	st    Stats
-	fn    func(Pair) bool
-	stop  bool
 }
 
 func collide[F bv.Float, A bv.Slabs[F]](et *tree[F, A], env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
@@ -129,10 +129,12 @@ func collide[F bv.Float, A bv.Slabs[F]](et *tree[F, A], env, fly *Tree, pose geo
 	fv := fly.view(env.opts.K)
 	sc.begin(fv, len(fly.mesh.Verts))
 	q := query[F, A]{
-		et: et, emesh: env.mesh, fv: fv, fmesh: fly.mesh,
-		pose: pose, eps: o.Eps, all: o.All, sc: sc, fn: fn,
+		tester: tester{
+			emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
+			eps: o.Eps, all: o.All, fn: fn, tv: sc.tv, tvAt: sc.tvAt, cur: sc.cur,
+		},
+		et: et, fv: fv, sc: sc,
 	}
-	q.ident = pose.IsIdentity()
 	q.shift = pose.R == geom.Identity3()
 	k := env.opts.K
 	// Rotated k-DOPs are padded by bounds on three errors. (1) The mesh
@@ -191,16 +193,12 @@ func (s *scratch[F, A]) begin(v *flyView, nv int) {
 		s.fdop = make([]A, n)
 		s.stamp = make([]uint32, n)
 	}
-	if len(s.tv) < nv {
-		s.tv = make([]geom.Vec3, nv)
-		s.tvAt = make([]uint32, nv)
-	}
 	s.cur++
 	if s.cur == 0 { // wrapped: forget every stamp
 		clear(s.stamp)
-		clear(s.tvAt)
 		s.cur = 1
 	}
+	s.vertexCache.begin(nv, s.cur == 1)
 	s.stack = s.stack[:0]
 }
 
@@ -298,44 +296,4 @@ func (q *query[F, A]) leaves(f, eref int32) {
 		}
 		q.triangles(t, ft)
 	}
-}
-
-// triangles tests environment triangle et against the flying triangles ft.
-func (q *query[F, A]) triangles(et int32, ft []int32) {
-	a := q.emesh.Triangle(int(et))
-	for _, f := range ft {
-		if q.stop {
-			return
-		}
-		b := q.flyTriangle(f)
-		q.st.TriTests++
-		var hit bool
-		if q.eps == 0 {
-			hit = geom.TriTri(a, b)
-		} else {
-			hit = geom.TriTriWithin(a, b, q.eps)
-		}
-		if hit && (!q.fn(Pair{et, f}) || !q.all) {
-			q.stop = true
-		}
-	}
-}
-
-// flyTriangle returns flying triangle i at the query's pose.
-func (q *query[F, A]) flyTriangle(i int32) geom.Triangle {
-	ix := q.fmesh.Tris[i]
-	if q.ident {
-		v := q.fmesh.Verts
-		return geom.Triangle{v[ix[0]], v[ix[1]], v[ix[2]]}
-	}
-	sc := q.sc
-	var t geom.Triangle
-	for j, x := range ix {
-		if sc.tvAt[x] != sc.cur {
-			sc.tv[x] = q.pose.Apply(q.fmesh.Verts[x])
-			sc.tvAt[x] = sc.cur
-		}
-		t[j] = sc.tv[x]
-	}
-	return t
 }

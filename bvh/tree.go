@@ -11,9 +11,10 @@ import (
 	"github.com/collide3d/collide/mesh"
 )
 
-// Tree is a k-DOP bounding-volume tree over the triangles of a mesh: binary,
-// built top-down, stored as a flat array of nodes in depth-first order. It is
-// immutable once built and safe for concurrent queries.
+// Tree is a bounding-volume tree over the triangles of a mesh: binary,
+// built top-down, stored as a flat array of nodes in depth-first order, with
+// volumes of one Kind. It is immutable once built and safe for concurrent
+// queries.
 type Tree struct {
 	mesh *mesh.TriMesh
 	opts Options
@@ -21,15 +22,20 @@ type Tree struct {
 
 	flyMu sync.Mutex
 	views map[bv.K]*flyView // built on first use as a flying model
+	// as holds trees of other kinds over the same mesh, built on first use
+	// when the tree flies against a tree of that kind.
+	as map[Kind]*Tree
 }
 
-// impl is a tree[F, A] for one element type and k.
+// impl is the node array of a tree: a tree[F, A] (k-DOPs of one element
+// type and k), a *rigid or a *boxTree.
 type impl interface {
 	len() int
 	ref(i int) int32
 	perm() []int32
-	slabs(i int) bv.DOP
-	offsets() *[bv.MaxSlabs]float64
+	// bounds returns the volume of node i as a k-DOP: its own, or the
+	// axis-aligned box around it.
+	bounds(i int) bv.DOP
 	bytes() int64
 	validate(m *mesh.TriMesh, o Options) error
 }
@@ -60,7 +66,7 @@ func (t *tree[F, A]) len() int                       { return len(t.nodes) }
 func (t *tree[F, A]) ref(i int) int32                { return t.nodes[i].ref }
 func (t *tree[F, A]) perm() []int32                  { return t.order }
 func (t *tree[F, A]) offsets() *[bv.MaxSlabs]float64 { return &t.off }
-func (t *tree[F, A]) slabs(i int) bv.DOP             { return bv.Unpack[F](&t.nodes[i].s, &t.off) }
+func (t *tree[F, A]) bounds(i int) bv.DOP            { return bv.Unpack[F](&t.nodes[i].s, &t.off) }
 func (t *tree[F, A]) bytes() int64 {
 	var n node[F, A]
 	return int64(len(t.nodes))*int64(unsafe.Sizeof(n)) + 4*int64(len(t.order))
@@ -72,8 +78,11 @@ func (t *Tree) Mesh() *mesh.TriMesh { return t.mesh }
 // Options returns the options the tree was built with, defaults filled in.
 func (t *Tree) Options() Options { return t.opts }
 
-// K returns the tree's k-DOP direction set.
+// K returns the k-DOP direction set of a KDOP tree (0 for other kinds).
 func (t *Tree) K() bv.K { return t.opts.K }
+
+// Kind returns the tree's kind of bounding volume.
+func (t *Tree) Kind() Kind { return t.opts.Kind }
 
 // Nodes returns the number of nodes.
 func (t *Tree) Nodes() int { return t.impl.len() }
@@ -98,11 +107,12 @@ func (t *Tree) Height() int {
 	return walk(0, 1)
 }
 
-// Node returns the k-DOP of node i (in model coordinates) and, for an
-// internal node, its children; for a leaf, left = right = -1 and tris holds
-// its triangles (appended to dst).
+// Node returns the volume of node i (in model coordinates) as a k-DOP: for
+// KDOP trees its own, for the other kinds the axis-aligned box around it
+// (as a 6-DOP); and, for an internal node, its children; for a leaf,
+// left = right = -1 and tris holds its triangles (appended to dst).
 func (t *Tree) Node(i int, dst []int32) (d bv.DOP, left, right int, tris []int32) {
-	d = t.impl.slabs(i)
+	d = t.impl.bounds(i)
 	r := t.impl.ref(i)
 	if r >= 0 {
 		return d, i + 1, i + int(r), dst
@@ -112,17 +122,7 @@ func (t *Tree) Node(i int, dst []int32) (d bv.DOP, left, right int, tris []int32
 
 // leafTris appends the triangles of the leaf whose ref is ^x.
 func (t *Tree) leafTris(x int32, dst []int32) []int32 {
-	order := t.impl.perm()
-	if order == nil {
-		return append(dst, x)
-	}
-	for j := int(x); ; j++ {
-		if v := order[j]; v < 0 {
-			return append(dst, ^v)
-		} else {
-			dst = append(dst, v)
-		}
-	}
+	return leafList(t.impl.perm(), ^x, dst)
 }
 
 // Build builds a tree over the triangles of m, which must stay unchanged
@@ -143,8 +143,52 @@ func Build(m *mesh.TriMesh, o Options) (*Tree, error) {
 		return nil, fmt.Errorf("bvh: %d triangles is more than a tree holds", len(m.Tris))
 	}
 	t := &Tree{mesh: m, opts: o}
-	t.impl = newImpl(o, m)
+	switch o.Kind {
+	case KDOP:
+		t.impl = newImpl(o, m)
+	case BoxTree:
+		t.impl = newBoxTree(o, m)
+	default:
+		t.impl = newRigid(o, m)
+	}
 	return t, nil
+}
+
+// asKind returns a tree of kind k over t's mesh: t itself if it is of that
+// kind (for KDOP, of any k), else one built with t's options (those that
+// apply to k) on first use and kept.
+func (t *Tree) asKind(k Kind) *Tree {
+	if t.opts.Kind == k {
+		return t
+	}
+	t.flyMu.Lock()
+	defer t.flyMu.Unlock()
+	if c, ok := t.as[k]; ok {
+		return c
+	}
+	o := t.opts
+	o.Kind = k
+	if o.Rule == RAPID && k != OBB {
+		o.Rule = Splatter
+	}
+	if k == KDOP {
+		o.K, o.Float64 = 0, false
+	}
+	o = o.withDefaults()
+	c := &Tree{mesh: t.mesh, opts: o}
+	switch k {
+	case KDOP:
+		c.impl = newImpl(o, t.mesh)
+	case BoxTree:
+		c.impl = newBoxTree(o, t.mesh)
+	default:
+		c.impl = newRigid(o, t.mesh)
+	}
+	if t.as == nil {
+		t.as = map[Kind]*Tree{}
+	}
+	t.as[k] = c
+	return c
 }
 
 // newImpl builds the node array for the element type and k of o.

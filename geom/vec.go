@@ -90,6 +90,22 @@ func (v Vec3) Index(i int) float64 {
 	panic("geom: Vec3 index out of range")
 }
 
+// SetIndex returns v with component i (0: X, 1: Y, 2: Z) set to x. It
+// panics if i is not 0, 1 or 2.
+func (v Vec3) SetIndex(i int, x float64) Vec3 {
+	switch i {
+	case 0:
+		v.X = x
+	case 1:
+		v.Y = x
+	case 2:
+		v.Z = x
+	default:
+		panic("geom: Vec3 index out of range")
+	}
+	return v
+}
+
 // LargestAxis returns the index (0, 1, 2) of the component of largest
 // absolute value, preferring the lower index on ties.
 func (v Vec3) LargestAxis() int {

@@ -104,7 +104,7 @@ func TestUsageErrors(t *testing.T) {
 		{"negative eps", []string{"check", "--eps", "-1", a, a}, "--eps"},
 		{"nan eps", []string{"check", "--eps", "NaN", a, a}, "--eps"},
 		{"inf eps", []string{"check", "--eps", "+Inf", a, a}, "--eps"},
-		{"bad rule", []string{"check", "--rule", "best", a, a}, "--rule: unknown splitting rule \"best\" (known: splatter, longest, minsum, minmax)"},
+		{"bad rule", []string{"check", "--rule", "best", a, a}, "--rule: unknown splitting rule \"best\" (known: splatter, longest, minsum, minmax, rapid)"},
 		{"bad split", []string{"check", "--split", "middle", a, a}, "--split: unknown split point \"middle\" (known: mean, median)"},
 		{"negative leaf", []string{"check", "--leaf", "-1", a, a}, "--leaf"},
 		{"huge leaf", []string{"check", "--leaf", "70000", a, a}, "--leaf"},

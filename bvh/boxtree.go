@@ -1,0 +1,427 @@
+package bvh
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"unsafe"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// boxTree is Zachmann's box-tree: each internal node cuts its box across
+// one axis; its left child's box is the part below hi, its right child's
+// the part above lo. Boxes are not stored: the root's is, and the others
+// follow from the cuts during the traversal.
+//
+// A triangle goes to the left child when it lies below the cut plane c
+// thickened by δ (its largest coordinate on the axis at most c + δ), to the
+// right child when it lies above c - δ, to the side of its centroid when it
+// lies in the thick plane, and to both children when it crosses it. The
+// planes are then moved in as far as the triangles allow: hi is the largest
+// coordinate of the left-only triangles, lo the least of the right-only
+// ones, and when triangles cross, hi ≥ c ≥ lo, so that the two boxes cover
+// their parent's where those triangles lie. Each triangle's part inside a
+// node's box is thus inside the box of a child that holds it, which is all
+// the traversal needs to find every pair in contact.
+type boxTree struct {
+	root  geom.AABB
+	nodes []cut
+	order []int32  // the leaves' triangles, the last of each complemented
+	dup   []uint64 // bit t: triangle t is in more than one leaf
+	mag   float64
+}
+
+// cut is a node of a box-tree.
+type cut struct {
+	hi, lo float64 // the left child's upper bound, the right child's lower bound
+	ref    int32   // as in the k-DOP trees; leaves index the order
+	axis   uint8
+}
+
+// Box-tree construction constants: the cut plane's half-thickness as a
+// fraction of the node's extent across it; the weight γ of crossing
+// triangles in Zachmann's penalty |n_l - n_r| + γ·n_c; how many times its
+// triangles a node's two children may hold together (each must hold fewer
+// than it); and the depth limit.
+//
+// The constants come from the adversarial soups of the tests with a
+// tolerance: thicker planes and less growth gave fewer volume and triangle
+// tests there.
+const (
+	boxThick  = 1.0 / 16
+	boxGamma  = 1.0
+	boxGrowth = 1.5
+	boxDepth  = 64
+)
+
+func (t *boxTree) len() int        { return len(t.nodes) }
+func (t *boxTree) ref(i int) int32 { return t.nodes[i].ref }
+func (t *boxTree) perm() []int32   { return t.order }
+func (t *boxTree) bytes() int64 {
+	return int64(len(t.nodes))*int64(unsafe.Sizeof(cut{})) + 4*int64(len(t.order)) + 8*int64(len(t.dup))
+}
+
+// bounds returns the box of node i, derived from the root's by the cuts on
+// the path to it.
+func (t *boxTree) bounds(i int) bv.DOP {
+	b, at := t.root, 0
+	for at != i {
+		n := &t.nodes[at]
+		a := int(n.axis)
+		if r := int(n.ref); i < at+r {
+			b.Max = b.Max.SetIndex(a, n.hi)
+			at++
+		} else {
+			b.Min = b.Min.SetIndex(a, n.lo)
+			at += r
+		}
+	}
+	return boxDOP(b)
+}
+
+// newBoxTree builds the box-tree of m.
+func newBoxTree(o Options, m *mesh.TriMesh) *boxTree {
+	n := len(m.Tris)
+	t := &boxTree{mag: meshMag(m), root: geom.EmptyAABB()}
+	if n == 0 {
+		return t
+	}
+	b := &boxBuilder{o: o, tb: make([]geom.AABB, n), cent: make([]geom.Vec3, n)}
+	ids := make([]int32, n)
+	parallelFor(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			tr := m.Triangle(i)
+			b.tb[i] = tr.Bounds()
+			b.cent[i] = tr[0].Add(tr[1]).Add(tr[2]).Scale(1.0 / 3)
+			ids[i] = int32(i)
+		}
+	})
+	for _, x := range b.tb {
+		t.root = t.root.Union(x)
+	}
+	b.node(ids, t.root, 0)
+	t.nodes, t.order = b.nodes, b.order
+	t.dup = duplicates(t.order, n)
+	return t
+}
+
+// duplicates returns the set of the triangles (of n) that order lists more
+// than once, as a bit set, or nil if there are none.
+func duplicates(order []int32, n int) []uint64 {
+	count := make([]uint8, n)
+	var dup []uint64
+	for _, v := range order {
+		if v < 0 {
+			v = ^v
+		}
+		if count[v]++; count[v] == 2 {
+			if dup == nil {
+				dup = make([]uint64, (n+63)/64)
+			}
+			dup[v>>6] |= 1 << (v & 63)
+		}
+		count[v] = min(count[v], 2)
+	}
+	return dup
+}
+
+// boxBuilder holds the state of one box-tree build.
+type boxBuilder struct {
+	o     Options
+	tb    []geom.AABB // triangle boxes
+	cent  []geom.Vec3
+	nodes []cut
+	order []int32
+	keys  []float64
+}
+
+// node appends the subtree over the triangles ids in the box bx.
+func (b *boxBuilder) node(ids []int32, bx geom.AABB, depth int) {
+	at := len(b.nodes)
+	b.nodes = append(b.nodes, cut{})
+	if len(ids) > b.o.Leaf && depth < boxDepth {
+		if c, ok := b.bestCut(ids, bx); ok {
+			left, right := b.assign(ids, c)
+			b.nodes[at] = cut{hi: c.hi, lo: c.lo, axis: uint8(c.axis)}
+			lb, rb := bx, bx
+			lb.Max = lb.Max.SetIndex(c.axis, c.hi)
+			rb.Min = rb.Min.SetIndex(c.axis, c.lo)
+			b.node(left, lb, depth+1)
+			b.nodes[at].ref = int32(len(b.nodes) - at)
+			b.node(right, rb, depth+1)
+			return
+		}
+	}
+	b.nodes[at].ref = ^int32(len(b.order))
+	b.order = append(b.order, ids...)
+	b.order[len(b.order)-1] = ^b.order[len(b.order)-1]
+}
+
+// plane is a candidate cut.
+type plane struct {
+	axis        int
+	c, delta    float64 // the plane and its half-thickness
+	hi, lo      float64 // the children's bounds
+	nl, nr, nc  int     // left-only, right-only and crossing triangles
+	penalty     float64
+	left, right bool
+}
+
+// side classifies a triangle with extent [lo, hi] and centroid coordinate
+// m against the thick plane: left, right or both.
+func (p *plane) side(lo, hi, m float64) (left, right bool) {
+	switch inL, inR := hi <= p.c+p.delta, lo >= p.c-p.delta; {
+	case inL && inR:
+		return m < p.c, m >= p.c
+	case inL:
+		return true, false
+	case inR:
+		return false, true
+	}
+	return true, true
+}
+
+// bestCut returns the cut of least penalty over the three axes, each cut at
+// the median of the centroids, among those that leave each child at most
+// the share boxShare of the triangles.
+func (b *boxBuilder) bestCut(ids []int32, bx geom.AABB) (best plane, ok bool) {
+	n := len(ids)
+	for a := range 3 {
+		ext := bx.Max.Index(a) - bx.Min.Index(a)
+		if !(ext > 0) {
+			continue
+		}
+		b.keys = b.keys[:0]
+		for _, t := range ids {
+			b.keys = append(b.keys, b.cent[t].Index(a))
+		}
+		mid := len(b.keys) / 2
+		slices.Sort(b.keys) // simple and O(n log n); the build is O(n log² n)
+		p := plane{axis: a, c: b.keys[mid], delta: ext * boxThick, hi: math.Inf(-1), lo: math.Inf(1)}
+		for _, t := range ids {
+			lo, hi := b.tb[t].Min.Index(a), b.tb[t].Max.Index(a)
+			switch l, r := p.side(lo, hi, b.cent[t].Index(a)); {
+			case l && r:
+				p.nc++
+			case l:
+				p.nl++
+				p.hi = max(p.hi, hi)
+			default:
+				p.nr++
+				p.lo = min(p.lo, lo)
+			}
+		}
+		L, R := p.nl+p.nc, p.nr+p.nc
+		if L == 0 || R == 0 || L == n || R == n || float64(L+R) > boxGrowth*float64(n) {
+			continue
+		}
+		if p.nc > 0 {
+			p.hi, p.lo = max(p.hi, p.c), min(p.lo, p.c)
+		}
+		p.hi = min(p.hi, bx.Max.Index(a))
+		p.lo = max(p.lo, bx.Min.Index(a))
+		p.penalty = math.Abs(float64(p.nl-p.nr)) + boxGamma*float64(p.nc)
+		if !ok || p.penalty < best.penalty {
+			best, ok = p, true
+		}
+	}
+	return best, ok
+}
+
+// assign splits ids by the cut p.
+func (b *boxBuilder) assign(ids []int32, p plane) (left, right []int32) {
+	left = make([]int32, 0, p.nl+p.nc)
+	right = make([]int32, 0, p.nr+p.nc)
+	a := p.axis
+	for _, t := range ids {
+		l, r := p.side(b.tb[t].Min.Index(a), b.tb[t].Max.Index(a), b.cent[t].Index(a))
+		if l {
+			left = append(left, t)
+		}
+		if r {
+			right = append(right, t)
+		}
+	}
+	return left, right
+}
+
+// validate checks the box-tree's invariants: the shape, every triangle in
+// some leaf (leaf sizes are not bounded: a node that no cut divides is a
+// leaf), the root box containing every triangle, and at every cut the
+// condition the traversal relies on: the triangles of the left subtree only
+// lie below hi, those of the right subtree only above lo, and if some are
+// on both sides, hi ≥ lo.
+func (t *boxTree) validate(m *mesh.TriMesh, _ Options) error {
+	n, nt := len(t.nodes), len(m.Tris)
+	if nt == 0 || n == 0 {
+		if n != 0 || nt != 0 {
+			return fmt.Errorf("bvh: %d nodes over %d triangles", n, nt)
+		}
+		return nil
+	}
+	for i := range nt {
+		if !t.root.ContainsBox(m.Triangle(i).Bounds()) {
+			return fmt.Errorf("bvh: the root box does not contain triangle %d", i)
+		}
+	}
+	seen := make([]bool, nt)
+	var walk func(i, depth int) ([]int32, error)
+	next := 0
+	walk = func(i, depth int) ([]int32, error) {
+		if i != next || i >= n {
+			return nil, fmt.Errorf("bvh: node %d reached where node %d was expected", i, next)
+		}
+		if depth > boxDepth {
+			return nil, fmt.Errorf("bvh: node %d: deeper than %d levels", i, boxDepth)
+		}
+		next++
+		nd := &t.nodes[i]
+		if nd.ref < 0 {
+			if int(^nd.ref) >= len(t.order) {
+				return nil, fmt.Errorf("bvh: leaf %d: triangle list out of range", i)
+			}
+			tris := leafList(t.order, nd.ref, nil)
+			for _, tr := range tris {
+				if tr < 0 || int(tr) >= nt {
+					return nil, fmt.Errorf("bvh: leaf %d: triangle %d out of range", i, tr)
+				}
+				seen[tr] = true
+			}
+			slices.Sort(tris)
+			return slices.Compact(tris), nil
+		}
+		if nd.ref < 2 || nd.axis > 2 {
+			return nil, fmt.Errorf("bvh: node %d: bad right child offset %d or axis %d", i, nd.ref, nd.axis)
+		}
+		l, err := walk(i+1, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if next != i+int(nd.ref) {
+			return nil, fmt.Errorf("bvh: node %d: right child at %d, not %d", i, i+int(nd.ref), next)
+		}
+		r, err := walk(i+int(nd.ref), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		a := int(nd.axis)
+		both := false
+		for _, tr := range l {
+			if _, in := slices.BinarySearch(r, tr); in {
+				both = true
+			} else if m.Triangle(int(tr)).Bounds().Max.Index(a) > nd.hi {
+				return nil, fmt.Errorf("bvh: node %d: triangle %d of the left subtree only reaches above its cut", i, tr)
+			}
+		}
+		for _, tr := range r {
+			if _, in := slices.BinarySearch(l, tr); !in && m.Triangle(int(tr)).Bounds().Min.Index(a) < nd.lo {
+				return nil, fmt.Errorf("bvh: node %d: triangle %d of the right subtree only reaches below its cut", i, tr)
+			}
+		}
+		if both && nd.hi < nd.lo {
+			return nil, fmt.Errorf("bvh: node %d: the children's boxes leave a gap where shared triangles lie", i)
+		}
+		u := append(l, r...)
+		slices.Sort(u)
+		return slices.Compact(u), nil
+	}
+	if _, err := walk(0, 0); err != nil {
+		return err
+	}
+	if next != n {
+		return fmt.Errorf("bvh: %d of %d nodes are not in the tree", n-next, n)
+	}
+	if tr := slices.Index(seen, false); tr >= 0 {
+		return fmt.Errorf("bvh: triangle %d is in no leaf", tr)
+	}
+	return nil
+}
+
+// bquery is one query between two box-trees.
+type bquery struct {
+	tester
+	et, ft *boxTree
+	r      geom.Mat3
+	absR   geom.Mat3
+	pad    float64
+	ftris  []int32
+}
+
+func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	et, ft := env.impl.(*boxTree), fly.impl.(*boxTree)
+	if et.len() == 0 || ft.len() == 0 {
+		return Stats{}
+	}
+	if s.rig == nil {
+		s.rig = &rscratch{}
+	}
+	sc := s.rig
+	sc.begin(0, len(fly.mesh.Verts), false)
+	q := bquery{
+		tester: tester{
+			emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
+			eps: o.Eps, all: o.All, fn: fn, tv: sc.tv, tvAt: sc.tvAt, cur: sc.cur,
+		},
+		et: et, ft: ft, r: pose.R, pad: padding(pose, o.Eps, et.mag, ft.mag), ftris: sc.ft,
+	}
+	if o.All && (et.dup != nil || ft.dup != nil) {
+		if sc.seen == nil {
+			sc.seen = map[Pair]struct{}{}
+		}
+		clear(sc.seen)
+		q.seen, q.edup, q.fdup = sc.seen, et.dup, ft.dup
+	}
+	for i := range 3 {
+		for j := range 3 {
+			q.absR[i][j] = math.Abs(q.r[i][j])
+		}
+	}
+	q.traverse(0, et.root, 0, ft.root)
+	sc.ft = q.ftris
+	return q.st
+}
+
+// traverse tests the boxes eb of environment node e and fb of flying node f
+// (in the flying model's frame) and, if they overlap, descends the larger.
+func (q *bquery) traverse(e int32, eb geom.AABB, f int32, fb geom.AABB) {
+	if q.stop {
+		return
+	}
+	q.st.BVTests++
+	q.st.Updates++
+	ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
+	eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
+	if bv.OBBDisjoint(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad) {
+		return
+	}
+	en, fn := &q.et.nodes[e], &q.ft.nodes[f]
+	switch {
+	case en.ref < 0 && fn.ref < 0:
+		q.ftris = leafList(q.ft.order, fn.ref, q.ftris[:0])
+		for j := ^en.ref; !q.stop; j++ {
+			t := q.et.order[j]
+			if t < 0 {
+				q.triangles(^t, q.ftris)
+				return
+			}
+			q.triangles(t, q.ftris)
+		}
+	case fn.ref < 0 || en.ref >= 0 && max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z):
+		a := int(en.axis)
+		l, r := eb, eb
+		l.Max = l.Max.SetIndex(a, en.hi)
+		r.Min = r.Min.SetIndex(a, en.lo)
+		q.traverse(e+1, l, f, fb)
+		q.traverse(e+en.ref, r, f, fb)
+	default:
+		a := int(fn.axis)
+		l, r := fb, fb
+		l.Max = l.Max.SetIndex(a, fn.hi)
+		r.Min = r.Min.SetIndex(a, fn.lo)
+		q.traverse(e, eb, f+1, l)
+		q.traverse(e, eb, f+fn.ref, r)
+	}
+}

@@ -1,0 +1,476 @@
+package bvh
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// rigid is the node array of an OBB, Sphere or AABB tree: trees whose
+// volumes are stored in model coordinates and moved with the flying model's
+// pose, never refitted. It has the layout of the k-DOP trees (depth first,
+// ref > 0 the offset of the right child, leaves ^x), with the volumes in the
+// one slice of the tree's kind.
+type rigid struct {
+	kind  Kind
+	refs  []int32
+	obbs  []bv.OBB
+	sphs  []bv.Sphere
+	boxes []box
+	order []int32
+	mag   float64 // largest |coordinate| of the mesh
+}
+
+// box is an axis-aligned box as centre and half-extents, containing the
+// points c - h ≤ x ≤ c + h of exact arithmetic.
+type box struct{ C, H geom.Vec3 }
+
+func (t *rigid) len() int        { return len(t.refs) }
+func (t *rigid) ref(i int) int32 { return t.refs[i] }
+func (t *rigid) perm() []int32   { return t.order }
+func (t *rigid) bytes() int64 {
+	n := int64(len(t.refs))
+	var vol int64
+	switch t.kind {
+	case OBB:
+		vol = int64(unsafe.Sizeof(bv.OBB{}))
+	case Sphere:
+		vol = int64(unsafe.Sizeof(bv.Sphere{}))
+	default:
+		vol = int64(unsafe.Sizeof(box{}))
+	}
+	return n*(vol+4) + 4*int64(len(t.order))
+}
+
+// bounds returns the axis-aligned box of node i's volume as a 6-DOP.
+func (t *rigid) bounds(i int) bv.DOP {
+	var lo, hi geom.Vec3
+	switch t.kind {
+	case OBB:
+		b := &t.obbs[i]
+		var e geom.Vec3
+		for k := range 3 {
+			e = e.Add(b.Axes.Row(k).Abs().Scale(b.Half.Index(k)))
+		}
+		lo, hi = b.C.Sub(e), b.C.Add(e)
+	case Sphere:
+		s := &t.sphs[i]
+		r := geom.V(s.R, s.R, s.R)
+		lo, hi = s.C.Sub(r), s.C.Add(r)
+	default:
+		b := &t.boxes[i]
+		lo, hi = b.C.Sub(b.H), b.C.Add(b.H)
+	}
+	return boxDOP(geom.AABB{Min: lo, Max: hi})
+}
+
+// boxDOP returns b as a 6-DOP.
+func boxDOP(b geom.AABB) bv.DOP {
+	d := bv.Empty(bv.K6)
+	d.Lo[0], d.Lo[1], d.Lo[2] = b.Min.X, b.Min.Y, b.Min.Z
+	d.Hi[0], d.Hi[1], d.Hi[2] = b.Max.X, b.Max.Y, b.Max.Z
+	return d
+}
+
+// size returns a measure of the size of node i, to choose which tree to
+// descend: the largest half-extent, or the radius.
+func (t *rigid) size(i int32) float64 {
+	switch t.kind {
+	case OBB:
+		h := &t.obbs[i].Half
+		return max(h.X, h.Y, h.Z)
+	case Sphere:
+		return t.sphs[i].R
+	}
+	h := &t.boxes[i].H
+	return max(h.X, h.Y, h.Z)
+}
+
+// meshMag returns the largest |coordinate| of m.
+func meshMag(m *mesh.TriMesh) float64 {
+	mag := 0.0
+	for _, p := range m.Verts {
+		mag = max(mag, math.Abs(p.X), math.Abs(p.Y), math.Abs(p.Z))
+	}
+	return mag
+}
+
+// fitScratch is one goroutine's buffers for fitting volumes.
+type fitScratch struct {
+	tris []geom.Triangle
+	pts  []geom.Vec3
+}
+
+// rigidOps fits the volumes of one kind.
+type rigidOps[V any] struct {
+	// fit returns the volume of the triangles.
+	fit func(tris []geom.Triangle, sc *fitScratch) V
+	// frame returns the directions a node with volume v over the triangles
+	// may be split along, and its extent along each.
+	frame func(v *V, tris []geom.Triangle) (dirs [3]geom.Vec3, ext [3]float64)
+	// volume measures v (for the MinSum and MinMax rules).
+	volume func(v *V) float64
+}
+
+var axes = [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
+
+// aabbFrame splits along x, y and z, with the triangles' extents.
+func aabbFrame(tris []geom.Triangle) ([3]geom.Vec3, [3]float64) {
+	b := geom.EmptyAABB()
+	for _, t := range tris {
+		b = b.Union(t.Bounds())
+	}
+	s := b.Size()
+	return axes, [3]float64{s.X, s.Y, s.Z}
+}
+
+var (
+	obbOps = rigidOps[bv.OBB]{
+		fit: func(tris []geom.Triangle, _ *fitScratch) bv.OBB { return bv.FitOBB(tris, bv.FitHull) },
+		frame: func(v *bv.OBB, _ []geom.Triangle) ([3]geom.Vec3, [3]float64) {
+			return [3]geom.Vec3{v.Axes.Row(0), v.Axes.Row(1), v.Axes.Row(2)}, [3]float64{v.Half.X, v.Half.Y, v.Half.Z}
+		},
+		volume: func(v *bv.OBB) float64 { return v.Volume() },
+	}
+	sphereOps = rigidOps[bv.Sphere]{
+		fit: func(tris []geom.Triangle, sc *fitScratch) bv.Sphere {
+			sc.pts = sc.pts[:0]
+			for _, t := range tris {
+				sc.pts = append(sc.pts, t[0], t[1], t[2])
+			}
+			return bv.BoundingSphere(sc.pts)
+		},
+		frame:  func(_ *bv.Sphere, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
+		volume: func(v *bv.Sphere) float64 { return v.Volume() },
+	}
+	boxOps = rigidOps[box]{
+		fit: func(tris []geom.Triangle, _ *fitScratch) box {
+			b := geom.EmptyAABB()
+			for _, t := range tris {
+				b = b.Union(t.Bounds())
+			}
+			return boxOf(b)
+		},
+		frame: func(_ *box, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
+		volume: func(v *box) float64 {
+			return 8 * v.H.X * v.H.Y * v.H.Z
+		},
+	}
+)
+
+// boxOf returns the box of b as centre and half-extents, rounded so that
+// c - h ≤ b.Min and b.Max ≤ c + h hold exactly: h is at least the rounded
+// differences fl(b.Max - c) and fl(c - b.Min), stepped up by one ulp, each
+// of which is at least the exact difference.
+func boxOf(b geom.AABB) box {
+	c := b.Min.Scale(0.5).Add(b.Max.Scale(0.5))
+	up := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
+	return box{C: c, H: geom.Vec3{
+		X: up(max(b.Max.X-c.X, c.X-b.Min.X)),
+		Y: up(max(b.Max.Y-c.Y, c.Y-b.Min.Y)),
+		Z: up(max(b.Max.Z-c.Z, c.Z-b.Min.Z)),
+	}}
+}
+
+// newRigid builds the nodes of a tree of kind o.Kind (OBB, Sphere or AABB).
+func newRigid(o Options, m *mesh.TriMesh) *rigid {
+	t := &rigid{kind: o.Kind, mag: meshMag(m)}
+	switch o.Kind {
+	case OBB:
+		t.refs, t.obbs, t.order = buildRigid(o, m, obbOps)
+	case Sphere:
+		t.refs, t.sphs, t.order = buildRigid(o, m, sphereOps)
+	default:
+		t.refs, t.boxes, t.order = buildRigid(o, m, boxOps)
+	}
+	return t
+}
+
+// rbuilder holds the state of one build of a rigid tree.
+type rbuilder[V any] struct {
+	o     Options
+	m     *mesh.TriMesh
+	ops   rigidOps[V]
+	cent  []geom.Vec3
+	area  []float64 // triangle areas (RAPID rule)
+	idx   []int32
+	order []int32
+}
+
+// rsub is the node array of a subtree under construction.
+type rsub[V any] struct {
+	refs []int32
+	vols []V
+}
+
+func buildRigid[V any](o Options, m *mesh.TriMesh, ops rigidOps[V]) (refs []int32, vols []V, order []int32) {
+	n := len(m.Tris)
+	if n == 0 {
+		return nil, nil, nil
+	}
+	b := &rbuilder[V]{o: o, m: m, ops: ops, cent: make([]geom.Vec3, n), idx: make([]int32, n)}
+	if o.Rule == RAPID {
+		b.area = make([]float64, n)
+	}
+	parallelFor(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			tr := m.Triangle(i)
+			b.cent[i] = tr[0].Add(tr[1]).Add(tr[2]).Scale(1.0 / 3)
+			b.idx[i] = int32(i)
+			if b.area != nil {
+				b.area[i] = tr.Area()
+			}
+		}
+	})
+	if o.Leaf > 1 {
+		b.order = b.idx
+	}
+	depth := 0
+	for p := runtime.GOMAXPROCS(0); p > 1; p >>= 1 {
+		depth++
+	}
+	s := rsub[V]{make([]int32, 0, 2*n-1), make([]V, 0, 2*n-1)}
+	s = b.subtree(s, 0, n, depth+1, &fitScratch{})
+	return s.refs, s.vols, b.order
+}
+
+// subtree appends the nodes of the subtree over idx[lo:hi] to s, in
+// depth-first order. Up to par levels fork their right subtree onto another
+// goroutine.
+func (b *rbuilder[V]) subtree(s rsub[V], lo, hi, par int, sc *fitScratch) rsub[V] {
+	at := len(s.refs)
+	sc.tris = sc.tris[:0]
+	for _, t := range b.idx[lo:hi] {
+		sc.tris = append(sc.tris, b.m.Triangle(int(t)))
+	}
+	v := b.ops.fit(sc.tris, sc)
+	s.refs = append(s.refs, 0)
+	s.vols = append(s.vols, v)
+	if hi-lo <= b.o.Leaf {
+		if b.order == nil {
+			s.refs[at] = ^b.idx[lo]
+		} else {
+			s.refs[at] = ^int32(lo)
+			b.order[hi-1] = ^b.order[hi-1]
+		}
+		return s
+	}
+	mid := b.split(lo, hi, &v, sc)
+	if par > 0 && hi-lo >= parallelMin {
+		var right rsub[V]
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			right = b.subtree(rsub[V]{make([]int32, 0, 2*(hi-mid)-1), make([]V, 0, 2*(hi-mid)-1)}, mid, hi, par-1, &fitScratch{})
+		})
+		s = b.subtree(s, lo, mid, par-1, sc)
+		wg.Wait()
+		s.refs[at] = int32(len(s.refs) - at)
+		s.refs = append(s.refs, right.refs...)
+		s.vols = append(s.vols, right.vols...)
+		return s
+	}
+	s = b.subtree(s, lo, mid, par, sc)
+	s.refs[at] = int32(len(s.refs) - at)
+	return b.subtree(s, mid, hi, par, sc)
+}
+
+// split partitions idx[lo:hi], whose volume is v (and triangles sc.tris),
+// into two non-empty parts and returns where the second begins.
+func (b *rbuilder[V]) split(lo, hi int, v *V, sc *fitScratch) int {
+	ids := b.idx[lo:hi]
+	dirs, ext := b.ops.frame(v, sc.tris)
+	key := func(d geom.Vec3) func(t int32) float64 {
+		return func(t int32) float64 { return b.cent[t].Dot(d) }
+	}
+	var order [3]int
+	switch b.o.Rule {
+	case RAPID:
+		// The principal axis, at the area-weighted mean, else halves.
+		d := dirs[0]
+		var sum, w float64
+		for _, t := range ids {
+			sum += b.area[t] * b.cent[t].Dot(d)
+			w += b.area[t]
+		}
+		if w > 0 && !math.IsInf(sum, 0) {
+			if mid, ok := partitionAt(ids, sum/w, key(d)); ok {
+				return lo + mid
+			}
+		} else if mid, ok := partitionBy(ids, Mean, key(d)); ok {
+			return lo + mid
+		}
+		return lo + len(ids)/2
+	case LongestSide:
+		order = rank(ext, true)
+	case MinSum, MinMax:
+		var score [3]float64
+		var tris []geom.Triangle
+		for a, d := range dirs {
+			mid, ok := partitionBy(ids, b.o.Split, key(d))
+			if !ok {
+				score[a] = math.Inf(1)
+				continue
+			}
+			var vol [2]float64
+			for h, part := range [2][]int32{ids[:mid], ids[mid:]} {
+				tris = tris[:0]
+				for _, t := range part {
+					tris = append(tris, b.m.Triangle(int(t)))
+				}
+				cv := b.ops.fit(tris, sc)
+				vol[h] = b.ops.volume(&cv)
+			}
+			if b.o.Rule == MinSum {
+				score[a] = vol[0] + vol[1]
+			} else {
+				score[a] = max(vol[0], vol[1])
+			}
+		}
+		order = rank(score, false)
+	default:
+		var score [3]float64
+		for a, d := range dirs {
+			score[a] = variance(ids, key(d))
+		}
+		order = rank(score, true)
+	}
+	for _, a := range order {
+		if mid, ok := partitionBy(ids, b.o.Split, key(dirs[a])); ok {
+			return lo + mid
+		}
+	}
+	return lo + len(ids)/2
+}
+
+// variance returns the variance of the keys of ids, accumulated about the
+// first one to limit cancellation.
+func variance(ids []int32, key func(t int32) float64) float64 {
+	ref := key(ids[0])
+	var sum, sq float64
+	for _, t := range ids {
+		d := key(t) - ref
+		sum += d
+		sq += d * d
+	}
+	n := float64(len(ids))
+	mean := sum / n
+	return sq/n - mean*mean
+}
+
+// validate checks the tree's invariants: the shape (as for k-DOP trees),
+// every triangle in exactly one leaf, no leaf larger than o.Leaf, and every
+// node's volume containing the vertices of all the triangles below it, as
+// computed in float64 (Build pads the volumes by more than that rounding).
+func (t *rigid) validate(m *mesh.TriMesh, o Options) error {
+	n, nt := len(t.refs), len(m.Tris)
+	if len(t.obbs)+len(t.sphs)+len(t.boxes) != n {
+		return fmt.Errorf("bvh: %d nodes but %d volumes", n, len(t.obbs)+len(t.sphs)+len(t.boxes))
+	}
+	if nt == 0 || n == 0 {
+		if n != nt {
+			return fmt.Errorf("bvh: %d nodes over %d triangles", n, nt)
+		}
+		return nil
+	}
+	end := make([]int32, n) // end of each node's subtree
+	seen := make([]bool, nt)
+	var tris []int32
+	var walk func(i, depth int) error
+	next := 0
+	walk = func(i, depth int) error {
+		if i != next {
+			return fmt.Errorf("bvh: node %d reached where node %d was expected", i, next)
+		}
+		if depth > maxDepth {
+			return fmt.Errorf("bvh: node %d: tree deeper than %d levels", i, maxDepth)
+		}
+		next++
+		if r := t.refs[i]; r >= 0 {
+			if r < 2 || i+int(r) >= n {
+				return fmt.Errorf("bvh: node %d: right child offset %d out of range", i, r)
+			}
+			if err := walk(i+1, depth+1); err != nil {
+				return err
+			}
+			if err := walk(i+int(r), depth+1); err != nil {
+				return err
+			}
+		} else {
+			if x := ^r; t.order == nil && int(x) >= nt || t.order != nil && int(x) >= len(t.order) {
+				return fmt.Errorf("bvh: leaf %d: reference %d out of range", i, x)
+			}
+			tris = leafList(t.order, r, tris[:0])
+			if len(tris) > o.Leaf {
+				return fmt.Errorf("bvh: leaf %d holds %d triangles, more than %d", i, len(tris), o.Leaf)
+			}
+			for _, tr := range tris {
+				if tr < 0 || int(tr) >= nt || seen[tr] {
+					return fmt.Errorf("bvh: leaf %d: triangle %d out of range or in two leaves", i, tr)
+				}
+				seen[tr] = true
+			}
+		}
+		end[i] = int32(next)
+		return nil
+	}
+	if err := walk(0, 1); err != nil {
+		return err
+	}
+	if next != n {
+		return fmt.Errorf("bvh: %d of %d nodes are not in the tree", n-next, n)
+	}
+	if tr := slices.Index(seen, false); tr >= 0 {
+		return fmt.Errorf("bvh: triangle %d is in no leaf", tr)
+	}
+	bad := firstFault(n, func(i int) bool {
+		var buf []int32
+		for j := i; j < int(end[i]); j++ {
+			if t.refs[j] >= 0 {
+				continue
+			}
+			buf = leafList(t.order, t.refs[j], buf[:0])
+			for _, tr := range buf {
+				for _, x := range m.Tris[tr] {
+					if !t.holds(i, m.Verts[x]) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	})
+	if bad >= 0 {
+		return fmt.Errorf("bvh: node %d's %v does not contain a triangle below it", bad, t.kind)
+	}
+	return nil
+}
+
+// holds reports whether the volume of node i contains p, computed in
+// float64.
+func (t *rigid) holds(i int, p geom.Vec3) bool {
+	switch t.kind {
+	case OBB:
+		b := &t.obbs[i]
+		d := p.Sub(b.C)
+		for k := range 3 {
+			if !(math.Abs(b.Axes.Row(k).Dot(d)) <= b.Half.Index(k)) {
+				return false
+			}
+		}
+		return true
+	case Sphere:
+		s := &t.sphs[i]
+		d := p.Sub(s.C)
+		return d.Dot(d) <= s.R*s.R
+	}
+	b := &t.boxes[i]
+	d := p.Sub(b.C).Abs()
+	return d.X <= b.H.X && d.Y <= b.H.Y && d.Z <= b.H.Z
+}

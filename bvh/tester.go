@@ -1,0 +1,102 @@
+package bvh
+
+import (
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// tester runs the exact triangle tests of one query and reports the pairs
+// in contact.
+type tester struct {
+	emesh *mesh.TriMesh
+	fmesh *mesh.TriMesh
+	pose  geom.Pose
+	ident bool // pose is the identity
+	eps   float64
+	all   bool
+	fn    func(Pair) bool
+	// tv[x] is flying vertex x at the pose if tvAt[x] == cur.
+	tv   []geom.Vec3
+	tvAt []uint32
+	cur  uint32
+	// seen, when not nil, holds the pairs reported so far, for trees whose
+	// leaves share triangles (box-trees); only pairs with a shared triangle
+	// (dup) are looked up.
+	seen map[Pair]struct{}
+	edup []uint64
+	fdup []uint64
+	st   Stats
+	stop bool
+}
+
+// triangles tests environment triangle et against the flying triangles ft.
+func (q *tester) triangles(et int32, ft []int32) {
+	a := q.emesh.Triangle(int(et))
+	for _, f := range ft {
+		if q.stop {
+			return
+		}
+		b := q.flyTriangle(f)
+		q.st.TriTests++
+		var hit bool
+		if q.eps == 0 {
+			hit = geom.TriTri(a, b)
+		} else {
+			hit = geom.TriTriWithin(a, b, q.eps)
+		}
+		if hit {
+			q.report(Pair{et, f})
+		}
+	}
+}
+
+// report passes p to fn, unless it has been reported already.
+func (q *tester) report(p Pair) {
+	if q.seen != nil && (hasBit(q.edup, p.Env) || hasBit(q.fdup, p.Fly)) {
+		if _, ok := q.seen[p]; ok {
+			return
+		}
+		q.seen[p] = struct{}{}
+	}
+	if !q.fn(p) || !q.all {
+		q.stop = true
+	}
+}
+
+// hasBit reports whether bit i of s is set.
+func hasBit(s []uint64, i int32) bool { return s != nil && s[i>>6]&(1<<(i&63)) != 0 }
+
+// flyTriangle returns flying triangle i at the query's pose.
+func (q *tester) flyTriangle(i int32) geom.Triangle {
+	ix := q.fmesh.Tris[i]
+	if q.ident {
+		v := q.fmesh.Verts
+		return geom.Triangle{v[ix[0]], v[ix[1]], v[ix[2]]}
+	}
+	var t geom.Triangle
+	for j, x := range ix {
+		if q.tvAt[x] != q.cur {
+			q.tv[x] = q.pose.Apply(q.fmesh.Verts[x])
+			q.tvAt[x] = q.cur
+		}
+		t[j] = q.tv[x]
+	}
+	return t
+}
+
+// vertexCache holds the flying vertices transformed by the current query.
+type vertexCache struct {
+	tv   []geom.Vec3
+	tvAt []uint32
+}
+
+// begin sizes the cache for nv vertices; wrapped says the query stamps
+// have wrapped around, so every stamp is forgotten.
+func (c *vertexCache) begin(nv int, wrapped bool) {
+	if len(c.tv) < nv {
+		c.tv = make([]geom.Vec3, nv)
+		c.tvAt = make([]uint32, nv)
+	} else if wrapped {
+		clear(c.tvAt)
+	}
+}
