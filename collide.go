@@ -191,6 +191,17 @@ func (m *Model) BV() string { return m.bv }
 // Tree returns the model's hierarchy (nil for BVBrute).
 func (m *Model) Tree() *bvh.Tree { return m.tree }
 
+// Spheres returns level l of the model's spheres at levels of detail, in
+// model coordinates, for broad phases (see bvh.Tree.Spheres): level 0 is one
+// sphere around the model, level l at most 2^l spheres that together
+// contain it. A brute-force model has level 0 only, whatever l.
+func (m *Model) Spheres(l int) []bv.Sphere {
+	if m.tree == nil {
+		return []bv.Sphere{bv.BoundingSphere(m.mesh.Verts)}
+	}
+	return m.tree.Spheres(l, nil)
+}
+
 // Query holds the scratch state of queries. Reusing a Query makes queries
 // allocation-free once its buffers have grown; a Query must not be used by
 // two goroutines at once (use one per goroutine). The zero value is ready to

@@ -225,6 +225,19 @@ func TestHeldOut(t *testing.T) {
 		for range 3 {
 			poses = append(poses, randomPose(rng, b.Center(), 0.2*b.Size().Norm()))
 		}
+		// A rotation off by 10^-7, which poses may be (geom.Pose.Validate
+		// accepts 10^-6): the trees that move their volumes rigidly pad for
+		// it.
+		sloppy := randomPose(rng, b.Center(), 0.2*b.Size().Norm())
+		for i := range 3 {
+			for j := range 3 {
+				sloppy.R[i][j] += 1e-7 * (2*rng.Float64() - 1)
+			}
+		}
+		if err := sloppy.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		poses = append(poses, sloppy)
 		checkScene(t, sc.name, sc.env, sc.fly, poses, 0, configs())
 	}
 }
@@ -261,4 +274,30 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestSpheres checks the spheres at levels of detail of every kind of tree:
+// level 0 is one sphere, level l at most 2^l, and every level contains
+// every vertex.
+func TestSpheres(t *testing.T) {
+	m := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 600))
+	for _, o := range []bvh.Options{{}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree}} {
+		tr := must(bvh.Build(m, o))
+		prev := 0
+		for l := range 12 {
+			s := tr.Spheres(l, nil)
+			if len(s) == 0 || len(s) > 1<<l || len(s) < prev {
+				t.Errorf("%v level %d: %d spheres (level above: %d)", o.Kind, l, len(s), prev)
+			}
+			prev = len(s)
+			for v, p := range m.Verts {
+				if !slices.ContainsFunc(s, func(sp bv.Sphere) bool { return sp.Contains(p) }) {
+					t.Fatalf("%v level %d: vertex %d is in no sphere", o.Kind, l, v)
+				}
+			}
+		}
+		if got := tr.Spheres(30, nil); len(got) != tr.Nodes()/2+1 && o.Kind != bvh.BoxTree {
+			t.Errorf("%v: %d spheres at the leaves, want %d", o.Kind, len(got), tr.Nodes()/2+1)
+		}
+	}
 }

@@ -131,3 +131,90 @@ func benchTumble[F bv.Float, A bv.Slabs[F]](b *testing.B, et *tree[F, A], t *Tre
 	}
 	b.ReportMetric(float64(verts)/float64(len(nodes)), "points/node")
 }
+
+// BenchmarkCvKinds measures Cv for the kinds tested under the relative
+// pose: one test between random nearby nodes of the tree and of the same
+// tree moved by a small rotation (the flying volumes already moved, as a
+// query caches them: that is Cu). For box-trees, which derive their boxes,
+// the test includes moving the flying box's centre.
+func BenchmarkCvKinds(b *testing.B) {
+	m := costMesh(b)
+	pose := geom.FromAxisAngle(geom.V(1, 2, 3), 0.02, geom.V(0.001, 0.002, 0.003))
+	for _, kind := range []Kind{OBB, Sphere, AABB, BoxTree} {
+		t, err := Build(m, Options{Kind: kind})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(kind.String(), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			const n = 4096
+			n0 := t.Nodes()
+			var ia, ib [n]int32
+			for i := range n {
+				ia[i] = int32(rng.IntN(n0 - 64))
+				ib[i] = ia[i] + 1 + int32(rng.IntN(32))
+			}
+			var sep func(e, f int32) bool
+			if kind == BoxTree {
+				bt := t.impl.(*boxTree)
+				q := bquery{tester: tester{pose: pose}, et: bt, ft: bt, r: pose.R, pad: padding(pose, 0, bt.mag, bt.mag)}
+				var boxes [n][2]geom.AABB
+				for i := range n {
+					boxes[i] = [2]geom.AABB{dopBox(t.Node(int(ia[i]), nil)), dopBox(t.Node(int(ib[i]), nil))}
+				}
+				sep = func(e, f int32) bool {
+					i := int(e) // e indexes boxes here
+					eb, fb := boxes[i][0], boxes[i][1]
+					ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
+					eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
+					return bv.OBBDisjoint(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad)
+				}
+				for i := range 3 {
+					for j := range 3 {
+						q.absR[i][j] = abs(q.r[i][j])
+					}
+				}
+				for i := range n {
+					ia[i], ib[i] = int32(i), int32(i)
+				}
+			} else {
+				rt := t.impl.(*rigid)
+				sc := &rscratch{}
+				sc.begin(rt.len(), len(m.Verts), kind == OBB)
+				q := &rquery{tester: tester{pose: pose}, et: rt, ft: rt, r: pose.R, sc: sc, pad: padding(pose, 0, rt.mag, rt.mag)}
+				for i := range 3 {
+					for j := range 3 {
+						q.absR[i][j] = abs(q.r[i][j])
+					}
+				}
+				for f := range int32(rt.len()) {
+					q.move(f)
+				}
+				sep = q.disjoint
+			}
+			hits := 0
+			for i := range n {
+				if !sep(ia[i], ib[i]) {
+					hits++
+				}
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if sep(ia[i%n], ib[i%n]) {
+					i += 2
+				} else {
+					i++
+				}
+			}
+			b.ReportMetric(float64(hits)/n, "overlap-fraction")
+		})
+	}
+}
+
+func abs(x float64) float64 { return max(x, -x) }
+
+// dopBox returns the box of a 6-DOP.
+func dopBox(d bv.DOP, _, _ int, _ []int32) geom.AABB {
+	return geom.AABB{Min: geom.V(d.Lo[0], d.Lo[1], d.Lo[2]), Max: geom.V(d.Hi[0], d.Hi[1], d.Hi[2])}
+}

@@ -1,8 +1,10 @@
-// Package bvh builds k-DOP bounding-volume trees over triangle meshes and
-// tests two of them for contact: the QuickCD system of Klosowski, Held,
-// Mitchell, Sowizral and Zikan ("Efficient collision detection using
+// Package bvh builds bounding-volume trees over triangle meshes and tests
+// two of them for contact. The core is the QuickCD system of Klosowski,
+// Held, Mitchell, Sowizral and Zikan ("Efficient collision detection using
 // bounding volume hierarchies of k-DOPs", 1998, and Klosowski's
-// dissertation).
+// dissertation); the other kinds of tree (Options.Kind) are those the
+// experiments compare it with, behind the same Build, Collide, Stats and
+// save format.
 //
 // # Building
 //
@@ -25,7 +27,7 @@
 // # Querying
 //
 // Collide tests a flying tree, at a rigid pose, against an environment tree
-// at the identity. It follows Algorithm 1 of the paper: descend the
+// at the identity. For k-DOP trees it follows Algorithm 1 of the paper: descend the
 // environment first, down to a leaf, then the flying tree; or, with
 // QueryOptions.Restart, the variant that restarts the children of a flying
 // node at the environment's root. It reports each pair of triangles in
@@ -45,6 +47,34 @@
 // by geom.TriTriWithin, the flying k-DOPs padded by eps·|d| per direction);
 // the k-DOP tests are conservative, so the answer is that of testing every
 // pair.
+//
+// # Other kinds of tree
+//
+// OBB trees (Gottschalk, Lin and Manocha, "OBBTree", 1996) bound each node
+// by a box oriented by the eigenvectors of the covariance of the surface of
+// the convex hull of its triangles (bv.FitOBB), split at the mean of the
+// centroids along the box axis the Rule picks (Splatter: the axis of
+// largest variance; LongestSide: the paper's longest axis; RAPID: RAPID's
+// principal axis at the area-weighted mean, halving by count when that
+// fails). Sphere trees bound nodes by near-minimal spheres (bv.BoundingSphere);
+// AABB trees by boxes aligned with the model's axes. These three store
+// their volumes in float64, in model coordinates: a query moves a flying
+// node's volume with the pose (its centre, and its axes for an OBB: Nu
+// counts these) and tests it against the environment's with the 15-axis
+// separating-axis test (bv.OBBDisjoint) or the sphere test, with no
+// re-bounding. The traversal descends both trees together, the larger
+// volume first, as RAPID does.
+//
+// Box-trees (Zachmann, "Exact and fast collision detection", 1994) store a
+// cut per node instead of a volume: see the comments on boxTree. A triangle
+// crossing a cut goes to both children, so a pair may meet in several leaf
+// pairs; the query reports it once.
+//
+// Every test is padded by a proven bound on its rounding (and on how far
+// the pose's rotation is from orthonormal), so every kind finds exactly the
+// pairs of testing every pair. Queries between trees of different kinds
+// give the flying model a tree of the environment's kind, built on first
+// use and kept. Tree.Spheres gives any tree's spheres at levels of detail.
 //
 // # Concurrency
 //

@@ -51,8 +51,12 @@ func (t *Tree) view(k bv.K) *flyView {
 // of the triangles.
 func (t *Tree) PrepareFlying(k bv.K) { t.view(k) }
 
-// FlyLeaf returns the leaf threshold τ used when t flies.
+// FlyLeaf returns the leaf threshold τ used when t, a KDOP tree, flies (0
+// for the other kinds, which fly with their own leaves).
 func (t *Tree) FlyLeaf() int {
+	if t.opts.Kind != KDOP {
+		return 0
+	}
 	if t.opts.FlyLeaf > 0 {
 		return t.opts.FlyLeaf
 	}

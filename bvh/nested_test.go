@@ -1,8 +1,8 @@
 package bvh_test
 
 import (
-	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -109,16 +109,14 @@ func nestedTable(tris int, nv map[string][]int64) string {
 	return b.String()
 }
 
-var long = flag.Bool("long", false, "run the long experiments (nested spheres of 20,480 triangles)")
-
 // TestNestedSpheres runs the nested-spheres experiment on 2,000 triangles
-// (and 20,480 with -long), logs the table (go test -v) and checks the
+// (and 20,480 with COLLIDE_LONG=1), logs the table (go test -v) and checks the
 // paper's finding: in parallel close proximity (0.01 ≤ α ≤ 0.1 here), OBB
 // trees need far fewer volume tests than 6-DOP trees (at most half; the
 // paper's ratios are 2.6 to 15).
 func TestNestedSpheres(t *testing.T) {
 	sizes := []int{2000}
-	if *long {
+	if os.Getenv("COLLIDE_LONG") != "" {
 		sizes = append(sizes, 20000)
 	}
 	for _, tris := range sizes {

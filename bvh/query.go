@@ -16,9 +16,9 @@ type Pair struct {
 // Stats counts the work of one query, in the terms of the cost model
 // T = Nv·Cv + Np·Cp + Nu·Cu.
 type Stats struct {
-	BVTests  int64 // Nv: k-DOP overlap tests
+	BVTests  int64 // Nv: bounding-volume overlap tests
 	TriTests int64 // Np: exact triangle-triangle tests
-	Updates  int64 // Nu: k-DOPs of the flying model recomputed for its pose
+	Updates  int64 // Nu: flying volumes re-bounded (k-DOPs) or moved (the other kinds) for the pose
 }
 
 // Add adds the counts of s to st.
@@ -37,17 +37,19 @@ type QueryOptions struct {
 	// Eps ≥ 0 is the tolerance: pairs at distance at most Eps are in
 	// contact (0: exact contact).
 	Eps float64
-	// Restart selects the traversal variant that, when a flying node meets
-	// an environment leaf, tests its children against the environment root
-	// rather than against that leaf (Klosowski et al.'s "modified" variant).
+	// Restart (k-DOP trees) selects the traversal variant that, when a
+	// flying node meets an environment leaf, tests its children against
+	// the environment root rather than against that leaf (Klosowski et
+	// al.'s "modified" variant).
 	Restart bool
-	// ExactRoot bounds the flying root by its exact k-DOP, found by hill
-	// climbing on the flying model's convex hull from the previous query's
-	// extreme vertices (kept in the Scratch), rather than by tumbling.
+	// ExactRoot (k-DOP trees) bounds the flying root by its exact k-DOP,
+	// found by hill climbing on the flying model's convex hull from the
+	// previous query's extreme vertices (kept in the Scratch), rather than
+	// by tumbling.
 	ExactRoot bool
 }
 
-// Scratch is the per-query state of Collide: the flying model's k-DOPs for
+// Scratch is the per-query state of Collide: the flying model's volumes for
 // the current pose, its transformed vertices, the traversal stack and the
 // hill-climbing state. Reusing one Scratch makes queries allocation-free
 // once it has grown to the models; a Scratch must not be used by two

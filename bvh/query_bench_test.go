@@ -48,7 +48,8 @@ func benchQueries(b *testing.B, env, fly *bvh.Tree, poses []geom.Pose, q bvh.Que
 }
 
 // BenchmarkQuery flies a 2,000-triangle sphere around a 20,000-triangle
-// torus, grazing it, for each k, in all-pairs mode.
+// torus, grazing it and rotating as it goes, for each k and each other kind
+// of tree, in all-pairs mode (and first-contact mode for some).
 func BenchmarkQuery(b *testing.B) {
 	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 20000))
 	flyM := gen.Must(gen.Icosphere(geom.Vec3{}, 0.1, 2000))
@@ -59,6 +60,22 @@ func BenchmarkQuery(b *testing.B) {
 		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
 			benchQueries(b, env, fly, poses, bvh.QueryOptions{All: true})
 		})
+	}
+	for _, o := range []bvh.Options{
+		{Kind: bvh.OBB}, {Kind: bvh.OBB, Rule: bvh.LongestSide}, {Kind: bvh.OBB, Rule: bvh.RAPID},
+		{Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree}, {Kind: bvh.BoxTree, Leaf: 4},
+	} {
+		env := mustBuild(b, envM, o)
+		fly := mustBuild(b, flyM, o)
+		name := fmt.Sprintf("%v/%v/leaf=%d", o.Kind, o.Rule, o.Leaf)
+		b.Run(name, func(b *testing.B) {
+			benchQueries(b, env, fly, poses, bvh.QueryOptions{All: true})
+		})
+		if o.Rule == bvh.Splatter && o.Leaf == 0 {
+			b.Run(name+"/first", func(b *testing.B) {
+				benchQueries(b, env, fly, poses, bvh.QueryOptions{})
+			})
+		}
 	}
 	env64 := mustBuild(b, envM, bvh.Options{Float64: true})
 	fly64 := mustBuild(b, flyM, bvh.Options{Float64: true})

@@ -106,6 +106,7 @@ func meshMag(m *mesh.TriMesh) float64 {
 type fitScratch struct {
 	tris []geom.Triangle
 	pts  []geom.Vec3
+	buf  []geom.Vec3
 }
 
 // rigidOps fits the volumes of one kind.
@@ -145,7 +146,9 @@ var (
 			for _, t := range tris {
 				sc.pts = append(sc.pts, t[0], t[1], t[2])
 			}
-			return bv.BoundingSphere(sc.pts)
+			var s bv.Sphere
+			s, sc.buf = bv.BoundingSphereBuf(sc.pts, sc.buf)
+			return s
 		},
 		frame:  func(_ *bv.Sphere, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
 		volume: func(v *bv.Sphere) float64 { return v.Volume() },

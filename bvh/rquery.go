@@ -66,13 +66,31 @@ type rquery struct {
 // projects on a unit axis to radius + eps, and on the unnormalised
 // edge-edge axes of the separating-axis test, shorter than 1, to less).
 //
+// The tests take the pose's rotation R to be orthonormal (the
+// separating-axis test's edge axes use the identities of a rotation), and
+// poses are accepted with R off by up to 10^-6 (geom.Pose.Validate). R is
+// then Q·S with Q a rotation and S = sqrt(RᵀR) within d of the identity, d
+// the largest |RᵀR - I| entry: the flying model moved by R is within 3d·M
+// of it moved by Q, and the test's terms computed from R are within 10d·M
+// of those from Q; 32d·M more covers both.
+//
 // The padding scales with the coordinates' magnitude: models far from the
 // origin for their size lose culling (at 10^6 from it, 2^-42·M is about
 // 10^-6), never pairs.
 func padding(pose geom.Pose, eps, emag, fmag float64) float64 {
 	t := pose.T
 	m := emag + 2*fmag + max(math.Abs(t.X), math.Abs(t.Y), math.Abs(t.Z))
-	return eps*(1+0x1p-50) + 0x1p-42*m
+	p := pose.R.Transpose().Mul(pose.R)
+	d := 0.0
+	for i := range 3 {
+		for j := range 3 {
+			if i == j {
+				p[i][j]--
+			}
+			d = max(d, math.Abs(p[i][j]))
+		}
+	}
+	return eps*(1+0x1p-50) + (0x1p-42+32*d)*m
 }
 
 func collideRigid(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {

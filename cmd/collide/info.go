@@ -37,7 +37,8 @@ further key
   "tree":{"bv":NAME,"k":N,"rule":R,"split":S,"leaf":N,"fly_leaf":N,
           "fly_leaf_auto":BOOL,"float64":BOOL,"nodes":N,"height":N,"bytes":N}
 (fly_leaf is the threshold τ in use; fly_leaf_auto tells whether it was
-chosen by the size of the model rather than given to build with --leaf).`,
+chosen by the size of the model rather than given to build with --leaf;
+k and fly_leaf are 0 for the bounding volumes other than k-DOPs).`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &infoOptions{}
 			fs.BoolVar(&o.json, "json", false, "print one JSON object per model, a line each")
@@ -180,8 +181,13 @@ func writeTextInfo(w io.Writer, src *source) error {
 		if t.Float64 {
 			bounds = "float64"
 		}
-		_, err = fmt.Fprintf(w, "  bv          %s (k = %d, %s bounds)\n  rule        %s\n  split       %s\n  leaf        %d\n  fly leaf    %d (%s)\n  nodes       %d\n  height      %d\n  tree bytes  %d\n",
-			t.BV, t.K, bounds, t.Rule, t.Split, t.Leaf, t.FlyLeaf, fly, t.Nodes, t.Height, t.Bytes)
+		if t.K > 0 {
+			_, err = fmt.Fprintf(w, "  bv          %s (k = %d, %s bounds)\n  rule        %s\n  split       %s\n  leaf        %d\n  fly leaf    %d (%s)\n  nodes       %d\n  height      %d\n  tree bytes  %d\n",
+				t.BV, t.K, bounds, t.Rule, t.Split, t.Leaf, t.FlyLeaf, fly, t.Nodes, t.Height, t.Bytes)
+		} else {
+			_, err = fmt.Fprintf(w, "  bv          %s (%s bounds)\n  rule        %s\n  split       %s\n  leaf        %d\n  nodes       %d\n  height      %d\n  tree bytes  %d\n",
+				t.BV, bounds, t.Rule, t.Split, t.Leaf, t.Nodes, t.Height, t.Bytes)
+		}
 	}
 	return err
 }
