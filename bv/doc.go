@@ -1,5 +1,6 @@
 // Package bv holds bounding volumes: k-DOPs (discrete orientation polytopes)
-// for k = 6, 14, 18 and 26, with the fixed directions of Klosowski et al.
+// for k = 6, 14, 18 and 26, with the fixed directions of Klosowski et al.;
+// oriented boxes; and spheres.
 //
 // # k-DOPs
 //
@@ -23,4 +24,28 @@
 // interleaved (lo, hi per slab) in an array whose length is k, in float32 or
 // float64, so that the overlap loop is specialised for each k by the compiler.
 // Pack converts a DOP to it, rounding outward.
+//
+// # Oriented boxes
+//
+// OBB is the oriented box of the OBBTree (Gottschalk, Lin and Manocha; RAPID):
+// a centre, three orthonormal right-handed axes (the rows of Axes) and three
+// half-extents. FitOBB takes the axes from the eigenvectors (SymEigen, cyclic
+// Jacobi) of a covariance matrix: of the surface of the convex hull of the
+// corners (FitHull, the paper's method), of the triangles' own surface,
+// area-weighted (FitSurface, RAPID's), or of the corners (FitVertices). The
+// extents come from the extreme corners, padded so that every corner lies in
+// the box exactly, whatever the rounding. OBBDisjoint is the 15-axis
+// separating-axis test, with box B given in A's frame (R, |R|, T) and a
+// caller's margin pad; it allocates nothing and calls no function.
+//
+// # Spheres
+//
+// Sphere is a closed ball (centre C, radius R; R < 0 is empty), the bounding
+// volume of sphere-trees. BoundingSphere computes the minimum enclosing
+// sphere of a point set up to rounding (Welzl's move-to-front algorithm on a
+// deterministically shuffled, rescaled copy, expected O(n)), and guarantees
+// containment: the radius is the largest distance to any point, padded by a
+// proven bound of 2^-49 relative, so every point is inside exactly. Overlaps
+// is the exact closed test (touching spheres overlap); BoundingSphereBuf
+// reuses a scratch buffer so that tree builders do not allocate.
 package bv
