@@ -60,3 +60,26 @@ func BenchmarkBuild1M(b *testing.B) {
 	b.ReportMetric(float64(len(m.Tris)), "tris")
 	b.ReportMetric(float64(peak)/(1<<20), "heap-MB")
 }
+
+// BenchmarkBuildKinds builds each kind of tree other than k-DOPs over the
+// 100,000-triangle sphere of BenchmarkBuildRules.
+func BenchmarkBuildKinds(b *testing.B) {
+	m := gen.Must(gen.Icosphere(geom.Vec3{}, 1, 100000))
+	for _, o := range []bvh.Options{
+		{Kind: bvh.OBB}, {Kind: bvh.OBB, Rule: bvh.RAPID}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree},
+	} {
+		b.Run(fmt.Sprintf("%v/%v", o.Kind, o.Rule), func(b *testing.B) {
+			b.ReportAllocs()
+			var t *bvh.Tree
+			for b.Loop() {
+				var err error
+				if t, err = bvh.Build(m, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n := float64(len(m.Tris))
+			b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "tris/s")
+			b.ReportMetric(float64(t.Bytes()+meshBytes(m))/n, "B/tri")
+		})
+	}
+}
