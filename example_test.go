@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
@@ -111,4 +112,60 @@ func ExampleModel_Save() {
 	fmt.Println(loaded.BV(), len(loaded.Mesh().Tris), loaded.Tree().Nodes())
 	// Output:
 	// kdop26 8192 16383
+}
+
+// ExampleBVNames builds the same two models with every bounding volume:
+// each gives the same pairs, with different amounts of work.
+func ExampleBVNames() {
+	torus := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 2000))
+	ball := gen.Must(gen.Icosphere(geom.Vec3{}, 0.3, 500))
+	pose := geom.FromAxisAngle(geom.V(0, 0, 1), 0.5, geom.V(1, 0, 0.2))
+	for _, name := range collide.BVNames() {
+		env, err := collide.Build(torus, collide.BuildOptions{BV: name})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fly, err := collide.Build(ball, collide.BuildOptions{BV: name})
+		if err != nil {
+			log.Fatal(err)
+		}
+		res := collide.Check(env, fly, pose, collide.QueryOptions{All: true})
+		fmt.Printf("%-7s %d pairs\n", name, len(res.Pairs))
+	}
+	// Output:
+	// kdop6   102 pairs
+	// kdop14  102 pairs
+	// kdop18  102 pairs
+	// kdop26  102 pairs
+	// obb     102 pairs
+	// sphere  102 pairs
+	// aabb    102 pairs
+	// boxtree 102 pairs
+	// brute   102 pairs
+}
+
+// ExampleModel_Spheres shows a model's spheres at levels of detail, as a
+// broad phase uses them: one sphere at level 0, more and tighter ones below.
+func ExampleModel_Spheres() {
+	m, err := collide.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 2000)), collide.BuildOptions{BV: "sphere"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for l := range 4 {
+		s := m.Spheres(l)
+		fmt.Printf("level %d: %d spheres, the largest of radius %.2f\n", l, len(s), largest(s))
+	}
+	// Output:
+	// level 0: 1 spheres, the largest of radius 1.30
+	// level 1: 2 spheres, the largest of radius 1.30
+	// level 2: 4 spheres, the largest of radius 0.93
+	// level 3: 8 spheres, the largest of radius 0.66
+}
+
+func largest(s []bv.Sphere) float64 {
+	r := 0.0
+	for _, x := range s {
+		r = max(r, x.R)
+	}
+	return r
 }
