@@ -647,6 +647,20 @@ func obbAxes(r *geom.Mat3) [15][3]*big.Float {
 	return out
 }
 
+// obbBig returns the extents, the translation and the columns of r as
+// exact numbers.
+func obbBig(a, b geom.Vec3, r *geom.Mat3, t geom.Vec3) (av, bv, tv [3]*big.Float, cols [3][3]*big.Float) {
+	av = [3]*big.Float{obbF(a.X), obbF(a.Y), obbF(a.Z)}
+	bv = [3]*big.Float{obbF(b.X), obbF(b.Y), obbF(b.Z)}
+	tv = [3]*big.Float{obbF(t.X), obbF(t.Y), obbF(t.Z)}
+	for j := range 3 {
+		for i := range 3 {
+			cols[j][i] = obbF(r[i][j])
+		}
+	}
+	return av, bv, tv, cols
+}
+
 // obbExactSlacks returns, for each of the 15 axes, the exact gap between
 // the projections of the corners of A = {Σ u_i a_i e_i} and
 // B = {t + Σ v_j b_j r_j} (|u|, |v| ≤ 1; r_j the columns of r, as given):
@@ -654,15 +668,7 @@ func obbAxes(r *geom.Mat3) [15][3]*big.Float {
 // an axis that is the zero vector (parallel edges), which never separates.
 func obbExactSlacks(a, b geom.Vec3, r *geom.Mat3, t geom.Vec3) [15]*big.Float {
 	axes := obbAxes(r)
-	av := [3]*big.Float{obbF(a.X), obbF(a.Y), obbF(a.Z)}
-	bv := [3]*big.Float{obbF(b.X), obbF(b.Y), obbF(b.Z)}
-	tv := [3]*big.Float{obbF(t.X), obbF(t.Y), obbF(t.Z)}
-	var cols [3][3]*big.Float
-	for j := range 3 {
-		for i := range 3 {
-			cols[j][i] = obbF(r[i][j])
-		}
-	}
+	av, bv, tv, cols := obbBig(a, b, r, t)
 	// Corners.
 	var ca, cb [8][3]*big.Float
 	for c := range 8 {
@@ -729,15 +735,7 @@ func obbExactSlacks(a, b geom.Vec3, r *geom.Mat3, t geom.Vec3) [15]*big.Float {
 // three times faster than projecting the 16 corners.
 func obbExactRadii(a, b geom.Vec3, r *geom.Mat3, t geom.Vec3) [15]*big.Float {
 	axes := obbAxes(r)
-	av := [3]*big.Float{obbF(a.X), obbF(a.Y), obbF(a.Z)}
-	bv := [3]*big.Float{obbF(b.X), obbF(b.Y), obbF(b.Z)}
-	tv := [3]*big.Float{obbF(t.X), obbF(t.Y), obbF(t.Z)}
-	var cols [3][3]*big.Float
-	for j := range 3 {
-		for i := range 3 {
-			cols[j][i] = obbF(r[i][j])
-		}
-	}
+	av, bv, tv, cols := obbBig(a, b, r, t)
 	var out [15]*big.Float
 	p, d := obbNewF(), obbNewF()
 	for k, l := range axes {

@@ -401,14 +401,7 @@ func (q *bquery) traverse(e int32, eb geom.AABB, f int32, fb geom.AABB) {
 	switch {
 	case en.ref < 0 && fn.ref < 0:
 		q.ftris = leafList(q.ft.order, fn.ref, q.ftris[:0])
-		for j := ^en.ref; !q.stop; j++ {
-			t := q.et.order[j]
-			if t < 0 {
-				q.triangles(^t, q.ftris)
-				return
-			}
-			q.triangles(t, q.ftris)
-		}
+		q.leaf(q.et.order, en.ref, q.ftris)
 	case fn.ref < 0 || en.ref >= 0 && max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z):
 		a := int(en.axis)
 		l, r := eb, eb

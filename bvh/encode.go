@@ -657,22 +657,10 @@ func readTree[F bv.Float, A bv.Slabs[F]](d *decoder, h *header) (*tree[F, A], er
 	} else {
 		t.nodes, err = decodeNodes(d, h, check)
 	}
-	if err != nil || h.no == 0 {
+	if err != nil {
 		return t, err
 	}
-	t.order, err = readRaw(d, h.no, 4, 4, "triangle order", func(order []int32, i0 int) {
-		nt := int32(h.nt)
-		for j, v := range order {
-			if v < 0 {
-				v = ^v
-			}
-			if v >= nt {
-				i := i0 + j
-				d.badf(h.oAt+4*int64(i), "order entry %d: triangle %d out of range [0, %d)", i, v, nt)
-				return
-			}
-		}
-	})
+	t.order, err = readOrder(d, h)
 	return t, err
 }
 

@@ -285,17 +285,5 @@ func (q *query[F, A]) restart(f, e int32) bool {
 // leaves tests the triangles of flying leaf f against those of the
 // environment leaf whose ref is eref.
 func (q *query[F, A]) leaves(f, eref int32) {
-	ft := q.fv.tris[^q.fv.kid[f]:q.fv.end[f]]
-	if q.et.order == nil {
-		q.triangles(^eref, ft)
-		return
-	}
-	for j := ^eref; !q.stop; j++ {
-		t := q.et.order[j]
-		if t < 0 {
-			q.triangles(^t, ft)
-			return
-		}
-		q.triangles(t, ft)
-	}
+	q.leaf(q.et.order, eref, q.fv.tris[^q.fv.kid[f]:q.fv.end[f]])
 }

@@ -207,20 +207,7 @@ func (q *rquery) descend() {
 // leaf f.
 func (q *rquery) leaves(e, f int32) {
 	q.sc.ft = leafList(q.ft.order, q.ft.refs[f], q.sc.ft[:0])
-	ft := q.sc.ft
-	eref := q.et.refs[e]
-	if q.et.order == nil {
-		q.triangles(^eref, ft)
-		return
-	}
-	for j := ^eref; !q.stop; j++ {
-		t := q.et.order[j]
-		if t < 0 {
-			q.triangles(^t, ft)
-			return
-		}
-		q.triangles(t, ft)
-	}
+	q.leaf(q.et.order, q.et.refs[e], q.sc.ft)
 }
 
 // leafList appends the triangles of the leaf whose ref is ref, in a tree

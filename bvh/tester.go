@@ -29,6 +29,24 @@ type tester struct {
 	stop bool
 }
 
+// leaf tests the triangles of the environment leaf whose ref is eref, in a
+// tree whose leaf triangle list is order (nil for one triangle per leaf),
+// against the flying triangles ft.
+func (q *tester) leaf(order []int32, eref int32, ft []int32) {
+	if order == nil {
+		q.triangles(^eref, ft)
+		return
+	}
+	for j := ^eref; !q.stop; j++ {
+		t := order[j]
+		if t < 0 {
+			q.triangles(^t, ft)
+			return
+		}
+		q.triangles(t, ft)
+	}
+}
+
 // triangles tests environment triangle et against the flying triangles ft.
 func (q *tester) triangles(et int32, ft []int32) {
 	a := q.emesh.Triangle(int(et))
