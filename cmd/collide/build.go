@@ -94,6 +94,13 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 	if b.leaf < 0 || b.leaf > maxLeaf {
 		return collide.BuildOptions{}, usagef("--leaf must be a whole number from 0 (by size) to %d, not %d", maxLeaf, b.leaf)
 	}
+	kdop := strings.HasPrefix(b.bv, "kdop")
+	if rule == collide.RAPID && b.bv != "obb" {
+		return collide.BuildOptions{}, usagef("--rule rapid applies to --bv obb only")
+	}
+	if b.leaf > 0 && !kdop && b.bv != collide.BVBrute {
+		return collide.BuildOptions{}, usagef("--leaf applies to the k-DOP hierarchies only (--bv %s flies with its own leaves)", b.bv)
+	}
 	return collide.BuildOptions{BV: b.bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf}, nil
 }
 

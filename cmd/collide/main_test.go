@@ -106,6 +106,8 @@ func TestUsageErrors(t *testing.T) {
 		{"inf eps", []string{"check", "--eps", "+Inf", a, a}, "--eps"},
 		{"bad rule", []string{"check", "--rule", "best", a, a}, "--rule: unknown splitting rule \"best\" (known: splatter, longest, minsum, minmax, rapid)"},
 		{"bad split", []string{"check", "--split", "middle", a, a}, "--split: unknown split point \"middle\" (known: mean, median)"},
+		{"rapid not obb", []string{"check", "--rule", "rapid", "--bv", "aabb", a, a}, "--rule rapid applies to --bv obb only"},
+		{"leaf not kdop", []string{"check", "--leaf", "4", "--bv", "sphere", a, a}, "--leaf applies to the k-DOP hierarchies only"},
 		{"negative leaf", []string{"check", "--leaf", "-1", a, a}, "--leaf"},
 		{"huge leaf", []string{"check", "--leaf", "70000", a, a}, "--leaf"},
 		{"leaf not a number", []string{"check", "--leaf", "four", a, a}, "leaf"},
@@ -465,8 +467,8 @@ func formatPose(p geom.Pose) string {
 }
 
 // hierarchyConfigs are the check flags the cross-checks run with: brute
-// force, every k-DOP with the defaults, and combinations of the other
-// hierarchy and traversal flags.
+// force, every bounding volume with the defaults, and combinations of the
+// other hierarchy and traversal flags.
 var hierarchyConfigs = [][]string{
 	{"--bv", "brute"},
 	{"--bv", "kdop6"},
@@ -478,6 +480,11 @@ var hierarchyConfigs = [][]string{
 	{"--bv", "kdop18", "--rule", "minmax", "--leaf", "4", "--exact-root"},
 	{"--bv", "kdop26", "--split", "median", "--env-leaf", "2", "--leaf", "1", "--restart", "--exact-root"},
 	{"--bv", "kdop18", "--rule", "longest", "--env-leaf", "8", "--leaf", "16"},
+	{"--bv", "obb"},
+	{"--bv", "obb", "--rule", "rapid", "--env-leaf", "2"},
+	{"--bv", "sphere", "--split", "median"},
+	{"--bv", "aabb", "--rule", "longest"},
+	{"--bv", "boxtree", "--env-leaf", "4"},
 }
 
 // TestOracle checks check, with each of hierarchyConfigs, against the
