@@ -1093,39 +1093,28 @@ func BenchmarkOBBDisjoint(b *testing.B) {
 		want bool
 	}{{"overlapping", false}, {"separated", true}} {
 		ps := obbBenchPairs(1024, kind.want)
-		b.Run(kind.name, func(b *testing.B) {
-			b.ReportAllocs()
-			s := false
-			i := 0
-			for b.Loop() {
-				p := &ps[i&1023]
-				s = s != OBBDisjoint(p.a, p.b, &p.r, &p.q, p.t, 0)
-				i++
-			}
-			obbSink = s
-		})
-		b.Run(kind.name+"/loop", func(b *testing.B) {
-			b.ReportAllocs()
-			s := false
-			i := 0
-			for b.Loop() {
-				p := &ps[i&1023]
-				s = s != obbDisjointLoop(p.a, p.b, &p.r, &p.q, p.t, 0)
-				i++
-			}
-			obbSink = s
-		})
-		b.Run(kind.name+"/generic", func(b *testing.B) {
-			b.ReportAllocs()
-			s := false
-			i := 0
-			for b.Loop() {
-				p := &ps[i&1023]
-				s = s != obbDisjointGeneric(p.a, p.b, &p.r, p.t, 0)
-				i++
-			}
-			obbSink = s
-		})
+		for _, v := range []struct {
+			name string
+			f    func(a, b geom.Vec3, r, q *geom.Mat3, t geom.Vec3, pad float64) bool
+		}{
+			{"", OBBDisjoint},
+			{"/loop", obbDisjointLoop},
+			{"/generic", func(a, b geom.Vec3, r, _ *geom.Mat3, t geom.Vec3, pad float64) bool {
+				return obbDisjointGeneric(a, b, r, t, pad)
+			}},
+		} {
+			b.Run(kind.name+v.name, func(b *testing.B) {
+				b.ReportAllocs()
+				s := false
+				i := 0
+				for b.Loop() {
+					p := &ps[i&1023]
+					s = s != v.f(p.a, p.b, &p.r, &p.q, p.t, 0)
+					i++
+				}
+				obbSink = s
+			})
+		}
 	}
 }
 

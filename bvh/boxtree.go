@@ -361,11 +361,8 @@ func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn f
 	sc := s.rig
 	sc.begin(0, len(fly.mesh.Verts), false)
 	q := bquery{
-		tester: tester{
-			emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
-			eps: o.Eps, all: o.All, fn: fn, tv: sc.tv, tvAt: sc.tvAt, cur: sc.cur,
-		},
-		et: et, ft: ft, r: pose.R, pad: padding(pose, o.Eps, et.mag, ft.mag), ftris: sc.ft,
+		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
+		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), pad: padding(pose, o.Eps, et.mag, ft.mag), ftris: sc.ft,
 	}
 	if o.All && (et.dup != nil || ft.dup != nil) {
 		if sc.seen == nil {
@@ -373,11 +370,6 @@ func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn f
 		}
 		clear(sc.seen)
 		q.seen, q.edup, q.fdup = sc.seen, et.dup, ft.dup
-	}
-	for i := range 3 {
-		for j := range 3 {
-			q.absR[i][j] = math.Abs(q.r[i][j])
-		}
 	}
 	q.traverse(0, et.root, 0, ft.root)
 	sc.ft = q.ftris

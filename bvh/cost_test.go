@@ -169,11 +169,7 @@ func BenchmarkCvKinds(b *testing.B) {
 					eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
 					return bv.OBBDisjoint(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad)
 				}
-				for i := range 3 {
-					for j := range 3 {
-						q.absR[i][j] = abs(q.r[i][j])
-					}
-				}
+				q.absR = absMat(q.r)
 				for i := range n {
 					ia[i], ib[i] = int32(i), int32(i)
 				}
@@ -182,11 +178,7 @@ func BenchmarkCvKinds(b *testing.B) {
 				sc := &rscratch{}
 				sc.begin(rt.len(), len(m.Verts), kind == OBB)
 				q := &rquery{tester: tester{pose: pose}, et: rt, ft: rt, r: pose.R, sc: sc, pad: padding(pose, 0, rt.mag, rt.mag)}
-				for i := range 3 {
-					for j := range 3 {
-						q.absR[i][j] = abs(q.r[i][j])
-					}
-				}
+				q.absR = absMat(q.r)
 				for f := range int32(rt.len()) {
 					q.move(f)
 				}
@@ -211,8 +203,6 @@ func BenchmarkCvKinds(b *testing.B) {
 		})
 	}
 }
-
-func abs(x float64) float64 { return max(x, -x) }
 
 // dopBox returns the box of a 6-DOP.
 func dopBox(d bv.DOP, _, _ int, _ []int32) geom.AABB {

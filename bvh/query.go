@@ -131,11 +131,8 @@ func collide[F bv.Float, A bv.Slabs[F]](et *tree[F, A], env, fly *Tree, pose geo
 	fv := fly.view(env.opts.K)
 	sc.begin(fv, len(fly.mesh.Verts))
 	q := query[F, A]{
-		tester: tester{
-			emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
-			eps: o.Eps, all: o.All, fn: fn, tv: sc.tv, tvAt: sc.tvAt, cur: sc.cur,
-		},
-		et: et, fv: fv, sc: sc,
+		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
+		et:     et, fv: fv, sc: sc,
 	}
 	q.shift = pose.R == geom.Identity3()
 	k := env.opts.K

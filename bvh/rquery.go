@@ -104,17 +104,9 @@ func collideRigid(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn
 	sc := s.rig
 	sc.begin(ft.len(), len(fly.mesh.Verts), ft.kind == OBB)
 	q := rquery{
-		tester: tester{
-			emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
-			eps: o.Eps, all: o.All, fn: fn, tv: sc.tv, tvAt: sc.tvAt, cur: sc.cur,
-		},
-		et: et, ft: ft, r: pose.R, sc: sc,
+		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
+		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), sc: sc,
 		pad: padding(pose, o.Eps, et.mag, ft.mag),
-	}
-	for i := range 3 {
-		for j := range 3 {
-			q.absR[i][j] = math.Abs(q.r[i][j])
-		}
 	}
 	q.descend()
 	return q.st

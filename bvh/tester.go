@@ -29,6 +29,25 @@ type tester struct {
 	stop bool
 }
 
+// newTester returns the tester of a query of fly at pose against env, with
+// the flying vertices cached in vc under the stamp cur.
+func newTester(env, fly *Tree, pose geom.Pose, o QueryOptions, fn func(Pair) bool, vc *vertexCache, cur uint32) tester {
+	return tester{
+		emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
+		eps: o.Eps, all: o.All, fn: fn, tv: vc.tv, tvAt: vc.tvAt, cur: cur,
+	}
+}
+
+// absMat returns the matrix of the absolute values of m's entries.
+func absMat(m geom.Mat3) geom.Mat3 {
+	for i := range 3 {
+		for j := range 3 {
+			m[i][j] = max(m[i][j], -m[i][j])
+		}
+	}
+	return m
+}
+
 // leaf tests the triangles of the environment leaf whose ref is eref, in a
 // tree whose leaf triangle list is order (nil for one triangle per leaf),
 // against the flying triangles ft.
