@@ -1,0 +1,115 @@
+package flight
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+)
+
+// Options configures Fly.
+type Options struct {
+	// Steps is the number of steps (queries) to fly; a motion that ends
+	// earlier ends the flight.
+	Steps int
+	// Query is the query of every step (first contact or all pairs,
+	// tolerance).
+	Query collide.QueryOptions
+}
+
+// Step is one step of a flight, as Fly passes it to its callback.
+type Step struct {
+	Index  int       // 0-based
+	Pose   geom.Pose // of the flying model
+	Result collide.Result
+	// Time is the query's own time (the motion and the callback are not
+	// counted).
+	Time time.Duration
+}
+
+// Summary gathers a flight's figures.
+type Summary struct {
+	Steps     int           // steps flown
+	Colliding int           // steps in contact
+	Pairs     int64         // pairs reported, summed over the steps
+	Stats     collide.Stats // Nv, Np and Nu, summed over the steps
+	Times     []time.Duration
+}
+
+// Fly flies fly through env (at the identity pose) along m: at each step it
+// asks m for a pose, telling it whether the previous step collided, and
+// queries. fn, when not nil, sees every step; the Step and its Pairs are
+// valid only during the call. Fly stops at o.Steps steps, when m ends, or at
+// the first error fn returns, which it returns.
+//
+// The query of each step reuses the same scratch state, so the flight
+// allocates nothing per step beyond Summary.Times and what fn does.
+func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*Summary, error) {
+	if o.Steps < 0 {
+		return nil, errors.New("flight: negative number of steps")
+	}
+	s := &Summary{Times: make([]time.Duration, 0, o.Steps)}
+	var q collide.Query
+	var st Step
+	collided := false
+	for i := range o.Steps {
+		pose, ok := m.Next(collided)
+		if !ok {
+			break
+		}
+		t0 := time.Now()
+		res := q.Check(env, fly, pose, o.Query)
+		d := time.Since(t0)
+		collided = res.Collide
+		s.Steps++
+		if collided {
+			s.Colliding++
+		}
+		s.Pairs += int64(len(res.Pairs))
+		s.Stats.Add(res.Stats)
+		s.Times = append(s.Times, d)
+		if fn != nil {
+			st = Step{Index: i, Pose: pose, Result: res, Time: d}
+			if err := fn(&st); err != nil {
+				return s, err
+			}
+		}
+	}
+	return s, nil
+}
+
+// Mean returns the mean query time (0 for no step).
+func (s *Summary) Mean() time.Duration {
+	if len(s.Times) == 0 {
+		return 0
+	}
+	var sum time.Duration
+	for _, t := range s.Times {
+		sum += t
+	}
+	return sum / time.Duration(len(s.Times))
+}
+
+// Quantile returns the q-quantile of the query times, 0 ≤ q ≤ 1, by the
+// nearest-rank rule: the smallest time at least a fraction q of the steps
+// do not exceed (Quantile(0.5) is the median, Quantile(1) the maximum).
+func (s *Summary) Quantile(q float64) time.Duration {
+	if len(s.Times) == 0 {
+		return 0
+	}
+	sorted := slices.Clone(s.Times)
+	slices.Sort(sorted)
+	k := int(math.Ceil(q*float64(len(sorted)))) - 1 // rank ⌈q·n⌉, 1-based
+	return sorted[min(max(k, 0), len(sorted)-1)]
+}
+
+// Per returns the mean of a count per step.
+func (s *Summary) Per(n int64) float64 {
+	if s.Steps == 0 {
+		return 0
+	}
+	return float64(n) / float64(s.Steps)
+}
