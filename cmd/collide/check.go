@@ -4,18 +4,17 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/geom"
 )
 
@@ -285,65 +284,20 @@ func fmtDuration(d time.Duration) string {
 	}
 }
 
-// parsePose parses the 12 numbers of a pose, separated by spaces (or
-// commas), and checks that it is rigid.
-func parsePose(s string) (geom.Pose, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f'
-	})
-	if len(fields) != 12 {
-		return geom.Pose{}, fmt.Errorf("want 12 numbers (r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz), got %d", len(fields))
-	}
-	var a [12]float64
-	for i, f := range fields {
-		x, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return geom.Pose{}, fmt.Errorf("number %d: %q is not a number", i+1, f)
-		}
-		a[i] = x
-	}
-	p := geom.FromArray(a)
-	if err := p.Validate(); err != nil {
-		return geom.Pose{}, err
-	}
-	return p, nil
-}
+// parsePose parses the 12 numbers of a pose (flight.ParsePose).
+func parsePose(s string) (geom.Pose, error) { return flight.ParsePose(s) }
 
-// maxPoseLine bounds the length of a line of a pose file.
-const maxPoseLine = 1 << 20
-
-// readPoseFile reads a pose file: one pose a line, blank lines and # comments
-// skipped. Errors name the file and the line.
+// readPoseFile reads a pose file (flight.ReadPoses). Errors name the file
+// and the line.
 func readPoseFile(path string) ([]geom.Pose, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var poses []geom.Pose
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4096), maxPoseLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		text, _, _ := strings.Cut(sc.Text(), "#")
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
-		p, err := parsePose(text)
-		if err != nil {
-			return nil, fmt.Errorf("%s: line %d: %v", path, line, err)
-		}
-		poses = append(poses, p)
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%s: line %d: line longer than %d bytes", path, line+1, maxPoseLine)
-		}
+	poses, err := flight.ReadPoses(f)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(poses) == 0 {
-		return nil, fmt.Errorf("%s: no poses", path)
 	}
 	return poses, nil
 }

@@ -3,6 +3,8 @@
 //
 // Usage:
 //
+//	collide flight [flags]                   fly a model through a scene, time each step
+//	collide bench [--quick] [-o DIR]         reproduce the paper's experiments as a report
 //	collide check [flags] ENV FLY            test FLY at each pose against ENV
 //	collide build [flags] ENV -o FILE        build a hierarchy and save the model
 //	collide gen KIND [key=value ...] -o FILE write a generated mesh
@@ -62,7 +64,7 @@ type command struct {
 }
 
 // commands lists the subcommands, in the order help shows them.
-var commands = []*command{checkCommand(), buildCommand(), genCommand(), infoCommand()}
+var commands = []*command{flightCommand(), benchCommand(), checkCommand(), buildCommand(), genCommand(), infoCommand()}
 
 func lookupCommand(name string) *command {
 	for _, c := range commands {
@@ -76,6 +78,8 @@ func lookupCommand(name string) *command {
 const topUsage = `collide: exact collision detection between triangle meshes
 
 usage:
+  collide flight [flags]                    fly a model through a scene and time every step
+  collide bench [--quick] [-o DIR]          reproduce the paper's experiments as a report
   collide check [flags] ENV FLY             test FLY, at each pose, against ENV
   collide build [flags] ENV -o FILE         build ENV's hierarchy and save the model
   collide gen KIND [key=value ...] -o FILE  write a generated mesh (.obj or .stl)

@@ -1,0 +1,268 @@
+// Package bench reproduces the experiments of Klosowski et al., "Efficient
+// collision detection using bounding volume hierarchies of k-DOPs" (1998),
+// Tables 1 to 7 and Fig. 3, on the generated scenes of package
+// bench/scenes, and reports our figures beside the paper's.
+//
+// Run runs the experiments and returns a Report; the Report writes itself
+// as markdown and draws its charts as SVG. Nothing here prints: progress is
+// reported through Config.Progress.
+package bench
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/bench/scenes"
+	"github.com/collide3d/collide/bvh"
+	"github.com/collide3d/collide/flight"
+	"github.com/collide3d/collide/geom"
+)
+
+// Config configures Run.
+type Config struct {
+	// Size is the size of the scenes: scenes.Full for the paper's, or
+	// scenes.Quick.
+	Size scenes.Size
+	// Seed selects the scenes' random geometry and paths.
+	Seed uint64
+	// Scenes lists the scenes to fly (nil: all of scenes.Names()).
+	Scenes []string
+	// Steps, when positive, caps the steps of every flight.
+	Steps int
+	// CostTime is the time spent measuring each constant of Table 1
+	// (0: 200 ms, or 50 ms for Quick).
+	CostTime time.Duration
+	// NestedSizes are the triangle counts of the nested-spheres tables
+	// (nil: 2,000 and 20,000 as in the paper).
+	NestedSizes []int
+	// Progress, when not nil, is called with a line describing each
+	// experiment as it starts.
+	Progress func(line string)
+}
+
+// SceneInfo describes a scene of the report.
+type SceneInfo struct {
+	Name, Doc        string
+	EnvTris, FlyTris int
+	Steps            int
+	Paper            scenes.Paper
+	Make             time.Duration // the time to generate it
+}
+
+// Flight is one flight of the report: a scene flown with one kind of tree,
+// every step finding all pairs.
+type Flight struct {
+	Scene string
+	BV    string
+	Rule  collide.Rule
+	Split collide.Split
+	// Build is the time to build both models (and prepare the flying
+	// one); Bytes their hierarchies' memory.
+	Build time.Duration
+	Bytes int64
+	Sum   *flight.Summary
+}
+
+// Report holds the figures of a run.
+type Report struct {
+	Config  Config
+	Machine string
+	Scenes  []*SceneInfo
+	// Costs (Table 1) are measured on the flying model of the torus
+	// scene, per bounding volume.
+	Costs map[string]bvh.Costs
+	// Flights are the flights of Tables 2 to 5, keyed by FlightKey.
+	Flights map[FlightKey]*Flight
+	// Nested holds Nv for the nested spheres (Tables 6 and 7): by triangle
+	// count, then bounding volume, one figure per α of NestedAlphas.
+	Nested  map[int]map[string][]int64
+	Elapsed time.Duration
+}
+
+// FlightKey names a flight: the scene, the bounding volume and how the
+// trees were split.
+type FlightKey struct {
+	Scene, BV string
+	Rule      collide.Rule
+	Split     collide.Split
+}
+
+// TableBVs are the bounding volumes of Table 2: the paper's four k-DOPs and
+// RAPID's OBB-trees (built with the RAPID rule), then ours beyond the paper.
+var TableBVs = []string{"kdop6", "kdop14", "kdop18", "kdop26", "obb", "sphere", "aabb", "boxtree"}
+
+// TableRules are the splitting rules of Tables 3 to 5, in the paper's
+// order.
+var TableRules = []collide.Rule{collide.LongestSide, collide.MinSum, collide.MinMax, collide.Splatter}
+
+// NestedAlphas are the gaps of Tables 6 and 7.
+func NestedAlphas() []float64 { return slices.Clone(nestedAlphas) }
+
+// key returns the key of a Table 2 flight with bounding volume bv.
+func key(scene, bv string) FlightKey {
+	k := FlightKey{Scene: scene, BV: bv, Rule: collide.Splatter, Split: collide.Mean}
+	if bv == "obb" {
+		k.Rule = collide.RAPID
+	}
+	return k
+}
+
+// Run runs the experiments.
+func Run(c Config) (*Report, error) {
+	start := time.Now()
+	if c.Scenes == nil {
+		c.Scenes = scenes.Names()
+	}
+	if c.CostTime <= 0 {
+		c.CostTime = 200 * time.Millisecond
+		if c.Size == scenes.Quick {
+			c.CostTime = 50 * time.Millisecond
+		}
+	}
+	if c.NestedSizes == nil {
+		c.NestedSizes = []int{2000, 20000}
+	}
+	progress := c.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	r := &Report{
+		Config:  c,
+		Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()),
+		Costs:   map[string]bvh.Costs{},
+		Flights: map[FlightKey]*Flight{},
+		Nested:  map[int]map[string][]int64{},
+	}
+	// The flights of Tables 2, 4 and 5 (Table 3's build times are theirs).
+	var keys []FlightKey
+	for _, s := range c.Scenes {
+		for _, bv := range TableBVs {
+			keys = append(keys, key(s, bv))
+		}
+		for _, split := range []collide.Split{collide.Mean, collide.Median} {
+			for _, rule := range TableRules {
+				k := FlightKey{Scene: s, BV: "kdop18", Rule: rule, Split: split}
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	done := 0
+	for _, name := range c.Scenes {
+		progress(fmt.Sprintf("making scene %s", name))
+		t0 := time.Now()
+		sc, err := scenes.New(name, c.Size, c.Seed)
+		if err != nil {
+			return nil, err
+		}
+		info := &SceneInfo{Name: name, Doc: sc.Doc, EnvTris: sc.Env.NumTriangles(), FlyTris: sc.Fly.NumTriangles(),
+			Steps: sc.Steps, Paper: sc.Paper, Make: time.Since(t0)}
+		if c.Steps > 0 {
+			info.Steps = min(info.Steps, c.Steps)
+		}
+		r.Scenes = append(r.Scenes, info)
+		for _, k := range keys {
+			if k.Scene != name {
+				continue
+			}
+			done++
+			progress(fmt.Sprintf("flight %d of %d: %s, %s, %s, %s split", done, len(keys), name, k.BV, k.Rule, k.Split))
+			f, err := fly(sc, k, info.Steps)
+			if err != nil {
+				return nil, fmt.Errorf("%s, %s: %w", name, k.BV, err)
+			}
+			r.Flights[k] = f
+		}
+		if name == "torus" {
+			for _, bv := range TableBVs {
+				progress(fmt.Sprintf("table 1: costs of %s", bv))
+				m, err := collide.Build(sc.Fly, collide.BuildOptions{BV: bv})
+				if err != nil {
+					return nil, err
+				}
+				r.Costs[bv] = bvh.MeasureCosts(m.Tree(), c.CostTime)
+			}
+		}
+	}
+	for _, n := range c.NestedSizes {
+		progress(fmt.Sprintf("tables 6 and 7: nested spheres of %d triangles", n))
+		nv, err := nested(n)
+		if err != nil {
+			return nil, err
+		}
+		r.Nested[n] = nv
+	}
+	r.Elapsed = time.Since(start)
+	return r, nil
+}
+
+// fly builds the trees of k for sc and flies them for steps steps, every
+// step finding all pairs.
+func fly(sc *scenes.Scene, k FlightKey, steps int) (*Flight, error) {
+	o := collide.BuildOptions{BV: k.BV, Rule: k.Rule, Split: k.Split}
+	t0 := time.Now()
+	env, err := collide.Build(sc.Env, o)
+	if err != nil {
+		return nil, err
+	}
+	fm, err := collide.Build(sc.Fly, o)
+	if err != nil {
+		return nil, err
+	}
+	if t := fm.Tree(); t.Kind() == bvh.KDOP {
+		t.PrepareFlying(t.K())
+	}
+	build := time.Since(t0)
+	m, err := sc.Motion()
+	if err != nil {
+		return nil, err
+	}
+	sum, err := flight.Fly(env, fm, m, flight.Options{Steps: steps, Query: collide.QueryOptions{All: true}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Flight{Scene: sc.Name, BV: k.BV, Rule: k.Rule, Split: k.Split, Build: build,
+		Bytes: env.Tree().Bytes() + fm.Tree().Bytes(), Sum: sum}, nil
+}
+
+// nested runs the nested-spheres experiment on spheres of n triangles: Nv
+// per bounding volume of the paper and α, with complete flying trees (τ = 1,
+// as the paper sets it to match RAPID).
+func nested(n int) (map[string][]int64, error) {
+	nv := map[string][]int64{}
+	bvs := append(slices.Clone(paperKs), "obb")
+	opts := func(bv string) collide.BuildOptions {
+		if bv == "obb" {
+			return collide.BuildOptions{BV: bv, Rule: collide.RAPID}
+		}
+		return collide.BuildOptions{BV: bv, FlyLeaf: 1}
+	}
+	envs := map[string]*collide.Model{}
+	for i, a := range nestedAlphas {
+		outer, inner, err := scenes.NestedSpheres(n, a)
+		if err != nil {
+			return nil, err
+		}
+		for _, bv := range bvs {
+			if i == 0 {
+				if envs[bv], err = collide.Build(outer, opts(bv)); err != nil {
+					return nil, err
+				}
+			}
+			fly, err := collide.Build(inner, opts(bv))
+			if err != nil {
+				return nil, err
+			}
+			res := collide.Check(envs[bv], fly, geom.Identity(), collide.QueryOptions{All: true})
+			if res.Collide {
+				return nil, fmt.Errorf("nested spheres of %d triangles, α = %g, %s: the spheres touch (%d pairs)", n, a, bv, len(res.Pairs))
+			}
+			nv[bv] = append(nv[bv], res.Stats.BVTests)
+		}
+	}
+	return nv, nil
+}

@@ -1,0 +1,405 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/bench/plot"
+	"github.com/collide3d/collide/bench/scenes"
+	"github.com/collide3d/collide/flight"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+type flightOptions struct {
+	build  buildFlags
+	scene  string
+	quick  bool
+	envArg string
+	flyArg string
+	steps  int
+	all    bool
+	eps    float64
+	seed   uint64
+	json   bool
+	plot   string
+	record string
+	poses  string
+	force  bool
+}
+
+// defaultScene is the scene of a bare 'collide flight'.
+const defaultScene = "swept"
+
+func flightCommand() *command {
+	return &command{
+		name:  "flight",
+		usage: "flight [flags]",
+		help: fmt.Sprintf(`
+Flies a model through an environment, as in the experiments of Klosowski et
+al., querying at every step, and prints a summary: the build times and
+memory of both models, the steps and contacts, the query time per step (mean,
+median, 99th percentile and maximum) and the mean counts of the cost model
+per step: Nv bounding-volume tests, Np triangle tests, Nu volume updates.
+
+The flight is a scene (--scene; --quick for the small version), or ENV and FLY
+models given with --env and --fly (mesh files, gen:KIND[:key=value,...] or
+saved models, as for check). The motion is the scene's path: a billiard path
+(a random flight, reversed when it collides, turning at random), or for
+swept a path fixed in advance; with --env and --fly, a billiard path through
+ENV's bounding box at a speed of 1%% of FLY's size per step. --seed chooses
+the random path (and the scene's random geometry). --poses replays a pose
+file instead (one pose a line: the 12 numbers of check --poses), such as one
+--record wrote: a recorded flight replays to the same contacts.
+
+Scenes: %s. With no flags, flight flies the %s scene with %s.
+
+Without --all each step stops at its first contact; with it, each step
+finds every pair, as in the paper's timings. --json prints one line per step,
+  {"step":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],
+   "stats":{"bv_tests":N,"tri_tests":N,"updates":N},"seconds":S}
+then a last line {"summary":{...}} with the figures of the text summary.
+--plot FILE.svg draws the query time of every step. Files given to --plot and
+--record are not overwritten unless --force is given.
+
+Bounding volumes (--bv): %s.`,
+			strings.Join(scenes.Names(), ", "), defaultScene, collide.BVDefault, strings.Join(collide.BVNames(), ", ")),
+		flags: func(fs *flag.FlagSet) any {
+			o := &flightOptions{}
+			o.build.define(fs, collide.BVNames())
+			fs.StringVar(&o.scene, "scene", "", "fly the scene `NAME`: "+strings.Join(scenes.Names(), ", ")+" (default "+defaultScene+")")
+			fs.BoolVar(&o.quick, "quick", false, "fly the small version of the scene (a few thousand triangles, a few hundred steps)")
+			fs.StringVar(&o.envArg, "env", "", "the environment `MODEL` (with --fly, instead of a scene)")
+			fs.StringVar(&o.flyArg, "fly", "", "the flying `MODEL` (with --env)")
+			fs.IntVar(&o.steps, "steps", 0, "fly `N` steps (default: the scene's; 1000 with --env and --fly; the whole file with --poses)")
+			fs.BoolVar(&o.all, "all", false, "find every intersecting pair at each step (default: stop at the first contact)")
+			fs.Float64Var(&o.eps, "eps", 0, "tolerance `X` >= 0: pairs at distance <= X are in contact")
+			fs.Uint64Var(&o.seed, "seed", 1, "random `SEED` of the path and of the scene's geometry")
+			fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per step, then the summary")
+			fs.StringVar(&o.plot, "plot", "", "draw the query time per step to `FILE` (SVG)")
+			fs.StringVar(&o.record, "record", "", "write the poses of the flight to `FILE` (a pose file)")
+			fs.StringVar(&o.poses, "poses", "", "replay the poses of `FILE` instead of the path")
+			fs.BoolVar(&o.force, "force", false, "overwrite the files of --plot and --record if they exist")
+			return o
+		},
+		run: runFlight,
+	}
+}
+
+// flightSetup is what a flight flies.
+type flightSetup struct {
+	name       string // the scene's, or "ENV FLY"
+	doc        string
+	env, fly   *collide.Model
+	envT, flyT time.Duration // build times
+	motion     flight.Motion
+	steps      int
+}
+
+func runFlight(e *env, opts any, args []string) error {
+	o := opts.(*flightOptions)
+	if len(args) > 0 {
+		return usagef("flight takes no arguments (got %q); use --scene, or --env and --fly", args[0])
+	}
+	bo, err := o.build.options()
+	if err != nil {
+		return err
+	}
+	switch {
+	case (o.envArg == "") != (o.flyArg == ""):
+		return usagef("give both --env and --fly, or neither")
+	case o.envArg != "" && o.scene != "":
+		return usagef("give --scene, or --env and --fly, not both")
+	case o.envArg != "" && o.quick:
+		return usagef("--quick applies to scenes only")
+	case o.steps < 0:
+		return usagef("--steps must be >= 0, not %d", o.steps)
+	case math.IsNaN(o.eps) || math.IsInf(o.eps, 0) || o.eps < 0:
+		return usagef("--eps must be a finite number >= 0, not %v", o.eps)
+	}
+	if o.scene == "" && o.envArg == "" {
+		o.scene = defaultScene
+	}
+	if o.scene != "" && !slices.Contains(scenes.Names(), o.scene) {
+		return usagef("--scene: unknown scene %q (available: %s)", o.scene, strings.Join(scenes.Names(), ", "))
+	}
+	for _, out := range []string{o.plot, o.record} {
+		if out != "" && !o.force && exists(out) {
+			return fmt.Errorf("%s already exists (use --force to overwrite it)", out)
+		}
+	}
+	var replay []geom.Pose
+	if o.poses != "" {
+		if replay, err = readPoseFile(o.poses); err != nil {
+			return err
+		}
+	}
+
+	s, err := setupFlight(e, o, bo)
+	if err != nil {
+		return err
+	}
+	if replay != nil {
+		s.motion = &flight.Recorded{Poses: replay}
+		if o.steps == 0 {
+			s.steps = len(replay)
+		}
+	}
+	if o.steps > 0 {
+		s.steps = o.steps
+	}
+
+	w := bufio.NewWriter(e.stdout)
+	var recorded []geom.Pose
+	var done, hits atomic.Int64
+	var sum *flight.Summary
+	q := collide.QueryOptions{All: o.all, Eps: o.eps}
+	withTicker(e, true, func(elapsed time.Duration) string {
+		return fmt.Sprintf("flying %s: step %d of %d, %d in contact, %.1f s", s.name, done.Load(), s.steps, hits.Load(), elapsed.Seconds())
+	}, func() {
+		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q}, func(st *flight.Step) error {
+			done.Add(1)
+			if st.Result.Collide {
+				hits.Add(1)
+			}
+			if o.record != "" {
+				recorded = append(recorded, st.Pose)
+			}
+			if o.json {
+				return writeJSONStep(w, st)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if o.json {
+		err = writeJSONSummary(w, s, sum, q)
+	} else {
+		err = writeFlightSummary(w, s, sum, q)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if o.record != "" {
+		header := fmt.Sprintf("collide flight: %s, %d steps, seed %d", s.name, len(recorded), o.seed)
+		if err := writeFileAtomic(o.record, o.force, func(w io.Writer) error { return flight.WritePoses(w, header, recorded) }); err != nil {
+			return err
+		}
+	}
+	if o.plot != "" {
+		if err := writeFileAtomic(o.plot, o.force, func(w io.Writer) error { return flightPlot(s, sum, q).WriteSVG(w) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exists reports whether a file (or anything else) is at path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// setupFlight makes the scene, or loads ENV and FLY, and builds the models.
+func setupFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetup, error) {
+	if o.scene == "" {
+		envModel, flyModel, err := buildModels(e, o.envArg, o.flyArg, &o.build, bo)
+		if err != nil {
+			return nil, err
+		}
+		b, err := flight.NewBilliard(defaultBilliard(envModel.Mesh(), flyModel.Mesh(), o.seed))
+		if err != nil {
+			return nil, err
+		}
+		return &flightSetup{name: o.envArg + " " + o.flyArg, env: envModel, fly: flyModel, motion: b, steps: 1000}, nil
+	}
+	size := scenes.Full
+	if o.quick {
+		size = scenes.Quick
+	}
+	var sc *scenes.Scene
+	var err error
+	withTicker(e, true, func(elapsed time.Duration) string {
+		return fmt.Sprintf("making scene %s: %.1f s", o.scene, elapsed.Seconds())
+	}, func() {
+		sc, err = scenes.New(o.scene, size, o.seed)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := &flightSetup{name: o.scene, doc: sc.Doc, steps: sc.Steps}
+	build := func(label string, m *mesh.TriMesh) (*collide.Model, time.Duration, error) {
+		t0 := time.Now()
+		model, err := buildWithProgress(e, &source{arg: o.scene + " " + label, mesh: m}, bo)
+		d := time.Since(t0)
+		if err == nil && model.Tree() != nil {
+			model.Tree().PrepareFlying(model.Tree().K()) // part of the build
+			d = time.Since(t0)
+		}
+		return model, d, err
+	}
+	if s.env, s.envT, err = build("environment", sc.Env); err != nil {
+		return nil, err
+	}
+	if s.fly, s.flyT, err = build("flying model", sc.Fly); err != nil {
+		return nil, err
+	}
+	if s.motion, err = sc.Motion(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// defaultBilliard is the path of a flight of fly through env: a billiard
+// path through env's bounding box, turning 0.02 radians a step, at 1% of
+// fly's size a step.
+func defaultBilliard(env, fly *mesh.TriMesh, seed uint64) flight.BilliardConfig {
+	eb, fb := env.Bounds(), fly.Bounds()
+	return flight.BilliardConfig{
+		Center: fb.Center(), Start: eb.Center(), Bounds: eb,
+		Speed: 0.01 * fb.Size().Norm(), Spin: 0.02, Turn: 0.3, Seed: seed,
+	}
+}
+
+// modelBytes is the memory of a model: its mesh and its hierarchy.
+func modelBytes(m *collide.Model) int64 {
+	n := int64(len(m.Mesh().Verts))*24 + int64(len(m.Mesh().Tris))*12
+	if t := m.Tree(); t != nil {
+		n += t.Bytes()
+	}
+	return n
+}
+
+func modeName(q collide.QueryOptions) string {
+	s := "first contact"
+	if q.All {
+		s = "all pairs"
+	}
+	if q.Eps > 0 {
+		s += fmt.Sprintf(", eps %g", q.Eps)
+	}
+	return s
+}
+
+func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collide.QueryOptions) error {
+	em, fm := s.env.Mesh(), s.fly.Mesh()
+	fmt.Fprintf(w, "flight %s: %s, %s\n", s.name, s.env.BV(), modeName(q))
+	if s.doc != "" {
+		fmt.Fprintf(w, "  %s\n", s.doc)
+	}
+	fmt.Fprintf(w, "environment  %9d triangles  built in %-9s %s\n", len(em.Tris), fmtDuration(s.envT), fmtBytes(modelBytes(s.env)))
+	fmt.Fprintf(w, "flying model %9d triangles  built in %-9s %s\n", len(fm.Tris), fmtDuration(s.flyT), fmtBytes(modelBytes(s.fly)))
+	fmt.Fprintf(w, "steps        %9d, %d in contact, %d %s\n", sum.Steps, sum.Colliding, sum.Pairs, plural(int(sum.Pairs), "contact pair", "contact pairs"))
+	fmt.Fprintf(w, "query time   mean %s, median %s, p99 %s, max %s\n",
+		fmtDuration(sum.Mean()), fmtDuration(sum.Quantile(0.5)), fmtDuration(sum.Quantile(0.99)), fmtDuration(sum.Quantile(1)))
+	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates))
+	return err
+}
+
+// fmtBytes formats a size in bytes with a binary unit.
+func fmtBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// jsonStep is one line of flight --json.
+type jsonStep struct {
+	Step    int        `json:"step"`
+	Collide bool       `json:"collide"`
+	Pairs   [][2]int32 `json:"pairs"`
+	Stats   jsonStats  `json:"stats"`
+	Seconds float64    `json:"seconds"`
+}
+
+func writeJSONStep(w io.Writer, st *flight.Step) error {
+	r := jsonStep{
+		Step:    st.Index,
+		Collide: st.Result.Collide,
+		Pairs:   make([][2]int32, len(st.Result.Pairs)),
+		Stats:   jsonStats{st.Result.Stats.BVTests, st.Result.Stats.TriTests, st.Result.Stats.Updates},
+		Seconds: st.Time.Seconds(),
+	}
+	for j, p := range st.Result.Pairs {
+		r.Pairs[j] = [2]int32{p.Env, p.Fly}
+	}
+	return writeJSONLine(w, r)
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// jsonFlight is the last line of flight --json.
+type jsonFlight struct {
+	Scene        string  `json:"scene"`
+	BV           string  `json:"bv"`
+	All          bool    `json:"all"`
+	Eps          float64 `json:"eps"`
+	EnvTris      int     `json:"env_tris"`
+	FlyTris      int     `json:"fly_tris"`
+	EnvBuild     float64 `json:"env_build_seconds"`
+	FlyBuild     float64 `json:"fly_build_seconds"`
+	EnvBytes     int64   `json:"env_bytes"`
+	FlyBytes     int64   `json:"fly_bytes"`
+	Steps        int     `json:"steps"`
+	Colliding    int     `json:"colliding_steps"`
+	Pairs        int64   `json:"pairs"`
+	Mean, Median float64 // seconds
+	P99, Max     float64
+	Nv, Np, Nu   float64 // per step
+}
+
+func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collide.QueryOptions) error {
+	return writeJSONLine(w, struct {
+		Summary jsonFlight `json:"summary"`
+	}{jsonFlight{
+		Scene: s.name, BV: s.env.BV(), All: q.All, Eps: q.Eps,
+		EnvTris: len(s.env.Mesh().Tris), FlyTris: len(s.fly.Mesh().Tris),
+		EnvBuild: s.envT.Seconds(), FlyBuild: s.flyT.Seconds(),
+		EnvBytes: modelBytes(s.env), FlyBytes: modelBytes(s.fly),
+		Steps: sum.Steps, Colliding: sum.Colliding, Pairs: sum.Pairs,
+		Mean: sum.Mean().Seconds(), Median: sum.Quantile(0.5).Seconds(),
+		P99: sum.Quantile(0.99).Seconds(), Max: sum.Quantile(1).Seconds(),
+		Nv: sum.Per(sum.Stats.BVTests), Np: sum.Per(sum.Stats.TriTests), Nu: sum.Per(sum.Stats.Updates),
+	}})
+}
+
+// flightPlot is the chart of --plot: the query time of every step.
+func flightPlot(s *flightSetup, sum *flight.Summary, q collide.QueryOptions) *plot.LineChart {
+	x, y := make([]float64, len(sum.Times)), make([]float64, len(sum.Times))
+	for i, d := range sum.Times {
+		x[i], y[i] = float64(i), float64(d.Nanoseconds())/1e3
+	}
+	return &plot.LineChart{
+		Title:  fmt.Sprintf("%s: query time per step (%s, %s)", s.name, s.env.BV(), modeName(q)),
+		XLabel: "step", YLabel: "query time (µs)",
+		Series: []plot.Series{{Name: s.env.BV(), X: x, Y: y}},
+	}
+}
