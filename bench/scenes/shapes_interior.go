@@ -98,18 +98,18 @@ func interiorEdge(tris int, detail bool) (float64, bool) {
 	if count(coarsest) >= target {
 		return coarsest, true
 	}
-	// The finest h whose structure fits: bisect on a log scale (the count
-	// falls with h, if not strictly).
-	lo, hi := math.Log(1e-4), math.Log(coarsest)
+	// The finest h whose structure fits: bisect on a log scale, at the
+	// geometric means (the count falls with h, if not strictly).
+	lo, hi := 1e-4, coarsest
 	for range 40 {
-		mid := (lo + hi) / 2
-		if count(math.Exp(mid)) <= target {
+		mid := math.Sqrt(float64(lo * hi))
+		if count(mid) <= target {
 			hi = mid
 		} else {
 			lo = mid
 		}
 	}
-	return math.Exp(hi), true
+	return hi, true
 }
 
 // builder appends boxes and cylinders tessellated at the edge length h, or
@@ -131,7 +131,7 @@ func (b *builder) div(l float64) int {
 	return max(1, roundInt(q))
 }
 
-// boxCount returns the triangles of a box of the given size.
+// boxDivs returns the grid divisions of a box of the given size.
 func (b *builder) boxDivs(size geom.Vec3) [3]int {
 	return [3]int{b.div(size.X), b.div(size.Y), b.div(size.Z)}
 }
@@ -158,7 +158,8 @@ func (b *builder) boxAt(size geom.Vec3, rot geom.Mat3, c geom.Vec3) {
 	}
 }
 
-// cylCount returns the sides and segments of a cylinder.
+// cylDivs returns the sides and segments of a cylinder of length l and
+// radius r.
 func (b *builder) cylDivs(l, r float64) (s, nl int) {
 	return clampInt(b.div(float64(2*math.Pi*r)), 6, 24), b.div(l)
 }
@@ -230,7 +231,7 @@ func cabin(b *builder, detail bool) {
 	for _, y := range []float64{-1, 1} {
 		b.cyl(v(0, y, cabinFloor-0.15), v(cabinLength, y, cabinFloor-0.15), 0.04)
 	}
-	b.box(v(0, -1.6, cargoFloor-0.05), v(cabinLength, 1.6, cargoFloor))
+	b.box(v(0, -1.55, cargoFloor-0.05), v(cabinLength, 1.55, cargoFloor))
 	for j := range 4 {
 		x := 0.4 + float64(2.45*float64(j))
 		b.box(v(x, -1.4, cargoFloor), v(x+1.5, 1.4, cargoFloor+1))

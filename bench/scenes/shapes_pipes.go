@@ -14,12 +14,11 @@ const (
 	// PipesMinTris is the smallest request Pipes accepts.
 	PipesMinTris = 500
 	// pipesMargin keeps the pipes' center lines inside [m, 1-m]³, so that
-	// their surfaces (at most pipesMaxRadius·1.4·1.6 from it, on a valve)
+	// their surfaces (at most pipesRadius·1.4·1.6 from it, on a valve)
 	// stay inside the unit cube.
 	pipesMargin = 0.06
-	// pipesMinRadius and pipesMaxRadius clamp the nominal pipe radius.
-	pipesMinRadius = 0.004
-	pipesMaxRadius = 0.025
+	// pipesRadius is the nominal pipe radius.
+	pipesRadius = 0.025
 	// pipesReserve is the part of the budget kept for the filler pipes that
 	// bring the count to the request.
 	pipesReserve = 48
@@ -36,27 +35,36 @@ const (
 // of 2 to 8 straight legs along the coordinate axes (each of length 0.06 to
 // 0.7, at least six pipe radii), starting at a random point or, three times
 // in ten, from the axis of an earlier run (a tee branch, marked with a
-// collar). It is swept by a circle of 8, 10, 12, 14 or 16 sides and of radius
-// r₀ times a random factor in [0.6, 1.4], with a 90° elbow of bend radius
-// 2r at every corner (two segments per elbow) and flat caps at both ends.
-// Straight runs have no ring along their length, or (four times in ten, on
-// runs over 0.3 long) one ring in the middle, so they are made of long
-// skinny triangles, as in the paper's data. Flanges (short capped cylinders
-// of 1.35r) mark two corners in ten, and some runs (15%) get a parallel
-// companion pipe at 1.1 to 1.6 times the sum of the radii, so that
-// parallel pipes pass close to each other. The nominal radius r₀ =
-// √(0.06/(π·L)), clamped to [0.004, 0.025], where L ≈ 0.0039·tris is the
-// expected total length of the legs, makes the pipes fill about 6% of the
-// cube whatever the count (r₀ ≈ 0.006 at 143,690 triangles, 0.025 at
-// 5,000). The center lines stay in [0.06, 0.94]³ and every vertex lies
+// collar, its radius at most 0.8 of the main pipe's). It is swept by a
+// circle of f·8, f·10, f·12, f·14 or f·16 sides and of radius 0.025 times
+// a random factor in [0.6, 1.4], with a 90° elbow of bend radius 2r at every
+// corner (two segments per elbow) and flat caps at both ends. Straight runs
+// have no ring along their length, or (four times in ten, on runs over 0.3
+// long) one ring in the middle, so they are made of long skinny triangles,
+// as in the paper's data. Flanges (short capped cylinders of 1.35r) mark two
+// corners in ten, and 15% of the runs over 0.2 long get a parallel companion
+// pipe at 1.1 to 1.6 times the sum of the radii, so that parallel pipes
+// pass close to each other.
+//
+// The network does not grow past about 6,000 triangles: a larger request
+// makes its pipes finer instead, with f = max(1, round(tris/4000)) times as
+// many sides (f = 36 at 143,690 triangles: 288 to 576 sides, triangles
+// about a thousand times longer than wide). With the same seed, a request
+// of 4,000·f triangles gives about the network of 4,000 (the same at
+// 143,690 for seed 1), so that a network flying through a copy of itself
+// 2.5 times larger meets it about as often at every size, with about f
+// times more triangle pairs in contact. From 3,000 triangles up, the legs
+// add up to a length of about 10 to 25 and the pipes fill 2 to 5% of the
+// cube. The center lines stay in [0.06, 0.94]³ and every vertex lies
 // inside the unit cube. Pipes may intersect each other.
 //
 // Routes are added, and the last one cut short, while they fit in the
-// budget of tris triangles less 48; short straight pipes (4·s triangles)
-// and valves (double cones of 2·s triangles, 1.6r wide, on random runs)
-// then fill the rest, so the count is tris or tris-1. Every pipe, flange,
-// collar and valve is a closed surface with outward normals (the mesh is
-// watertight by index). tris must be at least PipesMinTris (500).
+// budget of tris triangles less 48; a few short straight pipes (4·s
+// triangles, s ≤ 16·f) and valves (double cones of 2·s triangles, 1.6r
+// wide, on random runs) then fill the rest, so the count is tris or
+// tris-1. Every pipe, flange, collar and valve is a closed surface with
+// outward normals (the mesh is watertight by index). tris must be at least
+// PipesMinTris (500).
 func Pipes(tris int, seed uint64) (*mesh.TriMesh, error) {
 	const kind = "pipes"
 	if err := checkTris(kind, tris, PipesMinTris); err != nil {
@@ -72,8 +80,6 @@ func Pipes(tris int, seed uint64) (*mesh.TriMesh, error) {
 	// triangles has as many pipes as one of pipesFine, each with
 	// proportionally more sides (and so skinnier triangles).
 	p.fine = max(1, int(math.Round(float64(tris)/pipesFine)))
-	length := 0.35 * float64(tris) / float64(p.fine) / 90
-	p.r0 = min(pipesMaxRadius, max(pipesMinRadius, math.Sqrt(0.06/(math.Pi*length))))
 	for fails := 0; fails < 100; {
 		switch p.route() {
 		case routeAdded:
@@ -84,12 +90,13 @@ func Pipes(tris int, seed uint64) (*mesh.TriMesh, error) {
 			fails = 100
 		}
 	}
+	maxSides := 16 * p.fine
 	for p.left() >= 64 {
-		p.filler(min(16, (p.left()-32)/4))
+		p.filler(min(maxSides, (p.left()-32)/4))
 	}
 	for p.left() >= 16 {
 		if p.left() > 32 {
-			p.valve(min(16, (p.left()-16)/2))
+			p.valve(min(maxSides, (p.left()-16)/2))
 		} else {
 			p.valve(p.left() / 2)
 		}
@@ -110,7 +117,6 @@ type pipeNet struct {
 	m      *mesh.TriMesh
 	budget int
 	rnd    rng
-	r0     float64
 	fine   int // the number of sides is multiplied by fine
 	runs   []pipeRun
 	tc     trigCache
@@ -121,7 +127,7 @@ type pipeNet struct {
 func (p *pipeNet) left() int { return p.budget - len(p.m.Tris) }
 func (p *pipeNet) room() int { return p.left() - pipesReserve }
 
-// sides returns a random number of sides: 8, 10, 12, 14 or 16.
+// sides returns a random number of sides: fine times 8, 10, 12, 14 or 16.
 func (p *pipeNet) sides() int { return p.fine * (8 + 2*p.rnd.intn(5)) }
 
 // axisVec returns the unit vector of axis a times sg (±1).
@@ -180,7 +186,7 @@ type pipeSection struct{ c, t geom.Vec3 }
 // route adds one route with its flanges, collar and companions.
 func (p *pipeNet) route() routeResult {
 	s := p.sides()
-	r := float64(p.r0 * p.rnd.between(0.6, 1.4))
+	r := float64(pipesRadius * p.rnd.between(0.6, 1.4))
 	prev := -1
 	var start geom.Vec3
 	var main *pipeRun
@@ -330,7 +336,7 @@ func (p *pipeNet) straight(a, b geom.Vec3, r float64, s int) {
 // filler appends a short straight capped pipe of s sides at a random
 // place: 4·s triangles.
 func (p *pipeNet) filler(s int) {
-	r := float64(p.r0 * p.rnd.between(0.5, 1))
+	r := float64(pipesRadius * p.rnd.between(0.5, 1))
 	for {
 		a := geom.Vec3{
 			X: p.rnd.between(pipesMargin, 1-pipesMargin),
@@ -345,9 +351,10 @@ func (p *pipeNet) filler(s int) {
 	}
 }
 
-// valve appends a valve of s sides on a random run: a double cone about the
-// run's axis, its rim of radius 1.6r, its tips 2r away along the axis on
-// either side: 2·s triangles.
+// valve appends a valve of s sides on a random run (there is one: the
+// first route always fits in a request of PipesMinTris): a double cone
+// about the run's axis, its rim of radius 1.6r, its tips 2r away along the
+// axis on either side: 2·s triangles.
 func (p *pipeNet) valve(s int) {
 	run := p.runs[p.rnd.intn(len(p.runs))]
 	c := lerpVec(run.a, run.b, p.rnd.between(0.2, 0.8))

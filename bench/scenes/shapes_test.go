@@ -106,27 +106,26 @@ type shapeCase struct {
 	lo, hi int
 	bounds geom.AABB
 	closed bool
-	long   bool // run only with COLLIDE_LONG
 }
 
 func shapeCases() []shapeCase {
-	pipes := func(tris int, long bool) shapeCase {
-		return shapeCase{"pipes", tris, Pipes, true, tris - 1, tris, box(0, 0, 0, 1, 1, 1), true, long}
+	pipes := func(tris int) shapeCase {
+		return shapeCase{"pipes", tris, Pipes, true, tris - 1, tris, box(0, 0, 0, 1, 1, 1), true}
 	}
 	torus := func(tris int) shapeCase {
 		// gen.Torus's rule: b = round(√(0.15·tris)), a closest to tris/(2b).
 		b := max(3, int(math.Round(math.Sqrt(0.15*float64(tris)))))
 		a := max(3, (2*tris+2*b-1)/(4*b))
 		got := 2 * a * b
-		return shapeCase{"deformed torus", tris, DeformedTorus, true, got, got, box(-1.4, -1.4, -0.41, 1.4, 1.4, 0.41), true, false}
+		return shapeCase{"deformed torus", tris, DeformedTorus, true, got, got, box(-1.4, -1.4, -0.41, 1.4, 1.4, 0.41), true}
 	}
-	stal := func(tris int, long bool) shapeCase {
-		return shapeCase{"stalagmites", tris, Stalagmites, true, tris - 32, tris + 32, box(0, 0, -0.05, 10, 10, 5.05), false, long}
+	stal := func(tris int) shapeCase {
+		return shapeCase{"stalagmites", tris, Stalagmites, true, tris - 32, tris + 32, box(0, 0, -0.05, 10, 10, 5.05), false}
 	}
 	ac := func(tris int) shapeCase {
 		nf := max(8, int(math.Round(8*math.Sqrt(float64(tris)/406))))
 		return shapeCase{"aircraft", tris, func(n int, _ uint64) (*mesh.TriMesh, error) { return Aircraft(n) },
-			false, tris - nf, tris + nf, box(0, -0.45, -0.05, 1, 0.45, 0.2), true, false}
+			false, tris - nf, tris + nf, box(0, -0.45, -0.05, 1, 0.45, 0.2), true}
 	}
 	hand := func(tris int) shapeCase {
 		d := int(0.3 * math.Sqrt(float64(tris)))
@@ -134,32 +133,30 @@ func shapeCases() []shapeCase {
 			d = 0
 		}
 		return shapeCase{"hand", tris, func(n int, _ uint64) (*mesh.TriMesh, error) { return Hand(n) },
-			false, tris - d, tris + d, box(-0.05, -0.05, -0.05, 0.09, 0.13, 0.02), true, false}
+			false, tris - d, tris + d, box(-0.05, -0.05, -0.05, 0.09, 0.13, 0.02), true}
 	}
-	interior := func(tris int, long bool) shapeCase {
-		return shapeCase{"interior", tris, Interior, true, tris - 11, tris, box(0, -3, -3, 10, 3, 3), false, long}
+	interior := func(tris int) shapeCase {
+		return shapeCase{"interior", tris, Interior, true, tris - 11, tris, box(0, -3, -3, 10, 3, 3), false}
 	}
 	return []shapeCase{
-		pipes(PipesMinTris, false), pipes(4000, false), pipes(5001, false), pipes(143690, true),
+		pipes(PipesMinTris), pipes(4000), pipes(5001), pipes(143690),
 		torus(DeformedTorusMinTris), torus(1000), torus(20000),
-		stal(StalagmitesMinTris, false), stal(5000, false), stal(98114, true),
+		stal(StalagmitesMinTris), stal(5000), stal(98114),
 		ac(AircraftMinTris), ac(1500), ac(14646),
 		hand(HandMinTris), hand(400), hand(3000),
 		{"axe", 36, func(int, uint64) (*mesh.TriMesh, error) { return Axe(), nil }, false, 36, 36,
-			box(0, -0.025, -0.06, 1.02, 0.025, 0.21), true, false},
-		interior(InteriorMinTris, false), interior(8000, false), interior(25000, false), interior(169944, true),
+			box(0, -0.025, -0.06, 1.02, 0.025, 0.21), true},
+		interior(InteriorMinTris), interior(8000), interior(25000), interior(169944),
 	}
 }
 
-// TestShapes checks every generator at several sizes: a valid mesh with no
-// degenerate or duplicate triangle, closed and outward where documented,
-// the documented count and bounds, the same mesh for the same arguments and
-// a different one for another seed.
+// TestShapes checks every generator at several sizes, the full ones of the
+// paper's scenes included (they take well under a second): a valid mesh
+// with no degenerate or duplicate triangle, closed and outward where
+// documented, the documented count and bounds, the same mesh for the same
+// arguments and a different one for another seed.
 func TestShapes(t *testing.T) {
 	for _, tc := range shapeCases() {
-		if tc.long && !shapeLong() {
-			continue
-		}
 		t.Run(fmt.Sprint(tc.name, "/", tc.tris), func(t *testing.T) {
 			m, err := tc.make(tc.tris, 1)
 			if err != nil {
@@ -402,5 +399,106 @@ func TestAppendMesh(t *testing.T) {
 		if got, want := dst.Triangle(12+i), src.Triangle(i); got[0] != want[0].Add(geom.V(2, 0, 0)) {
 			t.Errorf("triangle %d: %v, want %v moved", i, got, want)
 		}
+	}
+}
+
+// TestShapeCounts checks the documented count rules over a range of
+// requests (every 25% from the minimum to 250,000 in the normal run, every
+// 3% with COLLIDE_LONG), for two seeds.
+func TestShapeCounts(t *testing.T) {
+	step, seeds := 125, uint64(1)
+	if shapeLong() {
+		step, seeds = 103, 3
+	}
+	for T := HandMinTris; T < 250000; T = T*step/100 + 1 {
+		for seed := range seeds + 1 {
+			if T >= PipesMinTris {
+				if m, err := Pipes(T, seed); err != nil || m.NumTriangles() < T-1 || m.NumTriangles() > T {
+					t.Errorf("Pipes(%d, %d): %d triangles (%v)", T, seed, triCount(m), err)
+				}
+			}
+			if T >= StalagmitesMinTris {
+				if m, err := Stalagmites(T, seed); err != nil || m.NumTriangles() < T-32 || m.NumTriangles() > T+32 {
+					t.Errorf("Stalagmites(%d, %d): %d triangles (%v)", T, seed, triCount(m), err)
+				}
+			}
+			if T >= InteriorMinTris {
+				if m, err := Interior(T, seed); err != nil || m.NumTriangles() < T-11 || m.NumTriangles() > T {
+					t.Errorf("Interior(%d, %d): %d triangles (%v)", T, seed, triCount(m), err)
+				}
+			}
+		}
+		if T >= AircraftMinTris {
+			nf := max(8, int(math.Round(8*math.Sqrt(float64(T)/406))))
+			if m, err := Aircraft(T); err != nil || m.NumTriangles() < T-nf || m.NumTriangles() > T+nf {
+				t.Errorf("Aircraft(%d): %d triangles (%v), want within %d", T, triCount(m), err, nf)
+			}
+		}
+		d := int(0.3 * math.Sqrt(float64(T)))
+		if m, err := Hand(T); err != nil || m.NumTriangles() < T-d || m.NumTriangles() > T+d {
+			t.Errorf("Hand(%d): %d triangles (%v), want within %d", T, triCount(m), err, d)
+		}
+	}
+}
+
+// triCount returns the triangle count of m, or -1 for nil.
+func triCount(m *mesh.TriMesh) int {
+	if m == nil {
+		return -1
+	}
+	return m.NumTriangles()
+}
+
+// TestInteriorEdge checks the structure's share of Interior's budget (at
+// most 62% once the edge length is below the coarsest, and close to it) and
+// that the cabin stays within the shell's radius of the axis.
+func TestInteriorEdge(t *testing.T) {
+	for _, T := range []int{InteriorMinTris, 8000, 19999, 20000, 169944} {
+		detail := T >= interiorDetailTris
+		h, ok := interiorEdge(T, detail)
+		if !ok {
+			t.Fatalf("%d: no edge length", T)
+		}
+		b := &builder{dry: true, h: h}
+		cabin(b, detail)
+		share := float64(b.n) / float64(T)
+		if h < 10 && (share > 0.62 || share < 0.5) {
+			t.Errorf("%d: h = %v, the structure takes %.2f of the budget", T, h, share)
+		}
+	}
+	m, err := Interior(8000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range m.Verts {
+		if r := math.Hypot(v.Y, v.Z); r > cabinRadius+1e-12 {
+			t.Fatalf("vertex %d at %v from the axis", i, r)
+		}
+	}
+}
+
+// BenchmarkShapes generates every shape at the size of the paper's scenes.
+func BenchmarkShapes(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		make func() (*mesh.TriMesh, error)
+	}{
+		{"Pipes143690", func() (*mesh.TriMesh, error) { return Pipes(143690, 1) }},
+		{"DeformedTorus20000", func() (*mesh.TriMesh, error) { return DeformedTorus(20000, 1) }},
+		{"Stalagmites98114", func() (*mesh.TriMesh, error) { return Stalagmites(98114, 1) }},
+		{"Aircraft14646", func() (*mesh.TriMesh, error) { return Aircraft(14646) }},
+		{"Hand400", func() (*mesh.TriMesh, error) { return Hand(400) }},
+		{"Axe", func() (*mesh.TriMesh, error) { return Axe(), nil }},
+		{"Interior169944", func() (*mesh.TriMesh, error) { return Interior(169944, 1) }},
+		{"NestedSpheres20000", func() (*mesh.TriMesh, error) { o, _, err := NestedSpheres(20000, 0.01); return o, err }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bc.make(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
