@@ -96,17 +96,16 @@ func tetrahedraNear(near *mesh.TriMesh, nearModel *collide.Model, n int, gap, si
 			addTetra(cand, tet)
 			addTetra(grown, offsetTetra(tet, gap))
 		}
-		gm, err := collide.Build(grown, collide.BuildOptions{})
-		if err != nil {
-			return nil, err
-		}
-		res := collide.Check(gm, nearModel, geom.Identity(), collide.QueryOptions{All: true})
-		bad := make(map[int32]bool)
-		for _, pr := range res.Pairs {
-			bad[pr.Env/4] = true
-		}
+		// One first-contact query per tetrahedron: a tetrahedron near the
+		// path meets many of the axe's overlapping copies, and one pair
+		// is enough to reject it.
 		for i := range cand.NumTriangles() / 4 {
-			if !bad[int32(i)] && len(out.Tris) < 4*n {
+			g := &mesh.TriMesh{Verts: grown.Verts[4*i : 4*i+4], Tris: tetraFaces}
+			gm, err := collide.Build(g, collide.BuildOptions{})
+			if err != nil {
+				return nil, err
+			}
+			if !collide.Check(nearModel, gm, geom.Identity(), collide.QueryOptions{}).Collide && len(out.Tris) < 4*n {
 				addTetra(out, [4]geom.Vec3(cand.Verts[4*i:4*i+4]))
 			}
 		}
@@ -155,16 +154,18 @@ func offsetTetra(v [4]geom.Vec3, d float64) [4]geom.Vec3 {
 	return out
 }
 
+// tetraFaces are the faces of a tetrahedron v0..v3 with det(v1-v0, v2-v0,
+// v3-v0) > 0, pointing outward.
+var tetraFaces = [][3]int32{{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}}
+
 // addTetra appends the tetrahedron v (det(v1-v0, v2-v0, v3-v0) > 0) to m,
 // its faces pointing outward.
 func addTetra(m *mesh.TriMesh, v [4]geom.Vec3) {
 	base := int32(len(m.Verts))
 	m.Verts = append(m.Verts, v[:]...)
-	m.Tris = append(m.Tris,
-		[3]int32{base, base + 2, base + 1},
-		[3]int32{base, base + 1, base + 3},
-		[3]int32{base, base + 3, base + 2},
-		[3]int32{base + 1, base + 2, base + 3})
+	for _, f := range tetraFaces {
+		m.Tris = append(m.Tris, [3]int32{base + f[0], base + f[1], base + f[2]})
+	}
 }
 
 // randomUnit returns a random unit vector, uniform on the sphere.
