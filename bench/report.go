@@ -62,6 +62,36 @@ func (t *table) row(cells ...string) {
 	t.w.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 }
 
+// sceneTable starts a table with a column per scene after first.
+func (r *Report) sceneTable(w *bufio.Writer, first string) *table {
+	head := []string{first}
+	for _, s := range r.Scenes {
+		head = append(head, s.Name)
+	}
+	return newTable(w, head...)
+}
+
+// fastestRow adds the row naming, per scene, the fastest of names by our
+// mean query time and by the paper's (ours(scene, name) and paper(scene
+// index, name); paper may return +Inf where the paper has no figure).
+func (r *Report) fastestRow(t *table, names []string, ours func(scene, name string) float64, paper func(i int, name string) float64) {
+	cells := []string{"fastest"}
+	for _, s := range r.Scenes {
+		best, bestPaper := "", ""
+		bt, bp := math.Inf(1), math.Inf(1)
+		for _, name := range names {
+			if m := ours(s.Name, name); m < bt {
+				best, bt = name, m
+			}
+			if p := paper(sceneIndex(s.Name), name); p < bp {
+				bestPaper, bp = name, p
+			}
+		}
+		cells = append(cells, fmt.Sprintf("%s (%s)", best, bestPaper))
+	}
+	t.row(cells...)
+}
+
 // sceneIndex returns the index of a scene in the paper's tables.
 func sceneIndex(name string) int { return slices.Index(scenes.Names(), name) }
 
@@ -176,11 +206,7 @@ func (r *Report) writeCosts(w *bufio.Writer) {
 
 func (r *Report) writeTable2(w *bufio.Writer) {
 	fmt.Fprintf(w, "\n## Table 2: mean query time per step (ms), Splatter rule, mean split\n\n")
-	head := []string{"bv"}
-	for _, s := range r.Scenes {
-		head = append(head, s.Name)
-	}
-	t := newTable(w, head...)
+	t := r.sceneTable(w, "bv")
 	for _, bv := range TableBVs {
 		cells := []string{bv}
 		for _, s := range r.Scenes {
@@ -201,21 +227,13 @@ func (r *Report) writeTable2(w *bufio.Writer) {
 		}
 		t.row(cells...)
 	}
-	cells := []string{"fastest"}
-	for _, s := range r.Scenes {
-		best, bestPaper := "", ""
-		bt, bp := math.Inf(1), math.Inf(1)
-		for _, bv := range TableBVs {
-			if m := meanMs(r.Flights[key(s.Name, bv)]); m < bt {
-				best, bt = bv, m
+	r.fastestRow(t, TableBVs, func(scene, bv string) float64 { return meanMs(r.Flights[key(scene, bv)]) },
+		func(i int, bv string) float64 {
+			if p, ok := paperCD[bv]; ok {
+				return p[i]
 			}
-			if p, ok := paperCD[bv]; ok && p[sceneIndex(s.Name)] < bp {
-				bestPaper, bp = bv, p[sceneIndex(s.Name)]
-			}
-		}
-		cells = append(cells, fmt.Sprintf("%s (%s)", best, bestPaper))
-	}
-	t.row(cells...)
+			return math.Inf(1)
+		})
 
 	fmt.Fprintf(w, "\nThe counts of the cost model per step (Nv volume tests, Np triangle tests, Nu volume updates), and the trees' memory:\n\n")
 	t = newTable(w, "scene", "bv", "Nv", "Np", "Nu", "pairs per step", "build (s)", "bytes per triangle")
@@ -255,11 +273,7 @@ func ruleName(r collide.Rule) string { return r.String() }
 
 func (r *Report) writeBuilds(w *bufio.Writer) {
 	fmt.Fprintf(w, "\n## Table 3: preprocessing time (s; the paper's in minutes), 18-DOPs, both models\n\n")
-	head := []string{"rule"}
-	for _, s := range r.Scenes {
-		head = append(head, s.Name)
-	}
-	t := newTable(w, head...)
+	t := r.sceneTable(w, "rule")
 	rows := append([]string{}, "longest", "minsum", "minmax", "splatter", "obb")
 	for _, row := range rows {
 		cells := []string{row}
@@ -310,11 +324,7 @@ func (r *Report) writeRules(w *bufio.Writer) {
 			n = 5
 		}
 		fmt.Fprintf(w, "\n## Table %d: mean query time per step (ms), 18-DOPs, %s split\n\n", n, split)
-		head := []string{"rule"}
-		for _, s := range r.Scenes {
-			head = append(head, s.Name)
-		}
-		t := newTable(w, head...)
+		t := r.sceneTable(w, "rule")
 		for _, rule := range TableRules {
 			cells := []string{ruleName(rule)}
 			for _, s := range r.Scenes {
@@ -323,28 +333,16 @@ func (r *Report) writeRules(w *bufio.Writer) {
 			}
 			t.row(cells...)
 		}
-		cells := []string{"fastest"}
-		for _, s := range r.Scenes {
-			best, bestPaper := "", ""
-			bt, bp := math.Inf(1), math.Inf(1)
-			for _, rule := range TableRules {
-				if m := meanMs(r.Flights[FlightKey{s.Name, "kdop18", rule, split}]); m < bt {
-					best, bt = rule.String(), m
-				}
-				if p := paperRuleCD[split.String()][rule.String()][sceneIndex(s.Name)]; p < bp {
-					bestPaper, bp = rule.String(), p
-				}
-			}
-			cells = append(cells, fmt.Sprintf("%s (%s)", best, bestPaper))
+		var names []string
+		for _, rule := range TableRules {
+			names = append(names, rule.String())
 		}
-		t.row(cells...)
+		r.fastestRow(t, names, func(scene, name string) float64 {
+			return meanMs(r.Flights[FlightKey{scene, "kdop18", ruleByName(name), split}])
+		}, func(i int, name string) float64 { return paperRuleCD[split.String()][name][i] })
 	}
 	fmt.Fprintf(w, "\nMedian split over mean split, query time (the paper: never faster, 1–35%% slower):\n\n")
-	head := []string{"rule"}
-	for _, s := range r.Scenes {
-		head = append(head, s.Name)
-	}
-	t := newTable(w, head...)
+	t := r.sceneTable(w, "rule")
 	for _, rule := range TableRules {
 		cells := []string{ruleName(rule)}
 		for _, s := range r.Scenes {
