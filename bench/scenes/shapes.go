@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
@@ -124,16 +125,9 @@ func comb(a float64, u geom.Vec3, b float64, v geom.Vec3) geom.Vec3 {
 	}
 }
 
-// unit returns v/|v| using math.Sqrt (correctly rounded); v must not be
-// zero.
-func unit(v geom.Vec3) geom.Vec3 {
-	n := math.Sqrt(v.Dot(v))
-	return geom.Vec3{X: v.X / n, Y: v.Y / n, Z: v.Z / n}
-}
-
 // perpendicular returns the unit vector of a - (a·t)·t for unit t (a must
 // not be parallel to t).
-func perpendicular(a, t geom.Vec3) geom.Vec3 { return unit(madd(a, -a.Dot(t), t)) }
+func perpendicular(a, t geom.Vec3) geom.Vec3 { return portable.Unit(madd(a, -a.Dot(t), t)) }
 
 // anyPerpendicular returns a unit vector perpendicular to the unit vector t:
 // the projection of the coordinate axis on which t has its smallest
@@ -153,7 +147,7 @@ func anyPerpendicular(t geom.Vec3) geom.Vec3 {
 // rotTurn returns the rotation by the angle 2π·k/n about the unit axis a
 // (right-handed), by Rodrigues' formula with every product rounded.
 func rotTurn(a geom.Vec3, k, n int64) geom.Mat3 {
-	s, c := sincosTurn(k, n)
+	s, c := portable.SinCosTurn(k, n)
 	t := 1 - c
 	x, y, z := a.X, a.Y, a.Z
 	return geom.Mat3{
@@ -161,61 +155,6 @@ func rotTurn(a geom.Vec3, k, n int64) geom.Mat3 {
 		{float64(t*float64(x*y)) + float64(s*z), float64(t*float64(y*y)) + c, float64(t*float64(y*z)) - float64(s*x)},
 		{float64(t*float64(x*z)) - float64(s*y), float64(t*float64(y*z)) + float64(s*x), float64(t*float64(z*z)) + c},
 	}
-}
-
-// Taylor coefficients of sin(x)/x and cos(x) in powers of x², as in
-// mesh/gen: an error far below one ulp on [0, π/4].
-var (
-	sinCoef = [...]float64{1, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880,
-		-1.0 / 39916800, 1.0 / 6227020800, -1.0 / 1307674368000,
-		1.0 / 355687428096000, -1.0 / 121645100408832000}
-	cosCoef = [...]float64{1, -1.0 / 2, 1.0 / 24, -1.0 / 720, 1.0 / 40320,
-		-1.0 / 3628800, 1.0 / 479001600, -1.0 / 87178291200,
-		1.0 / 20922789888000, -1.0 / 6402373705728000}
-)
-
-// sincosSmall returns sin(x) and cos(x) for 0 ≤ x ≤ π/4 by Horner's rule
-// with every product rounded.
-func sincosSmall(x float64) (sin, cos float64) {
-	z := float64(x * x)
-	s := sinCoef[len(sinCoef)-1]
-	for i := len(sinCoef) - 2; i >= 0; i-- {
-		s = float64(s*z) + sinCoef[i]
-	}
-	c := cosCoef[len(cosCoef)-1]
-	for i := len(cosCoef) - 2; i >= 0; i-- {
-		c = float64(c*z) + cosCoef[i]
-	}
-	return float64(x * s), c
-}
-
-// sincosTurn returns the sine and cosine of 2π·k/n (n > 0, |k| and n below
-// 2⁶⁰), the same bits on every platform, exact at multiples of π/2 (the
-// function of mesh/gen).
-func sincosTurn(k, n int64) (sin, cos float64) {
-	k %= n
-	if k < 0 {
-		k += n
-	}
-	quad := 4 * k / n
-	r := 4*k - quad*n
-	var s, c float64
-	if 2*r == n {
-		s, c = math.Sqrt2/2, math.Sqrt2/2
-	} else if 2*r < n {
-		s, c = sincosSmall(math.Pi / 2 * (float64(r) / float64(n)))
-	} else {
-		c, s = sincosSmall(math.Pi / 2 * (float64(n-r) / float64(n)))
-	}
-	switch quad {
-	case 0:
-		return s, c
-	case 1:
-		return c, 0 - s
-	case 2:
-		return 0 - s, 0 - c
-	}
-	return 0 - c, s
 }
 
 // trig holds the sines and cosines of the angles 2π·j/s, j < s.
@@ -230,7 +169,7 @@ func (tc trigCache) get(s int) trig {
 	}
 	t := trig{make([]float64, s), make([]float64, s)}
 	for j := range s {
-		t.sin[j], t.cos[j] = sincosTurn(int64(j), int64(s))
+		t.sin[j], t.cos[j] = portable.SinCosTurn(int64(j), int64(s))
 	}
 	tc[s] = t
 	return t

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
@@ -81,7 +82,7 @@ func Aircraft(tris int) (*mesh.TriMesh, error) {
 	R := acRadius
 	var rings [][]geom.Vec3
 	for k := 1; k <= af; k++ {
-		_, c := sincosTurn(int64(k), int64(2*(af+1)))
+		_, c := portable.SinCosTurn(int64(k), int64(2*(af+1)))
 		x := float64(0.5 * (1 - c))
 		ry, rz, zc := fuselageProfile(x)
 		rings = append(rings, ellipse(geom.Vec3{X: x, Z: zc}, ey, ez, ry, rz, tc.get(nf)))
@@ -94,7 +95,7 @@ func Aircraft(tris int) (*mesh.TriMesh, error) {
 	const h0, h1 = 0.05, 0.34
 	hz := float64(0.72 * R)
 	for k := 1; k <= ah; k++ {
-		_, c := sincosTurn(int64(k), int64(2*(ah+1)))
+		_, c := portable.SinCosTurn(int64(k), int64(2*(ah+1)))
 		t := float64(0.5 * (1 - c))
 		var f float64
 		switch {
@@ -188,7 +189,7 @@ func fuselageProfile(x float64) (ry, rz, zc float64) {
 func wing(m *mesh.TriMesh, tc trigCache, p, st int, station func(eta float64) (le geom.Vec3, chord, t float64), chord, thick geom.Vec3) {
 	xs := make([]float64, p+1) // cosine spacing along the chord
 	for i := range xs {
-		_, c := sincosTurn(int64(i), int64(2*p))
+		_, c := portable.SinCosTurn(int64(i), int64(2*p))
 		xs[i] = float64(0.5 * (1 - c))
 	}
 	xs[0], xs[p] = 0, 1

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
@@ -174,7 +175,7 @@ func Stalagmites(tris int, seed uint64) (*mesh.TriMesh, error) {
 		for k := range nr {
 			t := float64(k) / float64(nr)
 			c := lerpVec(sp.base, sp.tip, t)
-			sin, _ := sincosTurn(sp.freq*int64(k)*64+sp.phase*int64(nr), 64*int64(nr))
+			sin, _ := portable.SinCosTurn(sp.freq*int64(k)*64+sp.phase*int64(nr), 64*int64(nr))
 			rad := float64(float64(sp.rad*(1-t))*math.Sqrt(1-t)) * (1 + float64(0.06*sin))
 			rs[k] = ellipse(c, u, v, rad, rad, tab)
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -173,7 +174,7 @@ func (b *builder) cyl(p, q geom.Vec3, r float64) {
 	if b.dry {
 		return
 	}
-	t := unit(d)
+	t := portable.Unit(d)
 	u := anyPerpendicular(t)
 	v := t.Cross(u)
 	tab := b.tc.get(s)

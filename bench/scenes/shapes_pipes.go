@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -271,7 +272,7 @@ func (p *pipeNet) route() routeResult {
 		runStart = madd(pts[i+1], rb, dout)
 		secs = append(secs,
 			pipeSection{runEnd, din},
-			pipeSection{mid, unit(din.Add(dout))},
+			pipeSection{mid, portable.Unit(din.Add(dout))},
 			pipeSection{runStart, dout})
 		corners = append(corners, runEnd)
 	}
@@ -329,7 +330,7 @@ func (p *pipeNet) sweep(secs []pipeSection, r float64, s int) {
 // straight appends a straight capped pipe from a to b of one segment: 4·s
 // triangles.
 func (p *pipeNet) straight(a, b geom.Vec3, r float64, s int) {
-	t := unit(b.Sub(a))
+	t := portable.Unit(b.Sub(a))
 	p.sweep([]pipeSection{{a, t}, {b, t}}, r, s)
 }
 
@@ -358,7 +359,7 @@ func (p *pipeNet) filler(s int) {
 func (p *pipeNet) valve(s int) {
 	run := p.runs[p.rnd.intn(len(p.runs))]
 	c := lerpVec(run.a, run.b, p.rnd.between(0.2, 0.8))
-	d := unit(run.b.Sub(run.a))
+	d := portable.Unit(run.b.Sub(run.a))
 	u := anyPerpendicular(d)
 	ring := ellipse(c, u, d.Cross(u), float64(1.6*run.r), float64(1.6*run.r), p.tc.get(s))
 	a, b := madd(c, float64(-2*run.r), d), madd(c, float64(2*run.r), d)

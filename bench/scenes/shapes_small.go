@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
@@ -115,7 +116,7 @@ func Hand(tris int) (*mesh.TriMesh, error) {
 		y := float64(ay*math.Sqrt(1-float64(q*q))) - 0.01
 		finger(m, tab, nr, geom.Vec3{X: fg.x, Y: y}, geom.Vec3{Y: 1}, down, fg.length, fg.r, 1.0/14)
 	}
-	fwd := unit(geom.Vec3{X: 0.75, Y: 0.6, Z: -0.3})
+	fwd := portable.Unit(geom.Vec3{X: 0.75, Y: 0.6, Z: -0.3})
 	finger(m, tab, nr, geom.Vec3{X: 0.03, Y: -0.018, Z: -0.004}, fwd,
 		perpendicular(geom.Vec3{X: -0.6, Y: 0.2, Z: -0.8}, fwd), 0.062, 0.0105, 1.0/20)
 	return checkResult(kind, m)
@@ -131,7 +132,7 @@ func finger(m *mesh.TriMesh, tab trig, nr int, base, fwd, down geom.Vec3, length
 	// is base + (sin θ/κ)·fwd + ((1-cos θ)/κ)·down, θ = κσ.
 	kappa := float64(2*math.Pi*bend) / length
 	at := func(sigma float64) (p, t geom.Vec3) {
-		sin, cos := sincosSmall(float64(kappa * sigma))
+		sin, cos := portable.SinCosSmall(float64(kappa * sigma))
 		p = base.Add(comb(sin/kappa, fwd, (1-cos)/kappa, down))
 		return p, comb(cos, fwd, sin, down)
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
@@ -45,7 +46,7 @@ func DeformedTorus(tris int, seed uint64) (*mesh.TriMesh, error) {
 	}
 	r := newRNG(seed, torusStream)
 	phase := func() cpx {
-		s, c := sincosTurn(int64(r.intn(1<<20)), 1<<20)
+		s, c := portable.SinCosTurn(int64(r.intn(1<<20)), 1<<20)
 		return cpx{c, s}
 	}
 	type wave struct {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -18,7 +19,7 @@ var (
 			{X: phi, Z: -1}, {X: phi, Z: 1}, {X: -phi, Z: -1}, {X: -phi, Z: 1},
 		}
 		for i := range v {
-			v[i] = unit(v[i])
+			v[i] = portable.Unit(v[i])
 		}
 		return v
 	}()
@@ -88,7 +89,7 @@ func icosphere(center geom.Vec3, radius float64, n int) *mesh.TriMesh {
 		Tris:  make([][3]int32, 0, 20*n*n),
 	}
 	put := func(p geom.Vec3) int32 {
-		m.Verts = append(m.Verts, addScaled(center, radius, unit(p)))
+		m.Verts = append(m.Verts, addScaled(center, radius, portable.Unit(p)))
 		return int32(len(m.Verts) - 1)
 	}
 	// mix returns (a·U[i] + b·U[j] + c·U[k]) / n before projection.

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -25,7 +26,7 @@ func lathe(center geom.Vec3, zBot float64, rings []ring, zTop float64, s int) *m
 	cs := make([]float64, s)
 	sn := make([]float64, s)
 	for j := range s {
-		sn[j], cs[j] = sincosTurn(int64(j), int64(s))
+		sn[j], cs[j] = portable.SinCosTurn(int64(j), int64(s))
 	}
 	m.Verts = append(m.Verts, center.Add(geom.Vec3{Z: zBot}))
 	for _, r := range rings {
@@ -82,7 +83,7 @@ func UVSphere(center geom.Vec3, radius float64, tris int) (*mesh.TriMesh, error)
 	rings := make([]ring, t-1)
 	for k := int64(1); k < t; k++ {
 		// Ring k from the bottom is at polar angle π·(t-k)/t from the north pole.
-		sin, cos := sincosTurn(t-k, 2*t)
+		sin, cos := portable.SinCosTurn(t-k, 2*t)
 		rings[k-1] = ring{float64(radius * sin), float64(radius * cos)}
 	}
 	return checkResult(kind, lathe(center, neg(radius), rings, radius, int(s)))
@@ -185,14 +186,14 @@ func Capsule(radius, height float64, tris int) (*mesh.TriMesh, error) {
 	}
 	rings := make([]ring, 0, R)
 	for j := int64(1); j <= q; j++ { // bottom hemisphere, from the pole up to the equator
-		sin, cos := sincosTurn(j, 4*q)
+		sin, cos := portable.SinCosTurn(j, 4*q)
 		rings = append(rings, ring{float64(radius * sin), neg(float64(radius * cos))})
 	}
 	for k := int64(1); k <= m; k++ { // side rows, ending with the top equator
 		rings = append(rings, ring{radius, rowHeight(height, k, m)})
 	}
 	for j := q - 1; j >= 1; j-- { // top hemisphere, from above the equator to the pole
-		sin, cos := sincosTurn(j, 4*q)
+		sin, cos := portable.SinCosTurn(j, 4*q)
 		rings = append(rings, ring{float64(radius * sin), height + float64(radius*cos)})
 	}
 	return checkResult(kind, lathe(geom.Vec3{}, neg(radius), rings, height+radius, int(s)))

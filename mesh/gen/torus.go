@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -52,12 +53,12 @@ func torus(center geom.Vec3, major, minor float64, a, b int) *mesh.TriMesh {
 	tubeRho := make([]float64, b) // distance from the axis
 	tubeZ := make([]float64, b)
 	for j := range b {
-		sin, cos := sincosTurn(int64(j), int64(b))
+		sin, cos := portable.SinCosTurn(int64(j), int64(b))
 		tubeRho[j] = major + float64(minor*cos)
 		tubeZ[j] = float64(minor * sin)
 	}
 	for i := range a {
-		sin, cos := sincosTurn(int64(i), int64(a))
+		sin, cos := portable.SinCosTurn(int64(i), int64(a))
 		for j := range b {
 			m.Verts = append(m.Verts, center.Add(geom.Vec3{X: float64(tubeRho[j] * cos), Y: float64(tubeRho[j] * sin), Z: tubeZ[j]}))
 		}
