@@ -76,3 +76,13 @@ var paperNested = map[int]map[string][]int64{
 		"obb":    {117, 2441, 5495, 43589, 87071, 428027, 609843, 932561},
 	},
 }
+
+// PaperNested returns the paper's Nv for nested spheres of about tris
+// triangles (Table 6 below 10,000, Table 7 from there), by bounding volume
+// (kdop6, kdop14, kdop18, kdop26, obb), one figure per α of NestedAlphas.
+func PaperNested(tris int) map[string][]int64 {
+	if tris >= 10000 {
+		return paperNested[20000]
+	}
+	return paperNested[2000]
+}

@@ -364,10 +364,9 @@ func (r *Report) writeNested(w *bufio.Writer) {
 	slices.Sort(sizes)
 	for _, n := range sizes {
 		nv := r.Nested[n]
-		paper := paperNested[2000]
-		num := 6
+		paper, num := PaperNested(n), 6
 		if n >= 10000 {
-			paper, num = paperNested[20000], 7
+			num = 7
 		}
 		fmt.Fprintf(w, "\n## Table %d: nested spheres of %d triangles, Nv (volume tests) per gap α\n\n", num, n)
 		head := []string{"bv"}
@@ -439,10 +438,7 @@ func (r *Report) Charts() []Chart {
 	for _, n := range sizes {
 		c := &plot.LineChart{Title: fmt.Sprintf("Nested spheres, %d triangles: Nv against the gap (dashed: the paper)", n),
 			XLabel: "log10 α", YLabel: "Nv", LogY: true}
-		paper := paperNested[2000]
-		if n >= 10000 {
-			paper = paperNested[20000]
-		}
+		paper := PaperNested(n)
 		for _, bv := range append(slices.Clone(paperKs), "obb") {
 			var x []float64
 			for _, a := range nestedAlphas {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/collide3d/collide/bench"
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
@@ -17,25 +18,7 @@ import (
 // they never touch; Nv is the number of volume tests the query makes to
 // find that out, with complete trees on both sides (flying τ = 1, as the
 // paper sets it to match RAPID).
-var nestedAlphas = []float64{0.55, 0.1, 0.055, 0.01, 0.0055, 0.001, 0.00055, 0.0001}
-
-// nestedPaper holds the paper's Nv for 2,000 and 20,000 triangles.
-var nestedPaper = map[int]map[string][]int64{
-	2000: {
-		"kdop6":  {388, 49494, 76506, 109086, 113200, 116340, 116710, 116948},
-		"kdop14": {32, 16888, 41782, 85656, 90896, 95150, 95564, 96056},
-		"kdop18": {46, 11236, 34744, 79968, 86036, 91482, 92124, 92684},
-		"kdop26": {22, 4652, 23774, 74052, 81160, 87622, 88322, 88968},
-		"obb":    {121, 3333, 7479, 41645, 60327, 91983, 95717, 100047},
-	},
-	20000: {
-		"kdop6":  {278, 289126, 494278, 1129398, 1223900, 1320158, 1329154, 1337116},
-		"kdop14": {14, 85012, 239884, 831528, 960952, 1102260, 1115030, 1127908},
-		"kdop18": {46, 55390, 194414, 762668, 903056, 1063346, 1079676, 1095868},
-		"kdop26": {14, 12218, 119556, 675152, 831104, 1019272, 1038126, 1058072},
-		"obb":    {117, 2441, 5495, 43589, 87071, 428027, 609843, 932561},
-	},
-}
+var nestedAlphas = bench.NestedAlphas()
 
 // nestedTypes are the trees of the experiment, by the names of the facade.
 var nestedTypes = []struct {
@@ -91,10 +74,7 @@ func nestedTable(tris int, nv map[string][]int64) string {
 	b.WriteString("\n|---|")
 	b.WriteString(strings.Repeat("---|", len(nestedAlphas)))
 	b.WriteString("\n")
-	paper := nestedPaper[tris]
-	if tris > 2000 {
-		paper = nestedPaper[20000]
-	}
+	paper := bench.PaperNested(tris)
 	for _, ty := range nestedTypes {
 		fmt.Fprintf(&b, "| %s |", ty.name)
 		for i, n := range nv[ty.name] {
