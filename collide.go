@@ -182,6 +182,16 @@ func triangleBoxes(m *mesh.TriMesh) []geom.AABB {
 	return boxes
 }
 
+// PrepareFlying builds ahead of time what the first query flying m against
+// a model of its own bounding volume would build on demand (for k-DOP trees,
+// the truncated flying hierarchy and its tumbling points), so that the first
+// query is not slower than the others. It does nothing for the other kinds.
+func (m *Model) PrepareFlying() {
+	if m.tree != nil && m.tree.Kind() == bvh.KDOP {
+		m.tree.PrepareFlying(m.tree.K())
+	}
+}
+
 // Mesh returns the mesh the model was built from.
 func (m *Model) Mesh() *mesh.TriMesh { return m.mesh }
 

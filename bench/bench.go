@@ -213,9 +213,7 @@ func fly(sc *scenes.Scene, k FlightKey, steps int) (*Flight, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t := fm.Tree(); t.Kind() == bvh.KDOP {
-		t.PrepareFlying(t.K())
-	}
+	fm.PrepareFlying()
 	build := time.Since(t0)
 	m, err := sc.Motion()
 	if err != nil {

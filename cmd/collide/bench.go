@@ -85,8 +85,8 @@ func runBench(e *env, opts any, args []string) error {
 		return usagef("-o must name a folder")
 	}
 	report := filepath.Join(o.out, "report.md")
-	if !o.force && exists(report) {
-		return fmt.Errorf("%s already exists (use --force to overwrite it, or -o for another folder)", report)
+	if err := keep(report, o.force); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err

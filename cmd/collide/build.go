@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -273,10 +272,8 @@ func runBuild(e *env, opts any, args []string) error {
 	if bo.BV == collide.BVBrute {
 		return usagef("--bv brute has no hierarchy: nothing to save (use one of %s)", strings.Join(kdopNames(), ", "))
 	}
-	if !o.force {
-		if _, err := os.Lstat(o.out); err == nil {
-			return fmt.Errorf("%s already exists (use --force to overwrite it)", o.out)
-		}
+	if err := keep(o.out, o.force); err != nil {
+		return err
 	}
 	src, err := loadSource(e, args[0])
 	if err != nil {

@@ -225,14 +225,26 @@ func writeJSONResult(w io.Writer, i int, res collide.Result, d time.Duration) er
 	r := jsonResult{
 		Pose:    i,
 		Collide: res.Collide,
-		Pairs:   make([][2]int32, len(res.Pairs)), // [] rather than null when empty
+		Pairs:   jsonPairs(res.Pairs),
 		Stats:   jsonStats{res.Stats.BVTests, res.Stats.TriTests, res.Stats.Updates},
 		Seconds: d.Seconds(),
 	}
-	for j, p := range res.Pairs {
-		r.Pairs[j] = [2]int32{p.Env, p.Fly}
+	return writeJSONLine(w, r)
+}
+
+// jsonPairs returns the pairs as [env, fly] arrays ([] rather than null when
+// there are none).
+func jsonPairs(pairs []collide.Pair) [][2]int32 {
+	out := make([][2]int32, len(pairs))
+	for j, p := range pairs {
+		out[j] = [2]int32{p.Env, p.Fly}
 	}
-	b, err := json.Marshal(r)
+	return out
+}
+
+// writeJSONLine writes v as one line of JSON.
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}

@@ -2,12 +2,10 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -101,7 +99,7 @@ type flightSetup struct {
 	name       string // the scene's, or "ENV FLY"
 	doc        string
 	env, fly   *collide.Model
-	envT, flyT time.Duration // build times
+	envT, flyT time.Duration // build (or load) times; flyT < 0: counted in envT
 	motion     flight.Motion
 	steps      int
 }
@@ -134,8 +132,11 @@ func runFlight(e *env, opts any, args []string) error {
 		return usagef("--scene: unknown scene %q (available: %s)", o.scene, strings.Join(scenes.Names(), ", "))
 	}
 	for _, out := range []string{o.plot, o.record} {
-		if out != "" && !o.force && exists(out) {
-			return fmt.Errorf("%s already exists (use --force to overwrite it)", out)
+		if out == "" {
+			continue
+		}
+		if err := keep(out, o.force); err != nil {
+			return err
 		}
 	}
 	var replay []geom.Pose
@@ -209,24 +210,21 @@ func runFlight(e *env, opts any, args []string) error {
 	return nil
 }
 
-// exists reports whether a file (or anything else) is at path.
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
-}
-
 // setupFlight makes the scene, or loads ENV and FLY, and builds the models.
 func setupFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetup, error) {
 	if o.scene == "" {
+		t0 := time.Now()
 		envModel, flyModel, err := buildModels(e, o.envArg, o.flyArg, &o.build, bo)
 		if err != nil {
 			return nil, err
 		}
+		flyModel.PrepareFlying()
+		both := time.Since(t0)
 		b, err := flight.NewBilliard(defaultBilliard(envModel.Mesh(), flyModel.Mesh(), o.seed))
 		if err != nil {
 			return nil, err
 		}
-		return &flightSetup{name: o.envArg + " " + o.flyArg, env: envModel, fly: flyModel, motion: b, steps: 1000}, nil
+		return &flightSetup{name: o.envArg + " " + o.flyArg, env: envModel, fly: flyModel, envT: both, flyT: -1, motion: b, steps: 1000}, nil
 	}
 	size := scenes.Full
 	if o.quick {
@@ -243,20 +241,18 @@ func setupFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetu
 		return nil, err
 	}
 	s := &flightSetup{name: o.scene, doc: sc.Doc, steps: sc.Steps}
-	build := func(label string, m *mesh.TriMesh) (*collide.Model, time.Duration, error) {
+	build := func(label string, m *mesh.TriMesh, flies bool) (*collide.Model, time.Duration, error) {
 		t0 := time.Now()
 		model, err := buildWithProgress(e, &source{arg: o.scene + " " + label, mesh: m}, bo)
-		d := time.Since(t0)
-		if err == nil && model.Tree() != nil {
-			model.Tree().PrepareFlying(model.Tree().K()) // part of the build
-			d = time.Since(t0)
+		if err == nil && flies {
+			model.PrepareFlying() // part of the build
 		}
-		return model, d, err
+		return model, time.Since(t0), err
 	}
-	if s.env, s.envT, err = build("environment", sc.Env); err != nil {
+	if s.env, s.envT, err = build("environment", sc.Env, false); err != nil {
 		return nil, err
 	}
-	if s.fly, s.flyT, err = build("flying model", sc.Fly); err != nil {
+	if s.fly, s.flyT, err = build("flying model", sc.Fly, true); err != nil {
 		return nil, err
 	}
 	if s.motion, err = sc.Motion(); err != nil {
@@ -303,7 +299,11 @@ func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q coll
 		fmt.Fprintf(w, "  %s\n", s.doc)
 	}
 	fmt.Fprintf(w, "environment  %9d triangles  built in %-9s %s\n", len(em.Tris), fmtDuration(s.envT), fmtBytes(modelBytes(s.env)))
-	fmt.Fprintf(w, "flying model %9d triangles  built in %-9s %s\n", len(fm.Tris), fmtDuration(s.flyT), fmtBytes(modelBytes(s.fly)))
+	if s.flyT < 0 {
+		fmt.Fprintf(w, "flying model %9d triangles  (built with it)    %s\n", len(fm.Tris), fmtBytes(modelBytes(s.fly)))
+	} else {
+		fmt.Fprintf(w, "flying model %9d triangles  built in %-9s %s\n", len(fm.Tris), fmtDuration(s.flyT), fmtBytes(modelBytes(s.fly)))
+	}
 	fmt.Fprintf(w, "steps        %9d, %d in contact, %d %s\n", sum.Steps, sum.Colliding, sum.Pairs, plural(int(sum.Pairs), "contact pair", "contact pairs"))
 	fmt.Fprintf(w, "query time   mean %s, median %s, p99 %s, max %s\n",
 		fmtDuration(sum.Mean()), fmtDuration(sum.Quantile(0.5)), fmtDuration(sum.Quantile(0.99)), fmtDuration(sum.Quantile(1)))
@@ -337,23 +337,11 @@ func writeJSONStep(w io.Writer, st *flight.Step) error {
 	r := jsonStep{
 		Step:    st.Index,
 		Collide: st.Result.Collide,
-		Pairs:   make([][2]int32, len(st.Result.Pairs)),
+		Pairs:   jsonPairs(st.Result.Pairs),
 		Stats:   jsonStats{st.Result.Stats.BVTests, st.Result.Stats.TriTests, st.Result.Stats.Updates},
 		Seconds: st.Time.Seconds(),
 	}
-	for j, p := range st.Result.Pairs {
-		r.Pairs[j] = [2]int32{p.Env, p.Fly}
-	}
 	return writeJSONLine(w, r)
-}
-
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
 }
 
 // jsonFlight is the last line of flight --json.
@@ -382,7 +370,7 @@ func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collid
 	}{jsonFlight{
 		Scene: s.name, BV: s.env.BV(), All: q.All, Eps: q.Eps,
 		EnvTris: len(s.env.Mesh().Tris), FlyTris: len(s.fly.Mesh().Tris),
-		EnvBuild: s.envT.Seconds(), FlyBuild: s.flyT.Seconds(),
+		EnvBuild: s.envT.Seconds(), FlyBuild: max(s.flyT, 0).Seconds(),
 		EnvBytes: modelBytes(s.env), FlyBytes: modelBytes(s.fly),
 		Steps: sum.Steps, Colliding: sum.Colliding, Pairs: sum.Pairs,
 		Mean: sum.Mean().Seconds(), Median: sum.Quantile(0.5).Seconds(),

@@ -66,10 +66,8 @@ func runGen(e *env, opts any, args []string) error {
 	if !ok {
 		return usagef("-o %s: cannot write extension %q (use .obj or .stl)", o.out, filepath.Ext(o.out))
 	}
-	if !o.force {
-		if _, err := os.Lstat(o.out); err == nil {
-			return fmt.Errorf("%s already exists (use --force to overwrite it)", o.out)
-		}
+	if err := keep(o.out, o.force); err != nil {
+		return err
 	}
 	m, err := generate(args[0], args[0], args[1:])
 	if err != nil {
@@ -120,10 +118,23 @@ func writeFileAtomic(path string, force bool, write func(io.Writer) error) (err 
 		os.Remove(tmpName)
 		return nil
 	case errors.Is(err, fs.ErrExist):
-		return fmt.Errorf("%s already exists (use --force to overwrite it)", path)
+		return errExists(path)
 	}
-	if _, err := os.Lstat(path); err == nil {
-		return fmt.Errorf("%s already exists (use --force to overwrite it)", path)
+	if err := keep(path, false); err != nil {
+		return err
 	}
 	return os.Rename(tmpName, path)
+}
+
+// keep returns an error if something is at path and force is false: the
+// user's files are not overwritten without --force.
+func keep(path string, force bool) error {
+	if _, err := os.Lstat(path); err == nil && !force {
+		return errExists(path)
+	}
+	return nil
+}
+
+func errExists(path string) error {
+	return fmt.Errorf("%s already exists (use --force to overwrite it)", path)
 }
