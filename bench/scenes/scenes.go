@@ -136,7 +136,9 @@ func pick[T any](size Size, full, quick T) T {
 func Scale(m *mesh.TriMesh, s float64, offset geom.Vec3) *mesh.TriMesh {
 	out := &mesh.TriMesh{Verts: make([]geom.Vec3, len(m.Verts)), Tris: slices.Clone(m.Tris)}
 	for i, v := range m.Verts {
-		out.Verts[i] = v.Scale(s).Add(offset)
+		// Each product rounded on its own: no fused multiply-add, the
+		// same bits on every platform.
+		out.Verts[i] = geom.Vec3{X: float64(s*v.X) + offset.X, Y: float64(s*v.Y) + offset.Y, Z: float64(s*v.Z) + offset.Z}
 	}
 	return out
 }
