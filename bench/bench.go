@@ -154,15 +154,9 @@ func Run(c Config) (*Report, error) {
 	done := 0
 	for _, name := range c.Scenes {
 		progress(fmt.Sprintf("making scene %s", name))
-		t0 := time.Now()
-		sc, err := scenes.New(name, c.Size, c.Seed)
+		sc, info, err := makeScene(name, c.Size, c.Seed, c.Steps)
 		if err != nil {
 			return nil, err
-		}
-		info := &SceneInfo{Name: name, Doc: sc.Doc, EnvTris: sc.Env.NumTriangles(), FlyTris: sc.Fly.NumTriangles(),
-			Steps: sc.Steps, Paper: sc.Paper, Make: time.Since(t0)}
-		if c.Steps > 0 {
-			info.Steps = min(info.Steps, c.Steps)
 		}
 		r.Scenes = append(r.Scenes, info)
 		for _, k := range keys {
@@ -198,6 +192,22 @@ func Run(c Config) (*Report, error) {
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
+}
+
+// makeScene makes a scene and describes it, its flight capped at steps
+// steps when steps > 0.
+func makeScene(name string, size scenes.Size, seed uint64, steps int) (*scenes.Scene, *SceneInfo, error) {
+	t0 := time.Now()
+	sc, err := scenes.New(name, size, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	info := &SceneInfo{Name: name, Doc: sc.Doc, EnvTris: sc.Env.NumTriangles(), FlyTris: sc.Fly.NumTriangles(),
+		Steps: sc.Steps, Paper: sc.Paper, Make: time.Since(t0)}
+	if steps > 0 {
+		info.Steps = min(info.Steps, steps)
+	}
+	return sc, info, nil
 }
 
 // fly builds the trees of k for sc and flies them for steps steps, every

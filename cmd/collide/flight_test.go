@@ -172,3 +172,64 @@ func TestBenchQuick(t *testing.T) {
 		t.Errorf("a second run into the same folder: exit %d, %s", code, stderr)
 	}
 }
+
+// TestBenchPeersUsage checks bench --peers's errors: flags that need
+// --peers, and a driver that is not there.
+func TestBenchPeersUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"bench", "--driver", "x"},
+		{"bench", "--rounds", "2"},
+		{"bench", "--peers", "--rounds", "-1"},
+	} {
+		if _, stderr, code := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%q: exit %d, %s", args, code, stderr)
+		}
+	}
+	missing := filepath.Join(dir, "no-driver")
+	_, stderr, code := runCLI(t, "bench", "--peers", "--driver", missing, "-o", dir)
+	if code != exitError || !strings.Contains(stderr, missing) || !strings.Contains(stderr, "bench/peers/build.sh") {
+		t.Errorf("a missing driver: exit %d, %s", code, stderr)
+	}
+}
+
+// TestBenchPeers runs collide bench --peers --quick with the real peers
+// driver when $COLLIDE_PEERS names it (CI builds it with
+// bench/peers/build.sh), on one scene, and checks that every system ran and
+// that collide was right at every step.
+func TestBenchPeers(t *testing.T) {
+	driver := os.Getenv("COLLIDE_PEERS")
+	if driver == "" {
+		t.Skip("COLLIDE_PEERS is not set: build the driver with bench/peers/build.sh and point COLLIDE_PEERS at it")
+	}
+	dir := t.TempDir()
+	stdout, stderr, code := runCLI(t, "bench", "--peers", "--quick", "--scenes", "torus", "--steps", "100", "--rounds", "1", "-o", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "peers.md") {
+		t.Errorf("stdout: %s", stdout)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "peers.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(report)
+	for _, want := range []string{"| collide kdop18 | all |", "| fcl-obb | first |", "| fcl-kdop18 | all |", "| opcode-tc | first |", "| ode | all |", "| bullet | all |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "failed: ") {
+		t.Errorf("a system failed:\n%s", md)
+	}
+	csv, err := os.ReadFile(filepath.Join(dir, "peers-disagreements.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(csv), "\n") {
+		if strings.HasPrefix(line, "torus,collide ") {
+			t.Errorf("collide was wrong: %s", line)
+		}
+	}
+}
