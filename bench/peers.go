@@ -45,6 +45,10 @@ type PeersConfig struct {
 	// machine's speed falls on all of them alike; a step's time is the
 	// fastest of its rounds (0: 3, or 2 for Quick).
 	Rounds int
+	// SlowRun: a system whose run (build and queries) takes longer than
+	// SlowRun flies only once; drift of a few percent cannot change the
+	// standing of a system that slow (0: 30 s; negative: no limit).
+	SlowRun time.Duration
 	// Timeout bounds one run of the driver (0: 15 minutes). A run that
 	// exceeds it is reported as timed out; the others go on.
 	Timeout time.Duration
@@ -177,6 +181,10 @@ type PeerRun struct {
 	// Counters are the system's own counters, summed over the steps of the
 	// first round.
 	Counters map[string]int64
+	// Rounds counts the rounds the system flew: runs slower than
+	// PeersConfig.SlowRun fly one.
+	Rounds int
+	slow   bool
 	// Disagree counts the steps where the system's answer differs from the
 	// reference's; Wrong those where it differs from the brute-force
 	// oracle's.
@@ -249,6 +257,9 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 			c.Rounds = 2
 		}
 	}
+	if c.SlowRun == 0 {
+		c.SlowRun = 30 * time.Second
+	}
 	if c.Timeout <= 0 {
 		c.Timeout = 15 * time.Minute
 	}
@@ -313,7 +324,7 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 				if run == nil {
 					run = &PeerRun{Scene: name, System: sys}
 					runs[sys.String()] = run
-				} else if run.Err != "" {
+				} else if run.Err != "" || run.slow {
 					continue
 				}
 				var res *flightResult
@@ -329,6 +340,8 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 				if err := s.merge(run, res, round); err != nil {
 					return nil, fmt.Errorf("%s, %s: %w", name, sys, err)
 				}
+				run.slow = c.SlowRun > 0 && res.total() > c.SlowRun
+				run.Rounds++
 			}
 		}
 	}
@@ -409,6 +422,15 @@ type flightResult struct {
 	pairs       [][]collide.Pair
 	times       []time.Duration
 	counters    map[string]int64
+}
+
+// total returns the time of the run: its build and its queries.
+func (f *flightResult) total() time.Duration {
+	t := f.build
+	for _, d := range f.times {
+		t += d
+	}
+	return t
 }
 
 // runCollide builds sc's models for sys and queries every pose.

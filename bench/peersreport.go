@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,8 +48,8 @@ func (r *PeersReport) WriteMarkdown(out io.Writer) error {
 		size = "quick"
 	}
 	fmt.Fprintf(w, "# collide beside its peers\n\n")
-	fmt.Fprintf(w, "Machine: %s. Scenes: %s, seed %d; every system flies the same poses (collide's recorded flight), %d rounds taking turns; a step's time is its fastest round. Run took %s.\n\n",
-		r.Machine, size, c.Seed, c.Rounds, r.Elapsed.Round(time.Second))
+	fmt.Fprintf(w, "Machine: %s. Scenes: %s, seed %d; every system flies the same poses (collide's recorded flight), %d rounds taking turns; a step's time is its fastest round (systems whose run took over %s flew once). Run took %s.\n\n",
+		r.Machine, size, c.Seed, c.Rounds, c.SlowRun, r.Elapsed.Round(time.Second))
 	fmt.Fprintf(w, "Times are per query, in µs; \"× best\" divides a system's mean by the fastest mean of collide's trees in the same mode. "+
 		"Memory is what the two models hold once built (tree and mesh); build peak is the peak heap of the build "+
 		"(for collide, the bytes allocated during it: an upper bound).\n\n")
@@ -80,27 +82,37 @@ func (r *PeersReport) WriteMarkdown(out io.Writer) error {
 		fmt.Fprintf(w, "## %s\n\n%s %s triangles in the environment, %s flying, %d steps.\n\n",
 			s.Name, s.Doc, thousands(s.EnvTris), thousands(s.FlyTris), s.Steps)
 		t := newTable(w, "system", "mode", "build (ms)", "memory (MB)", "build peak (MB)", "mean", "p99", "max", "× best",
-			"steps in contact", "pairs per step", "disagreements (wrong)")
+			"steps in contact", "pairs per step", "counters per step", "disagreements (wrong)")
 		for _, sys := range r.Systems {
 			run := r.Runs[s.Name][sys.String()]
 			if run == nil {
 				continue
 			}
 			if len(run.Sum.Times) == 0 {
-				t.row(sys.Name, sys.Mode(), "failed: "+strings.ReplaceAll(run.Err, "|", "/"), "", "", "", "", "", "", "", "", "")
+				t.row(sys.Name, sys.Mode(), "failed: "+strings.ReplaceAll(run.Err, "|", "/"), "", "", "", "", "", "", "", "", "", "")
 				continue
 			}
 			mean := run.Sum.Mean()
 			t.row(sys.Name, sys.Mode(), ms(run.Build), mb(run.Bytes), mb(run.Peak),
 				µs(mean), µs(run.Sum.Quantile(0.99)), µs(run.Sum.Quantile(1)),
 				ratio(float64(mean), float64(r.best(s.Name, sys.All))),
-				strconv.Itoa(run.Sum.Colliding), sig(run.Sum.Per(run.Sum.Pairs)),
+				strconv.Itoa(run.Sum.Colliding), sig(run.Sum.Per(run.Sum.Pairs)), counters(run),
 				fmt.Sprintf("%d (%d)", run.Disagree, run.Wrong))
 		}
 		w.WriteString("\n")
 	}
 	r.writeAgreement(w)
 	return w.Flush()
+}
+
+// counters formats a run's counters per step, by name.
+func counters(run *PeerRun) string {
+	names := slices.Sorted(maps.Keys(run.Counters))
+	cells := make([]string, len(names))
+	for i, n := range names {
+		cells[i] = n + " " + sig(run.Sum.Per(run.Counters[n]))
+	}
+	return strings.Join(cells, ", ")
 }
 
 // summaryCell is a system's mean on a scene with its ratio to collide's

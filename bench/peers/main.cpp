@@ -1,0 +1,248 @@
+// collide-peers runs peer collision libraries on the mesh and pose files of
+// `collide check --poses FILE --json` and prints the same JSON Lines, for
+// `collide bench --peers`. See README.md for the protocol.
+//
+//   collide-peers --list
+//   collide-peers --system NAME [--all] ENV FLY POSES
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "heap.h"
+#include "meshio.h"
+#include "peer.h"
+
+namespace peers {
+namespace {
+
+const char kUsage[] =
+    "usage: collide-peers --list\n"
+    "       collide-peers --system NAME [--all] ENV FLY POSES\n";
+
+// UsageError reports bad command-line arguments (exit status 2).
+struct UsageError {
+    std::string msg;
+};
+
+// systems returns the systems compiled in, in the order of --list.
+std::vector<System> systems() {
+    std::vector<System> out;
+#ifdef HAVE_FCL
+    addFclSystems(out);
+#endif
+#ifdef HAVE_OPCODE
+    addOpcodeSystems(out);
+#endif
+#ifdef HAVE_ODE
+    addOdeSystems(out);
+#endif
+#ifdef HAVE_BULLET
+    addBulletSystems(out);
+#endif
+    return out;
+}
+
+// Output accumulates JSON text and writes it to the buffered stdout.
+class Output {
+public:
+    Output& raw(const char* s) {
+        buf_ += s;
+        return *this;
+    }
+    // str appends s as a JSON string (names here are plain ASCII).
+    Output& str(const std::string& s) {
+        buf_ += '"';
+        for (char c : s) {
+            if (c == '"' || c == '\\') buf_ += '\\';
+            buf_ += c;
+        }
+        buf_ += '"';
+        return *this;
+    }
+    Output& num(unsigned long long x) {
+        char tmp[32];
+        std::snprintf(tmp, sizeof tmp, "%llu", x);
+        buf_ += tmp;
+        return *this;
+    }
+    Output& real(double x) {
+        char tmp[40];
+        std::snprintf(tmp, sizeof tmp, "%.9g", x);
+        buf_ += tmp;
+        return *this;
+    }
+    Output& boolean(bool b) { return raw(b ? "true" : "false"); }
+
+    // endLine ends the line and hands it to stdout (buffered, not flushed).
+    void endLine() {
+        buf_ += '\n';
+        std::fwrite(buf_.data(), 1, buf_.size(), stdout);
+        buf_.clear();
+    }
+
+private:
+    std::string buf_;
+};
+
+void list(const std::vector<System>& all) {
+    Output out;
+    for (const System& s : all) {
+        out.raw("{\"system\":").str(s.name).raw(",\"modes\":[");
+        if (s.first) out.raw("\"first\"");
+        if (s.first && s.all) out.raw(",");
+        if (s.all) out.raw("\"all\"");
+        out.raw("],\"pairs\":").str(s.allPairs ? "all" : "some").raw("}");
+        out.endLine();
+    }
+}
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+void run(const System& sys, bool all, const std::string& envPath, const std::string& flyPath,
+         const std::string& posesPath) {
+    // Read the poses first: a bad pose file fails before the meshes load.
+    std::vector<Pose> poses = readPoses(posesPath);
+    Mesh env = readMesh(envPath);
+    Mesh fly = readMesh(flyPath);
+    if (env.numTris() == 0) throw InputError(envPath + ": the mesh has no triangles");
+    if (fly.numTris() == 0) throw InputError(flyPath + ": the mesh has no triangles");
+
+    // Making the peer sets up the library (global state, worlds, scratch
+    // buffers); only the models built next are timed and measured.
+    std::unique_ptr<Peer> peer = sys.make(sys.name, all);
+
+    std::size_t before = heap::inUse();
+    heap::resetPeak();
+    Clock::time_point t0 = Clock::now();
+    peer->build(env, fly);
+    Clock::time_point t1 = Clock::now();
+    std::size_t after = heap::inUse();
+    std::size_t peak = heap::peak();
+    std::size_t referenced = peer->referencesInput() ? env.bytes() + fly.bytes() : 0;
+    std::size_t bytes = (after > before ? after - before : 0) + referenced;
+    std::size_t peakBytes = (peak > before ? peak - before : 0) + referenced;
+
+    Output out;
+    out.raw("{\"build\":{\"system\":").str(sys.name).raw(",\"mode\":").str(all ? "all" : "first");
+    out.raw(",\"seconds\":").real(seconds(t0, t1));
+    out.raw(",\"bytes\":").num(bytes).raw(",\"peak_bytes\":").num(peakBytes);
+    out.raw(",\"env_triangles\":").num(env.numTris()).raw(",\"fly_triangles\":").num(fly.numTris()).raw("}}");
+    out.endLine();
+
+    Result r;
+    r.pairs.reserve(1024);
+    for (std::size_t i = 0; i < poses.size(); i++) {
+        r.clear();
+        Clock::time_point q0 = Clock::now();
+        peer->query(poses[i], r);
+        Clock::time_point q1 = Clock::now();
+
+        std::sort(r.pairs.begin(), r.pairs.end());
+        r.pairs.erase(std::unique(r.pairs.begin(), r.pairs.end()), r.pairs.end());
+        out.raw("{\"pose\":").num(i).raw(",\"collide\":").boolean(r.collide).raw(",\"pairs\":[");
+        for (std::size_t k = 0; k < r.pairs.size(); k++) {
+            if (k > 0) out.raw(",");
+            out.raw("[").num(r.pairs[k].first).raw(",").num(r.pairs[k].second).raw("]");
+        }
+        out.raw("],\"stats\":{");
+        for (int k = 0; k < r.numStats; k++) {
+            if (k > 0) out.raw(",");
+            out.str(r.stats[k].name).raw(":").num(r.stats[k].value);
+        }
+        out.raw("},\"seconds\":").real(seconds(q0, q1)).raw("}");
+        out.endLine();
+    }
+}
+
+int mainImpl(int argc, char** argv) {
+    static char stdoutBuf[1 << 16];
+    std::setvbuf(stdout, stdoutBuf, _IOFBF, sizeof stdoutBuf);
+
+    bool doList = false, all = false;
+    std::string name;
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (!args.empty() || a.size() < 2 || a[0] != '-') {
+            args.push_back(a);  // positional (flags come first)
+        } else if (a == "--list") {
+            doList = true;
+        } else if (a == "--all") {
+            all = true;
+        } else if (a == "--system") {
+            if (i + 1 >= argc) throw UsageError{"--system needs a NAME"};
+            name = argv[++i];
+        } else if (a.rfind("--system=", 0) == 0) {
+            name = a.substr(9);
+        } else if (a == "-h" || a == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else {
+            throw UsageError{"unknown flag " + a};
+        }
+    }
+
+    std::vector<System> available = systems();
+    if (doList) {
+        if (!name.empty() || all || !args.empty()) throw UsageError{"--list takes no other argument"};
+        list(available);
+        return 0;
+    }
+    if (name.empty()) throw UsageError{"give --list or --system NAME"};
+    const System* sys = nullptr;
+    for (const System& s : available) {
+        if (s.name == name) sys = &s;
+    }
+    if (sys == nullptr) {
+        std::string known;
+        for (const System& s : available) known += (known.empty() ? "" : " ") + s.name;
+        throw UsageError{"unknown system \"" + name + "\" (available: " + (known.empty() ? "none" : known) + ")"};
+    }
+    if (args.size() != 3) throw UsageError{"want ENV FLY POSES, got " + std::to_string(args.size()) + " argument(s)"};
+    if (all ? !sys->all : !sys->first)
+        throw UsageError{"system " + name + " has no mode \"" + (all ? "all" : "first") + "\"" +
+                         (all ? "" : " (use --all)")};
+    run(*sys, all, args[0], args[1], args[2]);
+    return 0;
+}
+
+}  // namespace
+}  // namespace peers
+
+int main(int argc, char** argv) {
+    int status;
+    try {
+        status = peers::mainImpl(argc, argv);
+    } catch (const peers::UsageError& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "collide-peers: %s\n%s", e.msg.c_str(), peers::kUsage);
+        return 2;
+    } catch (const peers::InputError& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "collide-peers: %s\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "collide-peers: out of memory\n");
+        return 1;
+    } catch (const std::exception& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "collide-peers: %s\n", e.what());
+        return 1;
+    }
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "collide-peers: writing the output: %s\n", std::strerror(errno));
+        return 1;
+    }
+    return status;
+}

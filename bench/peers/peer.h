@@ -1,0 +1,117 @@
+// peer.h: the interface shared by the collide-peers driver (main.cpp) and
+// the adapters of the peer collision libraries (fcl.cpp, opcode.cpp, ode.cpp,
+// bullet.cpp).
+//
+// The driver loads two meshes (ENV and FLY) and a list of poses, asks one
+// peer to build its models from the loaded arrays, then runs one query per
+// pose: ENV stays at the identity, FLY is moved by the pose (x' = R x + t).
+#ifndef COLLIDE_PEERS_PEER_H
+#define COLLIDE_PEERS_PEER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace peers {
+
+// Mesh is an indexed triangle soup, the same as the Go loader produces:
+// vertices in file order, triangle i is the i-th triangle of the fan
+// triangulation of the faces in file order.
+struct Mesh {
+    std::vector<double> verts;  // x y z per vertex
+    std::vector<int32_t> tris;  // a b c per triangle, 0-based vertex indices
+
+    std::size_t numVerts() const { return verts.size() / 3; }
+    std::size_t numTris() const { return tris.size() / 3; }
+    // bytes returns the size of the two arrays, counted in a peer's memory
+    // when it keeps pointers into them instead of copying them.
+    std::size_t bytes() const {
+        return verts.size() * sizeof(double) + tris.size() * sizeof(int32_t);
+    }
+};
+
+// Pose is a rigid motion x' = R x + t, R row-major.
+struct Pose {
+    double R[3][3];
+    double t[3];
+};
+
+// Pair is a pair of intersecting triangles: (ENV triangle, FLY triangle).
+using Pair = std::pair<uint32_t, uint32_t>;
+
+// Stat is one named counter of a query, printed in the "stats" object.
+struct Stat {
+    const char* name;
+    uint64_t value;
+};
+
+// Result receives the outcome of one query. The driver reuses it across
+// queries: a peer clears it and fills it.
+struct Result {
+    bool collide = false;
+    std::vector<Pair> pairs;  // in any order, duplicates allowed
+    Stat stats[4] = {};
+    int numStats = 0;
+
+    void clear() {
+        collide = false;
+        pairs.clear();
+        numStats = 0;
+    }
+    void addStat(const char* name, uint64_t value) {
+        if (numStats < 4) stats[numStats++] = Stat{name, value};
+    }
+};
+
+// Peer is one collision system set up for one run (one mode, one pair of
+// meshes).
+class Peer {
+public:
+    virtual ~Peer() = default;
+
+    // build creates the models of env and fly. It is timed, and the heap it
+    // retains is measured. The meshes outlive the peer.
+    virtual void build(const Mesh& env, const Mesh& fly) = 0;
+
+    // referencesInput reports whether the models keep pointers into the
+    // meshes' arrays instead of copying them (their bytes are then counted
+    // as part of the models).
+    virtual bool referencesInput() const = 0;
+
+    // query places fly at pose (env at the identity), tests the two models
+    // and stores the outcome in r. It is timed.
+    virtual void query(const Pose& pose, Result& r) = 0;
+};
+
+// System describes one peer system: its name, the modes it offers, whether
+// its pairs are all intersecting pairs ("all") or a subset ("some"), and how
+// to make it.
+struct System {
+    std::string name;
+    bool first;      // offers mode "first" (stop at the first contact)
+    bool all;        // offers mode "all" (report every contact)
+    bool allPairs;   // pairs "all" (true) or "some" (false)
+    std::unique_ptr<Peer> (*make)(const std::string& name, bool all);
+};
+
+// Each peer family appends its systems to the list, in the order of the
+// --list output. They are compiled only when the library is available.
+#ifdef HAVE_FCL
+void addFclSystems(std::vector<System>& out);
+#endif
+#ifdef HAVE_OPCODE
+void addOpcodeSystems(std::vector<System>& out);
+#endif
+#ifdef HAVE_ODE
+void addOdeSystems(std::vector<System>& out);
+#endif
+#ifdef HAVE_BULLET
+void addBulletSystems(std::vector<System>& out);
+#endif
+
+}  // namespace peers
+
+#endif  // COLLIDE_PEERS_PEER_H
