@@ -210,20 +210,26 @@ func makeScene(name string, size scenes.Size, seed uint64, steps int) (*scenes.S
 	return sc, info, nil
 }
 
+// buildScene builds sc's models with o, the flying one prepared to fly.
+func buildScene(sc *scenes.Scene, o collide.BuildOptions) (env, fly *collide.Model, err error) {
+	if env, err = collide.Build(sc.Env, o); err != nil {
+		return nil, nil, err
+	}
+	if fly, err = collide.Build(sc.Fly, o); err != nil {
+		return nil, nil, err
+	}
+	fly.PrepareFlying()
+	return env, fly, nil
+}
+
 // fly builds the trees of k for sc and flies them for steps steps, every
 // step finding all pairs.
 func fly(sc *scenes.Scene, k FlightKey, steps int) (*Flight, error) {
-	o := collide.BuildOptions{BV: k.BV, Rule: k.Rule, Split: k.Split}
 	t0 := time.Now()
-	env, err := collide.Build(sc.Env, o)
+	env, fm, err := buildScene(sc, collide.BuildOptions{BV: k.BV, Rule: k.Rule, Split: k.Split})
 	if err != nil {
 		return nil, err
 	}
-	fm, err := collide.Build(sc.Fly, o)
-	if err != nil {
-		return nil, err
-	}
-	fm.PrepareFlying()
 	build := time.Since(t0)
 	m, err := sc.Motion()
 	if err != nil {

@@ -360,11 +360,7 @@ func recordFlight(sc *scenes.Scene, steps int) ([]geom.Pose, error) {
 	if sc.Poses != nil {
 		return sc.Poses[:min(steps, len(sc.Poses))], nil
 	}
-	env, err := collide.Build(sc.Env, collide.BuildOptions{})
-	if err != nil {
-		return nil, err
-	}
-	fly, err := collide.Build(sc.Fly, collide.BuildOptions{})
+	env, fly, err := buildScene(sc, collide.BuildOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -439,16 +435,10 @@ func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose) (*flightResult,
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	t0 := time.Now()
-	o := collide.BuildOptions{BV: sys.BV}
-	env, err := collide.Build(sc.Env, o)
+	env, fly, err := buildScene(sc, collide.BuildOptions{BV: sys.BV})
 	if err != nil {
 		return nil, err
 	}
-	fly, err := collide.Build(sc.Fly, o)
-	if err != nil {
-		return nil, err
-	}
-	fly.PrepareFlying()
 	build := time.Since(t0)
 	runtime.ReadMemStats(&built)
 	runtime.GC()
