@@ -331,7 +331,7 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 				if sys.Peer {
 					res, err = runDriver(c.Driver, sys, files, c.Timeout)
 				} else {
-					res, err = runCollide(sc, sys, poses)
+					res, err = runCollide(sc, sys, poses, round == 0)
 				}
 				if err != nil {
 					run.Err = err.Error()
@@ -429,8 +429,10 @@ func (f *flightResult) total() time.Duration {
 	return t
 }
 
-// runCollide builds sc's models for sys and queries every pose.
-func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose) (*flightResult, error) {
+// runCollide builds sc's models for sys and queries every pose, keeping
+// each step's pairs when keep is set (only the first round's answers are
+// compared).
+func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool) (*flightResult, error) {
 	var before, built, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -461,7 +463,9 @@ func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose) (*flightResult,
 		out := q.Check(env, fly, p, qo)
 		res.times[i] = time.Since(t)
 		res.collide[i] = out.Collide
-		res.pairs[i] = slices.Clone(out.Pairs)
+		if keep {
+			res.pairs[i] = slices.Clone(out.Pairs)
+		}
 		st.Add(out.Stats)
 	}
 	res.counters["bv_tests"] = st.BVTests
