@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -144,6 +145,18 @@ type Model struct {
 	bv    string
 	tree  *bvh.Tree   // nil for BVBrute
 	boxes []geom.AABB // per-triangle bounds (BVBrute)
+	// reach bounds |x|, |y|, |z| over the vertices: a pose moves no
+	// vertex further than |R|·reach + |t| from the origin.
+	reach geom.Vec3
+}
+
+// newModel returns the model of m with hierarchy t (nil for BVBrute).
+func newModel(m *mesh.TriMesh, name string, t *bvh.Tree) *Model {
+	md := &Model{mesh: m, bv: name, tree: t}
+	for _, v := range m.Verts {
+		md.reach = md.reach.Max(v.Abs())
+	}
+	return md
 }
 
 // Build validates m and builds a model for it. The model keeps m, which must
@@ -162,7 +175,9 @@ func Build(m *mesh.TriMesh, o BuildOptions) (*Model, error) {
 		return nil, err
 	}
 	if o.BV == BVBrute {
-		return &Model{mesh: m, bv: o.BV, boxes: triangleBoxes(m)}, nil
+		md := newModel(m, o.BV, nil)
+		md.boxes = triangleBoxes(m)
+		return md, nil
 	}
 	kind := bvKinds[o.BV]
 	t, err := bvh.Build(m, bvh.Options{
@@ -171,7 +186,7 @@ func Build(m *mesh.TriMesh, o BuildOptions) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{mesh: m, bv: o.BV, tree: t}, nil
+	return newModel(m, o.BV, t), nil
 }
 
 func triangleBoxes(m *mesh.TriMesh) []geom.AABB {
@@ -224,44 +239,117 @@ type Query struct {
 
 var queryPool = sync.Pool{New: func() any { return new(Query) }}
 
+// ErrInvalidQuery is wrapped by the error of a query that cannot be asked:
+// a nil or unbuilt model, or a tolerance that is not a finite number ≥ 0.
+var ErrInvalidQuery = errors.New("invalid query")
+
+// ErrInvalidPose is wrapped by the error of a query whose pose cannot
+// place the flying model (see Model.CheckPose).
+var ErrInvalidPose = errors.New("invalid pose")
+
 // Check tests fly, placed at pose, against env at the identity pose. It is
 // safe to call from many goroutines on the same models; each call takes its
 // scratch state from a pool.
-func Check(env, fly *Model, pose geom.Pose, o QueryOptions) Result {
+//
+// A query that cannot be answered as asked is an error, never an answer: a
+// nil model or a tolerance that is not a finite number ≥ 0 (wrapping
+// ErrInvalidQuery), a pose that is not finite, not a rotation, or that
+// moves a vertex of fly to a coordinate that is not finite (wrapping
+// ErrInvalidPose; see Model.CheckPose).
+func Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
 	q := queryPool.Get().(*Query)
-	r := q.Check(env, fly, pose, o)
+	r, err := q.Check(env, fly, pose, o)
 	r.Pairs = slices.Clone(r.Pairs)
 	if r.Pairs == nil {
 		r.Pairs = []Pair{}
 	}
 	queryPool.Put(q)
-	return r
+	return r, err
 }
 
 // Check is like the function Check, but reuses q's buffers: the returned
 // Pairs are valid until q's next query.
-func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) Result {
+func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
 	if q.hit == nil {
 		q.hit = func(p Pair) bool { q.pairs = append(q.pairs, p); return true }
 	}
 	q.pairs = q.pairs[:0]
-	st := q.Each(env, fly, pose, o, q.hit)
+	st, err := q.Each(env, fly, pose, o, q.hit)
 	slices.SortFunc(q.pairs, func(a, b Pair) int {
 		return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
 	})
-	return Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Stats: st}
+	return Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Stats: st}, err
 }
 
 // Each calls fn for every pair in contact, in no particular order, until fn
 // returns false (or after the first pair unless o.All), and returns the
-// query's counts. Each pair is reported once.
-func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pair) bool) Stats {
+// query's counts. Each pair is reported once. It returns the errors of
+// Check, before calling fn at all.
+func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pair) bool) (Stats, error) {
+	if err := checkQuery(env, fly, pose, o); err != nil {
+		return Stats{}, err
+	}
 	if env.tree == nil || fly.tree == nil {
-		return bruteForce(env, fly, pose, o, fn)
+		return bruteForce(env, fly, pose, o, fn), nil
 	}
 	return bvh.Collide(env.tree, fly.tree, pose, bvh.QueryOptions{
 		All: o.All, Eps: o.Eps, Restart: o.Restart, ExactRoot: o.ExactRoot,
-	}, &q.s, fn)
+	}, &q.s, fn), nil
+}
+
+// checkQuery returns the error of a query that cannot be answered.
+func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
+	for _, m := range []struct {
+		m    *Model
+		name string
+	}{{env, "environment"}, {fly, "flying model"}} {
+		switch {
+		case m.m == nil:
+			return fmt.Errorf("collide: %w: nil %s", ErrInvalidQuery, m.name)
+		case m.m.mesh == nil:
+			return fmt.Errorf("collide: %w: the %s was not built (use Build or ReadModel)", ErrInvalidQuery, m.name)
+		}
+	}
+	if !(o.Eps >= 0 && o.Eps <= math.MaxFloat64) {
+		return fmt.Errorf("collide: %w: tolerance %v is not a finite number >= 0", ErrInvalidQuery, o.Eps)
+	}
+	return fly.CheckPose(pose)
+}
+
+// maxReach is the largest bound on a moved coordinate that guarantees it
+// is finite: the bound, computed in float64, is within a few ulps of the
+// exact one, and so is the coordinate that Pose.Apply computes.
+const maxReach = math.MaxFloat64 * (1 - 0x1p-40)
+
+// CheckPose returns nil if queries can place m at pose, else an error
+// wrapping ErrInvalidPose: if a number of pose is not finite, if its
+// rotation is not orthonormal with determinant 1 to within 10^-6 (see
+// geom.Pose.Validate), or if it moves a vertex of m to a coordinate that
+// is not finite (beyond ±math.MaxFloat64), where the answer would be for
+// geometry m does not have. Every query checks its flying model's pose so;
+// the cost is a few dozen operations unless the pose takes m to within a
+// factor 2^-40 of the float64 range, when every vertex is moved once.
+func (m *Model) CheckPose(pose geom.Pose) error {
+	if pose.IsIdentity() {
+		return nil
+	}
+	if err := pose.Validate(); err != nil {
+		return fmt.Errorf("collide: %w: %v", ErrInvalidPose, err)
+	}
+	r, t, x := &pose.R, pose.T, m.reach
+	if math.Abs(r[0][0])*x.X+math.Abs(r[0][1])*x.Y+math.Abs(r[0][2])*x.Z+math.Abs(t.X) <= maxReach &&
+		math.Abs(r[1][0])*x.X+math.Abs(r[1][1])*x.Y+math.Abs(r[1][2])*x.Z+math.Abs(t.Y) <= maxReach &&
+		math.Abs(r[2][0])*x.X+math.Abs(r[2][1])*x.Y+math.Abs(r[2][2])*x.Z+math.Abs(t.Z) <= maxReach {
+		return nil
+	}
+	for i, v := range m.mesh.Verts {
+		w := pose.Apply(v)
+		if w.X-w.X+w.Y-w.Y+w.Z-w.Z != 0 { // NaN unless all finite
+			return fmt.Errorf("collide: %w: it moves vertex %d (%v, %v, %v) to (%v, %v, %v), beyond the float64 range",
+				ErrInvalidPose, i, v.X, v.Y, v.Z, w.X, w.Y, w.Z)
+		}
+	}
+	return nil
 }
 
 // bruteForce tests every pair of triangles whose boxes overlap.

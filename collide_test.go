@@ -18,6 +18,26 @@ func pairsOf(r collide.Result) [][2]int32 {
 	return out
 }
 
+// mustCheck is collide.Check, failing the test on an error.
+func mustCheck(t testing.TB, env, fly *collide.Model, pose geom.Pose, o collide.QueryOptions) collide.Result {
+	t.Helper()
+	r, err := collide.Check(env, fly, pose, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// mustQuery is Query.Check, failing the test on an error.
+func mustQuery(t testing.TB, q *collide.Query, env, fly *collide.Model, pose geom.Pose, o collide.QueryOptions) collide.Result {
+	t.Helper()
+	r, err := q.Check(env, fly, pose, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func randomPose(rng *rand.Rand, spread float64) geom.Pose {
 	axis := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
 	t := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(spread)
@@ -59,17 +79,17 @@ func checkOracle(t *testing.T, bvName string) {
 		for i, pose := range poses {
 			for _, eps := range []float64{0, 0.01 * size} {
 				want := testgeom.Brute(sc.Env, sc.Fly, pose, eps)
-				all := collide.Check(env, fly, pose, collide.QueryOptions{All: true, Eps: eps})
+				all := mustCheck(t, env, fly, pose, collide.QueryOptions{All: true, Eps: eps})
 				if got := pairsOf(all); !slices.Equal(got, want) {
 					t.Errorf("%s pose %d eps %g: %d pairs, oracle %d", sc.Name, i, eps, len(got), len(want))
 				}
-				if got := pairsOf(q.Check(env, fly, pose, collide.QueryOptions{All: true, Eps: eps})); !slices.Equal(got, want) {
+				if got := pairsOf(mustQuery(t, &q, env, fly, pose, collide.QueryOptions{All: true, Eps: eps})); !slices.Equal(got, want) {
 					t.Errorf("%s pose %d eps %g: Query.Check: %d pairs, oracle %d", sc.Name, i, eps, len(got), len(want))
 				}
 				if all.Collide != (len(want) > 0) {
 					t.Errorf("%s pose %d: Collide = %v with %d oracle pairs", sc.Name, i, all.Collide, len(want))
 				}
-				first := collide.Check(env, fly, pose, collide.QueryOptions{Eps: eps})
+				first := mustCheck(t, env, fly, pose, collide.QueryOptions{Eps: eps})
 				switch {
 				case len(want) == 0 && (first.Collide || len(first.Pairs) != 0):
 					t.Errorf("%s pose %d: first contact %v, oracle none", sc.Name, i, first.Pairs)

@@ -46,10 +46,16 @@ func Example() {
 	}
 
 	// At (1, 1, 0) the tetrahedron's base lies on the floor: coplanar contact.
-	res := collide.Check(env, fly, geom.Translation(geom.V(1, 1, 0)), collide.QueryOptions{All: true})
+	res, err := collide.Check(env, fly, geom.Translation(geom.V(1, 1, 0)), collide.QueryOptions{All: true})
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(res.Collide, res.Pairs)
 	// Lifted by 1e-9 it touches nothing.
-	res = collide.Check(env, fly, geom.Translation(geom.V(1, 1, 1e-9)), collide.QueryOptions{All: true})
+	res, err = collide.Check(env, fly, geom.Translation(geom.V(1, 1, 1e-9)), collide.QueryOptions{All: true})
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(res.Collide, res.Pairs)
 	// Output:
 	// true [{0 0} {0 1} {0 2} {0 3} {1 0} {1 1} {1 2} {1 3}]
@@ -80,7 +86,10 @@ func ExampleQuery() {
 		// The ball, spinning, over the torus's ring at height z. At z = 0
 		// it is inside the tube: surfaces do not touch, no contact.
 		pose := geom.FromAxisAngle(geom.V(0, 0, 1), z, geom.V(1, 0, z))
-		res := q.Check(env, fly, pose, collide.QueryOptions{All: true})
+		res, err := q.Check(env, fly, pose, collide.QueryOptions{All: true})
+		if err != nil {
+			log.Fatal(err)
+		}
 		fmt.Printf("z=%.2f: collide %v, %d pairs\n", z, res.Collide, len(res.Pairs))
 	}
 	// Output:
@@ -129,7 +138,10 @@ func ExampleBVNames() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		res := collide.Check(env, fly, pose, collide.QueryOptions{All: true})
+		res, err := collide.Check(env, fly, pose, collide.QueryOptions{All: true})
+		if err != nil {
+			log.Fatal(err)
+		}
 		fmt.Printf("%-7s %d pairs\n", name, len(res.Pairs))
 	}
 	// Output:

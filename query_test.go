@@ -36,7 +36,7 @@ func TestQueryAllocs(t *testing.T) {
 	for _, o := range []collide.QueryOptions{{}, {All: true}, {All: true, Eps: 0.01}, {All: true, ExactRoot: true}, {All: true, Restart: true}} {
 		var q collide.Query
 		for _, p := range poses {
-			q.Check(env, fly, p, o)
+			mustQuery(t, &q, env, fly, p, o)
 		}
 		i := 0
 		allocs := testing.AllocsPerRun(100, func() {
@@ -60,7 +60,7 @@ func TestConcurrentQueries(t *testing.T) {
 		{
 			e2, f2, _ := torusScene(t, name)
 			for i, p := range poses {
-				want[i] = collide.Check(e2, f2, p, collide.QueryOptions{All: true}).Pairs
+				want[i] = mustCheck(t, e2, f2, p, collide.QueryOptions{All: true}).Pairs
 			}
 		}
 		var wg sync.WaitGroup
@@ -70,13 +70,14 @@ func TestConcurrentQueries(t *testing.T) {
 				var q collide.Query
 				for j := range poses {
 					i := (j + g*7) % len(poses)
-					var got []collide.Pair
+					var res collide.Result
+					var err error
 					if g%2 == 0 {
-						got = collide.Check(env, fly, poses[i], collide.QueryOptions{All: true}).Pairs
+						res, err = collide.Check(env, fly, poses[i], collide.QueryOptions{All: true})
 					} else {
-						got = q.Check(env, fly, poses[i], collide.QueryOptions{All: true}).Pairs
+						res, err = q.Check(env, fly, poses[i], collide.QueryOptions{All: true})
 					}
-					if !slices.Equal(got, want[i]) {
+					if err != nil || !slices.Equal(res.Pairs, want[i]) {
 						errs <- name
 					}
 				}

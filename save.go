@@ -32,7 +32,7 @@ func ReadModel(r io.Reader) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{mesh: t.Mesh(), bv: bvName(t), tree: t}, nil
+	return newModel(t.Mesh(), bvName(t), t), nil
 }
 
 // IsSavedModel reports whether head, the first bytes of a file, starts like

@@ -68,9 +68,9 @@ func TestSaveRoundTrip(t *testing.T) {
 			hits := 0
 			for i, p := range poses {
 				q := collide.QueryOptions{All: true}
-				want := collide.Check(e1, f1, p, q)
+				want := mustCheck(t, e1, f1, p, q)
 				hits += len(want.Pairs)
-				for _, got := range []collide.Result{collide.Check(e2, f2, p, q), collide.Check(e2, f1, p, q), collide.Check(e1, f2, p, q)} {
+				for _, got := range []collide.Result{mustCheck(t, e2, f2, p, q), mustCheck(t, e2, f1, p, q), mustCheck(t, e1, f2, p, q)} {
 					if !slices.Equal(got.Pairs, want.Pairs) {
 						t.Errorf("%+v pose %d: %d pairs, want %d", o, i, len(got.Pairs), len(want.Pairs))
 					}

@@ -271,7 +271,10 @@ func nested(n int) (map[string][]int64, error) {
 			if err != nil {
 				return nil, err
 			}
-			res := collide.Check(envs[bv], fly, geom.Identity(), collide.QueryOptions{All: true})
+			res, err := collide.Check(envs[bv], fly, geom.Identity(), collide.QueryOptions{All: true})
+			if err != nil {
+				return nil, err
+			}
 			if res.Collide {
 				return nil, fmt.Errorf("nested spheres of %d triangles, α = %g, %s: the spheres touch (%d pairs)", n, a, bv, len(res.Pairs))
 			}

@@ -460,8 +460,11 @@ func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool) (*fl
 	qo := collide.QueryOptions{All: sys.All}
 	for i, p := range poses {
 		t := time.Now()
-		out := q.Check(env, fly, p, qo)
+		out, err := q.Check(env, fly, p, qo)
 		res.times[i] = time.Since(t)
+		if err != nil {
+			return nil, fmt.Errorf("%s, pose %d: %w", sc.Name, i, err)
+		}
 		res.collide[i] = out.Collide
 		if keep {
 			res.pairs[i] = slices.Clone(out.Pairs)

@@ -81,7 +81,10 @@ func fakeDriver(args []string) error {
 	fmt.Fprintln(w, `{"build":{"system":"`+name+`","seconds":0.001,"bytes":1000,"peak_bytes":2000}}`)
 	dropped, claimed := false, false
 	for i, p := range poses {
-		res := collide.Check(env, fly, p, collide.QueryOptions{All: all})
+		res, err := collide.Check(env, fly, p, collide.QueryOptions{All: all})
+		if err != nil {
+			return err
+		}
 		pairs := [][2]int32{}
 		for _, q := range res.Pairs {
 			pairs = append(pairs, [2]int32{q.Env, q.Fly})

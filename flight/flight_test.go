@@ -211,7 +211,10 @@ func TestFlyReplays(t *testing.T) {
 		poses = append(poses, st.Pose)
 		pairs = append(pairs, slices.Clone(st.Result.Pairs))
 		if st.Index%10 == 0 {
-			want := collide.Check(brute, bruteFly, st.Pose, o.Query)
+			want, err := collide.Check(brute, bruteFly, st.Pose, o.Query)
+			if err != nil {
+				return err
+			}
 			if !slices.Equal(st.Result.Pairs, want.Pairs) {
 				t.Errorf("step %d: pairs %v, the oracle's %v", st.Index, st.Result.Pairs, want.Pairs)
 			}

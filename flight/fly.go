@@ -2,6 +2,7 @@ package flight
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -42,8 +43,10 @@ type Summary struct {
 // Fly flies fly through env (at the identity pose) along m: at each step it
 // asks m for a pose, telling it whether the previous step collided, and
 // queries. fn, when not nil, sees every step; the Step and its Pairs are
-// valid only during the call. Fly stops at o.Steps steps, when m ends, or at
-// the first error fn returns, which it returns.
+// valid only during the call. Fly stops at o.Steps steps, when m ends, at a
+// query's error (a pose that cannot place fly: see collide.Check), which it
+// returns naming the step, or at the first error fn returns, which it
+// returns.
 //
 // The query of each step reuses the same scratch state, so the flight
 // allocates nothing per step beyond Summary.Times and what fn does.
@@ -61,8 +64,11 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 			break
 		}
 		t0 := time.Now()
-		res := q.Check(env, fly, pose, o.Query)
+		res, err := q.Check(env, fly, pose, o.Query)
 		d := time.Since(t0)
+		if err != nil {
+			return s, fmt.Errorf("flight: step %d: %w", i, err)
+		}
 		collided = res.Collide
 		s.Steps++
 		if collided {

@@ -111,7 +111,11 @@ func freeStart(env, fly *mesh.TriMesh, c *flight.BilliardConfig) error {
 		if err != nil {
 			return err
 		}
-		if !collide.Check(em, fm, b.Pose(), collide.QueryOptions{}).Collide {
+		res, err := collide.Check(em, fm, b.Pose(), collide.QueryOptions{})
+		if err != nil {
+			return err
+		}
+		if !res.Collide {
 			c.Start = p
 			return nil
 		}

@@ -105,7 +105,11 @@ func tetrahedraNear(near *mesh.TriMesh, nearModel *collide.Model, n int, gap, si
 			if err != nil {
 				return nil, err
 			}
-			if !collide.Check(nearModel, gm, geom.Identity(), collide.QueryOptions{}).Collide && len(out.Tris) < 4*n {
+			res, err := collide.Check(nearModel, gm, geom.Identity(), collide.QueryOptions{})
+			if err != nil {
+				return nil, err
+			}
+			if !res.Collide && len(out.Tris) < 4*n {
 				addTetra(out, [4]geom.Vec3(cand.Verts[4*i:4*i+4]))
 			}
 		}

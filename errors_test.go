@@ -1,0 +1,151 @@
+package collide_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/testgeom"
+	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/gen"
+)
+
+// TestQueryErrors checks that every kind of model reports a query it
+// cannot answer as an error, through Check, Query.Check and Query.Each,
+// without calling the callback, rather than answering it.
+func TestQueryErrors(t *testing.T) {
+	ball := gen.Must(gen.Icosphere(geom.Vec3{}, 1, 80))
+	far := &mesh.TriMesh{
+		Verts: []geom.Vec3{{X: 0}, {X: 1e308}, {Y: 1}},
+		Tris:  [][3]int32{{0, 1, 2}},
+	}
+	nan := math.NaN()
+	rot := geom.FromAxisAngle(geom.V(1, 2, 3), 0.7, geom.Vec3{})
+	scaled := geom.Identity()
+	scaled.R[0][0] = 1.01
+	shift := func(x float64) geom.Pose { return geom.Translation(geom.V(x, 0, 0)) }
+	withNaN := geom.Identity()
+	withNaN.R[1][2] = nan
+
+	for _, name := range collide.BVNames() {
+		env, err := collide.Build(ball, collide.BuildOptions{BV: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fly, err := collide.Build(ball, collide.BuildOptions{BV: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		farFly, err := collide.Build(far, collide.BuildOptions{BV: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases := []struct {
+			what     string
+			env, fly *collide.Model
+			pose     geom.Pose
+			o        collide.QueryOptions
+			want     error
+			msg      string
+		}{
+			{"nil environment", nil, fly, rot, collide.QueryOptions{}, collide.ErrInvalidQuery, "nil environment"},
+			{"nil flying model", env, nil, rot, collide.QueryOptions{}, collide.ErrInvalidQuery, "nil flying model"},
+			{"both nil", nil, nil, geom.Identity(), collide.QueryOptions{}, collide.ErrInvalidQuery, "nil"},
+			{"unbuilt model", env, &collide.Model{}, rot, collide.QueryOptions{}, collide.ErrInvalidQuery, "not built"},
+			{"negative eps", env, fly, rot, collide.QueryOptions{Eps: -1e-9}, collide.ErrInvalidQuery, "tolerance"},
+			{"NaN eps", env, fly, rot, collide.QueryOptions{Eps: nan, All: true}, collide.ErrInvalidQuery, "tolerance"},
+			{"infinite eps", env, fly, rot, collide.QueryOptions{Eps: math.Inf(1)}, collide.ErrInvalidQuery, "tolerance"},
+			{"NaN rotation", env, fly, withNaN, collide.QueryOptions{All: true}, collide.ErrInvalidPose, "NaN"},
+			{"NaN translation", env, fly, geom.Translation(geom.V(0, nan, 0)), collide.QueryOptions{}, collide.ErrInvalidPose, "NaN"},
+			{"infinite translation", env, fly, shift(math.Inf(-1)), collide.QueryOptions{}, collide.ErrInvalidPose, "Inf"},
+			{"not a rotation", env, fly, scaled, collide.QueryOptions{All: true}, collide.ErrInvalidPose, "orthonormal"},
+			{"vertex moved to +Inf", env, farFly, shift(1e308), collide.QueryOptions{All: true}, collide.ErrInvalidPose, "vertex 1"},
+		}
+		for _, c := range cases {
+			var q collide.Query
+			called := false
+			_, err1 := collide.Check(c.env, c.fly, c.pose, c.o)
+			_, err2 := q.Check(c.env, c.fly, c.pose, c.o)
+			_, err3 := q.Each(c.env, c.fly, c.pose, c.o, func(collide.Pair) bool { called = true; return true })
+			for _, err := range []error{err1, err2, err3} {
+				if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+					t.Errorf("%s: %s: error %v, want one wrapping %v and saying %q", name, c.what, err, c.want, c.msg)
+				}
+			}
+			if called {
+				t.Errorf("%s: %s: the callback was called", name, c.what)
+			}
+		}
+		// The same far model at a pose that keeps it finite is answered.
+		if _, err := collide.Check(env, farFly, shift(-1e308), collide.QueryOptions{All: true}); err != nil {
+			t.Errorf("%s: a pose keeping the model finite: %v", name, err)
+		}
+		// At the edge of the range, CheckPose moves every vertex and
+		// agrees with Pose.Apply.
+		edge := math.MaxFloat64 - 1e308
+		for _, x := range []float64{7e307, 8e307, edge, math.Nextafter(edge, 0), math.Nextafter(edge, math.Inf(1)), edge * (1 + 0x1p-45), -edge} {
+			p := shift(x)
+			finite := true
+			for _, v := range far.Verts {
+				finite = finite && p.Apply(v).IsFinite()
+			}
+			if err := farFly.CheckPose(p); (err == nil) != finite || err != nil && !errors.Is(err, collide.ErrInvalidPose) {
+				t.Errorf("%s: CheckPose(translation %v) on a model reaching 1e308: %v; moved finite: %v", name, x, err, finite)
+			}
+		}
+	}
+}
+
+// TestHugePoses checks every kind against the oracle where poses take the
+// models to the edge of the float64 range: coordinates up to 1.7e308 are
+// answered exactly, and the first pose that would move a vertex beyond the
+// range is an error.
+func TestHugePoses(t *testing.T) {
+	ball := gen.Must(gen.Icosphere(geom.Vec3{}, 1, 80))
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, scale := range []float64{1e300, 1e307, 1.7e308} {
+		fm := &mesh.TriMesh{Verts: slices.Clone(ball.Verts), Tris: ball.Tris}
+		em := &mesh.TriMesh{Verts: slices.Clone(ball.Verts), Tris: ball.Tris}
+		for i := range fm.Verts {
+			fm.Verts[i] = fm.Verts[i].Scale(0.3 * scale)
+			em.Verts[i] = em.Verts[i].Scale(0.3 * scale).Add(geom.V(0.5*scale, 0, 0))
+		}
+		for _, name := range collide.BVNames() {
+			env, err := collide.Build(em, collide.BuildOptions{BV: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fly, err := collide.Build(fm, collide.BuildOptions{BV: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range 10 {
+				axis := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
+				p := geom.FromAxisAngle(axis, rng.Float64()*6, geom.V(0.2*float64(k)*scale, 0, 0))
+				finite := true
+				for _, v := range fm.Verts {
+					finite = finite && p.Apply(v).IsFinite()
+				}
+				res, err := collide.Check(env, fly, p, collide.QueryOptions{All: true})
+				if !finite {
+					if !errors.Is(err, collide.ErrInvalidPose) {
+						t.Errorf("scale %g, %s, pose %d: moves a vertex beyond the range, error %v", scale, name, k, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Errorf("scale %g, %s, pose %d: %v", scale, name, k, err)
+					continue
+				}
+				if got, want := pairsOf(res), testgeom.Brute(em, fm, p, 0); !slices.Equal(got, want) {
+					t.Errorf("scale %g, %s, pose %d: %d pairs, the oracle %d", scale, name, k, len(got), len(want))
+				}
+			}
+		}
+	}
+}
