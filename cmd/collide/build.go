@@ -279,6 +279,9 @@ func runBuild(e *env, opts any, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := hasTriangles(src); err != nil {
+		return err
+	}
 	start := time.Now()
 	model, err := buildWithProgress(e, src, bo)
 	if err != nil {

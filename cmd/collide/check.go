@@ -2,14 +2,12 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +25,7 @@ type checkOptions struct {
 	json      bool
 	restart   bool
 	exactRoot bool
+	maxPairs  int64
 }
 
 func checkCommand() *command {
@@ -54,7 +53,16 @@ line (JSON Lines):
   {"pose":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],
    "stats":{"bv_tests":N,"tri_tests":N,"updates":N},"seconds":S}
 pairs are triangle indices, ascending; without --all it holds the first pair
-found (or none); seconds is the time of the query alone.
+found (or none); seconds is the time of the query alone. Output streams: a
+pose with more than %d pairs prints the first %d sorted, then the others
+as they are found (seconds then includes writing them), so memory stays the
+same however many pairs there are. --max-pairs N stops each pose's query
+after N pairs; a pose stopped so, with more pairs than N, says so
+("truncated":true in JSON, after the pairs).
+
+A pose that is not finite, whose rotation is not orthonormal (to within
+1e-6), or that moves a vertex of FLY beyond the float64 range is an error
+naming the pose.
 
 Bounding volumes (--bv): %s.
 The default is %s; brute tests every pair (the oracle). --rule, --split,
@@ -66,7 +74,7 @@ A saved model keeps the options it was built with: a --bv, --rule, --split,
 error, and a mesh checked against a saved model is built with the saved
 model's options unless the flags say otherwise. ENV and FLY may both be
 saved, with different bounding volumes.`,
-			strings.Join(collide.BVNames(), ", "), collide.BVDefault),
+			sortLimit, sortLimit, strings.Join(collide.BVNames(), ", "), collide.BVDefault),
 		flags: func(fs *flag.FlagSet) any {
 			o := &checkOptions{}
 			o.build.define(fs, collide.BVNames())
@@ -75,6 +83,7 @@ saved, with different bounding volumes.`,
 			fs.StringVar(&o.poses, "poses", "", "read poses from `FILE`: one pose a line, the same 12 numbers; blank lines and # comments skipped")
 			fs.Float64Var(&o.eps, "eps", 0, "tolerance `X` >= 0: report pairs at distance <= X (0: exact contact)")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines, one object per pose")
+			fs.Int64Var(&o.maxPairs, "max-pairs", 0, "with --all, stop each pose's query after `N` pairs and say so (0: no limit)")
 			fs.BoolVar(&o.restart, "restart", false, "use the restart-at-the-root traversal variant (for experiments)")
 			fs.BoolVar(&o.exactRoot, "exact-root", false, "bound the flying root by its exact k-DOP (hill climbing on its convex hull) instead of tumbling")
 			return o
@@ -98,6 +107,14 @@ func runCheck(e *env, opts any, args []string) error {
 	if o.pose != "" && o.poses != "" {
 		return usagef("give --pose or --poses, not both")
 	}
+	for _, f := range []struct{ name, value string }{{"pose", o.pose}, {"poses", o.poses}} {
+		if o.build.given(f.name) && strings.TrimSpace(f.value) == "" {
+			return usagef("--%s is empty (omit it for the identity pose)", f.name)
+		}
+	}
+	if o.maxPairs < 0 {
+		return usagef("--max-pairs must be >= 0, not %d", o.maxPairs)
+	}
 
 	// Read the poses first: a bad pose file fails before the models load.
 	poses := []geom.Pose{geom.Identity()}
@@ -120,29 +137,36 @@ func runCheck(e *env, opts any, args []string) error {
 		return err
 	}
 
+	// Every pose must place FLY, before anything is printed.
+	for i, p := range poses {
+		if err := flyModel.CheckPose(p); err != nil {
+			return poseError(o, i, err)
+		}
+	}
+
 	w := bufio.NewWriter(e.stdout)
 	lastFlush := time.Now()
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, Restart: o.restart, ExactRoot: o.exactRoot}
+	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
+	var query collide.Query
 	var hits int
 	var total time.Duration
 	for i, p := range poses {
+		pp.begin(i)
 		start := time.Now()
-		res := collide.Check(envModel, flyModel, p, q)
+		st, err := query.Each(envModel, flyModel, p, q, pp.add)
 		d := time.Since(start)
+		if err != nil {
+			w.Flush()
+			return poseError(o, i, err)
+		}
 		total += d
-		if res.Collide {
+		if pp.n > 0 {
 			hits++
 		}
-		slices.SortFunc(res.Pairs, func(a, b collide.Pair) int {
-			return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
-		})
-		if o.json {
-			err = writeJSONResult(w, i, res, d)
-		} else {
-			err = writeTextResult(w, i, res, d, o.all)
-		}
-		if err != nil {
-			return err
+		pp.end(st, d)
+		if pp.err != nil {
+			return fmt.Errorf("writing output: %w", pp.err)
 		}
 		if time.Since(lastFlush) > 100*time.Millisecond {
 			if err := w.Flush(); err != nil {
@@ -158,6 +182,19 @@ func runCheck(e *env, opts any, args []string) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
+}
+
+// poseError is the error of the query of pose i, naming the pose and
+// where it came from.
+func poseError(o *checkOptions, i int, err error) error {
+	src := ""
+	switch {
+	case o.poses != "":
+		src = " of " + o.poses
+	case o.pose != "":
+		src = " (--pose)"
+	}
+	return fmt.Errorf("pose %d%s: %s", i, src, strings.TrimPrefix(err.Error(), "collide: "))
 }
 
 // buildModels loads ENV and FLY (once, when they are the same argument) and
@@ -176,6 +213,9 @@ func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 		}
 	}
 	for _, s := range []*source{envSrc, flySrc} {
+		if err := hasTriangles(s); err != nil {
+			return nil, nil, err
+		}
 		if s.saved != nil {
 			if err := f.agree(s, bo); err != nil {
 				return nil, nil, err
@@ -205,31 +245,19 @@ func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 	return envModel, flyModel, nil
 }
 
-// jsonResult is one line of check --json. The field order is the documented
-// one.
-type jsonResult struct {
-	Pose    int        `json:"pose"`
-	Collide bool       `json:"collide"`
-	Pairs   [][2]int32 `json:"pairs"`
-	Stats   jsonStats  `json:"stats"`
-	Seconds float64    `json:"seconds"`
-}
-
 type jsonStats struct {
 	BVTests  int64 `json:"bv_tests"`
 	TriTests int64 `json:"tri_tests"`
 	Updates  int64 `json:"updates"`
 }
 
-func writeJSONResult(w io.Writer, i int, res collide.Result, d time.Duration) error {
-	r := jsonResult{
-		Pose:    i,
-		Collide: res.Collide,
-		Pairs:   jsonPairs(res.Pairs),
-		Stats:   jsonStats{res.Stats.BVTests, res.Stats.TriTests, res.Stats.Updates},
-		Seconds: d.Seconds(),
+// hasTriangles returns an error naming s if its mesh has no triangle:
+// there is nothing to test or build.
+func hasTriangles(s *source) error {
+	if len(s.mesh.Tris) == 0 {
+		return fmt.Errorf("%s: the model has no triangles", s.arg)
 	}
-	return writeJSONLine(w, r)
+	return nil
 }
 
 // jsonPairs returns the pairs as [env, fly] arrays ([] rather than null when
@@ -249,31 +277,6 @@ func writeJSONLine(w io.Writer, v any) error {
 		return err
 	}
 	_, err = w.Write(append(b, '\n'))
-	return err
-}
-
-func writeTextResult(w io.Writer, i int, res collide.Result, d time.Duration, all bool) error {
-	s := res.Stats
-	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, %s", s.BVTests, s.TriTests, s.Updates, fmtDuration(d))
-	var err error
-	switch {
-	case !res.Collide:
-		_, err = fmt.Fprintf(w, "pose %d: no contact (%s)\n", i, stats)
-	case all:
-		_, err = fmt.Fprintf(w, "pose %d: collide, %d %s (%s)\n", i, len(res.Pairs), plural(len(res.Pairs), "pair", "pairs"), stats)
-		for _, p := range res.Pairs {
-			if err != nil {
-				break
-			}
-			_, err = fmt.Fprintf(w, "    %d %d\n", p.Env, p.Fly)
-		}
-	default:
-		first := ""
-		if len(res.Pairs) > 0 {
-			first = fmt.Sprintf(", first pair %d %d", res.Pairs[0].Env, res.Pairs[0].Fly)
-		}
-		_, err = fmt.Fprintf(w, "pose %d: collide%s (%s)\n", i, first, stats)
-	}
 	return err
 }
 

@@ -151,6 +151,11 @@ func runFlight(e *env, opts any, args []string) error {
 		return err
 	}
 	if replay != nil {
+		for i, p := range replay {
+			if err := s.fly.CheckPose(p); err != nil {
+				return fmt.Errorf("pose %d of %s: %s", i, o.poses, strings.TrimPrefix(err.Error(), "collide: "))
+			}
+		}
 		s.motion = &flight.Recorded{Poses: replay}
 		if o.steps == 0 {
 			s.steps = len(replay)
@@ -177,13 +182,15 @@ func runFlight(e *env, opts any, args []string) error {
 				recorded = append(recorded, st.Pose)
 			}
 			if o.json {
-				return writeJSONStep(w, st)
+				if err := writeJSONStep(w, st); err != nil {
+					return fmt.Errorf("writing output: %w", err)
+				}
 			}
 			return nil
 		})
 	})
 	if err != nil {
-		return fmt.Errorf("writing output: %w", err)
+		return err
 	}
 	if o.json {
 		err = writeJSONSummary(w, s, sum, q)

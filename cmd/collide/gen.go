@@ -1,13 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -74,67 +69,4 @@ func runGen(e *env, opts any, args []string) error {
 		return err
 	}
 	return writeFileAtomic(o.out, o.force, func(w io.Writer) error { return encode(w, m) })
-}
-
-// writeFileAtomic writes path through write: into a temporary file in the
-// same directory, then moved into place. Without force an existing path is
-// never replaced. On failure the temporary file is removed.
-func writeFileAtomic(path string, force bool, write func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmpName := tmp.Name()
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmpName)
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<16)
-	if err := write(bw); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if force {
-		return os.Rename(tmpName, path)
-	}
-	// A hard link fails if path exists, so a file created meanwhile is not
-	// replaced either; where links are not supported, check then rename.
-	switch err := os.Link(tmpName, path); {
-	case err == nil:
-		os.Remove(tmpName)
-		return nil
-	case errors.Is(err, fs.ErrExist):
-		return errExists(path)
-	}
-	if err := keep(path, false); err != nil {
-		return err
-	}
-	return os.Rename(tmpName, path)
-}
-
-// keep returns an error if something is at path and force is false: the
-// user's files are not overwritten without --force.
-func keep(path string, force bool) error {
-	if _, err := os.Lstat(path); err == nil && !force {
-		return errExists(path)
-	}
-	return nil
-}
-
-func errExists(path string) error {
-	return fmt.Errorf("%s already exists (use --force to overwrite it)", path)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/collide3d/collide/geom"
@@ -218,11 +219,16 @@ func resolve(kind string, params []Param, p map[string]float64) (values, error) 
 
 func (v values) float(name string) float64 { return v[name] }
 
-// int returns a whole-number value as an int, clamped to the int32 range
-// (far beyond every generator's limit, which then reports the error).
+// int returns a whole-number value (at most 2⁵³ in magnitude) as an int:
+// exactly where int has 64 bits, so that a generator's limit reports the
+// value given; clamped to the int32 range (far beyond every generator's
+// limit) where int has 32.
 func (v values) int(name string) int {
 	x := v[name]
-	return int(max(min(x, math.MaxInt32), math.MinInt32))
+	if strconv.IntSize == 32 {
+		x = max(min(x, math.MaxInt32), math.MinInt32)
+	}
+	return int(x)
 }
 
 func (v values) seed() uint64 { return uint64(v["seed"]) }
