@@ -91,3 +91,31 @@ func TestConcurrentQueries(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheck times Query.Check on the torus scene, first contact, for
+// the default bounding volume: the facade's cost above the tree's.
+func BenchmarkCheck(b *testing.B) {
+	env, fly, poses := torusScene(b, collide.BVDefault)
+	var q collide.Query
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := q.Check(env, fly, poses[i%len(poses)], collide.QueryOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkCheckPose times the check every query makes of its pose.
+func BenchmarkCheckPose(b *testing.B) {
+	_, fly, poses := torusScene(b, collide.BVDefault)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := fly.CheckPose(poses[i%len(poses)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
