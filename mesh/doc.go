@@ -28,6 +28,16 @@
 // (The collide package imports all four, so users of the facade need nothing
 // more.)
 //
+// The text formats (OBJ, ASCII STL, OFF, ASCII PLY) share one syntax for
+// numbers and line ends. Coordinates are decimal numbers: an optional sign,
+// digits with an optional decimal point (at least one digit before or after
+// it), and an optional exponent "e" or "E" with an optional sign and digits,
+// such as 1, -1.5e-3, .5, 5. or +2E3, read correctly rounded to float64;
+// counts and indices are decimal integers, digits with an optional sign.
+// Other spellings that Go's strconv would accept (1_0, 0x1p3, 0x10) are
+// errors. Lines end at LF, CRLF or a lone CR (old Mac files); the CR CR LF of
+// files converted to CRLF twice is one line end.
+//
 // Decoders accept polygon soup as it comes: degenerate, duplicate and
 // intersecting triangles are kept. They reject what cannot be a mesh:
 // malformed numbers, indices out of range, non-finite coordinates, counts

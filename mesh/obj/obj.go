@@ -15,22 +15,34 @@
 //     (p0 p1 p2, p0 p2 p3, ...).
 //   - A backslash at the end of a "v" or "f" line continues it on the next
 //     line.
-//   - LF and CRLF line ends (a CR elsewhere in a v or f line, as in files
-//     with old Mac line ends, is an error); a UTF-8 byte order mark; '#'
-//     comments, at the start of a line or after a statement; blank lines.
+//   - LF, CRLF and lone CR (old Mac) line ends, and the CR CR LF of files
+//     converted to CRLF twice; a UTF-8 byte order mark; '#' comments, at the
+//     start of a line or after a statement; blank lines.
 //
 // Every other statement (vt, vn, vp, o, g, s, usemtl, mtllib, l, p, curves
 // and surfaces, and unknown keywords) is skipped without being checked.
 //
+// # Numbers
+//
+// Coordinates are decimal numbers: an optional sign, digits with an
+// optional decimal point (at least one digit before or after it), and an
+// optional exponent "e" or "E" with an optional sign and digits, such as
+// 1, -1.5e-3, .5, 5. or +2E3. They are read correctly rounded to float64.
+// Other spellings that Go's strconv would accept (1_0, 0x1p3) are errors.
+// Face indices are decimal integers: digits, with an optional sign ("-" for
+// indices relative to the last vertex); the "/vt/vn" parts are not checked.
+//
 // # Errors
 //
 // Decode returns a *mesh.FormatError with Format "obj" and the 1-based line of
-// the problem for: a malformed or non-finite number (NaN, Inf, or beyond the
-// float64 range such as 1e400), a vertex with fewer than three coordinates, a
-// face with fewer than three vertices or more than 1<<20, an index that is
-// zero, malformed or out of range, a line longer than 1 MiB, and more than
-// mesh.MaxVertices vertices or mesh.MaxTriangles triangles. No allocation
-// depends on anything but the data actually read.
+// the problem for: a malformed number (one that is not decimal), a
+// non-finite one (nan, inf, infinity, or beyond the float64 range such as
+// 1e400; a number too small for float64 reads as 0 or a subnormal), a vertex
+// with fewer than three coordinates, a face with fewer than three vertices or
+// more than 1<<20, an index that is zero, malformed or out of range, a line
+// longer than 1 MiB, and more than mesh.MaxVertices vertices or
+// mesh.MaxTriangles triangles. No allocation depends on anything but the data
+// actually read.
 //
 // Encode writes a mesh as "v" and "f" lines that Decode reads back exactly.
 package obj

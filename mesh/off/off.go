@@ -17,20 +17,32 @@
 //   - nf face lines "n i0 i1 ... i(n-1) ...": n 0-based vertex indices, then
 //     optional color fields, which are skipped. Polygons of more than three
 //     vertices are fan-triangulated in order (p0 p1 p2, p0 p2 p3, ...).
-//   - '#' comments anywhere (to the end of the line), blank lines, LF and
-//     CRLF line ends (a CR elsewhere, as in files with old Mac line ends, is
-//     an error), a UTF-8 byte order mark. Anything after the last face is
+//   - '#' comments anywhere (to the end of the line), blank lines, LF, CRLF
+//     and lone CR (old Mac) line ends and the CR CR LF of files converted to
+//     CRLF twice, a UTF-8 byte order mark. Anything after the last face is
 //     ignored.
 //
 // Binary OFF ("OFF BINARY"), 4OFF (homogeneous coordinates) and nOFF of a
 // dimension other than 3 are rejected with a clear error.
 //
+// # Numbers
+//
+// Coordinates are decimal numbers: an optional sign, digits with an
+// optional decimal point (at least one digit before or after it), and an
+// optional exponent "e" or "E" with an optional sign and digits, such as
+// 1, -1.5e-3, .5, 5. or +2E3. They are read correctly rounded to float64.
+// Other spellings that Go's strconv would accept (1_0, 0x1p3) are errors.
+// Counts, face vertex counts, indices and the nOFF dimension are decimal
+// integers: digits with an optional sign (a negative value is an error).
+// The skipped fields (colors, normals, texture coordinates) are not checked.
+//
 // # Errors
 //
 // Decode returns a *mesh.FormatError with Format "off" and the 1-based line of
 // the problem for: a missing or unknown header, malformed counts, counts
-// beyond mesh.MaxVertices or mesh.MaxTriangles, a malformed or non-finite
-// coordinate (NaN, Inf, or beyond the float64 range such as 1e400), a vertex
+// beyond mesh.MaxVertices or mesh.MaxTriangles, a malformed (not decimal) or
+// non-finite coordinate (nan, inf, infinity, or beyond the float64 range such
+// as 1e400; a number too small for float64 reads as 0 or a subnormal), a vertex
 // with fewer than three coordinates, a face with fewer than three vertices or
 // more than 1<<20, fewer indices on a face line than it declares, an index out
 // of range, a line longer than 1 MiB, and a file that ends before all the
@@ -176,7 +188,7 @@ func (d *decoder) dimension(rest []byte) ([]byte, error) {
 		rest = b
 		tok, i = textscan.Field(rest, 0)
 	}
-	dim, ok := textscan.ParseUint(tok, 1000)
+	dim, ok := textscan.ParseInt(tok, 1000)
 	if !ok {
 		return nil, d.errorf("malformed nOFF dimension %s", textscan.Quote(tok))
 	}
@@ -209,9 +221,12 @@ func (d *decoder) counts(rest []byte) (nv, nf int, err error) {
 		if n == 3 {
 			return 0, 0, d.errorf("unexpected %s after the vertex, face and edge counts", textscan.Quote(tok))
 		}
-		x, ok := textscan.ParseUint(tok, limits[n])
+		x, ok := textscan.ParseInt(tok, limits[n])
 		if !ok {
 			return 0, 0, d.errorf("malformed %s count %s", names[n], textscan.Quote(tok))
+		}
+		if x < 0 {
+			return 0, 0, d.errorf("negative %s count %s", names[n], textscan.Short(tok))
 		}
 		if x > limits[n] && n < 2 {
 			return 0, 0, d.errorf("%s count %s exceeds the limit of %d", names[n], textscan.Short(tok), limits[n])
@@ -277,7 +292,7 @@ func (d *decoder) numError(tok []byte, e textscan.NumError) error {
 // triangulation.
 func (d *decoder) face(b []byte) error {
 	tok, i := textscan.Field(b, 0)
-	n, ok := textscan.ParseUint(tok, maxFaceVerts)
+	n, ok := textscan.ParseInt(tok, maxFaceVerts)
 	if !ok {
 		return d.errorf("malformed face vertex count %s", textscan.Quote(tok))
 	}
@@ -297,11 +312,11 @@ func (d *decoder) face(b []byte) error {
 		if len(tok) == 0 {
 			return d.errorf("face declares %d vertices but lists %d", n, k)
 		}
-		x, ok := textscan.ParseUint(tok, mesh.MaxVertices)
+		x, ok := textscan.ParseInt(tok, mesh.MaxVertices)
 		if !ok {
 			return d.errorf("malformed face vertex index %s", textscan.Quote(tok))
 		}
-		if x >= nv {
+		if x < 0 || x >= nv {
 			return d.errorf("face vertex index %s out of range (%d vertices)", textscan.Short(tok), nv)
 		}
 		d.m.Tris = fan.Add(d.m.Tris, int32(x))

@@ -2,15 +2,14 @@ package ply
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 // decoder reads the body, element by element.
@@ -33,7 +32,7 @@ func (d *decoder) truncated(e *element, i int64) error {
 	}
 	msg := fmt.Sprintf("unexpected end of data after %d of %d %s elements", i, e.count, e.name)
 	if d.enc == ascii {
-		return lineError(d.rd.eofLine(), "%s", msg)
+		return lineError(d.rd.EOFLine(), "%s", msg)
 	}
 	return offsetError(d.rd.end(), "%s", msg)
 }
@@ -471,7 +470,7 @@ func lineError(line int, format string, args ...any) error {
 func (d *decoder) word(e *element, i int64) ([]byte, error) {
 	w, ok, tooLong := d.rd.word()
 	if tooLong {
-		return nil, lineError(d.rd.line, "word longer than %d bytes", maxLine)
+		return nil, lineError(d.rd.Line, "word longer than %d bytes", maxLine)
 	}
 	if !ok {
 		return nil, d.truncated(e, i)
@@ -479,38 +478,20 @@ func (d *decoder) word(e *element, i int64) ([]byte, error) {
 	return w, nil
 }
 
-// parseInt parses a decimal integer with an optional sign.
-func parseInt(w []byte) (int64, bool) {
-	neg := false
-	if len(w) > 0 && (w[0] == '-' || w[0] == '+') {
-		neg = w[0] == '-'
-		w = w[1:]
-	}
-	if len(w) == 0 || len(w) > 18 {
-		return 0, false // 18 digits cannot overflow
-	}
-	var n int64
-	for _, c := range w {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = 10*n + int64(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
+// maxASCIIInt bounds the magnitude of the integers of an ASCII body:
+// larger ones read as maxASCIIInt+1, which is out of range everywhere.
+const maxASCIIInt = 1 << 53
 
-// asciiInt reads an integer word (a list count or an index).
+// asciiInt reads an integer word (a list count or an index): a decimal
+// integer with an optional sign.
 func (d *decoder) asciiInt(e *element, i int64, what string) (int64, error) {
 	w, err := d.word(e, i)
 	if err != nil {
 		return 0, err
 	}
-	n, ok := parseInt(w)
+	n, ok := textscan.ParseInt(w, maxASCIIInt)
 	if !ok {
-		return 0, lineError(d.rd.line, "%s %d: bad %s %s", e.name, i, what, quote(w))
+		return 0, lineError(d.rd.Line, "%s %d: bad %s %s", e.name, i, what, quote(w))
 	}
 	return n, nil
 }
@@ -522,7 +503,7 @@ func (d *decoder) asciiSkipList(e *element, i int64, p *property) error {
 		return err
 	}
 	if n < 0 {
-		return lineError(d.rd.line, "%s %d: negative list length %d for %s", e.name, i, n, p.name)
+		return lineError(d.rd.Line, "%s %d: negative list length %d for %s", e.name, i, n, p.name)
 	}
 	for range n {
 		if _, err := d.word(e, i); err != nil {
@@ -551,13 +532,14 @@ func (d *decoder) asciiVertices(e *element) error {
 				if x != j {
 					continue
 				}
-				f, err := strconv.ParseFloat(string(w), 64)
-				if err != nil && !(errors.Is(err, strconv.ErrRange) && !math.IsInf(f, 0)) {
-					// (An underflow to zero or a subnormal is a fine value.)
-					return lineError(d.rd.line, "vertex %d: bad coordinate %c %s", i, "xyz"[k], quote(w))
-				}
-				if !isFinite(f) {
-					return lineError(d.rd.line, "vertex %d: non-finite coordinate %c %s", i, "xyz"[k], quote(w))
+				f, e := textscan.ParseFloat(w)
+				switch e {
+				case textscan.NumNonFinite:
+					return lineError(d.rd.Line, "vertex %d: non-finite coordinate %c %s", i, "xyz"[k], quote(w))
+				case textscan.NumRange:
+					return lineError(d.rd.Line, "vertex %d: bad coordinate %c %s: beyond the float64 range", i, "xyz"[k], quote(w))
+				case textscan.NumMalformed:
+					return lineError(d.rd.Line, "vertex %d: bad coordinate %c %s: not a decimal number", i, "xyz"[k], quote(w))
 				}
 				c[k] = f
 			}
@@ -596,7 +578,7 @@ func (d *decoder) asciiPolygon(e *element, i int64) error {
 	if err != nil {
 		return err
 	}
-	line := d.rd.line
+	line := d.rd.Line
 	if err := d.polygonCount(i, n, func(f string, a ...any) error { return lineError(line, f, a...) }); err != nil {
 		return err
 	}
@@ -607,7 +589,7 @@ func (d *decoder) asciiPolygon(e *element, i int64) error {
 			return err
 		}
 		if v < 0 || v >= d.l.nverts {
-			return lineError(d.rd.line, "face %d: vertex index %d out of range [0, %d)", i, v, d.l.nverts)
+			return lineError(d.rd.Line, "face %d: vertex index %d out of range [0, %d)", i, v, d.l.nverts)
 		}
 		if j >= 2 && len(d.m.Tris) == cap(d.m.Tris) {
 			d.growTris(1) // as the data arrives, not by the count

@@ -11,9 +11,12 @@
 // element, with any integer count and item types. Every other property and
 // element (normals, colours, edges, materials, ...) is skipped, in whatever
 // order the elements come; faces may even precede the vertices, since indices
-// are checked against the vertex count declared in the header. Lines may end
-// in "\n" or "\r\n"; "comment" and "obj_info" lines and blank lines in the
-// header are ignored.
+// are checked against the vertex count declared in the header. Lines (of the
+// header and of an ASCII body) end at LF, CRLF or a lone CR (old Mac files);
+// the CR CR LF of files converted to CRLF twice is one line end. A binary
+// body starts right after the whole line end of end_header (so a body after
+// a lone CR cannot start with the byte LF). "comment" and "obj_info" lines
+// and blank lines in the header are ignored.
 //
 // Polygons are fan-triangulated in order: the face (p0 p1 p2 p3 ...) becomes
 // the triangles (p0 p1 p2), (p0 p2 p3), ...
@@ -29,6 +32,17 @@
 //     whatever their declared type, ASCII integers (list counts, indices) as
 //     written, whatever their declared width. Binary values are converted
 //     exactly to float64.
+//   - ASCII numbers are decimal. A coordinate is an optional sign, digits
+//     with an optional decimal point (at least one digit before or after
+//     it), and an optional exponent "e" or "E" with an optional sign and
+//     digits, such as 1, -1.5e-3, .5, 5. or +2E3, read correctly rounded to
+//     float64 (a number too small for float64 reads as 0 or a subnormal).
+//     Other spellings that Go's strconv would accept (1_0, 0x1p3), nan, inf
+//     and numbers beyond the float64 range are errors. List counts,
+//     indices and the element counts of the header are decimal integers,
+//     digits with an optional sign; the version of the format line is a
+//     decimal number equal to 1. Scalar properties that Decode skips are
+//     not checked.
 //   - An ASCII body is a sequence of white-space separated words (an element
 //     need not sit on one line), and nothing but white space may follow the
 //     last element. Bytes after the last element of a binary body are
@@ -58,6 +72,7 @@ import (
 	"strings"
 
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 func init() {
@@ -185,16 +200,12 @@ func readHeader(rd *reader) (encoding, []element, error) {
 			default:
 				return 0, nil, lineError(n, "unknown format %q (want ascii, binary_little_endian or binary_big_endian)", f[1])
 			}
-			if v, err := strconv.ParseFloat(f[2], 64); err != nil || v != 1 {
+			if v, e := textscan.ParseFloat([]byte(f[2])); e != textscan.NumOK || v != 1 {
 				return 0, nil, lineError(n, "unsupported version %q (want 1.0)", f[2])
 			}
 		case "element":
 			if len(f) != 3 {
 				return 0, nil, lineError(n, "want \"element NAME COUNT\"")
-			}
-			count, err := strconv.ParseInt(f[2], 10, 64)
-			if err != nil || count < 0 {
-				return 0, nil, lineError(n, "bad element count %q", f[2])
 			}
 			limit := int64(maxElements)
 			switch f[1] {
@@ -203,8 +214,12 @@ func readHeader(rd *reader) (encoding, []element, error) {
 			case "face":
 				limit = mesh.MaxTriangles
 			}
+			count, ok := textscan.ParseInt([]byte(f[2]), limit)
+			if !ok || count < 0 {
+				return 0, nil, lineError(n, "bad element count %q (want a decimal integer, at least 0)", f[2])
+			}
 			if count > limit {
-				return 0, nil, lineError(n, "element %s: count %d exceeds the limit %d", f[1], count, limit)
+				return 0, nil, lineError(n, "element %s: count %s exceeds the limit %d", f[1], textscan.Short([]byte(f[2])), limit)
 			}
 			if first, ok := elemLines[f[1]]; ok {
 				return 0, nil, lineError(n, "second %q element (first on line %d)", f[1], first)
@@ -347,9 +362,9 @@ func Decode(r io.Reader) (*mesh.TriMesh, error) {
 	}
 	if enc == ascii {
 		if w, ok, tooLong := rd.word(); ok {
-			return nil, lineError(rd.line, "unexpected data after the last element: %s", quote(w))
+			return nil, lineError(rd.Line, "unexpected data after the last element: %s", quote(w))
 		} else if tooLong {
-			return nil, lineError(rd.line, "unexpected data after the last element: a word longer than %d bytes", maxLine)
+			return nil, lineError(rd.Line, "unexpected data after the last element: a word longer than %d bytes", maxLine)
 		}
 		if rd.err != io.EOF {
 			return nil, rd.err

@@ -1,8 +1,9 @@
 package ply
 
 import (
-	"bytes"
 	"io"
+
+	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 const (
@@ -11,19 +12,22 @@ const (
 )
 
 // reader buffers the input for the header lines, the ASCII words and the
-// binary records, and keeps track of the byte offset and the line number.
+// binary records, and keeps track of the byte offset and, in text, of the
+// line number of buf[r] (LF, CRLF, CR CR LF and lone CR line ends, by the
+// rule of textscan.LineCounter).
 type reader struct {
 	src  io.Reader
 	buf  []byte
 	r, w int   // buf[r:w] is buffered and unread
 	base int64 // input offset of buf[0]
 	err  error // sticky error from src (io.EOF at the end)
-	line int   // 1-based line number of buf[r] (text only)
-	last byte  // the byte before buf[0], when buf was shifted (for eofLine)
+	textscan.LineCounter
 }
 
 func newReader(src io.Reader) *reader {
-	return &reader{src: src, buf: make([]byte, bufSize), line: 1}
+	rd := &reader{src: src, buf: make([]byte, bufSize)}
+	rd.Line = 1
+	return rd
 }
 
 // offset returns the input offset of the next unread byte.
@@ -67,7 +71,6 @@ func (rd *reader) compact() {
 	if rd.r == 0 {
 		return
 	}
-	rd.last = rd.buf[rd.r-1]
 	copy(rd.buf, rd.buf[rd.r:rd.w])
 	rd.base += int64(rd.r)
 	rd.w -= rd.r
@@ -111,22 +114,40 @@ func (rd *reader) skip(n int64) bool {
 	}
 }
 
-// readLine returns the next line without its "\n" (or "\r\n"), valid until
-// the next call. At the end of the input it returns the last, unterminated
-// line (ok) or nothing (not ok); too long a line is not ok with tooLong set.
+// readLine returns the next line without its line end (LF, CR LF, CR CR LF
+// or a lone CR), valid until the next call; the whole line end is consumed,
+// so that a binary body starts right after it. At the end of the input it
+// returns the last, unterminated line (ok) or nothing (not ok); too long a
+// line is not ok with tooLong set.
 func (rd *reader) readLine() (line []byte, ok, tooLong bool) {
 	scanned := 0
 	for {
-		if i := bytes.IndexByte(rd.buf[rd.r+scanned:rd.w], '\n'); i >= 0 {
-			line = rd.buf[rd.r : rd.r+scanned+i]
-			rd.r += scanned + i + 1
-			rd.line++
-			return bytes.TrimSuffix(line, []byte("\r")), true, false
+		data := rd.buf[rd.r:rd.w]
+		p := scanned
+		for p < len(data) && data[p] != '\n' && data[p] != '\r' {
+			p++
 		}
-		scanned = rd.w - rd.r
-		if scanned >= maxLine {
+		if p >= maxLine {
 			return nil, false, true
 		}
+		if p < len(data) {
+			if data[p] == '\r' && len(data) < p+3 && rd.err == nil {
+				// Too few bytes after the CR to tell its kind.
+				rd.fill(p + 3)
+				scanned = p
+				continue
+			}
+			n := 1 // LF, or a lone CR
+			if data[p] == '\r' && p+1 < len(data) && data[p+1] == '\n' {
+				n = 2
+			} else if data[p] == '\r' && p+2 < len(data) && data[p+1] == '\r' && data[p+2] == '\n' {
+				n = 3
+			}
+			rd.r += p + n
+			rd.LF() // one line end, whatever its bytes
+			return data[:p], true, false
+		}
+		scanned = p
 		rd.compact()
 		if rd.w == len(rd.buf) {
 			return nil, false, true
@@ -135,7 +156,8 @@ func (rd *reader) readLine() (line []byte, ok, tooLong bool) {
 			if rd.err == io.EOF && rd.w > rd.r {
 				line = rd.buf[rd.r:rd.w]
 				rd.r = rd.w
-				return bytes.TrimSuffix(line, []byte("\r")), true, false
+				rd.Other()
+				return line, true, false
 			}
 			return nil, false, false
 		}
@@ -154,11 +176,10 @@ func (rd *reader) word() (w []byte, ok, tooLong bool) {
 		for rd.r < rd.w {
 			c := rd.buf[rd.r]
 			if !isSpace(c) {
+				rd.Other()
 				return rd.wordTail()
 			}
-			if c == '\n' {
-				rd.line++
-			}
+			rd.Byte(c)
 			rd.r++
 		}
 		rd.compact()
@@ -194,17 +215,4 @@ func (rd *reader) wordTail() (w []byte, ok, tooLong bool) {
 			return w, rd.err == io.EOF, false
 		}
 	}
-}
-
-// eofLine is the line to report for an unexpected end of a text input: the
-// last line, not the empty one after a final newline.
-func (rd *reader) eofLine() int {
-	prev := rd.last
-	if rd.r > 0 {
-		prev = rd.buf[rd.r-1]
-	}
-	if rd.line > 1 && prev == '\n' {
-		return rd.line - 1
-	}
-	return rd.line
 }

@@ -1,43 +1,30 @@
 package stl
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 // scanner splits ASCII STL text into white-space separated words and counts
-// lines. A word must fit its buffer.
+// lines (LF, CRLF, CR CR LF and lone CR line ends, by the rule of
+// textscan.LineCounter). A word must fit its buffer.
 type scanner struct {
 	r        io.Reader
 	buf      []byte
 	pos, end int   // buf[pos:end] is unread
-	line     int   // 1-based line of the next unread byte
-	last     byte  // the last byte of the previous buffer load
 	err      error // sticky error from r (io.EOF at the end)
+	textscan.LineCounter
 }
 
-// reset empties the buffer before a new load, remembering its last byte.
+// reset empties the buffer before a new load.
 func (s *scanner) reset() {
-	if s.end > 0 {
-		s.last = s.buf[s.end-1]
-	}
 	s.pos, s.end = 0, 0
-}
-
-// eofLine is the line to report for an unexpected end of input: the last
-// line, not the empty one after a final newline.
-func (s *scanner) eofLine() int {
-	if s.pos == s.end && s.line > 1 && (s.end > 0 && s.buf[s.end-1] == '\n' || s.end == 0 && s.last == '\n') {
-		return s.line - 1
-	}
-	return s.line
 }
 
 // read appends at least one byte from r to buf[end:], or reports false with
@@ -76,11 +63,10 @@ func (s *scanner) next() ([]byte, error) {
 		for s.pos < s.end {
 			c := s.buf[s.pos]
 			if !isSpace(c) {
+				s.Other()
 				return s.word()
 			}
-			if c == '\n' {
-				s.line++
-			}
+			s.Byte(c)
 			s.pos++
 		}
 		s.reset()
@@ -101,7 +87,7 @@ func (s *scanner) word() ([]byte, error) {
 			return s.buf[start:s.pos], nil
 		}
 		if start == 0 && s.end == len(s.buf) {
-			return nil, lineError(s.line, "word longer than %d bytes", len(s.buf))
+			return nil, lineError(s.Line, "word longer than %d bytes", len(s.buf))
 		}
 		copy(s.buf, s.buf[start:s.end])
 		s.pos -= start
@@ -116,14 +102,16 @@ func (s *scanner) word() ([]byte, error) {
 	}
 }
 
-// skipLine discards the input up to and including the next newline.
+// skipLine discards the input up to and including the next line end (its
+// first byte: next skips the rest of a CR LF or CR CR LF).
 func (s *scanner) skipLine() error {
+	s.Other()
 	for {
 		for s.pos < s.end {
 			c := s.buf[s.pos]
 			s.pos++
-			if c == '\n' {
-				s.line++
+			if c == '\n' || c == '\r' {
+				s.Byte(c)
 				return nil
 			}
 		}
@@ -142,7 +130,7 @@ func (s *scanner) skipLine() error {
 func (s *scanner) expect(want string) ([]byte, error) {
 	w, err := s.next()
 	if err == io.EOF {
-		return nil, lineError(s.eofLine(), "unexpected end of input, want %s", want)
+		return nil, lineError(s.EOFLine(), "unexpected end of input, want %s", want)
 	}
 	return w, err
 }
@@ -167,7 +155,7 @@ func decodeASCII(s *scanner) (*mesh.TriMesh, error) {
 			return nil, err
 		}
 		if !equalFold(w, "solid") {
-			return nil, lineError(s.line, "want \"solid\" or the end of the input after \"endsolid\", found %s", quote(w))
+			return nil, lineError(s.Line, "want \"solid\" or the end of the input after \"endsolid\", found %s", quote(w))
 		}
 		if err := s.skipLine(); err != nil {
 			return nil, err
@@ -189,10 +177,10 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 			return s.skipLine()
 		}
 		if !equalFold(w, "facet") {
-			return lineError(s.line, "want \"facet\" or \"endsolid\", found %s", quote(w))
+			return lineError(s.Line, "want \"facet\" or \"endsolid\", found %s", quote(w))
 		}
 		if len(m.Tris) >= maxFacets {
-			return lineError(s.line, "more than %d facets", maxFacets)
+			return lineError(s.Line, "more than %d facets", maxFacets)
 		}
 		if w, err = s.expect("\"outer loop\""); err != nil {
 			return err
@@ -207,13 +195,13 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 			}
 		}
 		if !equalFold(w, "outer") {
-			return lineError(s.line, "want \"outer loop\", found %s", quote(w))
+			return lineError(s.Line, "want \"outer loop\", found %s", quote(w))
 		}
 		if w, err = s.expect("\"loop\""); err != nil {
 			return err
 		}
 		if !equalFold(w, "loop") {
-			return lineError(s.line, "want \"loop\" after \"outer\", found %s", quote(w))
+			return lineError(s.Line, "want \"loop\" after \"outer\", found %s", quote(w))
 		}
 		var tri [3]geom.Vec3
 		n := 0
@@ -225,10 +213,10 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 				break
 			}
 			if !equalFold(w, "vertex") {
-				return lineError(s.line, "want \"vertex\" or \"endloop\", found %s", quote(w))
+				return lineError(s.Line, "want \"vertex\" or \"endloop\", found %s", quote(w))
 			}
 			if n == 3 {
-				return lineError(s.line, "facet with more than 3 vertices")
+				return lineError(s.Line, "facet with more than 3 vertices")
 			}
 			var c [3]float64
 			for i := range c {
@@ -236,20 +224,20 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 					return err
 				}
 				if c[i], err = parseCoord(w); err != nil {
-					return lineError(s.line, "%v", err)
+					return lineError(s.Line, "%v", err)
 				}
 			}
 			tri[n] = geom.Vec3{X: c[0], Y: c[1], Z: c[2]}
 			n++
 		}
 		if n != 3 {
-			return lineError(s.line, "facet with %d vertices, want 3", n)
+			return lineError(s.Line, "facet with %d vertices, want 3", n)
 		}
 		if w, err = s.expect("\"endfacet\""); err != nil {
 			return err
 		}
 		if !equalFold(w, "endfacet") {
-			return lineError(s.line, "want \"endfacet\", found %s", quote(w))
+			return lineError(s.Line, "want \"endfacet\", found %s", quote(w))
 		}
 		if len(m.Tris) == cap(m.Tris) {
 			// Double (append alone grows large slices by 1.25).
@@ -263,17 +251,17 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 	}
 }
 
-// parseCoord parses a finite float64 coordinate.
+// parseCoord parses a decimal coordinate into a finite float64 (see
+// textscan.ParseFloat; an underflow to zero or a subnormal is a fine value).
 func parseCoord(w []byte) (float64, error) {
-	f, err := strconv.ParseFloat(string(w), 64)
-	if err != nil {
-		if errors.Is(err, strconv.ErrRange) && !math.IsInf(f, 0) {
-			return f, nil // underflow to zero or a subnormal: a fine value
-		}
-		return 0, fmt.Errorf("bad vertex coordinate %s", quote(w))
-	}
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+	f, e := textscan.ParseFloat(w)
+	switch e {
+	case textscan.NumOK:
+		return f, nil
+	case textscan.NumNonFinite:
 		return 0, fmt.Errorf("non-finite vertex coordinate %s", quote(w))
+	case textscan.NumRange:
+		return 0, fmt.Errorf("bad vertex coordinate %s: beyond the float64 range", quote(w))
 	}
-	return f, nil
+	return 0, fmt.Errorf("bad vertex coordinate %s: not a decimal number", quote(w))
 }

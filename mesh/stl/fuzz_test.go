@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -24,12 +25,26 @@ func FuzzDecode(f *testing.F) {
 	f.Add(binarySTL("", -1, []facet{{3: float32(math.NaN())}}, nil))
 	f.Add([]byte{})
 	f.Add([]byte("solid"))
+	f.Add(triFile("\r", "0x1p3"))
+	f.Add(triFile("\r\r\n", "1_0"))
+	f.Add([]byte(strings.ReplaceAll(asciiTri, "\n", "\r")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode(bytes.NewReader(data))
 		// The result must not depend on how the reader splits the data.
 		m1, err1 := Decode(iotest.OneByteReader(bytes.NewReader(data)))
 		if fmt.Sprint(err) != fmt.Sprint(err1) || (err == nil && (len(m.Verts) != len(m1.Verts) || len(m.Tris) != len(m1.Tris))) {
 			t.Fatalf("a bytes.Reader gives error %v, a one-byte reader %v", err, err1)
+		}
+		// ASCII input without CRs gives the same result (the same mesh, or
+		// the same error on the same line) with its LFs turned into any
+		// other line end.
+		if isASCII(data[:min(len(data), sniffSize)]) && bytes.IndexByte(data, '\r') < 0 {
+			for _, eol := range []string{"\r", "\r\n", "\r\r\n"} {
+				m2, err2 := Decode(bytes.NewReader(bytes.ReplaceAll(data, []byte("\n"), []byte(eol))))
+				if fmt.Sprint(err) != fmt.Sprint(err2) || err == nil && !slices.Equal(m.Verts, m2.Verts) {
+					t.Fatalf("with LF line ends: %v; with %q: %v", err, eol, err2)
+				}
+			}
 		}
 		if err != nil {
 			checkIsFormatError(t, err)

@@ -32,8 +32,22 @@
 // triangle has three vertices of its own, Decode refuses files with more than
 // mesh.MaxVertices/3 facets (so the mesh stays within mesh.MaxVertices).
 // Facet normals and the binary attribute word are ignored. Binary float32
-// coordinates widen exactly to float64; ASCII coordinates are parsed as
-// float64. NaN and infinite coordinates are errors.
+// coordinates widen exactly to float64. NaN and infinite coordinates are
+// errors.
+//
+// # ASCII syntax
+//
+// ASCII STL is a sequence of words separated by white space; keywords are
+// matched in any case. Vertex coordinates are decimal numbers: an optional
+// sign, digits with an optional decimal point (at least one digit before or
+// after it), and an optional exponent "e" or "E" with an optional sign and
+// digits, such as 1, -1.5e-3, .5, 5. or +2E3, read correctly rounded to
+// float64 (a number too small for float64 reads as 0 or a subnormal). Other
+// spellings that Go's strconv would accept (1_0, 0x1p3), nan, inf and
+// numbers beyond the float64 range are errors. The words of a facet normal
+// are not parsed: some writers put "nan" there. Lines, which error messages
+// count, end at LF, CRLF or a lone CR (old Mac files); the CR CR LF of files
+// converted to CRLF twice is one line end.
 //
 // # Errors
 //
@@ -94,7 +108,8 @@ func Decode(r io.Reader) (*mesh.TriMesh, error) {
 		return nil, err
 	}
 	if isASCII(head) {
-		s := &scanner{r: br, buf: make([]byte, 16<<10), line: 1}
+		s := &scanner{r: br, buf: make([]byte, 16<<10)}
+		s.Line = 1
 		return decodeASCII(s)
 	}
 	return decodeBinary(br)
