@@ -54,6 +54,11 @@ func TestReadPosesErrors(t *testing.T) {
 		{"not rigid", "2 0 0 0 1 0 0 0 1 0 0 0", 1, "orthonormal"},
 		{"mirror", "-1 0 0 0 1 0 0 0 1 0 0 0", 1, "determinant"},
 		{"long line", id + "\n" + strings.Repeat(" ", flight.MaxLine+1) + id + "\n", 2, "longer than"},
+		{"underscore", id + "\n1 0 0 0 1 0 0 0 1 1_0 0 0\n", 2, `"1_0" is not a number`},
+		{"hex float", id + "\n1 0 0 0 1 0 0 0 1 0x1p3 0 0\n", 2, `"0x1p3" is not a number`},
+		{"hex integer", "0x1 0 0 0 1 0 0 0 1 0 0 0\n", 1, `"0x1" is not a number`},
+		{"lone CR", id + "\r" + id + "\r1 0 0 0 1 0 0 0 1 0 y 0\r", 3, `"y" is not a number`},
+		{"out of range", id + "\n1 0 0 0 1 0 0 0 1 1e400 0 0\n", 2, "out of float64 range"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,14 +9,16 @@ import (
 	"strings"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/textscan"
 )
 
 // MaxLine bounds the length of a line of a pose file.
-const MaxLine = 1 << 20
+const MaxLine = textscan.MaxLine
 
 // ParsePose parses the 12 numbers of a pose, r00 r01 r02 r10 r11 r12 r20 r21
-// r22 tx ty tz (row-major rotation, then translation), separated by spaces,
-// tabs or commas, and checks that it is rigid (geom.Pose.Validate).
+// r22 tx ty tz (row-major rotation, then translation), decimal numbers
+// separated by spaces, tabs or commas, and checks that it is rigid
+// (geom.Pose.Validate).
 func ParsePose(s string) (geom.Pose, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool {
 		return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f'
@@ -26,9 +28,13 @@ func ParsePose(s string) (geom.Pose, error) {
 	}
 	var a [12]float64
 	for i, f := range fields {
-		x, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return geom.Pose{}, fmt.Errorf("number %d: %q is not a number", i+1, f)
+		x, e := textscan.ParseFloat([]byte(f))
+		switch e {
+		case textscan.NumOK:
+		case textscan.NumMalformed:
+			return geom.Pose{}, fmt.Errorf("number %d: %q is not a number (want a decimal number such as -1.5e-3)", i+1, f)
+		default:
+			return geom.Pose{}, fmt.Errorf("number %d: %s", i+1, e.Describe([]byte(f)))
 		}
 		a[i] = x
 	}
@@ -66,28 +72,30 @@ func (e *PoseError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 func (e *PoseError) Unwrap() error { return e.Err }
 
 // ReadPoses reads a pose file: one pose a line (ParsePose), with blank lines
-// and everything after a '#' skipped. An error for a bad line is a
-// *PoseError naming the line. A file with no pose is an error.
+// and everything after a '#' skipped. Lines end at LF, CRLF or a lone CR,
+// and numbers are decimal, as in the text mesh formats. An error for a bad
+// line is a *PoseError naming the line. A file with no pose is an error.
 func ReadPoses(r io.Reader) ([]geom.Pose, error) {
 	var poses []geom.Pose
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), MaxLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		text, _, _ := strings.Cut(sc.Text(), "#")
+	lr := textscan.NewLineReader(r)
+	for {
+		b, ok := lr.Next()
+		if !ok {
+			break
+		}
+		text, _, _ := strings.Cut(string(b), "#")
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
 		p, err := ParsePose(text)
 		if err != nil {
-			return nil, &PoseError{Line: line, Err: err}
+			return nil, &PoseError{Line: lr.Line, Err: err}
 		}
 		poses = append(poses, p)
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &PoseError{Line: line + 1, Err: fmt.Errorf("line longer than %d bytes", MaxLine)}
+	if err := lr.Err; err != nil {
+		if errors.Is(err, textscan.ErrLineTooLong) {
+			return nil, &PoseError{Line: lr.Line + 1, Err: fmt.Errorf("line longer than %d bytes", MaxLine)}
 		}
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
@@ -80,9 +80,9 @@ func generate(label, kind string, pairs []string) (*mesh.TriMesh, error) {
 			return nil, usagef("%s: parameter %q given twice", label, key)
 		}
 		given[key] = true
-		x, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, usagef("%s: parameter %s: %q is not a finite number", label, key, val)
+		x, e := textscan.ParseFloat([]byte(strings.TrimSpace(val)))
+		if e != textscan.NumOK {
+			return nil, usagef("%s: parameter %s: %q is not a finite decimal number", label, key, val)
 		}
 		params[key] = x
 	}

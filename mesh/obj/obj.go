@@ -55,8 +55,8 @@ import (
 	"strconv"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
-	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 // maxFaceVerts caps the number of vertices of one face.

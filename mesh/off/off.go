@@ -57,8 +57,8 @@ import (
 	"io"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
-	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 const (

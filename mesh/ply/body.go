@@ -8,8 +8,8 @@ import (
 	"slices"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
-	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 // decoder reads the body, element by element.

@@ -71,8 +71,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
-	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 func init() {

@@ -3,7 +3,7 @@ package ply
 import (
 	"io"
 
-	"github.com/collide3d/collide/mesh/internal/textscan"
+	"github.com/collide3d/collide/internal/textscan"
 )
 
 const (

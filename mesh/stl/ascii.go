@@ -7,8 +7,8 @@ import (
 	"strconv"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
-	"github.com/collide3d/collide/mesh/internal/textscan"
 )
 
 // scanner splits ASCII STL text into white-space separated words and counts

@@ -1,6 +1,8 @@
 // Package textscan holds the line reader, line counter, tokenizer and number
 // parsers shared by the text mesh codecs (mesh/obj, mesh/off, ASCII
-// mesh/stl and ASCII mesh/ply). Nothing here allocates per line or per
+// mesh/stl and ASCII mesh/ply); pose files (flight) and the command line's
+// numbers use its number parser too, so every number collide reads has the
+// same decimal grammar. Nothing here allocates per line or per
 // number in the common case.
 //
 // # Line ends
