@@ -1,7 +1,7 @@
 package bvh
 
 import (
-	"fmt"
+	"errors"
 	"math"
 	"slices"
 	"unsafe"
@@ -248,94 +248,15 @@ func (b *boxBuilder) assign(ids []int32, p plane) (left, right []int32) {
 	return left, right
 }
 
-// validate checks the box-tree's invariants: the shape, every triangle in
-// some leaf (leaf sizes are not bounded: a node that no cut divides is a
-// leaf), the root box containing every triangle, and at every cut the
-// condition the traversal relies on: the triangles of the left subtree only
-// lie below hi, those of the right subtree only above lo, and if some are
-// on both sides, hi ≥ lo.
-func (t *boxTree) validate(m *mesh.TriMesh, _ Options) error {
-	n, nt := len(t.nodes), len(m.Tris)
-	if nt == 0 || n == 0 {
-		if n != 0 || nt != 0 {
-			return fmt.Errorf("bvh: %d nodes over %d triangles", n, nt)
-		}
-		return nil
-	}
-	for i := range nt {
-		if !t.root.ContainsBox(m.Triangle(i).Bounds()) {
-			return fmt.Errorf("bvh: the root box does not contain triangle %d", i)
-		}
-	}
-	seen := make([]bool, nt)
-	var walk func(i, depth int) ([]int32, error)
-	next := 0
-	walk = func(i, depth int) ([]int32, error) {
-		if i != next || i >= n {
-			return nil, fmt.Errorf("bvh: node %d reached where node %d was expected", i, next)
-		}
-		if depth > boxDepth {
-			return nil, fmt.Errorf("bvh: node %d: deeper than %d levels", i, boxDepth)
-		}
-		next++
-		nd := &t.nodes[i]
-		if nd.ref < 0 {
-			if int(^nd.ref) >= len(t.order) {
-				return nil, fmt.Errorf("bvh: leaf %d: triangle list out of range", i)
-			}
-			tris := leafList(t.order, nd.ref, nil)
-			for _, tr := range tris {
-				if tr < 0 || int(tr) >= nt {
-					return nil, fmt.Errorf("bvh: leaf %d: triangle %d out of range", i, tr)
-				}
-				seen[tr] = true
-			}
-			slices.Sort(tris)
-			return slices.Compact(tris), nil
-		}
-		if nd.ref < 2 || nd.axis > 2 {
-			return nil, fmt.Errorf("bvh: node %d: bad right child offset %d or axis %d", i, nd.ref, nd.axis)
-		}
-		l, err := walk(i+1, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		if next != i+int(nd.ref) {
-			return nil, fmt.Errorf("bvh: node %d: right child at %d, not %d", i, i+int(nd.ref), next)
-		}
-		r, err := walk(i+int(nd.ref), depth+1)
-		if err != nil {
-			return nil, err
-		}
-		a := int(nd.axis)
-		both := false
-		for _, tr := range l {
-			if _, in := slices.BinarySearch(r, tr); in {
-				both = true
-			} else if m.Triangle(int(tr)).Bounds().Max.Index(a) > nd.hi {
-				return nil, fmt.Errorf("bvh: node %d: triangle %d of the left subtree only reaches above its cut", i, tr)
-			}
-		}
-		for _, tr := range r {
-			if _, in := slices.BinarySearch(l, tr); !in && m.Triangle(int(tr)).Bounds().Min.Index(a) < nd.lo {
-				return nil, fmt.Errorf("bvh: node %d: triangle %d of the right subtree only reaches below its cut", i, tr)
-			}
-		}
-		if both && nd.hi < nd.lo {
-			return nil, fmt.Errorf("bvh: node %d: the children's boxes leave a gap where shared triangles lie", i)
-		}
-		u := append(l, r...)
-		slices.Sort(u)
-		return slices.Compact(u), nil
-	}
-	if _, err := walk(0, 0); err != nil {
-		return err
-	}
-	if next != n {
-		return fmt.Errorf("bvh: %d of %d nodes are not in the tree", n-next, n)
-	}
-	if tr := slices.Index(seen, false); tr >= 0 {
-		return fmt.Errorf("bvh: triangle %d is in no leaf", tr)
+// validate checks the box-tree's invariants, as Read does (see check): the
+// shape, every triangle in some leaf (leaf sizes are not bounded: a node
+// that no cut divides is a leaf), the root box containing every triangle,
+// and at every cut the condition the traversal relies on: the triangles of
+// the left subtree only lie below hi, those of the right subtree only above
+// lo, and if some are on both sides, hi ≥ lo.
+func (t *boxTree) validate(m *mesh.TriMesh, o Options) error {
+	if f := t.check(m, o); f != nil {
+		return errors.New("bvh: " + f.msg)
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -69,11 +68,15 @@ import (
 // may be in several leaves, and 1 ≤ nn ≤ 2·no−1).
 //
 // A k-DOP node's bounds are those of its k-DOP less the offsets, rounded
-// outward, as Build stores them. Its ref is, for an internal node, the offset r ≥ 2
-// of its right child (its left child is the next node); for a leaf it is ^x
-// (negative), where x is its triangle (leaf size 1) or the position in the
-// order of its first triangle; the order lists the triangles leaf by leaf,
-// the last one of each leaf complemented (^t).
+// outward, as Build stores them. A node's ref (every kind) is, for an
+// internal node, the offset r ≥ 2 of its right child (its left child is the
+// next node); for a leaf it is ^x (negative), where x is its triangle (leaf
+// size 1) or the position in the order of its first triangle; the order
+// lists the triangles leaf by leaf, in the order of the leaves in the node
+// array, the last one of each leaf complemented (^t).
+//
+// Read accepts only the files whose contents satisfy every invariant it
+// lists: those of the trees Build makes, which the queries rely on.
 const Magic = "COLLIDE\x1a"
 
 // FormatName is the Format of the *mesh.FormatError values Read returns.
@@ -290,22 +293,50 @@ type decoder struct {
 // Read reads a tree and its mesh saved by Tree.WriteTo (see Magic), reading
 // no further than the checksum, and checks them, so that data that is
 // corrupt or forged, even with a matching checksum, is rejected unless it is
-// a valid tree: queries on a tree that Read returns are as correct as on one
-// that Build returns.
+// a valid tree: queries on a tree that Read returns find exactly the pairs
+// of testing every pair, as on one that Build returns. Read never panics,
+// whatever the bytes.
 //
 // Read checks the header and the counts against the limits before it
 // allocates, and reads the arrays in chunks, allocating as the data arrives
 // (all at once when r tells how much it holds: bytes.Reader, os.File, …), so
 // that a short file declaring huge counts fails at its end without
 // allocating for them. It then verifies the checksum, the mesh (finite
-// coordinates, indices in range), that no bound is NaN, and the invariants
-// of Tree.Validate (tree shape, every triangle in one leaf, exact
-// containment of the k-DOPs as Build rounds them), on the available CPUs;
-// and it rejects trees more than 2^20 levels deep.
+// coordinates, indices in range), that no bound is NaN, every reference
+// and order entry in range, and the invariants of Tree.Validate, on the
+// available CPUs, which for each kind are every one the queries rely on
+// (verify_kinds.go tells why they suffice; m is the largest |coordinate|
+// of the mesh):
+//
+//   - every kind but box-trees: the nodes form one binary tree laid out
+//     depth first, at most 2^20 levels deep; every triangle is in exactly
+//     one leaf, of at most the leaf size; the leaves list the triangle
+//     order in turn;
+//   - k-DOP trees: each node's k-DOP contains its children's and each
+//     leaf's those of its triangles as Build rounds them, compared exactly;
+//   - OBB, sphere and AABB trees: each node's volume has finite numbers,
+//     its centre within [−2m, 2m]³, its radius or half-extents in [0, 2m]
+//     (or, for an OBB, all three +Inf: the box around everything), an OBB's
+//     axes orthonormal to within 16 ulps (2^-49); and it contains exactly
+//     every vertex of the triangles below it (an OBB in the slab form
+//     |(x − C)·a_k| ≤ h_k of its axes a_k and half-extents h_k, as
+//     bv.FitOBB makes it);
+//   - box-trees: the root box lies in [−m, m]³ and contains every triangle;
+//     the nodes form one binary tree laid out depth first, at most 65
+//     levels deep, its cuts on axes 0 to 2; the leaves list the order in
+//     turn, none holds a triangle twice, every triangle is in at least
+//     one; and at every cut the bounds are finite and within the node's
+//     box (so every box is in the root box), the triangles of the left
+//     subtree that are not in the right one lie at or below the left
+//     child's bound, those of the right subtree not in the left one at or
+//     above the right child's, and if a triangle is in both, the children's
+//     boxes leave no gap.
 //
 // Problems with the data are reported as a *mesh.FormatError with Format
 // FormatName, the offset of the offending bytes (counted from where Read
-// began) and a message; errors of r itself are returned wrapped.
+// began: the field of the node, order entry or header at fault where
+// there is one, else the start of the node array) and a message; errors of
+// r itself are returned wrapped.
 func Read(r io.Reader) (*Tree, error) {
 	d := &decoder{r: r, left: remaining(r)}
 	h, err := d.header()
@@ -365,16 +396,22 @@ func Read(r io.Reader) (*Tree, error) {
 	if err := m.Validate(); err != nil {
 		return nil, d.errorf(h.vAt, "%v", err)
 	}
-	v, ok := ti.(interface {
-		verify(*mesh.TriMesh, Options) (int, string)
-	})
-	if !ok {
-		// The other kinds: the checks of Validate.
-		if err := ti.validate(m, h.o); err != nil {
-			return nil, d.errorf(h.nAt, "%s", strings.TrimPrefix(err.Error(), "bvh: "))
+	if c, ok := ti.(interface {
+		check(*mesh.TriMesh, Options) *fault
+	}); ok {
+		// The other kinds (see verify_kinds.go).
+		if f := c.check(m, h.o); f != nil {
+			return nil, d.errorf(f.offset(h), "%s", f.msg)
+		}
+		if bt, ok := ti.(*boxTree); ok {
+			// Only now are the order's entries known to be in range.
+			bt.dup = duplicates(bt.order, h.nt)
 		}
 		return &Tree{mesh: m, opts: h.o, impl: ti}, nil
 	}
+	v := ti.(interface {
+		verify(*mesh.TriMesh, Options) (int, string)
+	})
 	if i, msg := v.verify(m, h.o); msg != "" {
 		at := h.nAt
 		if i >= 0 {

@@ -123,6 +123,15 @@ func readOrder(d *decoder, h *header) ([]int32, error) {
 // readRigid reads the nodes of an OBB, sphere or AABB tree over m.
 func readRigid(d *decoder, h *header, m *mesh.TriMesh) (*rigid, error) {
 	t := &rigid{kind: h.o.Kind, mag: meshMag(m), refs: alloc[int32](d, h.nn, h.nodeSize)}
+	// The volumes too are allocated as they arrive (see alloc).
+	switch t.kind {
+	case OBB:
+		t.obbs = alloc[bv.OBB](d, h.nn, h.nodeSize)
+	case Sphere:
+		t.sphs = alloc[bv.Sphere](d, h.nn, h.nodeSize)
+	default:
+		t.boxes = alloc[box](d, h.nn, h.nodeSize)
+	}
 	err := decodeRecords(d, h.nn, h.nodeSize, "node array", func(i int, p []byte) {
 		var nan bool
 		switch t.kind {
@@ -188,11 +197,10 @@ func readBoxTree(d *decoder, h *header, m *mesh.TriMesh) (*boxTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.order, err = readOrder(d, h); err != nil {
-		return nil, err
-	}
-	t.dup = duplicates(t.order, h.nt)
-	return t, nil
+	// The order's entries may be out of range until Read has checked
+	// them: Read sets t.dup after.
+	t.order, err = readOrder(d, h)
+	return t, err
 }
 
 // checkRef records a reference of node i out of range: a right child

@@ -1,10 +1,9 @@
 package bvh
 
 import (
-	"fmt"
+	"errors"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -367,113 +366,14 @@ func variance(ids []int32, key func(t int32) float64) float64 {
 	return sq/n - mean*mean
 }
 
-// validate checks the tree's invariants: the shape (as for k-DOP trees),
-// every triangle in exactly one leaf, no leaf larger than o.Leaf, and every
-// node's volume containing the vertices of all the triangles below it, as
-// computed in float64 (Build pads the volumes by more than that rounding).
+// validate checks the tree's invariants, as Read does (see check): the
+// shape (as for k-DOP trees), every triangle in exactly one leaf, no leaf
+// larger than o.Leaf, every node's volume within the bounds the queries'
+// padding assumes and containing exactly the vertices of all the triangles
+// below it.
 func (t *rigid) validate(m *mesh.TriMesh, o Options) error {
-	n, nt := len(t.refs), len(m.Tris)
-	if len(t.obbs)+len(t.sphs)+len(t.boxes) != n {
-		return fmt.Errorf("bvh: %d nodes but %d volumes", n, len(t.obbs)+len(t.sphs)+len(t.boxes))
-	}
-	if nt == 0 || n == 0 {
-		if n != nt {
-			return fmt.Errorf("bvh: %d nodes over %d triangles", n, nt)
-		}
-		return nil
-	}
-	end := make([]int32, n) // end of each node's subtree
-	seen := make([]bool, nt)
-	var tris []int32
-	var walk func(i, depth int) error
-	next := 0
-	walk = func(i, depth int) error {
-		if i != next {
-			return fmt.Errorf("bvh: node %d reached where node %d was expected", i, next)
-		}
-		if depth > maxDepth {
-			return fmt.Errorf("bvh: node %d: tree deeper than %d levels", i, maxDepth)
-		}
-		next++
-		if r := t.refs[i]; r >= 0 {
-			if r < 2 || i+int(r) >= n {
-				return fmt.Errorf("bvh: node %d: right child offset %d out of range", i, r)
-			}
-			if err := walk(i+1, depth+1); err != nil {
-				return err
-			}
-			if err := walk(i+int(r), depth+1); err != nil {
-				return err
-			}
-		} else {
-			if x := ^r; t.order == nil && int(x) >= nt || t.order != nil && int(x) >= len(t.order) {
-				return fmt.Errorf("bvh: leaf %d: reference %d out of range", i, x)
-			}
-			tris = leafList(t.order, r, tris[:0])
-			if len(tris) > o.Leaf {
-				return fmt.Errorf("bvh: leaf %d holds %d triangles, more than %d", i, len(tris), o.Leaf)
-			}
-			for _, tr := range tris {
-				if tr < 0 || int(tr) >= nt || seen[tr] {
-					return fmt.Errorf("bvh: leaf %d: triangle %d out of range or in two leaves", i, tr)
-				}
-				seen[tr] = true
-			}
-		}
-		end[i] = int32(next)
-		return nil
-	}
-	if err := walk(0, 1); err != nil {
-		return err
-	}
-	if next != n {
-		return fmt.Errorf("bvh: %d of %d nodes are not in the tree", n-next, n)
-	}
-	if tr := slices.Index(seen, false); tr >= 0 {
-		return fmt.Errorf("bvh: triangle %d is in no leaf", tr)
-	}
-	bad := firstFault(n, func(i int) bool {
-		var buf []int32
-		for j := i; j < int(end[i]); j++ {
-			if t.refs[j] >= 0 {
-				continue
-			}
-			buf = leafList(t.order, t.refs[j], buf[:0])
-			for _, tr := range buf {
-				for _, x := range m.Tris[tr] {
-					if !t.holds(i, m.Verts[x]) {
-						return true
-					}
-				}
-			}
-		}
-		return false
-	})
-	if bad >= 0 {
-		return fmt.Errorf("bvh: node %d's %v does not contain a triangle below it", bad, t.kind)
+	if f := t.check(m, o); f != nil {
+		return errors.New("bvh: " + f.msg)
 	}
 	return nil
-}
-
-// holds reports whether the volume of node i contains p, computed in
-// float64.
-func (t *rigid) holds(i int, p geom.Vec3) bool {
-	switch t.kind {
-	case OBB:
-		b := &t.obbs[i]
-		d := p.Sub(b.C)
-		for k := range 3 {
-			if !(math.Abs(b.Axes.Row(k).Dot(d)) <= b.Half.Index(k)) {
-				return false
-			}
-		}
-		return true
-	case Sphere:
-		s := &t.sphs[i]
-		d := p.Sub(s.C)
-		return d.Dot(d) <= s.R*s.R
-	}
-	b := &t.boxes[i]
-	d := p.Sub(b.C).Abs()
-	return d.X <= b.H.X && d.Y <= b.H.Y && d.Z <= b.H.Z
 }

@@ -77,6 +77,11 @@ type rquery struct {
 // The padding scales with the coordinates' magnitude: models far from the
 // origin for their size lose culling (at 10^6 from it, 2^-42·M is about
 // 10^-6), never pairs.
+//
+// Trees that Read loads may hold any volumes that pass its checks, not
+// only those Build makes: verify_kinds.go bounds the rounding again for
+// every volume within those checks (centres within twice the coordinates,
+// OBB axes orthonormal to within 16 ulps), within the same padding.
 func padding(pose geom.Pose, eps, emag, fmag float64) float64 {
 	t := pose.T
 	m := emag + 2*fmag + max(math.Abs(t.X), math.Abs(t.Y), math.Abs(t.Z))

@@ -13,7 +13,8 @@ import (
 // triangle of the mesh lies in exactly one leaf, the k-DOP of each leaf
 // contains those of its triangles and the k-DOP of each internal node
 // contains its children's. The containment tests compare the stored bounds
-// exactly, after rounding the triangles' k-DOPs outward as Build does.
+// exactly, after rounding the triangles' k-DOPs outward as Build does. For
+// the other kinds it checks the invariants Read lists for them.
 func (t *Tree) Validate() error {
 	return t.impl.validate(t.mesh, t.opts)
 }

@@ -1,0 +1,708 @@
+package bvh
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"sync/atomic"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// This file checks the trees of the kinds other than k-DOPs (OBB, sphere,
+// AABB, box-tree) as Read loads them and Tree.Validate checks them: every
+// invariant the queries rely on to find exactly the pairs of testing every
+// pair, so that a tree that passes, whatever bytes it was read from, answers
+// as one Build makes.
+//
+// # What the rigid kinds' queries rely on
+//
+// The queries on OBB, sphere and AABB trees (rquery.go) descend both trees
+// together and cull a pair of nodes when their volumes, the flying one moved
+// by the pose, are separated by more than padding(...) in one of the tests
+// of bv.OBBDisjoint or the sphere test. The cull is sound when:
+//
+//  1. the tree has the shape the traversal walks: one binary tree laid out
+//     depth first, at most maxDepth levels, each leaf's triangles in range,
+//     every triangle in exactly one leaf, no leaf larger than Options.Leaf
+//     (and the leaves list the triangle order in turn, as Build lays it
+//     out);
+//  2. each node's volume contains, in exact arithmetic, every vertex of
+//     every triangle below it (hence the triangles: the volumes are convex);
+//     for an OBB in the slab form |(x − C)·a_k| ≤ h_k of its stored axes a_k,
+//     as bv.FitOBB guarantees; for a sphere |x − C| ≤ R with R ≥ 0; for an
+//     AABB C − H ≤ x ≤ C + H with H ≥ 0;
+//  3. the tests' rounding stays within the padding, which holds when the
+//     volumes' numbers are of the size of the model's coordinates and an
+//     OBB's axes are orthonormal to within a few ulps, as Build makes them.
+//
+// Read checks 1 by a walk of the nodes in layout order, 2 exactly (a
+// float64 test with a proven error bound decides almost every vertex, the
+// rest are decided in rational arithmetic; an AABB is compared with the
+// exact bounds of its vertices), and 3 by these bounds, with m the largest
+// |coordinate| of the mesh: every number finite, |C|∞ ≤ 2m; half-extents
+// and radii in [0, 2m + 2⁻⁹⁹⁰]; an OBB's axes with |a_k·a_l − [k = l]| ≤ 12u
+// (u = 2⁻⁵³) as computed, so at most δ = 16u exactly. The one exception is
+// an OBB whose three half-extents are all +Inf (bv.FitOBB's box around
+// every point, which Build makes when a model's extents overflow): every one
+// of the 15 tests then has an infinite or NaN right side and never culls.
+//
+// Build's volumes are within these bounds, with room to spare: its OBB
+// centres have |C|∞ ≤ 1.44m or so (the most a search found for the centre
+// of a box of any orientation around points of the cube [−m, m]³), its
+// half-extents are at most √3·m plus FitOBB's padding, its axes within
+// about 5u of orthonormal (4.6u measured); its spheres' centres lie in the
+// box of their points, up to rounding, and their radii are at most √3·m
+// (half the box's diagonal) plus BoundingSphere's padding; its AABBs lie
+// within the points' box rounded out by an ulp. The conformance tests
+// check every tree Build makes with Tree.Validate, which makes these
+// checks.
+//
+// Why 3 suffices. padding(...) adds 2⁻⁴²·M = 2048u·M (M = emag + 2·fmag +
+// |t|∞, as there) to every test, and 32d·M for a rotation d off orthonormal.
+// Bounding every rounding of an edge-axis test of bv.OBBDisjoint (the worst
+// of the 15) with |C_A|∞ ≤ 2E, h ≤ 2E, |C_B|∞ ≤ 2F, g ≤ 2F (E, F the two
+// meshes' magnitudes) and |t|∞ ≤ τ: the moved flying axes are within 3.1u of
+// R·b_j and the relative rotation's entries within 8.3u of a_i·R·b_j; the
+// moved flying centre and the translation d = R·C_B + t − C_A within
+// 17.5u·F + 2u·τ + 2u·E per coordinate, and its projections t_i within
+// 41u·F + 9u·τ + 14u·E; with the products and sums of the test itself and
+// the flying vertices moved by Pose.Apply (within 12u·F + 2u·τ), the
+// computed test is within 153u·E + 209u·F + 55u·τ ≤ 153u·M of its exact
+// value, the face-axis tests within less.
+//
+// Axes a_k that are off orthonormal by δ are within 0.9δ of the
+// orthonormal rows â_k of the polar factor of the axis matrix, and the box
+// of slab form in them lies in the box of axes â_k, same centre, and
+// half-extents h_k + 0.91δ·|h|₂ (|x − C|₂ ≤ 1.01·|h|₂ inside the box).
+// The test computed on the stored axes differs from the exact
+// separating-axis test of these orthonormal boxes (which the identities of
+// bv.OBBDisjoint hold for, whatever their handedness) by at most
+// 5.4δ·|d|₂ + 3.7δ·(|h|₁ + |g|₁) ≤ 41δ·M = 656u·M. In all, 809u·M is
+// below the 2048u·M of the padding, so a culled pair of nodes holds no pair
+// of triangles in contact. The rotation's departure d adds at most 22.4d·M
+// with these bounds (32d·M is padded), the tolerance eps is padded as it is
+// (the orthonormal boxes' axes are unit), and the sphere test is within
+// 30u·M of exact. Underflow is neglected as in padding.
+//
+// # What box-trees' queries rely on
+//
+// A box-tree's boxes are not stored: the traversal derives each from the
+// root box by the cuts (coordinates copied, never computed), and descends
+// from a node into each child whose box meets the other tree's. A pair in
+// contact at a point x is found if, at every cut, a triangle below the node
+// whose part in the node's box holds x stays below a child whose box holds
+// x. Read checks:
+//
+//  1. the shape: one binary tree laid out depth first, at most boxDepth
+//     cuts deep, axes 0 to 2, the leaves listing the triangle order in turn
+//     (so that the order counts in how many leaves a triangle is, which
+//     decides which pairs the query deduplicates), no triangle twice in a
+//     leaf, every triangle in at least one leaf;
+//  2. the root box contains every triangle, exactly, and lies in [−m, m]³;
+//  3. at every cut on axis a with bounds hi (left) and lo (right): hi and lo
+//     are finite, hi ≤ the node's box's upper bound and lo ≥ its lower bound
+//     on a (so that every box lies in the root box and the tests' rounding
+//     is as for Build's trees); every triangle of the left subtree that is
+//     not in the right one lies at or below hi on a, every one of the right
+//     subtree not in the left one at or above lo; and if a triangle is in
+//     both, hi ≥ lo.
+//
+// With 3, a point x of a triangle in the node's box is in the left child's
+// box if the triangle is only on the left (x_a ≤ hi), in the right one's if
+// only on the right, and in one of the two if on both (hi ≥ lo); a box whose
+// bounds cross (lower above upper) holds no point and so is never on the
+// path to a pair.
+
+// faultAt says where a fault lies in a saved tree.
+type faultAt uint8
+
+const (
+	atTree  faultAt = iota // no field in particular (reported at the node array)
+	atNode                 // node i, at byte off of its record
+	atEntry                // triangle order entry i
+	atRoot                 // a box-tree's root box, at byte off
+)
+
+// fault is an invariant a tree breaks: where, and what.
+type fault struct {
+	at  faultAt
+	i   int
+	off int
+	msg string
+}
+
+func faultf(at faultAt, i, off int, format string, args ...any) *fault {
+	return &fault{at: at, i: i, off: off, msg: fmt.Sprintf(format, args...)}
+}
+
+// offset returns the offset in the file described by h of the bytes at
+// fault.
+func (f *fault) offset(h *header) int64 {
+	switch f.at {
+	case atNode:
+		return h.nAt + int64(f.i)*h.nodeSize + int64(f.off)
+	case atEntry:
+		return h.oAt + 4*int64(f.i)
+	case atRoot:
+		return h.nAt - boxRootSize + int64(f.off)
+	}
+	return h.nAt
+}
+
+// Field offsets within a saved node's record (see Magic).
+const (
+	obbAxesAt  = 3 * 8
+	obbHalfAt  = 12 * 8
+	obbRefAt   = 15 * 8
+	sphereRAt  = 3 * 8
+	sphereRef  = 4 * 8
+	aabbHalfAt = 3 * 8
+	aabbRefAt  = 6 * 8
+	cutLoAt    = 8
+	cutRefAt   = 16
+	cutAxisAt  = 20
+)
+
+// shapeRules are the rules of a tree's shape that differ between kinds.
+type shapeRules struct {
+	levels  int  // most levels
+	maxLeaf int  // most triangles in a leaf, 0 for no limit
+	once    bool // every triangle in exactly one leaf (else at least one)
+	refAt   int  // offset of the ref in a node's record
+}
+
+// shape is the layout of a tree's leaves: seq lists the triangles of the
+// leaves in layout order, and node i's subtree holds seq[lo[i]:hi[i]].
+type shape struct {
+	seq    []int32
+	lo, hi []int32
+}
+
+// walkShape checks the shape of a tree of n ≥ 1 nodes, whose node i has
+// reference ref(i), over nt triangles listed leaf by leaf in order (nil
+// for one triangle per leaf): the nodes form one binary tree laid out depth
+// first, at most r.levels deep; each leaf's triangles are in range, its
+// list starts where the previous leaf's ended and ends within the order; no
+// leaf holds more than r.maxLeaf triangles, or one twice; every triangle is
+// in one leaf (r.once) or in at least one; every order entry is in a leaf.
+func walkShape(n, nt int, ref func(int) int32, order []int32, r shapeRules) (*shape, *fault) {
+	type item struct{ i, depth int32 }
+	stack := []item{{0, 1}}
+	sh := &shape{seq: make([]int32, 0, max(len(order), nt)), lo: make([]int32, n), hi: make([]int32, n)}
+	// mark[t] is 1 + the number of the last leaf that holds triangle t, 0
+	// if none does.
+	mark := make([]int32, nt)
+	next, pos, leaves := 0, 0, int32(0)
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		i := int(it.i)
+		if i != next {
+			return nil, faultf(atNode, i, 0, "node %d reached where node %d was expected", i, next)
+		}
+		if int(it.depth) > r.levels {
+			return nil, faultf(atNode, i, 0, "node %d: tree deeper than %d levels", i, r.levels)
+		}
+		next++
+		x := ref(i)
+		if x >= 0 {
+			if x < 2 || i+int(x) >= n {
+				return nil, faultf(atNode, i, r.refAt, "node %d: right child offset %d out of range [2, %d)", i, x, n-i)
+			}
+			stack = append(stack, item{it.i + x, it.depth + 1}, item{it.i + 1, it.depth + 1})
+			continue
+		}
+		leaves++
+		sh.lo[i] = int32(len(sh.seq))
+		first := int(^x)
+		if order == nil {
+			if first >= nt {
+				return nil, faultf(atNode, i, r.refAt, "leaf %d: triangle %d out of range [0, %d)", i, first, nt)
+			}
+			if mark[first] != 0 {
+				return nil, faultf(atNode, i, r.refAt, "leaf %d: triangle %d is in two leaves", i, first)
+			}
+			mark[first] = leaves
+			sh.seq = append(sh.seq, int32(first))
+			sh.hi[i] = int32(len(sh.seq))
+			continue
+		}
+		if first != pos {
+			return nil, faultf(atNode, i, r.refAt, "leaf %d: its triangles start at order entry %d where entry %d was expected (the leaves list the order in turn)", i, first, pos)
+		}
+		for j := first; ; j++ {
+			if j >= len(order) {
+				return nil, faultf(atNode, i, r.refAt, "leaf %d: its triangle list runs past the end of the order", i)
+			}
+			v := order[j]
+			last := v < 0
+			if last {
+				v = ^v
+			}
+			switch {
+			case int(v) >= nt:
+				return nil, faultf(atEntry, j, 0, "order entry %d: triangle %d out of range [0, %d)", j, v, nt)
+			case r.maxLeaf > 0 && j-first >= r.maxLeaf:
+				return nil, faultf(atNode, i, 0, "leaf %d holds more than %d triangles", i, r.maxLeaf)
+			case mark[v] == leaves:
+				return nil, faultf(atEntry, j, 0, "order entry %d: triangle %d is twice in leaf %d", j, v, i)
+			case r.once && mark[v] != 0:
+				return nil, faultf(atEntry, j, 0, "order entry %d: triangle %d is in two leaves", j, v)
+			}
+			mark[v] = leaves
+			sh.seq = append(sh.seq, v)
+			if last {
+				pos = j + 1
+				break
+			}
+		}
+		sh.hi[i] = int32(len(sh.seq))
+	}
+	if next != n {
+		return nil, faultf(atTree, 0, 0, "%d of %d nodes are not in the tree", n-next, n)
+	}
+	if order != nil && pos != len(order) {
+		return nil, faultf(atEntry, pos, 0, "order entries %d to %d are in no leaf", pos, len(order)-1)
+	}
+	if t := slices.Index(mark, 0); t >= 0 {
+		return nil, faultf(atTree, 0, 0, "triangle %d is in no leaf", t)
+	}
+	// An internal node's subtree holds its left subtree's triangles then
+	// its right one's, which follow them in seq.
+	for i := n - 1; i >= 0; i-- {
+		if x := ref(i); x >= 0 {
+			sh.lo[i], sh.hi[i] = sh.lo[i+1], sh.hi[i+int(x)]
+		}
+	}
+	return sh, nil
+}
+
+// Bounds on the volumes of OBB, sphere and AABB trees (see the top of the
+// file): centres within volMag·m, extents within volMag·m + volTiny, and OBB
+// axes' computed Gram matrix within orthoTol of the identity.
+const (
+	volMag   = 2
+	volTiny  = 0x1p-990
+	orthoTol = 0x1.8p-50 // 12u
+)
+
+// exactChecks counts the containment tests decided in rational arithmetic
+// (for the tests).
+var exactChecks atomic.Int64
+
+// check checks every invariant of t over m (see the top of the file) and
+// returns the first fault, or nil.
+func (t *rigid) check(m *mesh.TriMesh, o Options) *fault {
+	n, nt := len(t.refs), len(m.Tris)
+	var nv int
+	switch t.kind {
+	case OBB:
+		nv = len(t.obbs)
+	case Sphere:
+		nv = len(t.sphs)
+	default:
+		nv = len(t.boxes)
+	}
+	if nv != n {
+		return faultf(atTree, 0, 0, "%d nodes but %d volumes", n, nv)
+	}
+	if nt == 0 || n == 0 {
+		if n != nt {
+			return faultf(atTree, 0, 0, "%d nodes over %d triangles", n, nt)
+		}
+		return nil
+	}
+	refAt := map[Kind]int{OBB: obbRefAt, Sphere: sphereRef, AABB: aabbRefAt}[t.kind]
+	sh, f := walkShape(n, nt, t.ref, t.order, shapeRules{levels: maxDepth, maxLeaf: o.Leaf, once: true, refAt: refAt})
+	if f != nil {
+		return f
+	}
+	mag := meshMag(m)
+	if t.kind == AABB {
+		return t.checkBoxes(m, sh, mag)
+	}
+	bad := firstFault(n, func(i int) bool { return t.nodeFault(i, m, sh, mag) != nil })
+	if bad < 0 {
+		return nil
+	}
+	return t.nodeFault(bad, m, sh, mag)
+}
+
+// nodeFault returns the fault of node i of an OBB or sphere tree: a volume
+// out of bounds or not containing a vertex below it.
+func (t *rigid) nodeFault(i int, m *mesh.TriMesh, sh *shape, mag float64) *fault {
+	if f := t.volumeFault(i, mag); f != nil {
+		return f
+	}
+	if t.kind == OBB && math.IsInf(t.obbs[i].Half.X, 1) {
+		return nil // contains everything
+	}
+	for _, tr := range sh.seq[sh.lo[i]:sh.hi[i]] {
+		for _, x := range m.Tris[tr] {
+			var in bool
+			if t.kind == OBB {
+				in = obbHolds(&t.obbs[i], m.Verts[x])
+			} else {
+				in = sphereHolds(&t.sphs[i], m.Verts[x])
+			}
+			if !in {
+				return faultf(atNode, i, 0, "node %d's %v does not contain vertex %d of triangle %d below it", i, t.kind, x, tr)
+			}
+		}
+	}
+	return nil
+}
+
+// centreFault returns the fault of a centre c of node i beyond the bounds,
+// or nil.
+func centreFault(i int, kind Kind, c geom.Vec3, mag float64) *fault {
+	for k := range 3 {
+		if x := c.Index(k); !(math.Abs(x) <= volMag*mag) {
+			return faultf(atNode, i, 8*k, "node %d: %v centre coordinate %v is not finite or beyond %d times the model's largest coordinate %v", i, kind, x, volMag, mag)
+		}
+	}
+	return nil
+}
+
+// extentFault returns the fault of an extent x (a half-extent or radius,
+// named what) of node i at byte off beyond the bounds, or nil.
+func extentFault(i, off int, what string, x, mag float64) *fault {
+	switch {
+	case x < 0:
+		return faultf(atNode, i, off, "node %d: %s %v is negative", i, what, x)
+	case !(x <= volMag*mag+volTiny):
+		return faultf(atNode, i, off, "node %d: %s %v is not finite or beyond %d times the model's largest coordinate %v", i, what, x, volMag, mag)
+	}
+	return nil
+}
+
+// volumeFault returns the fault of the volume of node i, outside the
+// bounds on its numbers, or nil.
+func (t *rigid) volumeFault(i int, mag float64) *fault {
+	switch t.kind {
+	case Sphere:
+		s := &t.sphs[i]
+		if f := centreFault(i, Sphere, s.C, mag); f != nil {
+			return f
+		}
+		return extentFault(i, sphereRAt, "radius", s.R, mag)
+	case AABB:
+		b := &t.boxes[i]
+		if f := centreFault(i, AABB, b.C, mag); f != nil {
+			return f
+		}
+		for k := range 3 {
+			if f := extentFault(i, aabbHalfAt+8*k, "half-extent", b.H.Index(k), mag); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	b := &t.obbs[i]
+	if f := centreFault(i, OBB, b.C, mag); f != nil {
+		return f
+	}
+	if f := axesFault(i, &b.Axes); f != nil {
+		return f
+	}
+	h := b.Half
+	if inf := math.Inf(1); h.X == inf && h.Y == inf && h.Z == inf {
+		return nil
+	}
+	for k := range 3 {
+		if f := extentFault(i, obbHalfAt+8*k, "half-extent", h.Index(k), mag); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// axesFault returns the fault of OBB axes ax (rows) of node i that are not
+// orthonormal to within orthoTol as computed, or nil. The diagonal is
+// checked first: then |a_k|₂·|a_l|₂ ≤ 1 + 13u, and each computed dot
+// product is within γ₃·(1 + 13u) < 3.1u of the exact one (FMA or not), so
+// the exact Gram matrix is within 12u + 3.1u < 16u of the identity.
+func axesFault(i int, ax *geom.Mat3) *fault {
+	for _, kl := range [6][2]int{{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}} {
+		k, l := kl[0], kl[1]
+		g := ax.Row(k).Dot(ax.Row(l))
+		if k == l {
+			g-- // exact (Sterbenz) when it matters
+		}
+		if !(math.Abs(g) <= orthoTol) {
+			return faultf(atNode, i, obbAxesAt+24*k, "node %d: OBB axes %d and %d are not orthonormal (dot product off by %.3g, more than %.3g)", i, k, l, g, orthoTol)
+		}
+	}
+	return nil
+}
+
+// obbHolds reports whether |(p − C)·a_k| ≤ h_k exactly for the three axes
+// a_k of b, whose numbers are finite and within the bounds (so |a_kj| < 1.01).
+//
+// The float64 filter: with d_j = fl(p_j − C_j) (relative error u) and
+// x = fl(Σ_j a_kj·d_j), S = fl(Σ_j |fl(a_kj·d_j)|) (FMA or not), the exact
+// projection is within γ₃·S' + u·S'/(1−u) ≤ 4.01u·S of x, S' = Σ|a_kj·d_j|
+// ≤ S(1 + 3.01u), plus at most 6·2⁻¹⁰⁷⁵ from underflow. The test
+// fl(|x| + fl(6u·S + 2⁻¹⁰⁶⁰)) ≤ h_k then implies the exact inequality (the
+// last sum's rounding takes at most u·(|x| + 6u·S) ≤ 1.01u·S of the 1.99u·S
+// to spare). A projection the filter cannot confirm (overflow, or within
+// about 6u·S of h_k) is decided in rational arithmetic.
+func obbHolds(b *bv.OBB, p geom.Vec3) bool {
+	dx, dy, dz := p.X-b.C.X, p.Y-b.C.Y, p.Z-b.C.Z
+	if dx == 0 && dy == 0 && dz == 0 {
+		return true // p = C, and h_k ≥ 0
+	}
+	for k, h := range [3]float64{b.Half.X, b.Half.Y, b.Half.Z} {
+		a := &b.Axes[k]
+		p0, p1, p2 := a[0]*dx, a[1]*dy, a[2]*dz
+		x := p0 + p1 + p2
+		s := math.Abs(p0) + math.Abs(p1) + math.Abs(p2)
+		if !(math.Abs(x)+(0x1.8p-51*s+0x1p-1060) <= h) {
+			return obbHoldsExact(b, p)
+		}
+	}
+	return true
+}
+
+// obbHoldsExact decides obbHolds in rational arithmetic.
+func obbHoldsExact(b *bv.OBB, p geom.Vec3) bool {
+	exactChecks.Add(1)
+	var d [3]big.Rat
+	var x, y big.Rat
+	for j := range 3 {
+		d[j].SetFloat64(p.Index(j))
+		y.SetFloat64(b.C.Index(j))
+		d[j].Sub(&d[j], &y)
+	}
+	for k := range 3 {
+		var s big.Rat
+		for j := range 3 {
+			x.SetFloat64(b.Axes[k][j])
+			x.Mul(&x, &d[j])
+			s.Add(&s, &x)
+		}
+		s.Abs(&s)
+		y.SetFloat64(b.Half.Index(k))
+		if s.Cmp(&y) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sphereHolds reports whether |p − C| ≤ R exactly, for a sphere whose
+// numbers are finite and R ≥ 0.
+//
+// The float64 filter: with d_j = fl(p_j − C_j), the computed
+// S = fl(Σ d_j²) ≥ |p − C|²(1−u)⁵ − 3·2⁻¹⁰⁷⁵ (FMA or not) and
+// fl(R·R) ≤ R²(1+u) + 2⁻¹⁰⁷⁵, so fl(S·(1 + 8u)) + 2⁻¹⁰⁶⁰ ≤ fl(R·R) implies
+// |p − C|² ≤ R². A point the filter cannot confirm (overflow, or within
+// about 7u of R relative) is decided exactly by bv.Sphere.Overlaps.
+func sphereHolds(s *bv.Sphere, p geom.Vec3) bool {
+	d := p.Sub(s.C)
+	dd := d.X*d.X + d.Y*d.Y + d.Z*d.Z
+	if dd*(1+0x1p-50)+0x1p-1060 <= s.R*s.R {
+		return true
+	}
+	if d == (geom.Vec3{}) {
+		return true // p = C: fl(p_j − C_j) = 0 only then
+	}
+	exactChecks.Add(1)
+	return bv.Sphere{C: p}.Overlaps(*s)
+}
+
+// checkBoxes checks the volumes of an AABB tree: within the bounds, and
+// containing exactly the box of the vertices below each node, which is
+// computed children before parents in one pass: taking the nodes in
+// reverse layout order, each subtree leaves its box on a stack, the right
+// subtree's below the left one's.
+func (t *rigid) checkBoxes(m *mesh.TriMesh, sh *shape, mag float64) *fault {
+	n := len(t.refs)
+	if i := firstFault(n, func(i int) bool { return t.volumeFault(i, mag) != nil }); i >= 0 {
+		return t.volumeFault(i, mag)
+	}
+	var stack []geom.AABB
+	bad := -1
+	for i := n - 1; i >= 0; i-- {
+		var b geom.AABB
+		if t.refs[i] >= 0 {
+			l, r := stack[len(stack)-1], stack[len(stack)-2]
+			stack = stack[:len(stack)-2]
+			b = l.Union(r)
+		} else {
+			b = geom.EmptyAABB()
+			for _, tr := range sh.seq[sh.lo[i]:sh.hi[i]] {
+				b = b.Union(m.Triangle(int(tr)).Bounds())
+			}
+		}
+		stack = append(stack, b)
+		if !boxHolds(&t.boxes[i], b) {
+			bad = i
+		}
+	}
+	if bad < 0 {
+		return nil
+	}
+	return faultf(atNode, bad, 0, "node %d's aabb does not contain the triangles below it", bad)
+}
+
+// boxHolds reports whether C − H ≤ b.Min and b.Max ≤ C + H hold exactly
+// for the box x of finite numbers: C ± H is computed as an unevaluated sum
+// s + e by Knuth's TwoSum (exact when s is finite; s infinite means an
+// overflow away from b).
+func boxHolds(x *box, b geom.AABB) bool {
+	for k := range 3 {
+		c, h := x.C.Index(k), x.H.Index(k)
+		lo, hi := b.Min.Index(k), b.Max.Index(k)
+		if s, e := twoSum(c, h); !(hi < s || hi == s && e >= 0) {
+			return false
+		}
+		if s, e := twoSum(c, -h); !(lo > s || lo == s && e <= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// twoSum returns s = fl(a + b) and e with a + b = s + e exactly, when s is
+// finite (Knuth).
+func twoSum(a, b float64) (s, e float64) {
+	s = a + b
+	bb := s - a
+	e = (a - (s - bb)) + (b - bb)
+	return s, e
+}
+
+// check checks every invariant of the box-tree t over m (see the top of the
+// file) and returns the first fault, or nil.
+func (t *boxTree) check(m *mesh.TriMesh, _ Options) *fault {
+	n, nt := len(t.nodes), len(m.Tris)
+	if nt == 0 || n == 0 {
+		if n != 0 || nt != 0 {
+			return faultf(atTree, 0, 0, "%d nodes over %d triangles", n, nt)
+		}
+		return nil
+	}
+	mag := meshMag(m)
+	r := t.root
+	for k, x := range [6]float64{r.Min.X, r.Min.Y, r.Min.Z, r.Max.X, r.Max.Y, r.Max.Z} {
+		if !(math.Abs(x) <= mag) {
+			return faultf(atRoot, 0, 8*k, "root box coordinate %v is not finite or beyond the model's largest coordinate %v", x, mag)
+		}
+	}
+	if i := firstFault(nt, func(i int) bool { return !r.ContainsBox(m.Triangle(i).Bounds()) }); i >= 0 {
+		return faultf(atRoot, 0, 0, "the root box does not contain triangle %d", i)
+	}
+	ref := func(i int) int32 { return t.nodes[i].ref }
+	sh, f := walkShape(n, nt, ref, t.order, shapeRules{levels: boxDepth + 1, refAt: cutRefAt})
+	if f != nil {
+		return f
+	}
+	// The cuts' bounds, against each node's box, top down: the first node
+	// at fault, in layout order, is bf.
+	type item struct {
+		i int
+		b geom.AABB
+	}
+	var bf *fault
+	stack := []item{{0, r}}
+	for len(stack) > 0 && bf == nil {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		c := &t.nodes[it.i]
+		if c.ref < 0 {
+			continue
+		}
+		a := int(c.axis)
+		switch {
+		case a > 2:
+			bf = faultf(atNode, it.i, cutAxisAt, "node %d: axis %d (want 0, 1 or 2)", it.i, c.axis)
+		case math.IsInf(c.hi, 0) || math.IsNaN(c.hi):
+			bf = faultf(atNode, it.i, 0, "node %d: the left child's upper bound %v is not finite", it.i, c.hi)
+		case math.IsInf(c.lo, 0) || math.IsNaN(c.lo):
+			bf = faultf(atNode, it.i, cutLoAt, "node %d: the right child's lower bound %v is not finite", it.i, c.lo)
+		case c.hi > it.b.Max.Index(a):
+			bf = faultf(atNode, it.i, 0, "node %d: the left child's upper bound %v is above the node's box (%v on axis %d)", it.i, c.hi, it.b.Max.Index(a), a)
+		case c.lo < it.b.Min.Index(a):
+			bf = faultf(atNode, it.i, cutLoAt, "node %d: the right child's lower bound %v is below the node's box (%v on axis %d)", it.i, c.lo, it.b.Min.Index(a), a)
+		}
+		l, rb := it.b, it.b
+		l.Max = l.Max.SetIndex(a, c.hi)
+		rb.Min = rb.Min.SetIndex(a, c.lo)
+		stack = append(stack, item{it.i + int(c.ref), rb}, item{it.i + 1, l})
+	}
+	// Where each triangle is in seq, to tell the triangles on both sides
+	// of a cut: at[off[t]:off[t+1]], increasing.
+	off := make([]int32, nt+1)
+	for _, tr := range sh.seq {
+		off[tr+1]++
+	}
+	for i := range nt {
+		off[i+1] += off[i]
+	}
+	at := make([]int32, len(sh.seq))
+	fill := slices.Clone(off[:nt])
+	for p, tr := range sh.seq {
+		at[fill[tr]] = int32(p)
+		fill[tr]++
+	}
+	// in reports whether triangle tr is in seq[lo:hi].
+	in := func(tr, lo, hi int32) bool {
+		ps := at[off[tr]:off[tr+1]]
+		if len(ps) == 1 {
+			return lo <= ps[0] && ps[0] < hi
+		}
+		j, _ := slices.BinarySearch(ps, lo)
+		return j < len(ps) && ps[j] < hi
+	}
+	// The cuts' conditions, up to bf: the first node at fault in layout
+	// order is reported. (A node's subtree's triangles do not depend on
+	// the axes, so the cuts before bf are checked on sound ground.)
+	upto := n
+	if bf != nil {
+		upto = bf.i
+	}
+	bad := firstFault(upto, func(i int) bool { return t.cutFault(i, m, sh, in) != nil })
+	if bad < 0 {
+		return bf
+	}
+	return t.cutFault(bad, m, sh, in)
+}
+
+// cutFault returns the fault of the cut of node i (nil for a leaf): a
+// triangle of one side only that reaches beyond the cut, or a gap between
+// the children's boxes where a triangle of both sides lies.
+func (t *boxTree) cutFault(i int, m *mesh.TriMesh, sh *shape, in func(tr, lo, hi int32) bool) *fault {
+	c := &t.nodes[i]
+	if c.ref < 0 {
+		return nil
+	}
+	a := int(c.axis)
+	l, r := i+1, i+int(c.ref)
+	extent := func(tr int32) (lo, hi float64) {
+		ix := m.Tris[tr]
+		x, y, z := m.Verts[ix[0]].Index(a), m.Verts[ix[1]].Index(a), m.Verts[ix[2]].Index(a)
+		return min(x, y, z), max(x, y, z)
+	}
+	both := false
+	for _, tr := range sh.seq[sh.lo[l]:sh.hi[l]] {
+		if in(tr, sh.lo[r], sh.hi[r]) {
+			both = true
+		} else if _, hi := extent(tr); hi > c.hi {
+			return faultf(atNode, i, 0, "node %d: triangle %d of the left subtree only reaches above its cut", i, tr)
+		}
+	}
+	for _, tr := range sh.seq[sh.lo[r]:sh.hi[r]] {
+		if lo, _ := extent(tr); lo < c.lo && !in(tr, sh.lo[l], sh.hi[l]) {
+			return faultf(atNode, i, cutLoAt, "node %d: triangle %d of the right subtree only reaches below its cut", i, tr)
+		}
+	}
+	if both && c.hi < c.lo {
+		return faultf(atNode, i, 0, "node %d: the children's boxes leave a gap where shared triangles lie", i)
+	}
+	return nil
+}
