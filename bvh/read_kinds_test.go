@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -989,5 +990,50 @@ func BenchmarkReadKinds(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadHugeVolumes reads trees of every kind over a model whose
+// coordinates reach 10^300, where squares and some differences overflow:
+// they load and answer exactly, and a radius or half-extent of the root
+// shrunk by a millionth is rejected.
+func TestReadHugeVolumes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	const h = 1e300
+	m := testgeom.RandomSoup(rng, 40, geom.AABB{Min: geom.V(-h, -h, -h), Max: geom.V(h, h, h)}, h/3)
+	id := geom.Identity()
+	want := testgeom.Brute(m, m, id, 0)
+	if len(want) <= len(m.Tris) {
+		t.Fatalf("%d pairs: no contacts between different triangles; a weak test", len(want))
+	}
+	for _, o := range []bvh.Options{{Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB, Leaf: 2}, {Kind: bvh.BoxTree}, {K: bv.K18}} {
+		_, data := encSave(t, m, o)
+		tr, err := bvh.Read(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%v: %v", o.Kind, err)
+		}
+		if got := pairsAt(tr, tr, id); !slices.Equal(got, want) {
+			t.Errorf("%v: %d pairs, oracle %d", o.Kind, len(got), len(want))
+		}
+		l := parseKindLayout(data)
+		var fields []int
+		switch o.Kind {
+		case bvh.OBB:
+			fields = []int{12, 13, 14}
+		case bvh.Sphere:
+			fields = []int{3}
+		case bvh.AABB:
+			fields = []int{3, 4, 5}
+		}
+		for _, f := range fields {
+			b := slices.Clone(data)
+			at := l.floatAt(0, f)
+			setFloat(b, at, 8, getFloat(b, at, 8)*(1-1e-6))
+			fixCRC(b)
+			_, err := bvh.Read(bytes.NewReader(b))
+			if fe := formatError(t, o.Kind.String(), err); !strings.Contains(fe.Msg, "does not contain") {
+				t.Errorf("%v field %d shrunk: %v", o.Kind, f, err)
+			}
+		}
 	}
 }

@@ -64,15 +64,17 @@ import (
 // Why 3 suffices. padding(...) adds 2⁻⁴²·M = 2048u·M (M = emag + 2·fmag +
 // |t|∞, as there) to every test, and 32d·M for a rotation d off orthonormal.
 // Bounding every rounding of an edge-axis test of bv.OBBDisjoint (the worst
-// of the 15) with |C_A|∞ ≤ 2E, h ≤ 2E, |C_B|∞ ≤ 2F, g ≤ 2F (E, F the two
-// meshes' magnitudes) and |t|∞ ≤ τ: the moved flying axes are within 3.1u of
-// R·b_j and the relative rotation's entries within 8.3u of a_i·R·b_j; the
-// moved flying centre and the translation d = R·C_B + t − C_A within
-// 17.5u·F + 2u·τ + 2u·E per coordinate, and its projections t_i within
-// 41u·F + 9u·τ + 14u·E; with the products and sums of the test itself and
-// the flying vertices moved by Pose.Apply (within 12u·F + 2u·τ), the
-// computed test is within 153u·E + 209u·F + 55u·τ ≤ 153u·M of its exact
-// value, the face-axis tests within less.
+// of the 15) for an environment box (C_A, axes a_i, half-extents h) and a
+// flying one (C_B, b_j, g) with |C_A|∞ ≤ 2E, h ≤ 2E, |C_B|∞ ≤ 2F, g ≤ 2F (E,
+// F the two meshes' magnitudes) at a pose (R, T) with |T|∞ ≤ τ: the moved
+// flying axes are within 3.1u of R·b_j and the relative rotation's entries
+// within 8.3u of a_i·R·b_j; the moved flying centre and the translation
+// D = R·C_B + T − C_A within 17.5u·F + 2u·τ + 2u·E per coordinate, and its
+// projections on the a_i within 41u·F + 9u·τ + 14u·E; with the products and
+// sums of the test itself and the flying vertices moved by Pose.Apply
+// (within 12u·F + 2u·τ), the computed test is within
+// 153u·E + 209u·F + 55u·τ ≤ 153u·M of its exact value, the face-axis tests
+// within less.
 //
 // Axes a_k that are off orthonormal by δ are within 0.9δ of the
 // orthonormal rows â_k of the polar factor of the axis matrix, and the box
@@ -81,12 +83,14 @@ import (
 // The test computed on the stored axes differs from the exact
 // separating-axis test of these orthonormal boxes (which the identities of
 // bv.OBBDisjoint hold for, whatever their handedness) by at most
-// 5.4δ·|d|₂ + 3.7δ·(|h|₁ + |g|₁) ≤ 41δ·M = 656u·M. In all, 809u·M is
+// 5.4δ·|D|₂ + 3.7δ·(|h|₁ + |g|₁) ≤ 41δ·M = 656u·M. In all, 809u·M is
 // below the 2048u·M of the padding, so a culled pair of nodes holds no pair
-// of triangles in contact. The rotation's departure d adds at most 22.4d·M
-// with these bounds (32d·M is padded), the tolerance eps is padded as it is
-// (the orthonormal boxes' axes are unit), and the sphere test is within
-// 30u·M of exact. Underflow is neglected as in padding.
+// of triangles in contact (within eps). A rotation R off orthonormal by d
+// adds at most 22.4d·M with these bounds (32d·M is padded), the tolerance
+// eps is padded as it is (the orthonormal boxes' axes are unit), and the
+// sphere test is within 30u·M of exact. Underflow is neglected as in
+// padding, and so are models within a factor of 16 of the largest float64,
+// where the tests' sums may overflow, for Build's trees as well.
 //
 // # What box-trees' queries rely on
 //
@@ -500,12 +504,14 @@ func obbHoldsExact(b *bv.OBB, p geom.Vec3) bool {
 // The float64 filter: with d_j = fl(p_j − C_j), the computed
 // S = fl(Σ d_j²) ≥ |p − C|²(1−u)⁵ − 3·2⁻¹⁰⁷⁵ (FMA or not) and
 // fl(R·R) ≤ R²(1+u) + 2⁻¹⁰⁷⁵, so fl(S·(1 + 8u)) + 2⁻¹⁰⁶⁰ ≤ fl(R·R) implies
-// |p − C|² ≤ R². A point the filter cannot confirm (overflow, or within
-// about 7u of R relative) is decided exactly by bv.Sphere.Overlaps.
+// |p − C|² ≤ R² when S is finite (if fl(R·R) overflows, R² exceeds the
+// largest float64 and so |p − C|², below it). A point the filter cannot
+// confirm (S infinite, or within about 7u of R relative) is decided exactly
+// by bv.Sphere.Overlaps.
 func sphereHolds(s *bv.Sphere, p geom.Vec3) bool {
 	d := p.Sub(s.C)
 	dd := d.X*d.X + d.Y*d.Y + d.Z*d.Z
-	if dd*(1+0x1p-50)+0x1p-1060 <= s.R*s.R {
+	if dd <= math.MaxFloat64 && dd*(1+0x1p-50)+0x1p-1060 <= s.R*s.R {
 		return true
 	}
 	if d == (geom.Vec3{}) {
