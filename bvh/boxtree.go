@@ -82,25 +82,24 @@ func (t *boxTree) bounds(i int) bv.DOP {
 	return boxDOP(b)
 }
 
-// newBoxTree builds the box-tree of m.
-func newBoxTree(o Options, m *mesh.TriMesh) *boxTree {
+// newBoxTree builds the box-tree over the triangles ids of m, which it
+// takes over.
+func newBoxTree(o Options, m *mesh.TriMesh, ids []int32) *boxTree {
 	n := len(m.Tris)
 	t := &boxTree{mag: meshMag(m), root: geom.EmptyAABB()}
-	if n == 0 {
+	if len(ids) == 0 {
 		return t
 	}
 	b := &boxBuilder{o: o, tb: make([]geom.AABB, n), cent: make([]geom.Vec3, n)}
-	ids := make([]int32, n)
-	parallelFor(n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			tr := m.Triangle(i)
+	parallelFor(len(ids), func(lo, hi int) {
+		for _, i := range ids[lo:hi] {
+			tr := m.Triangle(int(i))
 			b.tb[i] = tr.Bounds()
 			b.cent[i] = tr[0].Add(tr[1]).Add(tr[2]).Scale(1.0 / 3)
-			ids[i] = int32(i)
 		}
 	})
-	for _, x := range b.tb {
-		t.root = t.root.Union(x)
+	for _, i := range ids {
+		t.root = t.root.Union(b.tb[i])
 	}
 	b.node(ids, t.root, 0)
 	t.nodes, t.order = b.nodes, b.order
@@ -254,8 +253,8 @@ func (b *boxBuilder) assign(ids []int32, p plane) (left, right []int32) {
 // and at every cut the condition the traversal relies on: the triangles of
 // the left subtree only lie below hi, those of the right subtree only above
 // lo, and if some are on both sides, hi ≥ lo.
-func (t *boxTree) validate(m *mesh.TriMesh, o Options) error {
-	if f := t.check(m, o); f != nil {
+func (t *boxTree) validate(m *mesh.TriMesh, o Options, tw twinList) error {
+	if f := t.check(m, o, tw); f != nil {
 		return errors.New("bvh: " + f.msg)
 	}
 	return nil

@@ -28,21 +28,22 @@ type builder[F bv.Float, A bv.Slabs[F]] struct {
 // the calling goroutine.
 const parallelMin = 1 << 14
 
-func build[F bv.Float, A bv.Slabs[F]](o Options, m *mesh.TriMesh) *tree[F, A] {
-	n := len(m.Tris)
+// build builds the k-DOP tree over the triangles ids of m (the
+// representatives of their twins), which it takes over.
+func build[F bv.Float, A bv.Slabs[F]](o Options, m *mesh.TriMesh, ids []int32) *tree[F, A] {
+	n := len(ids)
 	b := &builder[F, A]{o: o, m: m}
 	t := &tree[F, A]{}
 	if n == 0 {
 		return t
 	}
-	b.cent = make([]geom.Vec3, n)
-	b.idx = make([]int32, n)
+	b.cent = make([]geom.Vec3, len(m.Tris))
+	b.idx = ids
 	bounds := geom.EmptyAABB()
 	parallelFor(n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			tr := m.Triangle(i)
+		for _, i := range ids[lo:hi] {
+			tr := m.Triangle(int(i))
 			b.cent[i] = tr[0].Add(tr[1]).Add(tr[2]).Scale(1.0 / 3)
-			b.idx[i] = int32(i)
 		}
 	})
 	for _, v := range m.Verts {
@@ -59,17 +60,17 @@ func build[F bv.Float, A bv.Slabs[F]](o Options, m *mesh.TriMesh) *tree[F, A] {
 	t.off = b.off
 	switch o.Rule {
 	case LongestSide:
-		b.boxes = make([]geom.AABB, n)
+		b.boxes = make([]geom.AABB, len(m.Tris))
 		parallelFor(n, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				b.boxes[i] = m.Triangle(i).Bounds()
+			for _, i := range ids[lo:hi] {
+				b.boxes[i] = m.Triangle(int(i)).Bounds()
 			}
 		})
 	case MinSum, MinMax:
-		b.dops = make([]bv.DOP, n)
+		b.dops = make([]bv.DOP, len(m.Tris))
 		parallelFor(n, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				b.dops[i] = bv.FitTriangles(o.K, m.Triangle(i))
+			for _, i := range ids[lo:hi] {
+				b.dops[i] = bv.FitTriangles(o.K, m.Triangle(int(i)))
 			}
 		})
 	}

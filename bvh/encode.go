@@ -30,7 +30,7 @@ import (
 //
 //	offset       size          field
 //	0            8             magic: Magic ("COLLIDE\x1a")
-//	8            4             format version: uint32 1
+//	8            4             format version: uint32 2 (Read reads 1 too)
 //	12           4             bounding-volume kind: uint32 1 + Kind (1 k-DOP,
 //	                           2 OBB, 3 sphere, 4 AABB, 5 box-tree)
 //	16           4             k: uint32 6, 14, 18 or 26 (k-DOP), else 0
@@ -44,7 +44,8 @@ import (
 //	H = 40+4k    8             nv: uint64 ≤ mesh.MaxVertices
 //	H+8          8             nt: uint64 ≤ mesh.MaxTriangles
 //	H+16         8             nn: uint64, 0 if nt = 0, else 1 ≤ nn ≤ 2·nt−1
-//	H+24         8             no: uint64, 0 for leaf size 1, else nt
+//	H+24         8             no: uint64, 0 for leaf size 1, else the
+//	                           number of triangles the leaves hold (below)
 //	V = H+32     24·nv         vertices: x, y, z float64
 //	T = V+24·nv  12·nt         triangles: three int32 vertex indices
 //	N = T+12·nt  nn·s          nodes, depth first, of s bytes each (below)
@@ -64,8 +65,14 @@ import (
 //	                      lower bound; after the ref, the axis: uint32 0-2
 //
 // A box-tree's nodes are preceded by its root box (min x, y, z, max x, y,
-// z: 48 bytes); its order lists every leaf's triangles (nt ≤ no, a triangle
-// may be in several leaves, and 1 ≤ nn ≤ 2·no−1).
+// z: 48 bytes); its order lists every leaf's triangles (a triangle may be
+// in several leaves, and 1 ≤ nn ≤ 2·no−1).
+//
+// The leaves hold every triangle but twins: of identical triangles (the
+// same nine coordinates, bit for bit, in the same order) only the first is
+// in a leaf, and queries report its pairs for all of them. Read finds the
+// twins again from the mesh. In version 1 the leaves hold every triangle,
+// twins included (no ≥ nt for box-trees, no = nt otherwise).
 //
 // A k-DOP node's bounds are those of its k-DOP less the offsets, rounded
 // outward, as Build stores them. A node's ref (every kind) is, for an
@@ -82,8 +89,11 @@ const Magic = "COLLIDE\x1a"
 // FormatName is the Format of the *mesh.FormatError values Read returns.
 const FormatName = "collide"
 
-// formatVersion is the version WriteTo writes and the only one Read reads.
-const formatVersion = 1
+// formatVersion is the version WriteTo writes, and the latest Read reads.
+// Version 2 (this one) differs from version 1 in what the leaves hold:
+// every triangle but twins (identical triangles but the first: see
+// twinList), where version 1 trees hold every triangle. Read reads both.
+const formatVersion = 2
 
 // nodeSize returns the size of a saved node of a tree built with o.
 func nodeSize(o Options) int64 {
@@ -141,7 +151,11 @@ func (t *Tree) WriteTo(w io.Writer) (int64, error) {
 	h := e.grab(headerFixed + 4*int(k) + 32)
 	copy(h, Magic)
 	le := binary.LittleEndian
-	for i, v := range []uint32{formatVersion, uint32(t.opts.Kind) + 1, uint32(k), w8, uint32(t.opts.Rule),
+	version := uint32(formatVersion)
+	if t.allHeld {
+		version = 1 // the leaves hold every triangle, twins included
+	}
+	for i, v := range []uint32{version, uint32(t.opts.Kind) + 1, uint32(k), w8, uint32(t.opts.Rule),
 		uint32(t.opts.Split), uint32(t.opts.Leaf), uint32(t.opts.FlyLeaf)} {
 		le.PutUint32(h[8+4*i:], v)
 	}
@@ -270,6 +284,7 @@ func (e *encoder) flush() {
 
 // header is the decoded header of a saved tree.
 type header struct {
+	version        int
 	o              Options
 	w              int // element width
 	off            [bv.MaxSlabs]float64
@@ -396,30 +411,36 @@ func Read(r io.Reader) (*Tree, error) {
 	if err := m.Validate(); err != nil {
 		return nil, d.errorf(h.vAt, "%v", err)
 	}
+	// The leaves of a version 1 tree hold every triangle; those of a
+	// later one, the first of each group of twins.
+	var tw twinList
+	if h.version > 1 {
+		tw, _ = findTwins(m)
+	}
 	if c, ok := ti.(interface {
-		check(*mesh.TriMesh, Options) *fault
+		check(*mesh.TriMesh, Options, twinList) *fault
 	}); ok {
 		// The other kinds (see verify_kinds.go).
-		if f := c.check(m, h.o); f != nil {
+		if f := c.check(m, h.o, tw); f != nil {
 			return nil, d.errorf(f.offset(h), "%s", f.msg)
 		}
 		if bt, ok := ti.(*boxTree); ok {
 			// Only now are the order's entries known to be in range.
 			bt.dup = duplicates(bt.order, h.nt)
 		}
-		return &Tree{mesh: m, opts: h.o, impl: ti}, nil
+		return &Tree{mesh: m, opts: h.o, impl: ti, twins: tw, allHeld: h.version == 1}, nil
 	}
 	v := ti.(interface {
-		verify(*mesh.TriMesh, Options) (int, string)
+		verify(*mesh.TriMesh, Options, twinList) (int, string)
 	})
-	if i, msg := v.verify(m, h.o); msg != "" {
+	if i, msg := v.verify(m, h.o, tw); msg != "" {
 		at := h.nAt
 		if i >= 0 {
 			at += int64(i) * h.nodeSize
 		}
 		return nil, d.errorf(at, "%s", msg)
 	}
-	return &Tree{mesh: m, opts: h.o, impl: ti}, nil
+	return &Tree{mesh: m, opts: h.o, impl: ti, twins: tw, allHeld: h.version == 1}, nil
 }
 
 // remaining returns the number of bytes left in r, if r tells it cheaply
@@ -533,8 +554,10 @@ func (d *decoder) header() (*header, error) {
 	}
 	field := func(at int) uint32 { return le.Uint32(b[at-len(Magic):]) }
 	h := &header{}
-	if v := field(8); v != formatVersion {
-		return nil, d.errorf(8, "unsupported version %d (this build reads version %d)", v, formatVersion)
+	if v := field(8); v < 1 || v > formatVersion {
+		return nil, d.errorf(8, "unsupported version %d (this build reads versions 1 to %d)", v, formatVersion)
+	} else {
+		h.version = int(v)
 	}
 	if v := field(12); v < 1 || v > uint32(BoxTree)+1 {
 		return nil, d.errorf(12, "unsupported bounding-volume kind %d (this build reads 1 to %d)", v, BoxTree+1)
@@ -594,6 +617,12 @@ func (d *decoder) header() (*header, error) {
 	at := int64(headerFixed + 8*ns)
 	c := b[8*ns:]
 	nv, nt, nn, no := le.Uint64(c), le.Uint64(c[8:]), le.Uint64(c[16:]), le.Uint64(c[24:])
+	// The order lists every triangle (version 1), or every triangle but
+	// twins, at least one (later versions); the leaves decide which.
+	minNo := nt
+	if h.version > 1 {
+		minNo = min(nt, 1)
+	}
 	switch {
 	case nv > mesh.MaxVertices:
 		return nil, d.errorf(at, "%d vertices, more than the limit %d", nv, mesh.MaxVertices)
@@ -601,16 +630,16 @@ func (d *decoder) header() (*header, error) {
 		return nil, d.errorf(at+8, "%d triangles, more than the limit %d", nt, mesh.MaxTriangles)
 	case nt == 0 && nn != 0:
 		return nil, d.errorf(at+16, "%d nodes over no triangles", nn)
-	case h.o.Kind == BoxTree && (no < nt || no > mesh.MaxTriangles):
-		return nil, d.errorf(at+24, "triangle order of %d entries for %d triangles (want %d to %d)", no, nt, nt, mesh.MaxTriangles)
+	case h.o.Kind == BoxTree && (no < minNo || no > mesh.MaxTriangles):
+		return nil, d.errorf(at+24, "triangle order of %d entries for %d triangles (want %d to %d)", no, nt, minNo, mesh.MaxTriangles)
 	case h.o.Kind == BoxTree && nt > 0 && (nn < 1 || nn > 2*no-1):
 		return nil, d.errorf(at+16, "%d nodes over %d leaf entries (want 1 to %d)", nn, no, 2*no-1)
 	case h.o.Kind != BoxTree && nt > 0 && (nn < 1 || nn > 2*nt-1):
 		return nil, d.errorf(at+16, "%d nodes over %d triangles (want 1 to %d)", nn, nt, 2*nt-1)
 	case h.o.Kind != BoxTree && h.o.Leaf == 1 && no != 0:
 		return nil, d.errorf(at+24, "triangle order of %d entries with leaf size 1 (want none)", no)
-	case h.o.Kind != BoxTree && h.o.Leaf > 1 && no != nt:
-		return nil, d.errorf(at+24, "triangle order of %d entries for %d triangles", no, nt)
+	case h.o.Kind != BoxTree && h.o.Leaf > 1 && (no < minNo || no > nt):
+		return nil, d.errorf(at+24, "triangle order of %d entries for %d triangles (want %d to %d)", no, nt, minNo, nt)
 	}
 	h.nv, h.nt, h.nn, h.no = int(nv), int(nt), int(nn), int(no)
 	h.nodeSize = nodeSize(h.o)
@@ -777,7 +806,7 @@ func checkNodes[F bv.Float, A bv.Slabs[F]](d *decoder, h *header, nodes []node[F
 // and that the tree is at most maxDepth deep. It returns the node at fault
 // (-1 for none in particular) and a message, or "" if t is valid. It
 // assumes what checkNodes checks.
-func (t *tree[F, A]) verify(m *mesh.TriMesh, o Options) (int, string) {
+func (t *tree[F, A]) verify(m *mesh.TriMesh, o Options, tw twinList) (int, string) {
 	n, nt := len(t.nodes), len(m.Tris)
 	if nt == 0 || n == 0 {
 		if n != nt {
@@ -791,7 +820,7 @@ func (t *tree[F, A]) verify(m *mesh.TriMesh, o Options) (int, string) {
 	stack := []item{{0, 1}}
 	seen := make([]bool, nt)
 	var tris []int32
-	next := 0
+	next, inLeaves := 0, 0
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -818,14 +847,23 @@ func (t *tree[F, A]) verify(m *mesh.TriMesh, o Options) (int, string) {
 			if seen[tr] {
 				return i, fmt.Sprintf("leaf %d: triangle %d is in two leaves", i, tr)
 			}
+			if !tw.held(tr) {
+				return i, fmt.Sprintf("leaf %d: triangle %d is the twin of an earlier one (leaves hold the first of identical triangles)", i, tr)
+			}
 			seen[tr] = true
 		}
+		inLeaves += len(tris)
 	}
 	if next != n {
 		return -1, fmt.Sprintf("%d of %d nodes are not in the tree", n-next, n)
 	}
-	if tr := slices.Index(seen, false); tr >= 0 {
-		return -1, fmt.Sprintf("triangle %d is in no leaf", tr)
+	for tr, ok := range seen {
+		if !ok && tw.held(int32(tr)) {
+			return -1, fmt.Sprintf("triangle %d is in no leaf", tr)
+		}
+	}
+	if t.order != nil && inLeaves != len(t.order) {
+		return -1, fmt.Sprintf("the leaves hold %d triangles, the order lists %d", inLeaves, len(t.order))
 	}
 	// Containment: each node's k-DOP contains its children's, each leaf's
 	// the k-DOPs of its triangles rounded outward as Build rounds them.

@@ -181,16 +181,17 @@ func boxOf(b geom.AABB) box {
 	}}
 }
 
-// newRigid builds the nodes of a tree of kind o.Kind (OBB, Sphere or AABB).
-func newRigid(o Options, m *mesh.TriMesh) *rigid {
+// newRigid builds the nodes of a tree of kind o.Kind (OBB, Sphere or AABB)
+// over the triangles ids of m, which it takes over.
+func newRigid(o Options, m *mesh.TriMesh, ids []int32) *rigid {
 	t := &rigid{kind: o.Kind, mag: meshMag(m)}
 	switch o.Kind {
 	case OBB:
-		t.refs, t.obbs, t.order = buildRigid(o, m, obbOps)
+		t.refs, t.obbs, t.order = buildRigid(o, m, ids, obbOps)
 	case Sphere:
-		t.refs, t.sphs, t.order = buildRigid(o, m, sphereOps)
+		t.refs, t.sphs, t.order = buildRigid(o, m, ids, sphereOps)
 	default:
-		t.refs, t.boxes, t.order = buildRigid(o, m, boxOps)
+		t.refs, t.boxes, t.order = buildRigid(o, m, ids, boxOps)
 	}
 	return t
 }
@@ -212,20 +213,19 @@ type rsub[V any] struct {
 	vols []V
 }
 
-func buildRigid[V any](o Options, m *mesh.TriMesh, ops rigidOps[V]) (refs []int32, vols []V, order []int32) {
-	n := len(m.Tris)
+func buildRigid[V any](o Options, m *mesh.TriMesh, ids []int32, ops rigidOps[V]) (refs []int32, vols []V, order []int32) {
+	n := len(ids)
 	if n == 0 {
 		return nil, nil, nil
 	}
-	b := &rbuilder[V]{o: o, m: m, ops: ops, cent: make([]geom.Vec3, n), idx: make([]int32, n)}
+	b := &rbuilder[V]{o: o, m: m, ops: ops, cent: make([]geom.Vec3, len(m.Tris)), idx: ids}
 	if o.Rule == RAPID {
-		b.area = make([]float64, n)
+		b.area = make([]float64, len(m.Tris))
 	}
 	parallelFor(n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			tr := m.Triangle(i)
+		for _, i := range ids[lo:hi] {
+			tr := m.Triangle(int(i))
 			b.cent[i] = tr[0].Add(tr[1]).Add(tr[2]).Scale(1.0 / 3)
-			b.idx[i] = int32(i)
 			if b.area != nil {
 				b.area[i] = tr.Area()
 			}
@@ -371,8 +371,8 @@ func variance(ids []int32, key func(t int32) float64) float64 {
 // larger than o.Leaf, every node's volume within the bounds the queries'
 // padding assumes and containing exactly the vertices of all the triangles
 // below it.
-func (t *rigid) validate(m *mesh.TriMesh, o Options) error {
-	if f := t.check(m, o); f != nil {
+func (t *rigid) validate(m *mesh.TriMesh, o Options, tw twinList) error {
+	if f := t.check(m, o, tw); f != nil {
 		return errors.New("bvh: " + f.msg)
 	}
 	return nil

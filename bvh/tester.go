@@ -25,8 +25,11 @@ type tester struct {
 	seen map[Pair]struct{}
 	edup []uint64
 	fdup []uint64
-	st   Stats
-	stop bool
+	// etw and ftw thread the twins of the environment's and the flying
+	// model's triangles (twinList.next; nil without twins).
+	etw, ftw []int32
+	st       Stats
+	stop     bool
 }
 
 // newTester returns the tester of a query of fly at pose against env, with
@@ -35,6 +38,7 @@ func newTester(env, fly *Tree, pose geom.Pose, o QueryOptions, fn func(Pair) boo
 	return tester{
 		emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
 		eps: o.Eps, all: o.All, fn: fn, tv: vc.tv, tvAt: vc.tvAt, cur: cur,
+		etw: env.twins.next, ftw: fly.twins.next,
 	}
 }
 
@@ -95,9 +99,29 @@ func (q *tester) report(p Pair) {
 		}
 		q.seen[p] = struct{}{}
 	}
-	if !q.fn(p) || !q.all {
-		q.stop = true
+	if q.etw == nil && q.ftw == nil {
+		if !q.fn(p) || !q.all {
+			q.stop = true
+		}
+		return
 	}
+	// Every pair of the two triangles' twins is in contact too.
+	for e := p.Env; e >= 0; e = nextTwin(q.etw, e) {
+		for f := p.Fly; f >= 0; f = nextTwin(q.ftw, f) {
+			if !q.fn(Pair{e, f}) || !q.all {
+				q.stop = true
+				return
+			}
+		}
+	}
+}
+
+// nextTwin returns the twin after t in the list next (-1 for none).
+func nextTwin(next []int32, t int32) int32 {
+	if next == nil {
+		return -1
+	}
+	return next[t]
 }
 
 // hasBit reports whether bit i of s is set.

@@ -19,6 +19,12 @@ type Tree struct {
 	mesh *mesh.TriMesh
 	opts Options
 	impl impl
+	// twins groups identical triangles; the leaves hold one of each group
+	// (see twinList). allHeld says that the leaves hold every triangle,
+	// twins included, with twins empty: a tree read from a file of format
+	// version 1, which WriteTo writes back as version 1.
+	twins   twinList
+	allHeld bool
 
 	flyMu sync.Mutex
 	views map[bv.K]*flyView // built on first use as a flying model
@@ -37,7 +43,9 @@ type impl interface {
 	// axis-aligned box around it.
 	bounds(i int) bv.DOP
 	bytes() int64
-	validate(m *mesh.TriMesh, o Options) error
+	// validate checks the invariants over m, whose leaves hold the
+	// triangles tw holds.
+	validate(m *mesh.TriMesh, o Options, tw twinList) error
 }
 
 // node is one node of a tree[F, A]: its k-DOP and a reference. For an
@@ -110,7 +118,9 @@ func (t *Tree) Height() int {
 // Node returns the volume of node i (in model coordinates) as a k-DOP: for
 // KDOP trees its own, for the other kinds the axis-aligned box around it
 // (as a 6-DOP); and, for an internal node, its children; for a leaf,
-// left = right = -1 and tris holds its triangles (appended to dst).
+// left = right = -1 and tris holds its triangles (appended to dst): the
+// first of any twins (see the package documentation), which stands for
+// them all.
 func (t *Tree) Node(i int, dst []int32) (d bv.DOP, left, right int, tris []int32) {
 	d = t.impl.bounds(i)
 	r := t.impl.ref(i)
@@ -142,15 +152,9 @@ func Build(m *mesh.TriMesh, o Options) (*Tree, error) {
 	if len(m.Tris) > math.MaxInt32/2 {
 		return nil, fmt.Errorf("bvh: %d triangles is more than a tree holds", len(m.Tris))
 	}
-	t := &Tree{mesh: m, opts: o}
-	switch o.Kind {
-	case KDOP:
-		t.impl = newImpl(o, m)
-	case BoxTree:
-		t.impl = newBoxTree(o, m)
-	default:
-		t.impl = newRigid(o, m)
-	}
+	tw, ids := findTwins(m)
+	t := &Tree{mesh: m, opts: o, twins: tw}
+	t.impl = newKind(o, m, ids)
 	return t, nil
 }
 
@@ -175,15 +179,8 @@ func (t *Tree) asKind(k Kind) *Tree {
 		o.K, o.Float64 = 0, false
 	}
 	o = o.withDefaults()
-	c := &Tree{mesh: t.mesh, opts: o}
-	switch k {
-	case KDOP:
-		c.impl = newImpl(o, t.mesh)
-	case BoxTree:
-		c.impl = newBoxTree(o, t.mesh)
-	default:
-		c.impl = newRigid(o, t.mesh)
-	}
+	c := &Tree{mesh: t.mesh, opts: o, twins: t.twins}
+	c.impl = newKind(o, t.mesh, t.twins.heldTriangles(len(t.mesh.Tris)))
 	if t.as == nil {
 		t.as = map[Kind]*Tree{}
 	}
@@ -191,28 +188,41 @@ func (t *Tree) asKind(k Kind) *Tree {
 	return c
 }
 
-// newImpl builds the node array for the element type and k of o.
-func newImpl(o Options, m *mesh.TriMesh) impl {
+// newImpl builds the node array for the element type and k of o, over the
+// triangles ids of m.
+func newImpl(o Options, m *mesh.TriMesh, ids []int32) impl {
 	if o.Float64 {
 		switch o.K {
 		case bv.K6:
-			return build[float64, [6]float64](o, m)
+			return build[float64, [6]float64](o, m, ids)
 		case bv.K14:
-			return build[float64, [14]float64](o, m)
+			return build[float64, [14]float64](o, m, ids)
 		case bv.K18:
-			return build[float64, [18]float64](o, m)
+			return build[float64, [18]float64](o, m, ids)
 		default:
-			return build[float64, [26]float64](o, m)
+			return build[float64, [26]float64](o, m, ids)
 		}
 	}
 	switch o.K {
 	case bv.K6:
-		return build[float32, [6]float32](o, m)
+		return build[float32, [6]float32](o, m, ids)
 	case bv.K14:
-		return build[float32, [14]float32](o, m)
+		return build[float32, [14]float32](o, m, ids)
 	case bv.K18:
-		return build[float32, [18]float32](o, m)
+		return build[float32, [18]float32](o, m, ids)
 	default:
-		return build[float32, [26]float32](o, m)
+		return build[float32, [26]float32](o, m, ids)
 	}
+}
+
+// newKind builds the nodes of a tree of o.Kind over the triangles ids of
+// m, which it takes over.
+func newKind(o Options, m *mesh.TriMesh, ids []int32) impl {
+	switch o.Kind {
+	case KDOP:
+		return newImpl(o, m, ids)
+	case BoxTree:
+		return newBoxTree(o, m, ids)
+	}
+	return newRigid(o, m, ids)
 }

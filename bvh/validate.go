@@ -10,16 +10,17 @@ import (
 // Validate checks the tree's invariants and returns the first violation:
 // the nodes form one binary tree laid out depth first (the left child of an
 // internal node follows it, its right child follows the left subtree), every
-// triangle of the mesh lies in exactly one leaf, the k-DOP of each leaf
+// triangle of the mesh lies in exactly one leaf (but twins: of identical
+// triangles, only the first is in a leaf, in none of the others), the k-DOP of each leaf
 // contains those of its triangles and the k-DOP of each internal node
 // contains its children's. The containment tests compare the stored bounds
 // exactly, after rounding the triangles' k-DOPs outward as Build does. For
 // the other kinds it checks the invariants Read lists for them.
 func (t *Tree) Validate() error {
-	return t.impl.validate(t.mesh, t.opts)
+	return t.impl.validate(t.mesh, t.opts, t.twins)
 }
 
-func (t *tree[F, A]) validate(m *mesh.TriMesh, o Options) error {
+func (t *tree[F, A]) validate(m *mesh.TriMesh, o Options, tw twinList) error {
 	n := len(t.nodes)
 	nt := len(m.Tris)
 	if nt == 0 {
@@ -68,6 +69,9 @@ func (t *tree[F, A]) validate(m *mesh.TriMesh, o Options) error {
 			if seen[tr] {
 				return fmt.Errorf("bvh: triangle %d is in two leaves", tr)
 			}
+			if !tw.held(tr) {
+				return fmt.Errorf("bvh: leaf %d: triangle %d is the twin of an earlier one (leaves hold the first of identical triangles)", i, tr)
+			}
 			seen[tr] = true
 			d := bv.FitTriangles(o.K, m.Triangle(int(tr)))
 			var p A
@@ -81,7 +85,7 @@ func (t *tree[F, A]) validate(m *mesh.TriMesh, o Options) error {
 		return fmt.Errorf("bvh: %d of %d nodes are not in the tree", n-next, n)
 	}
 	for tr, ok := range seen {
-		if !ok {
+		if !ok && tw.held(int32(tr)) {
 			return fmt.Errorf("bvh: triangle %d is in no leaf", tr)
 		}
 	}

@@ -177,6 +177,9 @@ type shapeRules struct {
 	maxLeaf int  // most triangles in a leaf, 0 for no limit
 	once    bool // every triangle in exactly one leaf (else at least one)
 	refAt   int  // offset of the ref in a node's record
+	// twins are the triangles the leaves do not hold: they are in none,
+	// the others as once says.
+	twins twinList
 }
 
 // shape is the layout of a tree's leaves: seq lists the triangles of the
@@ -191,8 +194,9 @@ type shape struct {
 // for one triangle per leaf): the nodes form one binary tree laid out depth
 // first, at most r.levels deep; each leaf's triangles are in range, its
 // list starts where the previous leaf's ended and ends within the order; no
-// leaf holds more than r.maxLeaf triangles, or one twice; every triangle is
-// in one leaf (r.once) or in at least one; every order entry is in a leaf.
+// leaf holds more than r.maxLeaf triangles, or one twice; every triangle
+// but the twins r.twins leaves out is in one leaf (r.once) or in at least
+// one, and no twin is; every order entry is in a leaf.
 func walkShape(n, nt int, ref func(int) int32, order []int32, r shapeRules) (*shape, *fault) {
 	type item struct{ i, depth int32 }
 	stack := []item{{0, 1}}
@@ -230,6 +234,9 @@ func walkShape(n, nt int, ref func(int) int32, order []int32, r shapeRules) (*sh
 			if mark[first] != 0 {
 				return nil, faultf(atNode, i, r.refAt, "leaf %d: triangle %d is in two leaves", i, first)
 			}
+			if !r.twins.held(int32(first)) {
+				return nil, faultf(atNode, i, r.refAt, "leaf %d: triangle %d is the twin of an earlier one (leaves hold the first of identical triangles)", i, first)
+			}
 			mark[first] = leaves
 			sh.seq = append(sh.seq, int32(first))
 			sh.hi[i] = int32(len(sh.seq))
@@ -256,6 +263,8 @@ func walkShape(n, nt int, ref func(int) int32, order []int32, r shapeRules) (*sh
 				return nil, faultf(atEntry, j, 0, "order entry %d: triangle %d is twice in leaf %d", j, v, i)
 			case r.once && mark[v] != 0:
 				return nil, faultf(atEntry, j, 0, "order entry %d: triangle %d is in two leaves", j, v)
+			case !r.twins.held(v):
+				return nil, faultf(atEntry, j, 0, "order entry %d: triangle %d is the twin of an earlier one (leaves hold the first of identical triangles)", j, v)
 			}
 			mark[v] = leaves
 			sh.seq = append(sh.seq, v)
@@ -272,8 +281,10 @@ func walkShape(n, nt int, ref func(int) int32, order []int32, r shapeRules) (*sh
 	if order != nil && pos != len(order) {
 		return nil, faultf(atEntry, pos, 0, "order entries %d to %d are in no leaf", pos, len(order)-1)
 	}
-	if t := slices.Index(mark, 0); t >= 0 {
-		return nil, faultf(atTree, 0, 0, "triangle %d is in no leaf", t)
+	for t, mk := range mark {
+		if mk == 0 && r.twins.held(int32(t)) {
+			return nil, faultf(atTree, 0, 0, "triangle %d is in no leaf", t)
+		}
 	}
 	// An internal node's subtree holds its left subtree's triangles then
 	// its right one's, which follow them in seq.
@@ -300,7 +311,7 @@ var exactChecks atomic.Int64
 
 // check checks every invariant of t over m (see the top of the file) and
 // returns the first fault, or nil.
-func (t *rigid) check(m *mesh.TriMesh, o Options) *fault {
+func (t *rigid) check(m *mesh.TriMesh, o Options, tw twinList) *fault {
 	n, nt := len(t.refs), len(m.Tris)
 	var nv int
 	switch t.kind {
@@ -321,7 +332,7 @@ func (t *rigid) check(m *mesh.TriMesh, o Options) *fault {
 		return nil
 	}
 	refAt := map[Kind]int{OBB: obbRefAt, Sphere: sphereRef, AABB: aabbRefAt}[t.kind]
-	sh, f := walkShape(n, nt, t.ref, t.order, shapeRules{levels: maxDepth, maxLeaf: o.Leaf, once: true, refAt: refAt})
+	sh, f := walkShape(n, nt, t.ref, t.order, shapeRules{levels: maxDepth, maxLeaf: o.Leaf, once: true, refAt: refAt, twins: tw})
 	if f != nil {
 		return f
 	}
@@ -585,7 +596,7 @@ func twoSum(a, b float64) (s, e float64) {
 
 // check checks every invariant of the box-tree t over m (see the top of the
 // file) and returns the first fault, or nil.
-func (t *boxTree) check(m *mesh.TriMesh, _ Options) *fault {
+func (t *boxTree) check(m *mesh.TriMesh, _ Options, tw twinList) *fault {
 	n, nt := len(t.nodes), len(m.Tris)
 	if nt == 0 || n == 0 {
 		if n != 0 || nt != 0 {
@@ -604,7 +615,7 @@ func (t *boxTree) check(m *mesh.TriMesh, _ Options) *fault {
 		return faultf(atRoot, 0, 0, "the root box does not contain triangle %d", i)
 	}
 	ref := func(i int) int32 { return t.nodes[i].ref }
-	sh, f := walkShape(n, nt, ref, t.order, shapeRules{levels: boxDepth + 1, refAt: cutRefAt})
+	sh, f := walkShape(n, nt, ref, t.order, shapeRules{levels: boxDepth + 1, refAt: cutRefAt, twins: tw})
 	if f != nil {
 		return f
 	}

@@ -1,6 +1,7 @@
 package testgeom
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/collide3d/collide/geom"
@@ -179,5 +180,68 @@ func AdversarialScenes(seed uint64) []Scene {
 	add("random", rEnv, rFly)
 	add("random-far", Far(rEnv, 1e6), Far(rFly, 1e6))
 	add("random-tiny", Tiny(rEnv, 1e-7), Tiny(rFly, 1e-7))
+
+	// Identical triangles (twins), which trees test once: copies mixed
+	// into soups in contact, and many copies of one near-missing pair.
+	tEnv, tFly := WithTwins(rng, LatticeSoup(rng, 80, 4), 4), WithTwins(rng, LatticeSoup(rng, 80, 4), 4)
+	add("twins", tEnv, tFly)
+	add("twins-self", tEnv, tEnv)
+	add("twins-coplanar", WithTwins(rng, cpEnv, 3), WithTwins(rng, cpFly, 3))
+	nmA, nmB := nearMissPairs(rng, 1)
+	add("twins-near-miss", Copies(nmA.Triangle(0), 120), Copies(nmB.Triangle(0), 120))
 	return sc
+}
+
+// WithTwins returns m with copies of its triangles mixed in: each triangle
+// is followed, at random places further on, by up to maxCopies identical
+// copies (the same coordinates in the same order), half of them sharing
+// its vertex indices and half with vertices of their own.
+func WithTwins(rng *rand.Rand, m *mesh.TriMesh, maxCopies int) *mesh.TriMesh {
+	out := &mesh.TriMesh{Verts: append([]geom.Vec3(nil), m.Verts...)}
+	for _, t := range m.Tris {
+		out.Tris = append(out.Tris, t)
+		for range rng.IntN(maxCopies + 1) {
+			c := t
+			if rng.IntN(2) == 0 {
+				n := int32(len(out.Verts))
+				out.Verts = append(out.Verts, m.Verts[t[0]], m.Verts[t[1]], m.Verts[t[2]])
+				c = [3]int32{n, n + 1, n + 2}
+			}
+			// Somewhere at or after the original's place.
+			at := len(out.Tris) - rng.IntN(1+len(out.Tris)/4)
+			out.Tris = append(out.Tris, [3]int32{})
+			copy(out.Tris[at+1:], out.Tris[at:])
+			out.Tris[at] = c
+		}
+	}
+	return out
+}
+
+// Copies returns n copies of t, each with its own vertices: the hostile
+// input that makes every traversal quadratic unless identical triangles
+// are tested once.
+func Copies(t geom.Triangle, n int) *mesh.TriMesh {
+	var s soupBuilder
+	for range n {
+		s.add(t)
+	}
+	return s.mesh()
+}
+
+// FirstOfTwins reports, for each triangle of m, whether no earlier
+// triangle is identical to it (the same coordinates, bit for bit, in the
+// same order).
+func FirstOfTwins(m *mesh.TriMesh) []bool {
+	type key [9]uint64
+	seen := map[key]bool{}
+	first := make([]bool, len(m.Tris))
+	for i := range m.Tris {
+		var k key
+		for j, v := range m.Triangle(i) {
+			k[3*j], k[3*j+1], k[3*j+2] = math.Float64bits(v.X), math.Float64bits(v.Y), math.Float64bits(v.Z)
+		}
+		first[i] = !seen[k]
+		seen[k] = true
+	}
+	return first
 }

@@ -76,7 +76,7 @@ func TestAdversarialScenes(t *testing.T) {
 			t.Errorf("%s: not deterministic", s.Name)
 		}
 	}
-	for _, want := range []string{"lattice", "near-miss", "lattice-far", "lattice-tiny", "random"} {
+	for _, want := range []string{"lattice", "near-miss", "lattice-far", "lattice-tiny", "random", "twins", "twins-near-miss"} {
 		if !names[want] {
 			t.Errorf("no scene %q", want)
 		}
