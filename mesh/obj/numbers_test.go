@@ -1,49 +1,27 @@
 package obj_test
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/collide3d/collide/internal/textscan/syntaxtest"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/obj"
 )
 
-// lineEnds are the line ends Decode accepts: LF, CRLF, a lone CR (old Mac)
-// and the CR CR LF of files converted to CRLF twice.
-var lineEnds = []string{"\n", "\r\n", "\r", "\r\r\n"}
-
-// badFloats are spellings that strconv.ParseFloat or Go literals accept but
-// that are not decimal numbers.
-var badFloats = []string{"1_0", "1_000.5", "0_1", "1.5_0", "1e1_0", "0x1p3", "+0x1p3", "-0x1.8p1", "0X1P-2",
-	"0x10", "0b1", "0o7", "0B1", "0O7", ".", "-.", "+", "1e", "1e+", "--1", "+-1", "1.2.3", "1,5", "e3", "1d3",
-	"infx", "nan1", "0x", "1__0"}
-
-// goodFloats are decimal numbers and their values.
-var goodFloats = []struct {
-	s string
-	f float64
-}{
-	{"-1.5e-3", -1.5e-3}, {".5", 0.5}, {"5.", 5}, {"+2", 2}, {"1E3", 1000}, {"-0", math.Copysign(0, -1)},
-	{"007", 7}, {"+.5e+1", 5}, {"1e-400", 0}, {"12345678901234567890123", 12345678901234567890123},
-}
+// The cases every text codec's tests share.
+var (
+	lineEnds   = syntaxtest.LineEnds
+	badFloats  = syntaxtest.BadFloats
+	goodFloats = syntaxtest.GoodFloats
+)
 
 // decodeErr decodes in and checks that it fails with a *mesh.FormatError at
 // line whose message contains msg.
 func decodeErr(t *testing.T, in string, line int, msg string) {
 	t.Helper()
-	m, err := obj.Decode(strings.NewReader(in))
-	if err == nil {
-		t.Fatalf("%q: Decode succeeded (%d verts, %d tris), want an error", in, len(m.Verts), len(m.Tris))
-	}
-	var fe *mesh.FormatError
-	if !errors.As(err, &fe) {
-		t.Fatalf("%q: error %v (%T) is not a *mesh.FormatError", in, err, err)
-	}
-	if fe.Format != "obj" || fe.Line != line || !strings.Contains(fe.Msg, msg) {
-		t.Errorf("%q: got %v, want obj line %d with %q", in, err, line, msg)
-	}
+	syntaxtest.DecodeError(t, func(in string) (*mesh.TriMesh, error) { return obj.Decode(strings.NewReader(in)) }, "obj", in, line, msg)
 }
 
 // TestDecodeNumberSyntax checks that coordinates must be decimal numbers and
@@ -65,12 +43,12 @@ func TestDecodeNumberSyntax(t *testing.T) {
 			decodeErr(t, file("v 0 0 0", "v 1 0 0", "v 0 1 0", "f 1 "+x+"/1/1 3"), 4, "malformed face vertex")
 		}
 		for _, g := range goodFloats {
-			m, err := obj.Decode(strings.NewReader(file("v 0 0 0", "v 1 "+g.s+" 0", "v 0 1 0", "f +1 2 -1")))
+			m, err := obj.Decode(strings.NewReader(file("v 0 0 0", "v 1 "+g.S+" 0", "v 0 1 0", "f +1 2 -1")))
 			if err != nil {
-				t.Fatalf("%q: %v", g.s, err)
+				t.Fatalf("%q: %v", g.S, err)
 			}
-			if y := m.Verts[1].Y; math.Float64bits(y) != math.Float64bits(g.f) {
-				t.Errorf("%q read as %v, want %v", g.s, y, g.f)
+			if y := m.Verts[1].Y; math.Float64bits(y) != math.Float64bits(g.F) {
+				t.Errorf("%q read as %v, want %v", g.S, y, g.F)
 			}
 			if m.Tris[0] != (tri{0, 1, 2}) {
 				t.Errorf("f +1 2 -1 read as %v", m.Tris[0])

@@ -1,52 +1,28 @@
 package off_test
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/collide3d/collide/internal/textscan/syntaxtest"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/off"
 )
 
-// lineEnds are the line ends Decode accepts: LF, CRLF, a lone CR (old Mac)
-// and the CR CR LF of files converted to CRLF twice.
-var lineEnds = []string{"\n", "\r\n", "\r", "\r\r\n"}
-
-// badFloats are spellings that strconv.ParseFloat or Go literals accept but
-// that are not decimal numbers.
-var badFloats = []string{"1_0", "1_000.5", "0_1", "1.5_0", "1e1_0", "0x1p3", "+0x1p3", "-0x1.8p1", "0X1P-2",
-	"0x10", "0b1", "0o7", "0B1", "0O7", ".", "-.", "+", "1e", "1e+", "--1", "+-1", "1.2.3", "1,5", "e3", "1d3",
-	"infx", "nan1", "0x", "1__0"}
-
-// badInts are integer spellings that are not decimal integers.
-var badInts = []string{"0x2", "0b10", "0o2", "0X2", "2_0", "1_0", "2.0", "2e0", "+0x2", "2.", "two", "٢", "++2", "-"}
-
-// goodFloats are decimal numbers and their values.
-var goodFloats = []struct {
-	s string
-	f float64
-}{
-	{"-1.5e-3", -1.5e-3}, {".5", 0.5}, {"5.", 5}, {"+2", 2}, {"1E3", 1000}, {"-0", math.Copysign(0, -1)},
-	{"007", 7}, {"+.5e+1", 5}, {"1e-400", 0}, {"12345678901234567890123", 12345678901234567890123},
-}
+// The cases every text codec's tests share.
+var (
+	lineEnds   = syntaxtest.LineEnds
+	badFloats  = syntaxtest.BadFloats
+	badInts    = syntaxtest.BadInts
+	goodFloats = syntaxtest.GoodFloats
+)
 
 // decodeErr decodes in and checks that it fails with a *mesh.FormatError at
 // line whose message contains msg.
 func decodeErr(t *testing.T, in string, line int, msg string) {
 	t.Helper()
-	m, err := off.Decode(strings.NewReader(in))
-	if err == nil {
-		t.Fatalf("%q: Decode succeeded (%d verts, %d tris), want an error", in, len(m.Verts), len(m.Tris))
-	}
-	var fe *mesh.FormatError
-	if !errors.As(err, &fe) {
-		t.Fatalf("%q: error %v (%T) is not a *mesh.FormatError", in, err, err)
-	}
-	if fe.Format != "off" || fe.Line != line || !strings.Contains(fe.Msg, msg) {
-		t.Errorf("%q: got %v, want off line %d with %q", in, err, line, msg)
-	}
+	syntaxtest.DecodeError(t, func(in string) (*mesh.TriMesh, error) { return off.Decode(strings.NewReader(in)) }, "off", in, line, msg)
 }
 
 // TestDecodeNumberSyntax checks that coordinates must be decimal numbers
@@ -72,12 +48,12 @@ func TestDecodeNumberSyntax(t *testing.T) {
 			decodeErr(t, file("OFF", "3 1 0", "0 0 0", "1 0 0", "0 1 0", "3 0 "+x+" 2"), 6, "malformed face vertex index")
 		}
 		for _, g := range goodFloats {
-			m, err := off.Decode(strings.NewReader(file("OFF", "+3 +1 +0", "0 0 0", "1 "+g.s+" 0", "0 1 0", "+3 0 +1 2")))
+			m, err := off.Decode(strings.NewReader(file("OFF", "+3 +1 +0", "0 0 0", "1 "+g.S+" 0", "0 1 0", "+3 0 +1 2")))
 			if err != nil {
-				t.Fatalf("%q: %v", g.s, err)
+				t.Fatalf("%q: %v", g.S, err)
 			}
-			if y := m.Verts[1].Y; math.Float64bits(y) != math.Float64bits(g.f) {
-				t.Errorf("%q read as %v, want %v", g.s, y, g.f)
+			if y := m.Verts[1].Y; math.Float64bits(y) != math.Float64bits(g.F) {
+				t.Errorf("%q read as %v, want %v", g.S, y, g.F)
 			}
 			if len(m.Tris) != 1 || m.Tris[0] != (tri{0, 1, 2}) {
 				t.Errorf("3 0 +1 2 read as %v", m.Tris)
