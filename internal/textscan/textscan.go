@@ -163,21 +163,25 @@ func (lr *LineReader) more() bool {
 		copy(b, lr.buf[:lr.end])
 		lr.buf = b
 	}
+	if lr.rerr != nil {
+		return false
+	}
+	n, err := ReadSome(lr.src, lr.buf[lr.end:])
+	lr.end += n
+	lr.rerr = err
+	return n > 0
+}
+
+// ReadSome reads into b, which must not be empty, until it has at least
+// one byte or an error: a reader that returns nothing 100 times running
+// is io.ErrNoProgress, as in bufio.
+func ReadSome(r io.Reader, b []byte) (int, error) {
 	for range 100 {
-		if lr.rerr != nil {
-			return false
-		}
-		n, err := lr.src.Read(lr.buf[lr.end:])
-		lr.end += n
-		if err != nil {
-			lr.rerr = err
-		}
-		if n > 0 {
-			return true
+		if n, err := r.Read(b); n > 0 || err != nil {
+			return n, err
 		}
 	}
-	lr.rerr = io.ErrNoProgress
-	return false
+	return 0, io.ErrNoProgress
 }
 
 // LineCounter numbers the lines of a stream that a scanner reads a byte at a
@@ -403,15 +407,15 @@ func notNumber(b []byte) NumError {
 	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
 		b = b[1:]
 	}
-	if equalFold(b, "inf") || equalFold(b, "infinity") || equalFold(b, "nan") {
+	if EqualFold(b, "inf") || EqualFold(b, "infinity") || EqualFold(b, "nan") {
 		return NumNonFinite
 	}
 	return NumMalformed
 }
 
-// equalFold reports whether b equals the lower-case ASCII word w, ignoring
+// EqualFold reports whether b equals the lower-case ASCII word w, ignoring
 // case.
-func equalFold(b []byte, w string) bool {
+func EqualFold(b []byte, w string) bool {
 	if len(b) != len(w) {
 		return false
 	}

@@ -80,21 +80,13 @@ func (rd *reader) compact() {
 // read appends at least one byte to buf[w:] (which must not be empty) or
 // reports false with rd.err set.
 func (rd *reader) read() bool {
-	for range 100 {
-		if rd.err != nil {
-			return false
-		}
-		n, err := rd.src.Read(rd.buf[rd.w:])
-		rd.w += n
-		if err != nil {
-			rd.err = err
-		}
-		if n > 0 {
-			return true
-		}
+	if rd.err != nil {
+		return false
 	}
-	rd.err = io.ErrNoProgress
-	return false
+	n, err := textscan.ReadSome(rd.src, rd.buf[rd.w:])
+	rd.w += n
+	rd.err = err
+	return n > 0
 }
 
 // skip discards n bytes, and reports whether there were that many.

@@ -30,21 +30,13 @@ func (s *scanner) reset() {
 // read appends at least one byte from r to buf[end:], or reports false with
 // s.err set. buf[end:] must not be empty.
 func (s *scanner) read() bool {
-	for range 100 {
-		if s.err != nil {
-			return false
-		}
-		n, err := s.r.Read(s.buf[s.end:])
-		s.end += n
-		if err != nil {
-			s.err = err
-		}
-		if n > 0 {
-			return true
-		}
+	if s.err != nil {
+		return false
 	}
-	s.err = io.ErrNoProgress
-	return false
+	n, err := textscan.ReadSome(s.r, s.buf[s.end:])
+	s.end += n
+	s.err = err
+	return n > 0
 }
 
 // readErr turns the sticky read error into the error to return: io.EOF
@@ -154,7 +146,7 @@ func decodeASCII(s *scanner) (*mesh.TriMesh, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !equalFold(w, "solid") {
+		if !textscan.EqualFold(w, "solid") {
 			return nil, lineError(s.Line, "want \"solid\" or the end of the input after \"endsolid\", found %s", quote(w))
 		}
 		if err := s.skipLine(); err != nil {
@@ -173,10 +165,10 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 		if err != nil {
 			return err
 		}
-		if equalFold(w, "endsolid") {
+		if textscan.EqualFold(w, "endsolid") {
 			return s.skipLine()
 		}
-		if !equalFold(w, "facet") {
+		if !textscan.EqualFold(w, "facet") {
 			return lineError(s.Line, "want \"facet\" or \"endsolid\", found %s", quote(w))
 		}
 		if len(m.Tris) >= maxFacets {
@@ -185,7 +177,7 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 		if w, err = s.expect("\"outer loop\""); err != nil {
 			return err
 		}
-		if equalFold(w, "normal") {
+		if textscan.EqualFold(w, "normal") {
 			// The normal is ignored, and not parsed: some writers put
 			// "nan" there for degenerate facets.
 			for range 4 {
@@ -194,13 +186,13 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 				}
 			}
 		}
-		if !equalFold(w, "outer") {
+		if !textscan.EqualFold(w, "outer") {
 			return lineError(s.Line, "want \"outer loop\", found %s", quote(w))
 		}
 		if w, err = s.expect("\"loop\""); err != nil {
 			return err
 		}
-		if !equalFold(w, "loop") {
+		if !textscan.EqualFold(w, "loop") {
 			return lineError(s.Line, "want \"loop\" after \"outer\", found %s", quote(w))
 		}
 		var tri [3]geom.Vec3
@@ -209,10 +201,10 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 			if w, err = s.expect("\"vertex\" or \"endloop\""); err != nil {
 				return err
 			}
-			if equalFold(w, "endloop") {
+			if textscan.EqualFold(w, "endloop") {
 				break
 			}
-			if !equalFold(w, "vertex") {
+			if !textscan.EqualFold(w, "vertex") {
 				return lineError(s.Line, "want \"vertex\" or \"endloop\", found %s", quote(w))
 			}
 			if n == 3 {
@@ -236,7 +228,7 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 		if w, err = s.expect("\"endfacet\""); err != nil {
 			return err
 		}
-		if !equalFold(w, "endfacet") {
+		if !textscan.EqualFold(w, "endfacet") {
 			return lineError(s.Line, "want \"endfacet\", found %s", quote(w))
 		}
 		if len(m.Tris) == cap(m.Tris) {

@@ -77,6 +77,7 @@ import (
 	"slices"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -119,20 +120,6 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// equalFold reports whether b equals the lower-case ASCII keyword kw,
-// ignoring case.
-func equalFold(b []byte, kw string) bool {
-	if len(b) != len(kw) {
-		return false
-	}
-	for i := range len(b) {
-		if b[i]|0x20 != kw[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // isASCII applies the detection rule of the package documentation to the
 // leading bytes p of the input.
 func isASCII(p []byte) bool {
@@ -145,7 +132,7 @@ func isASCII(p []byte) bool {
 	for i < len(p) && isSpace(p[i]) {
 		i++
 	}
-	if len(p)-i < 5 || !equalFold(p[i:i+5], "solid") {
+	if len(p)-i < 5 || !textscan.EqualFold(p[i:i+5], "solid") {
 		return false
 	}
 	i += 5
@@ -166,7 +153,7 @@ func isASCII(p []byte) bool {
 	if j == len(p) {
 		return true // the word is cut off (or absent): cannot tell, keep ASCII
 	}
-	return equalFold(p[i:j], "facet") || equalFold(p[i:j], "endsolid")
+	return textscan.EqualFold(p[i:j], "facet") || textscan.EqualFold(p[i:j], "endsolid")
 }
 
 func binaryError(off int64, format string, args ...any) error {
@@ -191,7 +178,7 @@ func decodeBinary(r io.Reader) (*mesh.TriMesh, error) {
 	count := int64(binary.LittleEndian.Uint32(hdr[headerSize:]))
 	if count > maxFacets {
 		msg := ""
-		if equalFold(hdr[:5], "solid") {
+		if textscan.EqualFold(hdr[:5], "solid") {
 			msg = " (the file starts with \"solid\": malformed ASCII STL?)"
 		}
 		return nil, binaryError(headerSize, "binary STL declares %d facets, more than the limit %d%s", count, maxFacets, msg)
