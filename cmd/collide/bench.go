@@ -69,13 +69,13 @@ $COLLIDE_PEERS, or %s.`,
 			o := &benchOptions{}
 			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about a minute)")
 			fs.StringVar(&o.out, "o", defaultBenchDir, "write the report and charts to `DIR`")
-			fs.Uint64Var(&o.seed, "seed", 1, "random `SEED` of the scenes and their paths")
+			intFlag(fs, &o.seed, "seed", 1, "random `SEED` of the scenes and their paths")
 			fs.StringVar(&o.scenes, "scenes", "", "fly only the scenes of the comma-separated `LIST` (default all)")
-			fs.IntVar(&o.steps, "steps", 0, "cap every flight at `N` steps (default: the scenes' lengths)")
+			intFlag(fs, &o.steps, "steps", 0, "cap every flight at `N` steps (default: the scenes' lengths)")
 			fs.BoolVar(&o.force, "force", false, "overwrite an existing report in DIR")
 			fs.BoolVar(&o.peers, "peers", false, "compare collide with FCL, OPCODE, ODE and Bullet (see below)")
 			fs.StringVar(&o.driver, "driver", "", "with --peers: the peers driver `FILE` (default $COLLIDE_PEERS or "+defaultDriver+")")
-			fs.IntVar(&o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick)")
+			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick)")
 			return o
 		},
 		run: runBench,

@@ -37,8 +37,8 @@ func (b *buildFlags) define(fs *flag.FlagSet, bvNames []string) {
 	fs.StringVar(&b.bv, "bv", collide.BVDefault, "bounding volume `NAME`: "+strings.Join(bvNames, ", "))
 	fs.StringVar(&b.rule, "rule", collide.Splatter.String(), "splitting `RULE` of the hierarchies (the axis a node is split along): "+strings.Join(ruleNames(), ", "))
 	fs.StringVar(&b.split, "split", collide.Mean.String(), "split `POINT` along that axis: "+strings.Join(splitNames(), ", "))
-	fs.IntVar(&b.envLeaf, "env-leaf", 1, fmt.Sprintf("largest number `N` of triangles in a leaf of the hierarchies, 1 to %d", maxLeaf))
-	fs.IntVar(&b.leaf, "leaf", 0, fmt.Sprintf("leaf threshold `N` (τ) of the flying hierarchy, 0 to %d: nodes of at most N triangles are tested triangle by triangle "+
+	intFlag(fs, &b.envLeaf, "env-leaf", 1, fmt.Sprintf("largest number `N` of triangles in a leaf of the hierarchies, 1 to %d", maxLeaf))
+	intFlag(fs, &b.leaf, "leaf", 0, fmt.Sprintf("leaf threshold `N` (τ) of the flying hierarchy, 0 to %d: nodes of at most N triangles are tested triangle by triangle "+
 		"(0, the default: chosen by the size of the model and k)", maxLeaf))
 }
 

@@ -81,9 +81,9 @@ saved, with different bounding volumes.`,
 			fs.BoolVar(&o.all, "all", false, "report every intersecting triangle pair (default: stop at the first contact)")
 			fs.StringVar(&o.pose, "pose", "", "one `POSE`: 12 numbers \"r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz\" (default identity)")
 			fs.StringVar(&o.poses, "poses", "", "read poses from `FILE`: one pose a line, the same 12 numbers; blank lines and # comments skipped")
-			fs.Float64Var(&o.eps, "eps", 0, "tolerance `X` >= 0: report pairs at distance <= X (0: exact contact)")
+			floatFlag(fs, &o.eps, "eps", 0, "tolerance `X` >= 0: report pairs at distance <= X (0: exact contact)")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines, one object per pose")
-			fs.Int64Var(&o.maxPairs, "max-pairs", 0, "with --all, stop each pose's query after `N` pairs and say so (0: no limit)")
+			intFlag(fs, &o.maxPairs, "max-pairs", 0, "with --all, stop each pose's query after `N` pairs and say so (0: no limit)")
 			fs.BoolVar(&o.restart, "restart", false, "use the restart-at-the-root traversal variant (for experiments)")
 			fs.BoolVar(&o.exactRoot, "exact-root", false, "bound the flying root by its exact k-DOP (hill climbing on its convex hull) instead of tumbling")
 			return o

@@ -319,3 +319,32 @@ func TestFlightPoseErrors(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestDecimalFlags checks that numeric flags read decimal numbers only, as
+// the files do.
+func TestDecimalFlags(t *testing.T) {
+	f := writeOBJ(t, t.TempDir(), "tri.obj", unitTri())
+	for _, args := range [][]string{
+		{"check", "--eps", "0x1p-3", f, f},
+		{"check", "--eps", "1_0", f, f},
+		{"check", "--max-pairs", "0x10", f, f},
+		{"check", "--env-leaf", "0b1", f, f},
+		{"check", "--leaf", "1_0", f, f},
+		{"flight", "--steps", "0o7"},
+		{"flight", "--seed", "0x2"},
+		{"bench", "--steps", "1e3"},
+	} {
+		_, stderr, code := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, "invalid value") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"check", "--eps", "1e-3", "--max-pairs", "+5", f, f},
+		{"check", "--eps", ".5", "--env-leaf", "007", f, f},
+	} {
+		if _, stderr, code := runCLI(t, args...); code != exitOK {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}

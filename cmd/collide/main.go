@@ -221,7 +221,11 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, &usageError{err.Error()}
+			// The flag package names flags with one dash; the CLI
+			// writes two.
+			msg := strings.Replace(err.Error(), "for flag -", "for flag --", 1)
+			msg = strings.Replace(msg, "not defined: -", "not defined: --", 1)
+			return nil, &usageError{msg}
 		}
 		rest := fs.Args()
 		stop := len(args) - len(rest)
