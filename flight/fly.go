@@ -1,6 +1,7 @@
 package flight
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -19,6 +20,10 @@ type Options struct {
 	// Query is the query of every step (first contact or all pairs,
 	// tolerance).
 	Query collide.QueryOptions
+	// MaxPairs > 0 stops a step's query after MaxPairs pairs, so that a
+	// step's memory is bounded whatever the models (Step.Truncated says
+	// when there were more).
+	MaxPairs int
 }
 
 // Step is one step of a flight, as Fly passes it to its callback.
@@ -26,6 +31,9 @@ type Step struct {
 	Index  int       // 0-based
 	Pose   geom.Pose // of the flying model
 	Result collide.Result
+	// Truncated says that the query found more than Options.MaxPairs
+	// pairs and was stopped: Result holds the first MaxPairs found.
+	Truncated bool
 	// Time is the query's own time (the motion and the callback are not
 	// counted).
 	Time time.Duration
@@ -35,6 +43,7 @@ type Step struct {
 type Summary struct {
 	Steps     int           // steps flown
 	Colliding int           // steps in contact
+	Truncated int           // steps stopped at Options.MaxPairs
 	Pairs     int64         // pairs reported, summed over the steps
 	Stats     collide.Stats // Nv, Np and Nu, summed over the steps
 	Times     []time.Duration
@@ -57,28 +66,46 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 	s := &Summary{Times: make([]time.Duration, 0, o.Steps)}
 	var q collide.Query
 	var st Step
+	var pairs []collide.Pair
+	truncated := false
+	collect := func(p collide.Pair) bool {
+		if o.MaxPairs > 0 && len(pairs) == o.MaxPairs {
+			truncated = true // there are more
+			return false
+		}
+		pairs = append(pairs, p)
+		return true
+	}
 	collided := false
 	for i := range o.Steps {
 		pose, ok := m.Next(collided)
 		if !ok {
 			break
 		}
+		pairs, truncated = pairs[:0], false
 		t0 := time.Now()
-		res, err := q.Check(env, fly, pose, o.Query)
+		stats, err := q.Each(env, fly, pose, o.Query, collect)
+		slices.SortFunc(pairs, func(a, b collide.Pair) int {
+			return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
+		})
 		d := time.Since(t0)
 		if err != nil {
 			return s, fmt.Errorf("flight: step %d: %w", i, err)
 		}
+		res := collide.Result{Collide: len(pairs) > 0, Pairs: pairs, Stats: stats}
 		collided = res.Collide
 		s.Steps++
 		if collided {
 			s.Colliding++
 		}
+		if truncated {
+			s.Truncated++
+		}
 		s.Pairs += int64(len(res.Pairs))
 		s.Stats.Add(res.Stats)
 		s.Times = append(s.Times, d)
 		if fn != nil {
-			st = Step{Index: i, Pose: pose, Result: res, Time: d}
+			st = Step{Index: i, Pose: pose, Result: res, Truncated: truncated, Time: d}
 			if err := fn(&st); err != nil {
 				return s, err
 			}

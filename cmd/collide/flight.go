@@ -34,6 +34,8 @@ type flightOptions struct {
 	record string
 	poses  string
 	force  bool
+	// maxPairs stops a step's query after so many pairs (0: no limit).
+	maxPairs int
 }
 
 // defaultScene is the scene of a bare 'collide flight'.
@@ -63,7 +65,9 @@ file instead (one pose a line: the 12 numbers of check --poses), such as one
 Scenes: %s. With no flags, flight flies the %s scene with %s.
 
 Without --all each step stops at its first contact; with it, each step
-finds every pair, as in the paper's timings. --json prints one line per step,
+finds every pair, as in the paper's timings; --max-pairs N stops a step
+after N pairs (and says so), bounding its memory. --json prints one line per
+step,
   {"step":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],
    "stats":{"bv_tests":N,"tri_tests":N,"updates":N},"seconds":S}
 then a last line {"summary":{...}} with the figures of the text summary.
@@ -81,6 +85,7 @@ Bounding volumes (--bv): %s.`,
 			fs.StringVar(&o.flyArg, "fly", "", "the flying `MODEL` (with --env)")
 			intFlag(fs, &o.steps, "steps", 0, "fly `N` steps (default: the scene's; 1000 with --env and --fly; the whole file with --poses)")
 			fs.BoolVar(&o.all, "all", false, "find every intersecting pair at each step (default: stop at the first contact)")
+			intFlag(fs, &o.maxPairs, "max-pairs", 0, "with --all, stop each step's query after `N` pairs and say so (0: no limit)")
 			floatFlag(fs, &o.eps, "eps", 0, "tolerance `X` >= 0: pairs at distance <= X are in contact")
 			intFlag(fs, &o.seed, "seed", 1, "random `SEED` of the path and of the scene's geometry")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per step, then the summary")
@@ -124,6 +129,8 @@ func runFlight(e *env, opts any, args []string) error {
 		return usagef("--steps must be >= 0, not %d", o.steps)
 	case math.IsNaN(o.eps) || math.IsInf(o.eps, 0) || o.eps < 0:
 		return usagef("--eps must be a finite number >= 0, not %v", o.eps)
+	case o.maxPairs < 0:
+		return usagef("--max-pairs must be >= 0, not %d", o.maxPairs)
 	}
 	if o.scene == "" && o.envArg == "" {
 		o.scene = defaultScene
@@ -173,7 +180,7 @@ func runFlight(e *env, opts any, args []string) error {
 	withTicker(e, true, func(elapsed time.Duration) string {
 		return fmt.Sprintf("flying %s: step %d of %d, %d in contact, %.1f s", s.name, done.Load(), s.steps, hits.Load(), elapsed.Seconds())
 	}, func() {
-		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q}, func(st *flight.Step) error {
+		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q, MaxPairs: o.maxPairs}, func(st *flight.Step) error {
 			done.Add(1)
 			if st.Result.Collide {
 				hits.Add(1)
@@ -312,6 +319,9 @@ func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q coll
 		fmt.Fprintf(w, "flying model %9d triangles  built in %-9s %s\n", len(fm.Tris), fmtDuration(s.flyT), fmtBytes(modelBytes(s.fly)))
 	}
 	fmt.Fprintf(w, "steps        %9d, %d in contact, %d %s\n", sum.Steps, sum.Colliding, sum.Pairs, plural(int(sum.Pairs), "contact pair", "contact pairs"))
+	if sum.Truncated > 0 {
+		fmt.Fprintf(w, "             %d %s stopped at --max-pairs (more pairs than that)\n", sum.Truncated, plural(sum.Truncated, "step", "steps"))
+	}
 	fmt.Fprintf(w, "query time   mean %s, median %s, p99 %s, max %s\n",
 		fmtDuration(sum.Mean()), fmtDuration(sum.Quantile(0.5)), fmtDuration(sum.Quantile(0.99)), fmtDuration(sum.Quantile(1)))
 	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates))
@@ -333,20 +343,22 @@ func fmtBytes(n int64) string {
 
 // jsonStep is one line of flight --json.
 type jsonStep struct {
-	Step    int        `json:"step"`
-	Collide bool       `json:"collide"`
-	Pairs   [][2]int32 `json:"pairs"`
-	Stats   jsonStats  `json:"stats"`
-	Seconds float64    `json:"seconds"`
+	Step      int        `json:"step"`
+	Collide   bool       `json:"collide"`
+	Pairs     [][2]int32 `json:"pairs"`
+	Truncated bool       `json:"truncated,omitempty"`
+	Stats     jsonStats  `json:"stats"`
+	Seconds   float64    `json:"seconds"`
 }
 
 func writeJSONStep(w io.Writer, st *flight.Step) error {
 	r := jsonStep{
-		Step:    st.Index,
-		Collide: st.Result.Collide,
-		Pairs:   jsonPairs(st.Result.Pairs),
-		Stats:   jsonStats{st.Result.Stats.BVTests, st.Result.Stats.TriTests, st.Result.Stats.Updates},
-		Seconds: st.Time.Seconds(),
+		Step:      st.Index,
+		Collide:   st.Result.Collide,
+		Pairs:     jsonPairs(st.Result.Pairs),
+		Truncated: st.Truncated,
+		Stats:     jsonStats{st.Result.Stats.BVTests, st.Result.Stats.TriTests, st.Result.Stats.Updates},
+		Seconds:   st.Time.Seconds(),
 	}
 	return writeJSONLine(w, r)
 }
@@ -365,6 +377,7 @@ type jsonFlight struct {
 	FlyBytes     int64   `json:"fly_bytes"`
 	Steps        int     `json:"steps"`
 	Colliding    int     `json:"colliding_steps"`
+	Truncated    int     `json:"truncated_steps,omitempty"`
 	Pairs        int64   `json:"pairs"`
 	Mean, Median float64 // seconds
 	P99, Max     float64
@@ -379,7 +392,7 @@ func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collid
 		EnvTris: len(s.env.Mesh().Tris), FlyTris: len(s.fly.Mesh().Tris),
 		EnvBuild: s.envT.Seconds(), FlyBuild: max(s.flyT, 0).Seconds(),
 		EnvBytes: modelBytes(s.env), FlyBytes: modelBytes(s.fly),
-		Steps: sum.Steps, Colliding: sum.Colliding, Pairs: sum.Pairs,
+		Steps: sum.Steps, Colliding: sum.Colliding, Truncated: sum.Truncated, Pairs: sum.Pairs,
 		Mean: sum.Mean().Seconds(), Median: sum.Quantile(0.5).Seconds(),
 		P99: sum.Quantile(0.99).Seconds(), Max: sum.Quantile(1).Seconds(),
 		Nv: sum.Per(sum.Stats.BVTests), Np: sum.Per(sum.Stats.TriTests), Nu: sum.Per(sum.Stats.Updates),

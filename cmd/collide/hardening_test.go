@@ -348,3 +348,42 @@ func TestDecimalFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestFlightMaxPairs checks that flight --max-pairs stops each step after
+// N pairs and says so, in JSON and in the text summary.
+func TestFlightMaxPairs(t *testing.T) {
+	dir := t.TempDir()
+	f := writeOBJ(t, dir, "copies.obj", copies(30))
+	poses := writeFile(t, dir, "poses.txt", []byte(identityPose+"\n"+identityPose+"\n"))
+	stdout, stderr, code := runCLI(t, "flight", "--env", f, "--fly", f, "--poses", poses, "--all", "--max-pairs", "10", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines:\n%s", len(lines), stdout)
+	}
+	for _, l := range lines[:2] {
+		var st struct {
+			Pairs     [][2]int32 `json:"pairs"`
+			Truncated bool       `json:"truncated"`
+		}
+		if err := json.Unmarshal([]byte(l), &st); err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Pairs) != 10 || !st.Truncated || !slices.IsSortedFunc(st.Pairs, comparePairs) {
+			t.Errorf("step: %d pairs, truncated %v: %s", len(st.Pairs), st.Truncated, l)
+		}
+	}
+	if !strings.Contains(lines[2], `"truncated_steps":2`) {
+		t.Errorf("summary: %s", lines[2])
+	}
+	stdout, _, _ = runCLI(t, "flight", "--env", f, "--fly", f, "--poses", poses, "--all", "--max-pairs", "900")
+	if strings.Contains(stdout, "max-pairs") || !strings.Contains(stdout, "1800 contact pairs") {
+		t.Errorf("900 pairs a step, --max-pairs 900:\n%s", stdout)
+	}
+	stdout, _, _ = runCLI(t, "flight", "--env", f, "--fly", f, "--poses", poses, "--all", "--max-pairs", "899")
+	if !strings.Contains(stdout, "2 steps stopped at --max-pairs") {
+		t.Errorf("--max-pairs 899:\n%s", stdout)
+	}
+}
