@@ -77,6 +77,12 @@ type scratch[F bv.Float, A bv.Slabs[F]] struct {
 // one of another k is tumbled in env's k-DOPs; a flying tree of another kind
 // first gets a tree of env's kind over its mesh, built on the first such
 // query and kept. s may be nil (a new Scratch is used).
+//
+// Collide trusts its input, for speed: pose must be finite, its rotation
+// orthonormal to within 10^-6 (geom.Pose.Validate), and it must keep fly's
+// coordinates finite; o.Eps must be finite and ≥ 0. Otherwise its answer
+// means nothing. The facade, collide.Check, checks all of this and reports
+// an error instead.
 func Collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	if s == nil {
 		s = new(Scratch)
