@@ -122,6 +122,10 @@ type QueryOptions struct {
 	// ExactRoot bounds the flying model's root by its exact k-DOP, found by
 	// hill climbing on its convex hull, instead of by tumbling (k-DOP trees).
 	ExactRoot bool
+	// MaxPairs > 0 bounds the pairs Check keeps: the query stops when it
+	// finds one more, and Result.Truncated says so. Each ignores it (its
+	// callback stops the query when it wants).
+	MaxPairs int
 }
 
 // Pair names two triangles in contact by their indices in the environment
@@ -135,8 +139,16 @@ type Stats = bvh.Stats
 // Result is the answer to one query.
 type Result struct {
 	Collide bool
-	Pairs   []Pair // ascending by (Env, Fly); one pair in first-contact mode
-	Stats   Stats
+	Pairs   []Pair // ascending (ComparePairs); one pair in first-contact mode
+	// Truncated says that there are more pairs than QueryOptions.MaxPairs:
+	// Pairs holds the first MaxPairs the query found.
+	Truncated bool
+	Stats     Stats
+}
+
+// ComparePairs orders pairs as Result.Pairs lists them: by Env, then Fly.
+func ComparePairs(a, b Pair) int {
+	return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
 }
 
 // Model is a built, immutable collision model: a mesh and its hierarchy.
@@ -235,12 +247,16 @@ type Query struct {
 	s     bvh.Scratch
 	pairs []Pair
 	hit   func(Pair) bool
+	// max is the query's MaxPairs; truncated says that it found more.
+	max       int
+	truncated bool
 }
 
 var queryPool = sync.Pool{New: func() any { return new(Query) }}
 
 // ErrInvalidQuery is wrapped by the error of a query that cannot be asked:
-// a nil or unbuilt model, or a tolerance that is not a finite number ≥ 0.
+// a nil or unbuilt model, a tolerance that is not a finite number ≥ 0, or
+// a negative MaxPairs.
 var ErrInvalidQuery = errors.New("invalid query")
 
 // ErrInvalidPose is wrapped by the error of a query whose pose cannot
@@ -271,14 +287,19 @@ func Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
 // Pairs are valid until q's next query.
 func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
 	if q.hit == nil {
-		q.hit = func(p Pair) bool { q.pairs = append(q.pairs, p); return true }
+		q.hit = func(p Pair) bool {
+			if q.max > 0 && len(q.pairs) == q.max {
+				q.truncated = true // there are more
+				return false
+			}
+			q.pairs = append(q.pairs, p)
+			return true
+		}
 	}
-	q.pairs = q.pairs[:0]
+	q.pairs, q.max, q.truncated = q.pairs[:0], o.MaxPairs, false
 	st, err := q.Each(env, fly, pose, o, q.hit)
-	slices.SortFunc(q.pairs, func(a, b Pair) int {
-		return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
-	})
-	return Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Stats: st}, err
+	slices.SortFunc(q.pairs, ComparePairs)
+	return Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Stats: st}, err
 }
 
 // Each calls fn for every pair in contact, in no particular order, until fn
@@ -312,6 +333,9 @@ func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
 	}
 	if !(o.Eps >= 0 && o.Eps <= math.MaxFloat64) {
 		return fmt.Errorf("collide: %w: tolerance %v is not a finite number >= 0", ErrInvalidQuery, o.Eps)
+	}
+	if o.MaxPairs < 0 {
+		return fmt.Errorf("collide: %w: MaxPairs %d is negative", ErrInvalidQuery, o.MaxPairs)
 	}
 	return fly.CheckPose(pose)
 }

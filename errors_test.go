@@ -149,3 +149,34 @@ func TestHugePoses(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxPairs checks that Check keeps at most MaxPairs pairs, says when
+// there were more, and refuses a negative bound.
+func TestMaxPairs(t *testing.T) {
+	tri := geom.Triangle{geom.V(0, 0, 0), geom.V(1, 0, 0), geom.V(0, 1, 0)}
+	m := testgeom.Copies(tri, 20) // 400 pairs against itself
+	for _, name := range collide.BVNames() {
+		md, err := collide.Build(m, collide.BuildOptions{BV: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := mustCheck(t, md, md, geom.Identity(), collide.QueryOptions{All: true})
+		for _, c := range []struct {
+			max, pairs int
+			truncated  bool
+		}{{0, 400, false}, {400, 400, false}, {399, 399, true}, {7, 7, true}} {
+			r := mustCheck(t, md, md, geom.Identity(), collide.QueryOptions{All: true, MaxPairs: c.max})
+			if len(r.Pairs) != c.pairs || r.Truncated != c.truncated || !slices.IsSortedFunc(r.Pairs, collide.ComparePairs) {
+				t.Errorf("%s MaxPairs %d: %d pairs, truncated %v; want %d, %v", name, c.max, len(r.Pairs), r.Truncated, c.pairs, c.truncated)
+			}
+			for _, p := range r.Pairs {
+				if _, ok := slices.BinarySearchFunc(all.Pairs, p, collide.ComparePairs); !ok {
+					t.Errorf("%s MaxPairs %d: pair %v is not in contact", name, c.max, p)
+				}
+			}
+		}
+		if _, err := collide.Check(md, md, geom.Identity(), collide.QueryOptions{MaxPairs: -1}); !errors.Is(err, collide.ErrInvalidQuery) {
+			t.Errorf("%s: MaxPairs -1: %v", name, err)
+		}
+	}
+}

@@ -570,17 +570,13 @@ func parseDriver(r io.Reader, steps, envTris, flyTris int) (*flightResult, error
 			}
 			ps[j] = collide.Pair{Env: p[0], Fly: p[1]}
 		}
-		slices.SortFunc(ps, comparePairs)
+		slices.SortFunc(ps, collide.ComparePairs)
 		res.pairs[i] = slices.Compact(ps)
 		for k, v := range l.Stats {
 			res.counters[k] += v
 		}
 	}
 	return res, nil
-}
-
-func comparePairs(a, b collide.Pair) int {
-	return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
 }
 
 // sceneRun gathers the runs of one scene.
@@ -654,7 +650,7 @@ func agrees(sys System, said bool, pairs []collide.Pair, refSaid bool, refPairs 
 func subset(a, b []collide.Pair) bool {
 	j := 0
 	for _, p := range a {
-		for j < len(b) && comparePairs(b[j], p) < 0 {
+		for j < len(b) && collide.ComparePairs(b[j], p) < 0 {
 			j++
 		}
 		if j == len(b) || b[j] != p {
@@ -674,7 +670,7 @@ func (s *sceneRun) truth(i int) []collide.Pair {
 	for j, p := range raw {
 		t[j] = collide.Pair{Env: p[0], Fly: p[1]}
 	}
-	slices.SortFunc(t, comparePairs)
+	slices.SortFunc(t, collide.ComparePairs)
 	t = slices.Compact(t)
 	s.oracle[i] = t
 	s.report.Oracle++
@@ -687,13 +683,13 @@ func (s *sceneRun) check(sys System, i int, said bool, pairs, truth []collide.Pa
 	d := Disagreement{Scene: s.scene.Name, System: sys, Step: i, Said: said, Truth: len(truth) > 0}
 	var missing, extra []collide.Pair
 	for _, p := range pairs {
-		if _, ok := slices.BinarySearchFunc(truth, p, comparePairs); !ok {
+		if _, ok := slices.BinarySearchFunc(truth, p, collide.ComparePairs); !ok {
 			extra = append(extra, p)
 		}
 	}
 	if sys.Complete || !said {
 		for _, p := range truth {
-			if _, ok := slices.BinarySearchFunc(pairs, p, comparePairs); !ok {
+			if _, ok := slices.BinarySearchFunc(pairs, p, collide.ComparePairs); !ok {
 				missing = append(missing, p)
 			}
 		}

@@ -1,7 +1,6 @@
 package flight
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -18,12 +17,9 @@ type Options struct {
 	// earlier ends the flight.
 	Steps int
 	// Query is the query of every step (first contact or all pairs,
-	// tolerance).
+	// tolerance; Query.MaxPairs bounds a step's pairs, and its memory,
+	// whatever the models).
 	Query collide.QueryOptions
-	// MaxPairs > 0 stops a step's query after MaxPairs pairs, so that a
-	// step's memory is bounded whatever the models (Step.Truncated says
-	// when there were more).
-	MaxPairs int
 }
 
 // Step is one step of a flight, as Fly passes it to its callback.
@@ -31,9 +27,6 @@ type Step struct {
 	Index  int       // 0-based
 	Pose   geom.Pose // of the flying model
 	Result collide.Result
-	// Truncated says that the query found more than Options.MaxPairs
-	// pairs and was stopped: Result holds the first MaxPairs found.
-	Truncated bool
 	// Time is the query's own time (the motion and the callback are not
 	// counted).
 	Time time.Duration
@@ -43,7 +36,7 @@ type Step struct {
 type Summary struct {
 	Steps     int           // steps flown
 	Colliding int           // steps in contact
-	Truncated int           // steps stopped at Options.MaxPairs
+	Truncated int           // steps with more pairs than Query.MaxPairs
 	Pairs     int64         // pairs reported, summed over the steps
 	Stats     collide.Stats // Nv, Np and Nu, summed over the steps
 	Times     []time.Duration
@@ -66,46 +59,31 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 	s := &Summary{Times: make([]time.Duration, 0, o.Steps)}
 	var q collide.Query
 	var st Step
-	var pairs []collide.Pair
-	truncated := false
-	collect := func(p collide.Pair) bool {
-		if o.MaxPairs > 0 && len(pairs) == o.MaxPairs {
-			truncated = true // there are more
-			return false
-		}
-		pairs = append(pairs, p)
-		return true
-	}
 	collided := false
 	for i := range o.Steps {
 		pose, ok := m.Next(collided)
 		if !ok {
 			break
 		}
-		pairs, truncated = pairs[:0], false
 		t0 := time.Now()
-		stats, err := q.Each(env, fly, pose, o.Query, collect)
-		slices.SortFunc(pairs, func(a, b collide.Pair) int {
-			return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
-		})
+		res, err := q.Check(env, fly, pose, o.Query)
 		d := time.Since(t0)
 		if err != nil {
 			return s, fmt.Errorf("flight: step %d: %w", i, err)
 		}
-		res := collide.Result{Collide: len(pairs) > 0, Pairs: pairs, Stats: stats}
 		collided = res.Collide
 		s.Steps++
 		if collided {
 			s.Colliding++
 		}
-		if truncated {
+		if res.Truncated {
 			s.Truncated++
 		}
 		s.Pairs += int64(len(res.Pairs))
 		s.Stats.Add(res.Stats)
 		s.Times = append(s.Times, d)
 		if fn != nil {
-			st = Step{Index: i, Pose: pose, Result: res, Truncated: truncated, Time: d}
+			st = Step{Index: i, Pose: pose, Result: res, Time: d}
 			if err := fn(&st); err != nil {
 				return s, err
 			}

@@ -176,11 +176,11 @@ func runFlight(e *env, opts any, args []string) error {
 	var recorded []geom.Pose
 	var done, hits atomic.Int64
 	var sum *flight.Summary
-	q := collide.QueryOptions{All: o.all, Eps: o.eps}
+	q := collide.QueryOptions{All: o.all, Eps: o.eps, MaxPairs: o.maxPairs}
 	withTicker(e, true, func(elapsed time.Duration) string {
 		return fmt.Sprintf("flying %s: step %d of %d, %d in contact, %.1f s", s.name, done.Load(), s.steps, hits.Load(), elapsed.Seconds())
 	}, func() {
-		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q, MaxPairs: o.maxPairs}, func(st *flight.Step) error {
+		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q}, func(st *flight.Step) error {
 			done.Add(1)
 			if st.Result.Collide {
 				hits.Add(1)
@@ -356,7 +356,7 @@ func writeJSONStep(w io.Writer, st *flight.Step) error {
 		Step:      st.Index,
 		Collide:   st.Result.Collide,
 		Pairs:     jsonPairs(st.Result.Pairs),
-		Truncated: st.Truncated,
+		Truncated: st.Result.Truncated,
 		Stats:     jsonStats{st.Result.Stats.BVTests, st.Result.Stats.TriTests, st.Result.Stats.Updates},
 		Seconds:   st.Time.Seconds(),
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -81,9 +80,7 @@ func (p *pairPrinter) spill() {
 }
 
 func (p *pairPrinter) sortHeld() {
-	slices.SortFunc(p.held, func(a, b collide.Pair) int {
-		return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly))
-	})
+	slices.SortFunc(p.held, collide.ComparePairs)
 }
 
 // end prints the rest of the pose's result: its pairs (unless printed
@@ -105,7 +102,7 @@ func (p *pairPrinter) end(st collide.Stats, d time.Duration) {
 		sec, _ := json.Marshal(d.Seconds())
 		p.num = fmt.Appendf(p.num[:0], `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d},"seconds":%s}`+"\n",
 			st.BVTests, st.TriTests, st.Updates, sec)
-		p.write(string(p.num))
+		p.writeBytes(p.num)
 		return
 	}
 	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, %s", st.BVTests, st.TriTests, st.Updates, fmtDuration(d))
@@ -134,7 +131,8 @@ func (p *pairPrinter) end(st collide.Stats, d time.Duration) {
 func (p *pairPrinter) jsonHead(collided bool) {
 	p.num = strconv.AppendInt(append(p.num[:0], `{"pose":`...), int64(p.pose), 10)
 	p.num = strconv.AppendBool(append(p.num, `,"collide":`...), collided)
-	p.write(string(append(p.num, `,"pairs":[`...)))
+	p.num = append(p.num, `,"pairs":[`...)
+	p.writeBytes(p.num)
 	p.first = true
 }
 
@@ -160,6 +158,10 @@ func (p *pairPrinter) pair(pr collide.Pair) {
 		b = append(b, '\n')
 	}
 	p.num = b
+	p.writeBytes(b)
+}
+
+func (p *pairPrinter) writeBytes(b []byte) {
 	if p.err == nil {
 		_, p.err = p.w.Write(b)
 	}
