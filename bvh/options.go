@@ -104,11 +104,14 @@ const (
 	// triangles crossing the (thick) plane go to both children, and boxes
 	// are derived from the cuts during traversal rather than stored.
 	BoxTree
+	// RSS trees bound nodes by rectangle swept spheres (the points within
+	// a radius of a rectangle; Larsen et al., PQP), moved with the pose.
+	RSS
 )
 
-var kindNames = []string{"kdop", "obb", "sphere", "aabb", "boxtree"}
+var kindNames = []string{"kdop", "obb", "sphere", "aabb", "boxtree", "rss"}
 
-// String returns the kind's name: kdop, obb, sphere, aabb or boxtree.
+// String returns the kind's name: kdop, obb, sphere, aabb, boxtree or rss.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -158,7 +161,9 @@ func (o Options) withDefaults() Options {
 
 func (o Options) validate() error {
 	switch {
-	case o.Kind > BoxTree:
+	case o.Kind == RSS:
+		return fmt.Errorf("bvh: rss trees are not built yet")
+	case o.Kind > RSS:
 		return fmt.Errorf("bvh: unknown tree kind %d", o.Kind)
 	case o.Rule == RAPID && o.Kind != OBB:
 		return fmt.Errorf("bvh: the rapid splitting rule applies to OBB trees only")
