@@ -22,7 +22,7 @@ import (
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/geom"
-	"github.com/collide3d/collide/internal/testgeom"
+	"github.com/collide3d/collide/internal/oracle"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/obj"
 )
@@ -665,7 +665,7 @@ func (s *sceneRun) truth(i int) []collide.Pair {
 	if t, ok := s.oracle[i]; ok {
 		return t
 	}
-	raw := testgeom.BruteSweep(s.scene.Env, s.scene.Fly, s.poses[i], 0)
+	raw := oracle.Sweep(s.scene.Env, s.scene.Fly, s.poses[i], 0)
 	t := make([]collide.Pair, len(raw))
 	for j, p := range raw {
 		t[j] = collide.Pair{Env: p[0], Fly: p[1]}

@@ -10,7 +10,7 @@ import (
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
-	"github.com/collide3d/collide/internal/testgeom"
+	"github.com/collide3d/collide/internal/oracle"
 )
 
 // sizes are the scene sizes tested: Quick always, Full with COLLIDE_LONG.
@@ -57,7 +57,7 @@ func TestScenesAgainstOracle(t *testing.T) {
 						if (st.Index+3*i)%every != 0 {
 							return nil
 						}
-						want := testgeom.BruteSweep(sc.Env, sc.Fly, st.Pose, 0)
+						want := oracle.Sweep(sc.Env, sc.Fly, st.Pose, 0)
 						if !samePairs(st.Result.Pairs, want) {
 							return fmt.Errorf("%s, step %d: %d pairs, the oracle %d", bv, st.Index, len(st.Result.Pairs), len(want))
 						}
@@ -116,7 +116,7 @@ func TestSweptOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, p := range sc.Poses {
-		if got := testgeom.BruteSweep(sc.Env, sc.Fly, p, 0); len(got) > 0 {
+		if got := oracle.Sweep(sc.Env, sc.Fly, p, 0); len(got) > 0 {
 			t.Fatalf("step %d: the axe touches the tetrahedra: %v", i, got[:min(len(got), 5)])
 		}
 	}

@@ -3,8 +3,9 @@
 // (RatTriTri), generators of triangle pairs and triangle soups that stress
 // the exact predicates (lattices, shared features, coplanar and degenerate
 // triangles, one-ulp near misses, large offsets and tiny scales), the
-// brute-force all-pairs oracle (Brute), and dumpers that let a failure be
-// replayed (WriteOBJ, FormatTriangle).
+// brute-force all-pairs oracle (Brute, which tests every pair; package
+// internal/oracle has Sweep, as exact and fast enough for big scenes), and
+// dumpers that let a failure be replayed (WriteOBJ, FormatTriangle).
 //
 // Every generator is deterministic: it draws only from the *rand.Rand it is
 // given, so a (seed, stream) pair for rand.NewPCG reproduces a case.

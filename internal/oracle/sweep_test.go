@@ -1,4 +1,4 @@
-package testgeom
+package oracle_test
 
 import (
 	"fmt"
@@ -8,21 +8,23 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/oracle"
+	"github.com/collide3d/collide/internal/testgeom"
 	"github.com/collide3d/collide/mesh"
 )
 
-// checkSweep compares BruteSweep, and the sweep on 2 and 3 goroutines, with
+// checkSweep compares Sweep, and the sweep on 2 and 3 goroutines, with
 // Brute, and returns the number of pairs.
 func checkSweep(t *testing.T, name string, env, fly *mesh.TriMesh, pose geom.Pose, eps float64) int {
 	t.Helper()
-	want := Brute(env, fly, pose, eps)
-	got := BruteSweep(env, fly, pose, eps)
+	want := testgeom.Brute(env, fly, pose, eps)
+	got := oracle.Sweep(env, fly, pose, eps)
 	if !slices.Equal(got, want) {
-		t.Errorf("%s, eps %g: BruteSweep %d pairs, Brute %d pairs; first difference %s",
+		t.Errorf("%s, eps %g: Sweep %d pairs, Brute %d pairs; first difference %s",
 			name, eps, len(got), len(want), firstDiff(got, want))
 	}
 	for _, w := range []int{2, 3} {
-		if got := bruteSweep(env, fly, pose, eps, w); !slices.Equal(got, want) {
+		if got := oracle.SweepOn(env, fly, pose, eps, w); !slices.Equal(got, want) {
 			t.Errorf("%s, eps %g, %d goroutines: %d pairs, Brute %d; first difference %s",
 				name, eps, w, len(got), len(want), firstDiff(got, want))
 		}
@@ -44,6 +46,24 @@ func firstDiff(got, want [][2]int32) string {
 		return fmt.Sprintf("missing %v", want[len(got)])
 	}
 	return "none"
+}
+
+// soup returns the mesh of the triangles ts, each with its own three
+// vertices.
+func soup(ts ...geom.Triangle) *mesh.TriMesh {
+	m := &mesh.TriMesh{}
+	for _, t := range ts {
+		n := int32(len(m.Verts))
+		m.Verts = append(m.Verts, t[0], t[1], t[2])
+		m.Tris = append(m.Tris, [3]int32{n, n + 1, n + 2})
+	}
+	return m
+}
+
+// randVec returns a vector with coordinates uniform in [lo, hi).
+func randVec(rng *rand.Rand, lo, hi float64) geom.Vec3 {
+	u := func() float64 { return lo + (hi-lo)*rng.Float64() }
+	return geom.Vec3{X: u(), Y: u(), Z: u()}
 }
 
 // scenePoses returns the identity and small random motions about the
@@ -68,8 +88,8 @@ func scenePoses(rng *rand.Rand, env *mesh.TriMesh) (poses []geom.Pose, s float64
 	return poses, s
 }
 
-func TestBruteSweepAdversarial(t *testing.T) {
-	for i, sc := range AdversarialScenes(3) {
+func TestSweepAdversarial(t *testing.T) {
+	for i, sc := range testgeom.AdversarialScenes(3) {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(7, uint64(i)))
@@ -87,18 +107,21 @@ func TestBruteSweepAdversarial(t *testing.T) {
 	}
 }
 
-func TestBruteSweepSoups(t *testing.T) {
+func TestSweepSoups(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 3))
 	box := geom.AABB{Max: geom.Vec3{X: 8, Y: 8, Z: 8}}
-	lat := LatticeSoup(rng, 400, 4)
-	nm := NearMissSoup(rng, 400)
-	scenes := []Scene{
-		{"random", RandomSoup(rng, 400, box, 1), RandomSoup(rng, 400, box, 1)},
-		{"random-flat", RandomSoup(rng, 400, geom.AABB{Max: geom.Vec3{X: 8, Y: 8}}, 1), RandomSoup(rng, 400, box, 0.5)},
-		{"lattice", lat, LatticeSoup(rng, 400, 4)},
+	lat := testgeom.LatticeSoup(rng, 400, 4)
+	nm := testgeom.NearMissSoup(rng, 400)
+	scenes := []struct {
+		Name     string
+		Env, Fly *mesh.TriMesh
+	}{
+		{"random", testgeom.RandomSoup(rng, 400, box, 1), testgeom.RandomSoup(rng, 400, box, 1)},
+		{"random-flat", testgeom.RandomSoup(rng, 400, geom.AABB{Max: geom.Vec3{X: 8, Y: 8}}, 1), testgeom.RandomSoup(rng, 400, box, 0.5)},
+		{"lattice", lat, testgeom.LatticeSoup(rng, 400, 4)},
 		{"lattice-self", lat, lat},
 		{"near-miss-self", nm, nm},
-		{"near-miss", nm, NearMissSoup(rng, 400)},
+		{"near-miss", nm, testgeom.NearMissSoup(rng, 400)},
 	}
 	for i, sc := range scenes {
 		t.Run(sc.Name, func(t *testing.T) {
@@ -115,24 +138,18 @@ func TestBruteSweepSoups(t *testing.T) {
 	// 1/2 or 1 (parallel faces and edges, vertices facing faces) with box
 	// gaps of exactly eps: a filter without a margin would drop them.
 	for _, eps := range []float64{0.5, 1, 2} {
-		n := checkSweep(t, "lattice identity", lat, LatticeSoup(rand.New(rand.NewPCG(5, 5)), 400, 4), geom.Identity(), eps)
+		n := checkSweep(t, "lattice identity", lat, testgeom.LatticeSoup(rand.New(rand.NewPCG(5, 5)), 400, 4), geom.Identity(), eps)
 		if n == 0 {
 			t.Errorf("lattice, eps %g: no pair", eps)
 		}
 	}
 }
 
-// TestBruteSweepTouching checks pairs whose boxes only touch, flat boxes
+// TestSweepTouching checks pairs whose boxes only touch, flat boxes
 // and degenerate triangles, and pairs at distance exactly eps.
-func TestBruteSweepTouching(t *testing.T) {
+func TestSweepTouching(t *testing.T) {
 	v := func(x, y, z float64) geom.Vec3 { return geom.Vec3{X: x, Y: y, Z: z} }
-	mk := func(ts ...geom.Triangle) *mesh.TriMesh {
-		var s soupBuilder
-		for _, t := range ts {
-			s.add(t)
-		}
-		return s.mesh()
-	}
+	mk := soup
 	env := mk(
 		geom.Tri(v(0, 0, 0), v(1, 0, 0), v(0, 1, 0)), // flat in z
 		geom.Tri(v(5, 0, 0), v(5, 0, 0), v(5, 0, 0)), // a point
@@ -154,24 +171,24 @@ func TestBruteSweepTouching(t *testing.T) {
 		1:   {{0, 0}, {0, 1}, {0, 2}, {0, 5}, {1, 3}, {1, 6}, {2, 4}, {2, 7}},
 	}
 	for eps, w := range want {
-		if got := BruteSweep(env, fly, geom.Identity(), eps); !slices.Equal(got, w) {
+		if got := oracle.Sweep(env, fly, geom.Identity(), eps); !slices.Equal(got, w) {
 			t.Errorf("eps %g: got %v, want %v", eps, got, w)
 		}
 		checkSweep(t, "touching", env, fly, geom.Identity(), eps)
 		// Far away and tiny the contacts are not exact any more, but
-		// BruteSweep must still agree with Brute.
-		checkSweep(t, "touching far", Far(env, 1e6), Far(fly, 1e6), geom.Identity(), eps)
-		checkSweep(t, "touching tiny", Tiny(env, 1e-7), Tiny(fly, 1e-7), geom.Identity(), eps*1e-7)
+		// Sweep must still agree with Brute.
+		checkSweep(t, "touching far", testgeom.Far(env, 1e6), testgeom.Far(fly, 1e6), geom.Identity(), eps)
+		checkSweep(t, "touching tiny", testgeom.Tiny(env, 1e-7), testgeom.Tiny(fly, 1e-7), geom.Identity(), eps*1e-7)
 	}
 }
 
-// TestBruteSweepRounding checks pairs that TriTriWithin accepts although
+// TestSweepRounding checks pairs that TriTriWithin accepts although
 // their boxes are more than eps apart: the distance it computes rounds down
 // to eps or below. Boxes grown by exactly eps/2 would lose them all, boxes
 // grown by eps/2·(1+1e-9) the last two, whose computed distances are off by
 // about an ulp of their coordinates (1e9 and 1e6). (Found by a random
 // search.)
-func TestBruteSweepRounding(t *testing.T) {
+func TestSweepRounding(t *testing.T) {
 	pt := func(x, y, z float64) geom.Triangle {
 		p := geom.Vec3{X: x, Y: y, Z: z}
 		return geom.Triangle{p, p, p}
@@ -228,33 +245,30 @@ func TestBruteSweepRounding(t *testing.T) {
 		if c.env.Bounds().Expanded(c.eps / 2).Overlaps(c.fly.Bounds().Expanded(c.eps / 2)) {
 			t.Fatalf("case %d: boxes grown by eps/2 overlap: the case no longer tests the margin", i)
 		}
-		var se, sf soupBuilder
-		se.add(c.env)
-		sf.add(c.fly)
 		want := [][2]int32{{0, 0}}
-		if got := BruteSweep(se.mesh(), sf.mesh(), geom.Identity(), c.eps); !slices.Equal(got, want) {
+		if got := oracle.Sweep(soup(c.env), soup(c.fly), geom.Identity(), c.eps); !slices.Equal(got, want) {
 			t.Errorf("case %d: got %v, want %v", i, got, want)
 		}
 	}
 }
 
-func TestBruteSweepEdgeCases(t *testing.T) {
+func TestSweepEdgeCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 9))
 	box := geom.AABB{Max: geom.Vec3{X: 3, Y: 3, Z: 3}}
-	soup := RandomSoup(rng, 50, box, 1)
+	soup := testgeom.RandomSoup(rng, 50, box, 1)
 	empty := &mesh.TriMesh{}
 	for _, eps := range []float64{0, 0.1} {
 		for _, c := range []struct {
 			name     string
 			env, fly *mesh.TriMesh
 		}{{"empty-empty", empty, empty}, {"empty-soup", empty, soup}, {"soup-empty", soup, empty}} {
-			if got := BruteSweep(c.env, c.fly, geom.Identity(), eps); len(got) != 0 {
+			if got := oracle.Sweep(c.env, c.fly, geom.Identity(), eps); len(got) != 0 {
 				t.Errorf("%s: %d pairs", c.name, len(got))
 			}
 		}
 	}
-	// Non-finite coordinates: whatever Brute says, BruteSweep says too.
-	bad := RandomSoup(rng, 50, box, 1)
+	// Non-finite coordinates: whatever Brute says, Sweep says too.
+	bad := testgeom.RandomSoup(rng, 50, box, 1)
 	bad.Verts[0].X = math.NaN()
 	bad.Verts[4].Y = math.Inf(1)
 	bad.Verts[8].Z = math.Inf(-1)
@@ -268,15 +282,15 @@ func TestBruteSweepEdgeCases(t *testing.T) {
 	}
 }
 
-// TestBruteSweepParallel runs the default (parallel) path on models big
+// TestSweepParallel runs the default (parallel) path on models big
 // enough to take it.
-func TestBruteSweepParallel(t *testing.T) {
+func TestSweepParallel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
 	rng := rand.New(rand.NewPCG(4, 4))
 	box := geom.AABB{Max: geom.Vec3{X: 20, Y: 20, Z: 20}}
-	env, fly := RandomSoup(rng, 2500, box, 1), RandomSoup(rng, 2500, box, 1)
+	env, fly := testgeom.RandomSoup(rng, 2500, box, 1), testgeom.RandomSoup(rng, 2500, box, 1)
 	pose := geom.FromAxisAngle(geom.Vec3{X: 1, Y: 2, Z: 3}, 0.1, geom.Vec3{X: 1})
 	for _, eps := range []float64{0, 0.05} {
 		if n := checkSweep(t, "random 2500", env, fly, pose, eps); n == 0 {
@@ -285,17 +299,17 @@ func TestBruteSweepParallel(t *testing.T) {
 	}
 }
 
-func BenchmarkBruteSweep(b *testing.B) {
+func BenchmarkSweep(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	box := geom.AABB{Max: geom.Vec3{X: 50, Y: 50, Z: 50}}
-	env, fly := RandomSoup(rng, 20000, box, 1), RandomSoup(rng, 20000, box, 1)
+	env, fly := testgeom.RandomSoup(rng, 20000, box, 1), testgeom.RandomSoup(rng, 20000, box, 1)
 	pose := geom.FromAxisAngle(geom.Vec3{X: 1, Y: 1, Z: 0}, 0.3, geom.Vec3{X: 0.5})
 	for _, eps := range []float64{0, 0.1} {
 		b.Run(fmt.Sprintf("eps=%g", eps), func(b *testing.B) {
 			b.ReportAllocs()
 			n := 0
 			for b.Loop() {
-				n = len(BruteSweep(env, fly, pose, eps))
+				n = len(oracle.Sweep(env, fly, pose, eps))
 			}
 			b.ReportMetric(float64(n), "pairs")
 		})
