@@ -64,9 +64,12 @@ func (t *boxTree) bytes() int64 {
 	return int64(len(t.nodes))*int64(unsafe.Sizeof(cut{})) + 4*int64(len(t.order)) + 8*int64(len(t.dup))
 }
 
-// bounds returns the box of node i, derived from the root's by the cuts on
-// the path to it.
-func (t *boxTree) bounds(i int) bv.DOP {
+// bounds returns the box of node i as a 6-DOP.
+func (t *boxTree) bounds(i int) bv.DOP { return boxDOP(t.box(i)) }
+
+// box returns the box of node i, derived from the root's by the cuts on the
+// path to it.
+func (t *boxTree) box(i int) geom.AABB {
 	b, at := t.root, 0
 	for at != i {
 		n := &t.nodes[at]
@@ -79,7 +82,7 @@ func (t *boxTree) bounds(i int) bv.DOP {
 			at += r
 		}
 	}
-	return boxDOP(b)
+	return b
 }
 
 // newBoxTree builds the box-tree over the triangles ids of m, which it
@@ -260,29 +263,42 @@ func (t *boxTree) validate(m *mesh.TriMesh, o Options, tw twinList) error {
 	return nil
 }
 
-// bquery is one query between two box-trees.
-type bquery struct {
+// boxScratch is the per-query state of queries on box-trees.
+type boxScratch struct {
+	cur uint32
+	vertexCache
+	walk walk[boxFrame]
+	ft   []int32 // triangles of a flying leaf
+	seen map[Pair]struct{}
+}
+
+// boxQuery is one query between two box-trees.
+type boxQuery struct {
 	tester
 	et, ft *boxTree
 	r      geom.Mat3
 	absR   geom.Mat3
 	pad    float64
-	ftris  []int32
+	sc     *boxScratch
 }
 
 func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	if s.box == nil {
+		s.box = &boxScratch{}
+	}
+	sc := s.box
 	et, ft := env.impl.(*boxTree), fly.impl.(*boxTree)
-	if et.len() == 0 || ft.len() == 0 {
-		return Stats{}
+	if sc.cur++; sc.cur == 0 {
+		clear(sc.walk.restarted)
+		sc.cur = 1
 	}
-	if s.rig == nil {
-		s.rig = &rscratch{}
+	sc.vertexCache.begin(len(fly.mesh.Verts), sc.cur == 1)
+	if n := ft.len(); len(sc.walk.restarted) < n {
+		sc.walk.restarted = make([]uint32, n)
 	}
-	sc := s.rig
-	sc.begin(0, len(fly.mesh.Verts), false)
-	q := bquery{
+	q := boxQuery{
 		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
-		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), pad: padding(pose, o.Eps, et.mag, ft.mag), ftris: sc.ft,
+		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), pad: padding(pose, o.Eps, et.mag, ft.mag), sc: sc,
 	}
 	if o.All && (et.dup != nil || ft.dup != nil) {
 		if sc.seen == nil {
@@ -291,42 +307,86 @@ func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn f
 		clear(sc.seen)
 		q.seen, q.edup, q.fdup = sc.seen, et.dup, ft.dup
 	}
-	q.traverse(0, et.root, 0, ft.root)
-	sc.ft = q.ftris
+	w := &sc.walk
+	w.cur, w.restart = sc.cur, o.Restart
+	w.stack = append(w.stack[:0], item[boxFrame]{x: boxFrame{et.root, ft.root}})
+	if genericWalk {
+		traverse(&q, w)
+	} else {
+		traverseBox(&q, w)
+	}
 	return q.st
 }
 
-// traverse tests the boxes eb of environment node e and fb of flying node f
-// (in the flying model's frame) and, if they overlap, descends the larger.
-func (q *bquery) traverse(e int32, eb geom.AABB, f int32, fb geom.AABB) {
-	if q.stop {
-		return
-	}
-	q.st.BVTests++
+// The operations of the traversal (see pairOps): the boxes of a pair of
+// nodes travel with it, derived from their parents' by the cuts, and the
+// larger box is descended first.
+
+// overlap tests the boxes of the frame x, the flying one (in its own
+// model's frame) moved by the pose: one update.
+func (q *boxQuery) overlap(_, _ int32, x *boxFrame) bool {
 	q.st.Updates++
+	eb, fb := &x.eb, &x.fb
 	ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
 	eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
-	if bv.OBBDisjoint(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad) {
-		return
+	return !bv.OBBDisjoint(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad)
+}
+
+func (q *boxQuery) eref(e int32) int32 { return q.et.nodes[e].ref }
+func (q *boxQuery) fkids(f int32) (l, r int32) {
+	if r := q.ft.nodes[f].ref; r >= 0 {
+		return f + 1, f + r
 	}
-	en, fn := &q.et.nodes[e], &q.ft.nodes[f]
-	switch {
-	case en.ref < 0 && fn.ref < 0:
-		q.ftris = leafList(q.ft.order, fn.ref, q.ftris[:0])
-		q.leaf(q.et.order, en.ref, q.ftris)
-	case fn.ref < 0 || en.ref >= 0 && max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z):
-		a := int(en.axis)
-		l, r := eb, eb
-		l.Max = l.Max.SetIndex(a, en.hi)
-		r.Min = r.Min.SetIndex(a, en.lo)
-		q.traverse(e+1, l, f, fb)
-		q.traverse(e+en.ref, r, f, fb)
-	default:
-		a := int(fn.axis)
-		l, r := fb, fb
-		l.Max = l.Max.SetIndex(a, fn.hi)
-		r.Min = r.Min.SetIndex(a, fn.lo)
-		q.traverse(e, eb, f+1, l)
-		q.traverse(e, eb, f+fn.ref, r)
+	return -1, -1
+}
+
+// envFirst descends the box with the larger half-extent.
+func (q *boxQuery) envFirst(_, _ int32, x *boxFrame) bool {
+	eh, fh := x.eb.Max.Sub(x.eb.Min), x.fb.Max.Sub(x.fb.Min)
+	return max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z)
+}
+
+func (q *boxQuery) esplit(e int32, x *boxFrame) (l, r boxFrame) {
+	l, r = *x, *x
+	l.eb, r.eb = q.et.split(e, x.eb)
+	return l, r
+}
+
+func (q *boxQuery) fsplit(f int32, x *boxFrame) (l, r boxFrame) {
+	l, r = *x, *x
+	l.fb, r.fb = q.ft.split(f, x.fb)
+	return l, r
+}
+
+func (q *boxQuery) eroot(x *boxFrame) boxFrame { return boxFrame{q.et.root, x.fb} }
+func (q *boxQuery) update(int32)               {}
+func (q *boxQuery) base() *tester              { return &q.tester }
+
+func (q *boxQuery) leaves(e, f int32) {
+	q.sc.ft = leafList(q.ft.order, q.ft.nodes[f].ref, q.sc.ft[:0])
+	q.leaf(q.et.order, q.et.nodes[e].ref, q.sc.ft)
+}
+
+// split returns the boxes of the children of internal node i, whose box is
+// b.
+func (t *boxTree) split(i int32, b geom.AABB) (l, r geom.AABB) {
+	n := &t.nodes[i]
+	a := int(n.axis)
+	l, r = b, b
+	l.Max = l.Max.SetIndex(a, n.hi)
+	r.Min = r.Min.SetIndex(a, n.lo)
+	return l, r
+}
+
+// probes: Cv is the box-tree's volume test, on the boxes of nearby nodes
+// of t, the flying one moved by costPose; box-trees move no volume (Cu).
+func (bt *boxTree) probes(t *Tree) (cv, cu func(n int)) {
+	q := &boxQuery{tester: tester{pose: costPose}, et: bt, ft: bt, r: costPose.R, absR: absMat(costPose.R),
+		pad: padding(costPose, 0, bt.mag, bt.mag)}
+	ia, ib := probePairs(bt.len(), bt.len())
+	xs := make([]boxFrame, len(ia))
+	for i := range xs {
+		xs[i] = boxFrame{bt.box(int(ia[i])), bt.box(int(ib[i]))}
 	}
+	return probeBox(q, ia, ib, xs, nil)
 }

@@ -22,7 +22,11 @@ type config struct {
 
 func (c config) String() string {
 	if c.opts.Kind != bvh.KDOP {
-		return fmt.Sprintf("%v/%v/%v/leaf%d", c.opts.Kind, c.opts.Rule, c.opts.Split, c.opts.Leaf)
+		s := fmt.Sprintf("%v/%v/%v/leaf%d", c.opts.Kind, c.opts.Rule, c.opts.Split, c.opts.Leaf)
+		if c.q.Restart {
+			s += "/restart"
+		}
+		return s
 	}
 	s := fmt.Sprintf("k%d/%v/%v/leaf%d/fly%d", c.opts.K, c.opts.Rule, c.opts.Split, c.opts.Leaf, c.opts.FlyLeaf)
 	if c.opts.Float64 {
@@ -68,12 +72,14 @@ func configs() []config {
 				cs = append(cs, config{opts: bvh.Options{Kind: kind, Rule: r, Split: s}})
 			}
 		}
-		cs = append(cs, config{opts: bvh.Options{Kind: kind, Leaf: 4}})
+		cs = append(cs, config{opts: bvh.Options{Kind: kind, Leaf: 4}},
+			config{opts: bvh.Options{Kind: kind}, q: bvh.QueryOptions{Restart: true}})
 	}
 	return append(cs,
 		config{opts: bvh.Options{Kind: bvh.BoxTree}},
 		config{opts: bvh.Options{Kind: bvh.BoxTree, Leaf: 4}},
 		config{opts: bvh.Options{Kind: bvh.BoxTree, Leaf: 16}},
+		config{opts: bvh.Options{Kind: bvh.BoxTree, Leaf: 4}, q: bvh.QueryOptions{Restart: true}},
 	)
 }
 
@@ -253,8 +259,9 @@ func TestHeldOut(t *testing.T) {
 	}
 }
 
-// TestMixedKinds checks queries between trees of different kinds: the
-// flying model gets a tree of the environment's kind, built on first use.
+// TestMixedKinds checks queries between models whose trees are of different
+// kinds: the flying model is given a tree of the environment's kind with
+// As (Collide refuses trees of different kinds).
 func TestMixedKinds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 800))
@@ -270,6 +277,10 @@ func TestMixedKinds(t *testing.T) {
 		env := must(bvh.Build(envM, eo))
 		fo := kinds[(i+1)%len(kinds)]
 		fly := must(bvh.Build(flyM, fo))
+		if eo.Kind != fo.Kind && bvh.SameKind(env, fly) {
+			t.Fatalf("env %v, fly %v: SameKind", eo.Kind, fo.Kind)
+		}
+		fly = must(fly.As(eo.Kind))
 		for j, p := range poses {
 			want := testgeom.Brute(envM, flyM, p, 0)
 			got, _ := collect(env, fly, p, bvh.QueryOptions{All: true}, &s)

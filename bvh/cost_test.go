@@ -46,7 +46,7 @@ func costTrees(b *testing.B, kdopFloat64 bool) ([]string, []*Tree) {
 	return names, trees
 }
 
-func runProbe(b *testing.B, p probe) {
+func runProbe(b *testing.B, p func(n int)) {
 	b.ReportAllocs()
 	p(1000)
 	b.ResetTimer()
@@ -56,7 +56,7 @@ func runProbe(b *testing.B, p probe) {
 func BenchmarkCv(b *testing.B) {
 	names, trees := costTrees(b, true)
 	for i, t := range trees {
-		cv, _ := costProbes(t)
+		cv, _ := t.CostProbes()
 		b.Run(names[i], func(b *testing.B) { runProbe(b, cv) })
 	}
 }
@@ -64,7 +64,7 @@ func BenchmarkCv(b *testing.B) {
 func BenchmarkCu(b *testing.B) {
 	names, trees := costTrees(b, false)
 	for i, t := range trees {
-		if _, cu := costProbes(t); cu != nil {
+		if _, cu := t.CostProbes(); cu != nil {
 			b.Run(names[i], func(b *testing.B) { runProbe(b, cu) })
 		}
 	}

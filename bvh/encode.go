@@ -2,7 +2,6 @@ package bvh
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -95,25 +94,6 @@ const FormatName = "collide"
 // twinList), where version 1 trees hold every triangle. Read reads both.
 const formatVersion = 2
 
-// nodeSize returns the size of a saved node of a tree built with o.
-func nodeSize(o Options) int64 {
-	switch o.Kind {
-	case OBB:
-		return 15*8 + 4
-	case Sphere:
-		return 4*8 + 4
-	case AABB:
-		return 6*8 + 4
-	case BoxTree:
-		return 2*8 + 4 + 4
-	}
-	w := int64(4)
-	if o.Float64 {
-		w = 8
-	}
-	return int64(o.K)*w + 4
-}
-
 // headerFixed is the size of the header before the offsets.
 const headerFixed = 40
 
@@ -133,10 +113,6 @@ func (t *Tree) WriteTo(w io.Writer) (int64, error) {
 	m := t.mesh
 	if len(m.Verts) > mesh.MaxVertices || len(m.Tris) > mesh.MaxTriangles {
 		return 0, fmt.Errorf("bvh: mesh of %d vertices and %d triangles is too large to save", len(m.Verts), len(m.Tris))
-	}
-	nodes, ok := t.impl.(interface{ encodeNodes(*encoder) })
-	if !ok {
-		return 0, errors.New("bvh: unknown tree type")
 	}
 	k := t.opts.K
 	w8 := uint32(4)
@@ -191,7 +167,7 @@ func (t *Tree) WriteTo(w io.Writer) (int64, error) {
 			le.PutUint32(p[8:], uint32(tt[i][2]))
 		}
 	}
-	nodes.encodeNodes(e)
+	t.impl.encodeNodes(e)
 	order := t.impl.perm()
 	for lo := 0; lo < len(order) && e.err == nil; lo += ioChunk / 4 {
 		oo := order[lo:min(lo+ioChunk/4, len(order))]
@@ -365,35 +341,7 @@ func Read(r io.Reader) (*Tree, error) {
 	if m.Tris, err = readRaw(d, h.nt, 12, 4, "triangle array", func(ts [][3]int32, i0 int) { h.checkTris(d, ts, i0) }); err != nil {
 		return nil, err
 	}
-	var ti impl
-	switch {
-	case h.o.Kind == BoxTree:
-		ti, err = readBoxTree(d, h, m)
-	case h.o.Kind != KDOP:
-		ti, err = readRigid(d, h, m)
-	case h.w == 8:
-		switch h.o.K {
-		case bv.K6:
-			ti, err = readTree[float64, [6]float64](d, h)
-		case bv.K14:
-			ti, err = readTree[float64, [14]float64](d, h)
-		case bv.K18:
-			ti, err = readTree[float64, [18]float64](d, h)
-		default:
-			ti, err = readTree[float64, [26]float64](d, h)
-		}
-	default:
-		switch h.o.K {
-		case bv.K6:
-			ti, err = readTree[float32, [6]float32](d, h)
-		case bv.K14:
-			ti, err = readTree[float32, [14]float32](d, h)
-		case bv.K18:
-			ti, err = readTree[float32, [18]float32](d, h)
-		default:
-			ti, err = readTree[float32, [26]float32](d, h)
-		}
-	}
+	ti, err := kinds[h.o.Kind].read(d, h, m)
 	if err != nil {
 		return nil, err
 	}
@@ -417,28 +365,12 @@ func Read(r io.Reader) (*Tree, error) {
 	if h.version > 1 {
 		tw, _ = findTwins(m)
 	}
-	if c, ok := ti.(interface {
-		check(*mesh.TriMesh, Options, twinList) *fault
-	}); ok {
-		// The other kinds (see verify_kinds.go).
-		if f := c.check(m, h.o, tw); f != nil {
-			return nil, d.errorf(f.offset(h), "%s", f.msg)
-		}
-		if bt, ok := ti.(*boxTree); ok {
-			// Only now are the order's entries known to be in range.
-			bt.dup = duplicates(bt.order, h.nt)
-		}
-		return &Tree{mesh: m, opts: h.o, impl: ti, twins: tw, allHeld: h.version == 1}, nil
+	if f := ti.check(m, h.o, tw); f != nil {
+		return nil, d.errorf(f.offset(h), "%s", f.msg)
 	}
-	v := ti.(interface {
-		verify(*mesh.TriMesh, Options, twinList) (int, string)
-	})
-	if i, msg := v.verify(m, h.o, tw); msg != "" {
-		at := h.nAt
-		if i >= 0 {
-			at += int64(i) * h.nodeSize
-		}
-		return nil, d.errorf(at, "%s", msg)
+	if bt, ok := ti.(*boxTree); ok {
+		// Only now are the order's entries known to be in range.
+		bt.dup = duplicates(bt.order, h.nt)
 	}
 	return &Tree{mesh: m, opts: h.o, impl: ti, twins: tw, allHeld: h.version == 1}, nil
 }
@@ -559,8 +491,8 @@ func (d *decoder) header() (*header, error) {
 	} else {
 		h.version = int(v)
 	}
-	if v := field(12); v < 1 || v > uint32(BoxTree)+1 {
-		return nil, d.errorf(12, "unsupported bounding-volume kind %d (this build reads 1 to %d)", v, BoxTree+1)
+	if v := field(12); v < 1 || v > uint32(len(kinds)) {
+		return nil, d.errorf(12, "unsupported bounding-volume kind %d (this build reads 1 to %d)", v, len(kinds))
 	} else {
 		h.o.Kind = Kind(v - 1)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
 )
@@ -61,24 +60,15 @@ func decodeRecords(d *decoder, n int, size int64, what string, get func(i int, p
 	return nil
 }
 
-// encodeNodes writes the nodes of t: per node its volume (OBB: centre,
-// axes as rows, half-extents; sphere: centre, radius; AABB: centre,
-// half-extents), in float64, then its ref.
-func (t *rigid) encodeNodes(e *encoder) {
-	size := nodeSize(Options{Kind: t.kind})
+// encodeNodes writes the nodes of t: per node the numbers of its volume
+// (volKind.floats) in float64, then its ref.
+func (t *vtree[V]) encodeNodes(e *encoder) {
+	size := nodeSize(Options{Kind: t.vk.kind})
+	var buf []*float64
 	encodeRecords(e, len(t.refs), size, func(i int, p []byte) {
-		switch t.kind {
-		case OBB:
-			b := &t.obbs[i]
-			a := &b.Axes
-			p = putFloats(p, b.C.X, b.C.Y, b.C.Z, a[0][0], a[0][1], a[0][2], a[1][0], a[1][1], a[1][2],
-				a[2][0], a[2][1], a[2][2], b.Half.X, b.Half.Y, b.Half.Z)
-		case Sphere:
-			s := &t.sphs[i]
-			p = putFloats(p, s.C.X, s.C.Y, s.C.Z, s.R)
-		default:
-			b := &t.boxes[i]
-			p = putFloats(p, b.C.X, b.C.Y, b.C.Z, b.H.X, b.H.Y, b.H.Z)
+		buf = t.vk.floats(&t.vols[i], buf[:0])
+		for _, x := range buf {
+			p = putFloats(p, *x)
 		}
 		binary.LittleEndian.PutUint32(p, uint32(t.refs[i]))
 	})
@@ -120,35 +110,20 @@ func readOrder(d *decoder, h *header) ([]int32, error) {
 	})
 }
 
-// readRigid reads the nodes of an OBB, sphere or AABB tree over m.
-func readRigid(d *decoder, h *header, m *mesh.TriMesh) (*rigid, error) {
-	t := &rigid{kind: h.o.Kind, mag: meshMag(m), refs: alloc[int32](d, h.nn, h.nodeSize)}
-	// The volumes too are allocated as they arrive (see alloc).
-	switch t.kind {
-	case OBB:
-		t.obbs = alloc[bv.OBB](d, h.nn, h.nodeSize)
-	case Sphere:
-		t.sphs = alloc[bv.Sphere](d, h.nn, h.nodeSize)
-	default:
-		t.boxes = alloc[box](d, h.nn, h.nodeSize)
-	}
+// readVTree reads the nodes of a tree of the kind vk over m.
+func readVTree[V any](vk *volKind[V], d *decoder, h *header, m *mesh.TriMesh) (*vtree[V], error) {
+	// The volumes are allocated as they arrive (see alloc).
+	t := &vtree[V]{vk: vk, mag: meshMag(m), refs: alloc[int32](d, h.nn, h.nodeSize), vols: alloc[V](d, h.nn, h.nodeSize)}
+	var buf []*float64
 	err := decodeRecords(d, h.nn, h.nodeSize, "node array", func(i int, p []byte) {
+		var zero V
+		t.vols = append(t.vols, zero)
 		var nan bool
-		switch t.kind {
-		case OBB:
-			var b bv.OBB
-			a := &b.Axes
-			p, nan = getFloats(p, &b.C.X, &b.C.Y, &b.C.Z, &a[0][0], &a[0][1], &a[0][2], &a[1][0], &a[1][1], &a[1][2],
-				&a[2][0], &a[2][1], &a[2][2], &b.Half.X, &b.Half.Y, &b.Half.Z)
-			t.obbs = append(t.obbs, b)
-		case Sphere:
-			var s bv.Sphere
-			p, nan = getFloats(p, &s.C.X, &s.C.Y, &s.C.Z, &s.R)
-			t.sphs = append(t.sphs, s)
-		default:
-			var b box
-			p, nan = getFloats(p, &b.C.X, &b.C.Y, &b.C.Z, &b.H.X, &b.H.Y, &b.H.Z)
-			t.boxes = append(t.boxes, b)
+		buf = vk.floats(&t.vols[len(t.vols)-1], buf[:0])
+		for _, x := range buf {
+			var n bool
+			p, n = getFloats(p, x)
+			nan = nan || n
 		}
 		ref := int32(binary.LittleEndian.Uint32(p))
 		t.refs = append(t.refs, ref)

@@ -4,9 +4,11 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/hull"
 )
 
 // flyView is a tree as a flying model: its hierarchy truncated at the leaf
@@ -26,7 +28,7 @@ type flyView struct {
 	mag  float64 // largest |coordinate| of the mesh and of pts
 
 	hullOnce sync.Once
-	hull     *bv.Hull
+	hull     *hull.Hull
 }
 
 // view returns the flying view of t for k-DOPs of k, building it on first
@@ -173,9 +175,15 @@ func (v *flyView) tumblePoints(t *Tree, i int, ids []int32) []geom.Vec3 {
 	return corners
 }
 
+// bytes returns the memory held by v.
+func (v *flyView) bytes() int64 {
+	return int64(len(v.dop))*int64(unsafe.Sizeof(bv.DOP{})) + 4*int64(len(v.kid)+len(v.end)+len(v.tris)+len(v.voff)) +
+		24*int64(len(v.pts))
+}
+
 // convexHull returns the convex hull of the tree's mesh vertices, built on
 // first use.
-func (v *flyView) convexHull(t *Tree) *bv.Hull {
-	v.hullOnce.Do(func() { v.hull = bv.NewHull(t.mesh.Verts) })
+func (v *flyView) convexHull(t *Tree) *hull.Hull {
+	v.hullOnce.Do(func() { v.hull = hull.New(t.mesh.Verts) })
 	return v.hull
 }

@@ -16,7 +16,7 @@ func (t *Tree) Spheres(l int, dst []bv.Sphere) []bv.Sphere {
 	if t.impl.len() == 0 {
 		return dst
 	}
-	rt, _ := t.impl.(*rigid)
+	st, _ := t.impl.(*vtree[bv.Sphere])
 	var tris []int32
 	var pts []geom.Vec3
 	var walk func(i, depth int)
@@ -27,8 +27,8 @@ func (t *Tree) Spheres(l int, dst []bv.Sphere) []bv.Sphere {
 			walk(i+int(r), depth+1)
 			return
 		}
-		if rt != nil && rt.kind == Sphere {
-			dst = append(dst, rt.sphs[i])
+		if st != nil {
+			dst = append(dst, st.vols[i])
 			return
 		}
 		tris = t.subtreeTris(i, tris[:0])

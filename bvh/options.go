@@ -109,16 +109,6 @@ const (
 	RSS
 )
 
-var kindNames = []string{"kdop", "obb", "sphere", "aabb", "boxtree", "rss"}
-
-// String returns the kind's name: kdop, obb, sphere, aabb, boxtree or rss.
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", k)
-}
-
 // Options configures Build. The zero value is the default: 18-DOPs, the
 // Splatter rule, mean split point, one triangle per leaf, flying leaf size by
 // the size rule, float32 storage.
@@ -161,9 +151,7 @@ func (o Options) withDefaults() Options {
 
 func (o Options) validate() error {
 	switch {
-	case o.Kind == RSS:
-		return fmt.Errorf("bvh: rss trees are not built yet")
-	case o.Kind > RSS:
+	case int(o.Kind) >= len(kinds):
 		return fmt.Errorf("bvh: unknown tree kind %d", o.Kind)
 	case o.Rule == RAPID && o.Kind != OBB:
 		return fmt.Errorf("bvh: the rapid splitting rule applies to OBB trees only")

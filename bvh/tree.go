@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sync"
-	"unsafe"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/mesh"
@@ -28,56 +27,6 @@ type Tree struct {
 
 	flyMu sync.Mutex
 	views map[bv.K]*flyView // built on first use as a flying model
-	// as holds trees of other kinds over the same mesh, built on first use
-	// when the tree flies against a tree of that kind.
-	as map[Kind]*Tree
-}
-
-// impl is the node array of a tree: a tree[F, A] (k-DOPs of one element
-// type and k), a *rigid or a *boxTree.
-type impl interface {
-	len() int
-	ref(i int) int32
-	perm() []int32
-	// bounds returns the volume of node i as a k-DOP: its own, or the
-	// axis-aligned box around it.
-	bounds(i int) bv.DOP
-	bytes() int64
-	// validate checks the invariants over m, whose leaves hold the
-	// triangles tw holds.
-	validate(m *mesh.TriMesh, o Options, tw twinList) error
-}
-
-// node is one node of a tree[F, A]: its k-DOP and a reference. For an
-// internal node, ref > 0 is the offset of its right child (the left child is
-// the next node); for a leaf, ref = ^x where x is the triangle (leaf size 1)
-// or the position of the leaf's first triangle in the permutation.
-type node[F bv.Float, A bv.Slabs[F]] struct {
-	s   A
-	ref int32
-}
-
-// tree is the node array of a Tree with bounds of type F and k = len(A).
-type tree[F bv.Float, A bv.Slabs[F]] struct {
-	nodes []node[F, A]
-	// order lists the triangles leaf by leaf when leaves may hold more than
-	// one; the last triangle of each leaf is stored complemented (^t). It is
-	// nil for leaf size 1.
-	order []int32
-	// off[i] is subtracted from the projections onto direction i before
-	// they are stored, so that float32 keeps its precision for models far
-	// from the origin: off = d_i·origin, origin the centre of the model.
-	off [bv.MaxSlabs]float64
-}
-
-func (t *tree[F, A]) len() int                       { return len(t.nodes) }
-func (t *tree[F, A]) ref(i int) int32                { return t.nodes[i].ref }
-func (t *tree[F, A]) perm() []int32                  { return t.order }
-func (t *tree[F, A]) offsets() *[bv.MaxSlabs]float64 { return &t.off }
-func (t *tree[F, A]) bounds(i int) bv.DOP            { return bv.Unpack[F](&t.nodes[i].s, &t.off) }
-func (t *tree[F, A]) bytes() int64 {
-	var n node[F, A]
-	return int64(len(t.nodes))*int64(unsafe.Sizeof(n)) + 4*int64(len(t.order))
 }
 
 // Mesh returns the mesh the tree was built over.
@@ -95,8 +44,21 @@ func (t *Tree) Kind() Kind { return t.opts.Kind }
 // Nodes returns the number of nodes.
 func (t *Tree) Nodes() int { return t.impl.len() }
 
-// Bytes returns the memory held by the tree's nodes (not counting the mesh).
+// Bytes returns the memory held by the tree's nodes (not counting the mesh
+// nor the flying views, see FlyingBytes).
 func (t *Tree) Bytes() int64 { return t.impl.bytes() }
+
+// FlyingBytes returns the memory held by the flying views of a k-DOP tree
+// built so far (see PrepareFlying): what flying costs beyond Bytes.
+func (t *Tree) FlyingBytes() int64 {
+	t.flyMu.Lock()
+	defer t.flyMu.Unlock()
+	var n int64
+	for _, v := range t.views {
+		n += v.bytes()
+	}
+	return n
+}
 
 // Height returns the number of nodes on the longest root-to-leaf path (0 for
 // an empty tree).
@@ -154,21 +116,19 @@ func Build(m *mesh.TriMesh, o Options) (*Tree, error) {
 	}
 	tw, ids := findTwins(m)
 	t := &Tree{mesh: m, opts: o, twins: tw}
-	t.impl = newKind(o, m, ids)
+	t.impl = kinds[o.Kind].build(o, m, ids)
 	return t, nil
 }
 
-// asKind returns a tree of kind k over t's mesh: t itself if it is of that
-// kind (for KDOP, of any k), else one built with t's options (those that
-// apply to k) on first use and kept.
-func (t *Tree) asKind(k Kind) *Tree {
+// As returns a tree of kind k over t's mesh, built with t's options that
+// apply to k (the RAPID rule becomes Splatter for kinds other than OBB; a
+// k-DOP tree gets the default k), sharing t's mesh and its twins: the tree
+// to fly t against trees of kind k, which Collide requires. It returns t
+// itself if t is of kind k. The new tree is the caller's: t keeps no
+// reference to it, and its Bytes are its memory.
+func (t *Tree) As(k Kind) (*Tree, error) {
 	if t.opts.Kind == k {
-		return t
-	}
-	t.flyMu.Lock()
-	defer t.flyMu.Unlock()
-	if c, ok := t.as[k]; ok {
-		return c
+		return t, nil
 	}
 	o := t.opts
 	o.Kind = k
@@ -179,50 +139,10 @@ func (t *Tree) asKind(k Kind) *Tree {
 		o.K, o.Float64 = 0, false
 	}
 	o = o.withDefaults()
-	c := &Tree{mesh: t.mesh, opts: o, twins: t.twins}
-	c.impl = newKind(o, t.mesh, t.twins.heldTriangles(len(t.mesh.Tris)))
-	if t.as == nil {
-		t.as = map[Kind]*Tree{}
+	if err := o.validate(); err != nil {
+		return nil, err
 	}
-	t.as[k] = c
-	return c
-}
-
-// newImpl builds the node array for the element type and k of o, over the
-// triangles ids of m.
-func newImpl(o Options, m *mesh.TriMesh, ids []int32) impl {
-	if o.Float64 {
-		switch o.K {
-		case bv.K6:
-			return build[float64, [6]float64](o, m, ids)
-		case bv.K14:
-			return build[float64, [14]float64](o, m, ids)
-		case bv.K18:
-			return build[float64, [18]float64](o, m, ids)
-		default:
-			return build[float64, [26]float64](o, m, ids)
-		}
-	}
-	switch o.K {
-	case bv.K6:
-		return build[float32, [6]float32](o, m, ids)
-	case bv.K14:
-		return build[float32, [14]float32](o, m, ids)
-	case bv.K18:
-		return build[float32, [18]float32](o, m, ids)
-	default:
-		return build[float32, [26]float32](o, m, ids)
-	}
-}
-
-// newKind builds the nodes of a tree of o.Kind over the triangles ids of
-// m, which it takes over.
-func newKind(o Options, m *mesh.TriMesh, ids []int32) impl {
-	switch o.Kind {
-	case KDOP:
-		return newImpl(o, m, ids)
-	case BoxTree:
-		return newBoxTree(o, m, ids)
-	}
-	return newRigid(o, m, ids)
+	c := &Tree{mesh: t.mesh, opts: o, twins: t.twins, allHeld: t.allHeld}
+	c.impl = kinds[k].build(o, t.mesh, t.twins.heldTriangles(len(t.mesh.Tris)))
+	return c, nil
 }

@@ -161,11 +161,8 @@ func (f *fault) offset(h *header) int64 {
 const (
 	obbAxesAt  = 3 * 8
 	obbHalfAt  = 12 * 8
-	obbRefAt   = 15 * 8
 	sphereRAt  = 3 * 8
-	sphereRef  = 4 * 8
 	aabbHalfAt = 3 * 8
-	aabbRefAt  = 6 * 8
 	cutLoAt    = 8
 	cutRefAt   = 16
 	cutAxisAt  = 20
@@ -311,18 +308,9 @@ var exactChecks atomic.Int64
 
 // check checks every invariant of t over m (see the top of the file) and
 // returns the first fault, or nil.
-func (t *rigid) check(m *mesh.TriMesh, o Options, tw twinList) *fault {
+func (t *vtree[V]) check(m *mesh.TriMesh, o Options, tw twinList) *fault {
 	n, nt := len(t.refs), len(m.Tris)
-	var nv int
-	switch t.kind {
-	case OBB:
-		nv = len(t.obbs)
-	case Sphere:
-		nv = len(t.sphs)
-	default:
-		nv = len(t.boxes)
-	}
-	if nv != n {
+	if nv := len(t.vols); nv != n {
 		return faultf(atTree, 0, 0, "%d nodes but %d volumes", n, nv)
 	}
 	if nt == 0 || n == 0 {
@@ -331,45 +319,37 @@ func (t *rigid) check(m *mesh.TriMesh, o Options, tw twinList) *fault {
 		}
 		return nil
 	}
-	refAt := map[Kind]int{OBB: obbRefAt, Sphere: sphereRef, AABB: aabbRefAt}[t.kind]
+	refAt := 8 * len(t.vk.floats(new(V), nil))
 	sh, f := walkShape(n, nt, t.ref, t.order, shapeRules{levels: maxDepth, maxLeaf: o.Leaf, once: true, refAt: refAt, twins: tw})
 	if f != nil {
 		return f
 	}
+	return t.vk.check(t, m, sh)
+}
+
+// checkHolds returns the first fault of the volumes of t: out of the bounds
+// (volumeFault), or not containing a vertex below it (holds).
+func checkHolds[V any](t *vtree[V], m *mesh.TriMesh, sh *shape, volumeFault func(i int, v *V, mag float64) *fault, holds func(v *V, p geom.Vec3) bool) *fault {
 	mag := meshMag(m)
-	if t.kind == AABB {
-		return t.checkBoxes(m, sh, mag)
+	nodeFault := func(i int) *fault {
+		v := &t.vols[i]
+		if f := volumeFault(i, v, mag); f != nil {
+			return f
+		}
+		for _, tr := range sh.seq[sh.lo[i]:sh.hi[i]] {
+			for _, x := range m.Tris[tr] {
+				if !holds(v, m.Verts[x]) {
+					return faultf(atNode, i, 0, "node %d's %v does not contain vertex %d of triangle %d below it", i, t.vk.kind, x, tr)
+				}
+			}
+		}
+		return nil
 	}
-	bad := firstFault(n, func(i int) bool { return t.nodeFault(i, m, sh, mag) != nil })
+	bad := firstFault(len(t.refs), func(i int) bool { return nodeFault(i) != nil })
 	if bad < 0 {
 		return nil
 	}
-	return t.nodeFault(bad, m, sh, mag)
-}
-
-// nodeFault returns the fault of node i of an OBB or sphere tree: a volume
-// out of bounds or not containing a vertex below it.
-func (t *rigid) nodeFault(i int, m *mesh.TriMesh, sh *shape, mag float64) *fault {
-	if f := t.volumeFault(i, mag); f != nil {
-		return f
-	}
-	if t.kind == OBB && math.IsInf(t.obbs[i].Half.X, 1) {
-		return nil // contains everything
-	}
-	for _, tr := range sh.seq[sh.lo[i]:sh.hi[i]] {
-		for _, x := range m.Tris[tr] {
-			var in bool
-			if t.kind == OBB {
-				in = obbHolds(&t.obbs[i], m.Verts[x])
-			} else {
-				in = sphereHolds(&t.sphs[i], m.Verts[x])
-			}
-			if !in {
-				return faultf(atNode, i, 0, "node %d's %v does not contain vertex %d of triangle %d below it", i, t.kind, x, tr)
-			}
-		}
-	}
-	return nil
+	return nodeFault(bad)
 }
 
 // centreFault returns the fault of a centre c of node i beyond the bounds,
@@ -395,29 +375,32 @@ func extentFault(i, off int, what string, x, mag float64) *fault {
 	return nil
 }
 
-// volumeFault returns the fault of the volume of node i, outside the
-// bounds on its numbers, or nil.
-func (t *rigid) volumeFault(i int, mag float64) *fault {
-	switch t.kind {
-	case Sphere:
-		s := &t.sphs[i]
-		if f := centreFault(i, Sphere, s.C, mag); f != nil {
-			return f
-		}
-		return extentFault(i, sphereRAt, "radius", s.R, mag)
-	case AABB:
-		b := &t.boxes[i]
-		if f := centreFault(i, AABB, b.C, mag); f != nil {
-			return f
-		}
-		for k := range 3 {
-			if f := extentFault(i, aabbHalfAt+8*k, "half-extent", b.H.Index(k), mag); f != nil {
-				return f
-			}
-		}
-		return nil
+// sphereFault returns the fault of sphere s of node i outside the bounds,
+// or nil.
+func sphereFault(i int, s *bv.Sphere, mag float64) *fault {
+	if f := centreFault(i, Sphere, s.C, mag); f != nil {
+		return f
 	}
-	b := &t.obbs[i]
+	return extentFault(i, sphereRAt, "radius", s.R, mag)
+}
+
+// boxFault returns the fault of box b of node i outside the bounds, or
+// nil.
+func boxFault(i int, b *box, mag float64) *fault {
+	if f := centreFault(i, AABB, b.C, mag); f != nil {
+		return f
+	}
+	for k := range 3 {
+		if f := extentFault(i, aabbHalfAt+8*k, "half-extent", b.H.Index(k), mag); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// obbFault returns the fault of box b of node i outside the bounds, or
+// nil.
+func obbFault(i int, b *bv.OBB, mag float64) *fault {
 	if f := centreFault(i, OBB, b.C, mag); f != nil {
 		return f
 	}
@@ -537,10 +520,11 @@ func sphereHolds(s *bv.Sphere, p geom.Vec3) bool {
 // computed children before parents in one pass: taking the nodes in
 // reverse layout order, each subtree leaves its box on a stack, the right
 // subtree's below the left one's.
-func (t *rigid) checkBoxes(m *mesh.TriMesh, sh *shape, mag float64) *fault {
+func checkBoxes(t *vtree[box], m *mesh.TriMesh, sh *shape) *fault {
 	n := len(t.refs)
-	if i := firstFault(n, func(i int) bool { return t.volumeFault(i, mag) != nil }); i >= 0 {
-		return t.volumeFault(i, mag)
+	mag := meshMag(m)
+	if i := firstFault(n, func(i int) bool { return boxFault(i, &t.vols[i], mag) != nil }); i >= 0 {
+		return boxFault(i, &t.vols[i], mag)
 	}
 	var stack []geom.AABB
 	bad := -1
@@ -557,7 +541,7 @@ func (t *rigid) checkBoxes(m *mesh.TriMesh, sh *shape, mag float64) *fault {
 			}
 		}
 		stack = append(stack, b)
-		if !boxHolds(&t.boxes[i], b) {
+		if !boxHolds(&t.vols[i], b) {
 			bad = i
 		}
 	}

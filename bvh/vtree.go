@@ -12,63 +12,59 @@ import (
 	"github.com/collide3d/collide/mesh"
 )
 
-// rigid is the node array of an OBB, Sphere or AABB tree: trees whose
-// volumes are stored in model coordinates and moved with the flying model's
-// pose, never refitted. It has the layout of the k-DOP trees (depth first,
-// ref > 0 the offset of the right child, leaves ^x), with the volumes in the
-// one slice of the tree's kind.
-type rigid struct {
-	kind  Kind
+// vtree is the node array of a tree whose volumes, of type V, are stored in
+// model coordinates and moved with the flying model's pose, never refitted:
+// OBB, sphere, AABB and RSS trees. It has the layout of the k-DOP trees
+// (depth first, ref > 0 the offset of the right child, leaves ^x).
+type vtree[V any] struct {
+	vk    *volKind[V]
 	refs  []int32
-	obbs  []bv.OBB
-	sphs  []bv.Sphere
-	boxes []box
+	vols  []V
 	order []int32
 	mag   float64 // largest |coordinate| of the mesh
 }
+
+// volKind is what differs between the kinds of vtree: how a volume is
+// fitted, split, bounded, saved and checked. Each kind's file defines one,
+// with its query type.
+type volKind[V any] struct {
+	kind Kind
+	// fit returns the volume of the triangles.
+	fit func(tris []geom.Triangle, sc *fitScratch) V
+	// frame returns the directions a node with volume v over the triangles
+	// may be split along, and its extent along each.
+	frame func(v *V, tris []geom.Triangle) (dirs [3]geom.Vec3, ext [3]float64)
+	// volume measures v (for the MinSum and MinMax rules).
+	volume func(v *V) float64
+	// box returns the axis-aligned box around v.
+	box func(v *V) geom.AABB
+	// floats appends to dst the addresses of v's numbers, in the order a
+	// saved node holds them.
+	floats func(v *V, dst []*float64) []*float64
+	// check returns the first fault of t's volumes over m (their numbers
+	// within the bounds, each containing the vertices below it), or nil.
+	check func(t *vtree[V], m *mesh.TriMesh, sh *shape) *fault
+	// probes returns the cost probes of a tree of the kind (see
+	// Tree.CostProbes).
+	probes func(t *Tree) (cv, cu func(n int))
+}
+
+func (t *vtree[V]) probes(tr *Tree) (cv, cu func(n int)) { return t.vk.probes(tr) }
 
 // box is an axis-aligned box as centre and half-extents, containing the
 // points c - h ≤ x ≤ c + h of exact arithmetic.
 type box struct{ C, H geom.Vec3 }
 
-func (t *rigid) len() int        { return len(t.refs) }
-func (t *rigid) ref(i int) int32 { return t.refs[i] }
-func (t *rigid) perm() []int32   { return t.order }
-func (t *rigid) bytes() int64 {
-	n := int64(len(t.refs))
-	var vol int64
-	switch t.kind {
-	case OBB:
-		vol = int64(unsafe.Sizeof(bv.OBB{}))
-	case Sphere:
-		vol = int64(unsafe.Sizeof(bv.Sphere{}))
-	default:
-		vol = int64(unsafe.Sizeof(box{}))
-	}
-	return n*(vol+4) + 4*int64(len(t.order))
+func (t *vtree[V]) len() int        { return len(t.refs) }
+func (t *vtree[V]) ref(i int) int32 { return t.refs[i] }
+func (t *vtree[V]) perm() []int32   { return t.order }
+func (t *vtree[V]) bytes() int64 {
+	var v V
+	return int64(len(t.refs))*(int64(unsafe.Sizeof(v))+4) + 4*int64(len(t.order))
 }
 
 // bounds returns the axis-aligned box of node i's volume as a 6-DOP.
-func (t *rigid) bounds(i int) bv.DOP {
-	var lo, hi geom.Vec3
-	switch t.kind {
-	case OBB:
-		b := &t.obbs[i]
-		var e geom.Vec3
-		for k := range 3 {
-			e = e.Add(b.Axes.Row(k).Abs().Scale(b.Half.Index(k)))
-		}
-		lo, hi = b.C.Sub(e), b.C.Add(e)
-	case Sphere:
-		s := &t.sphs[i]
-		r := geom.V(s.R, s.R, s.R)
-		lo, hi = s.C.Sub(r), s.C.Add(r)
-	default:
-		b := &t.boxes[i]
-		lo, hi = b.C.Sub(b.H), b.C.Add(b.H)
-	}
-	return boxDOP(geom.AABB{Min: lo, Max: hi})
-}
+func (t *vtree[V]) bounds(i int) bv.DOP { return boxDOP(t.vk.box(&t.vols[i])) }
 
 // boxDOP returns b as a 6-DOP.
 func boxDOP(b geom.AABB) bv.DOP {
@@ -76,20 +72,6 @@ func boxDOP(b geom.AABB) bv.DOP {
 	d.Lo[0], d.Lo[1], d.Lo[2] = b.Min.X, b.Min.Y, b.Min.Z
 	d.Hi[0], d.Hi[1], d.Hi[2] = b.Max.X, b.Max.Y, b.Max.Z
 	return d
-}
-
-// size returns a measure of the size of node i, to choose which tree to
-// descend: the largest half-extent, or the radius.
-func (t *rigid) size(i int32) float64 {
-	switch t.kind {
-	case OBB:
-		h := &t.obbs[i].Half
-		return max(h.X, h.Y, h.Z)
-	case Sphere:
-		return t.sphs[i].R
-	}
-	h := &t.boxes[i].H
-	return max(h.X, h.Y, h.Z)
 }
 
 // meshMag returns the largest |coordinate| of m.
@@ -108,17 +90,6 @@ type fitScratch struct {
 	buf  []geom.Vec3
 }
 
-// rigidOps fits the volumes of one kind.
-type rigidOps[V any] struct {
-	// fit returns the volume of the triangles.
-	fit func(tris []geom.Triangle, sc *fitScratch) V
-	// frame returns the directions a node with volume v over the triangles
-	// may be split along, and its extent along each.
-	frame func(v *V, tris []geom.Triangle) (dirs [3]geom.Vec3, ext [3]float64)
-	// volume measures v (for the MinSum and MinMax rules).
-	volume func(v *V) float64
-}
-
 var axes = [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 
 // aabbFrame splits along x, y and z, with the triangles' extents.
@@ -131,68 +102,11 @@ func aabbFrame(tris []geom.Triangle) ([3]geom.Vec3, [3]float64) {
 	return axes, [3]float64{s.X, s.Y, s.Z}
 }
 
-var (
-	obbOps = rigidOps[bv.OBB]{
-		fit: func(tris []geom.Triangle, _ *fitScratch) bv.OBB { return bv.FitOBB(tris, bv.FitHull) },
-		frame: func(v *bv.OBB, _ []geom.Triangle) ([3]geom.Vec3, [3]float64) {
-			return [3]geom.Vec3{v.Axes.Row(0), v.Axes.Row(1), v.Axes.Row(2)}, [3]float64{v.Half.X, v.Half.Y, v.Half.Z}
-		},
-		volume: func(v *bv.OBB) float64 { return v.Volume() },
-	}
-	sphereOps = rigidOps[bv.Sphere]{
-		fit: func(tris []geom.Triangle, sc *fitScratch) bv.Sphere {
-			sc.pts = sc.pts[:0]
-			for _, t := range tris {
-				sc.pts = append(sc.pts, t[0], t[1], t[2])
-			}
-			var s bv.Sphere
-			s, sc.buf = bv.BoundingSphereBuf(sc.pts, sc.buf)
-			return s
-		},
-		frame:  func(_ *bv.Sphere, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
-		volume: func(v *bv.Sphere) float64 { return v.Volume() },
-	}
-	boxOps = rigidOps[box]{
-		fit: func(tris []geom.Triangle, _ *fitScratch) box {
-			b := geom.EmptyAABB()
-			for _, t := range tris {
-				b = b.Union(t.Bounds())
-			}
-			return boxOf(b)
-		},
-		frame: func(_ *box, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
-		volume: func(v *box) float64 {
-			return 8 * v.H.X * v.H.Y * v.H.Z
-		},
-	}
-)
-
-// boxOf returns the box of b as centre and half-extents, rounded so that
-// c - h ≤ b.Min and b.Max ≤ c + h hold exactly: h is at least the rounded
-// differences fl(b.Max - c) and fl(c - b.Min), stepped up by one ulp, each
-// of which is at least the exact difference.
-func boxOf(b geom.AABB) box {
-	c := b.Min.Scale(0.5).Add(b.Max.Scale(0.5))
-	up := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
-	return box{C: c, H: geom.Vec3{
-		X: up(max(b.Max.X-c.X, c.X-b.Min.X)),
-		Y: up(max(b.Max.Y-c.Y, c.Y-b.Min.Y)),
-		Z: up(max(b.Max.Z-c.Z, c.Z-b.Min.Z)),
-	}}
-}
-
-// newRigid builds the nodes of a tree of kind o.Kind (OBB, Sphere or AABB)
-// over the triangles ids of m, which it takes over.
-func newRigid(o Options, m *mesh.TriMesh, ids []int32) *rigid {
-	t := &rigid{kind: o.Kind, mag: meshMag(m)}
-	switch o.Kind {
-	case OBB:
-		t.refs, t.obbs, t.order = buildRigid(o, m, ids, obbOps)
-	case Sphere:
-		t.refs, t.sphs, t.order = buildRigid(o, m, ids, sphereOps)
-	default:
-		t.refs, t.boxes, t.order = buildRigid(o, m, ids, boxOps)
-	}
+// newVTree builds the nodes of a tree of the kind vk over the triangles ids
+// of m, which it takes over.
+func newVTree[V any](vk *volKind[V], o Options, m *mesh.TriMesh, ids []int32) *vtree[V] {
+	t := &vtree[V]{vk: vk, mag: meshMag(m)}
+	t.refs, t.vols, t.order = buildRigid(o, m, ids, vk)
 	return t
 }
 
@@ -200,7 +114,7 @@ func newRigid(o Options, m *mesh.TriMesh, ids []int32) *rigid {
 type rbuilder[V any] struct {
 	o     Options
 	m     *mesh.TriMesh
-	ops   rigidOps[V]
+	ops   *volKind[V]
 	cent  []geom.Vec3
 	area  []float64 // triangle areas (RAPID rule)
 	idx   []int32
@@ -213,7 +127,7 @@ type rsub[V any] struct {
 	vols []V
 }
 
-func buildRigid[V any](o Options, m *mesh.TriMesh, ids []int32, ops rigidOps[V]) (refs []int32, vols []V, order []int32) {
+func buildRigid[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V]) (refs []int32, vols []V, order []int32) {
 	n := len(ids)
 	if n == 0 {
 		return nil, nil, nil
@@ -371,7 +285,7 @@ func variance(ids []int32, key func(t int32) float64) float64 {
 // larger than o.Leaf, every node's volume within the bounds the queries'
 // padding assumes and containing exactly the vertices of all the triangles
 // below it.
-func (t *rigid) validate(m *mesh.TriMesh, o Options, tw twinList) error {
+func (t *vtree[V]) validate(m *mesh.TriMesh, o Options, tw twinList) error {
 	if f := t.check(m, o, tw); f != nil {
 		return errors.New("bvh: " + f.msg)
 	}

@@ -3,51 +3,122 @@ package bvh
 import (
 	"math"
 
-	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 )
 
-// rscratch is the per-query state of queries on rigid trees and box-trees.
-type rscratch struct {
+// moveScratch is the per-query state of queries on vtrees: the flying
+// nodes' moved centres (and axes, for the kinds that have them), stamped
+// with the query that moved them, the flying vertices at the pose and the
+// walk.
+type moveScratch struct {
 	cur   uint32
 	stamp []uint32    // query stamp of the flying node's moved volume
 	wc    []geom.Vec3 // moved centre of each flying node
-	wax   []geom.Mat3 // moved axes of each flying OBB, as rows
+	wax   []geom.Mat3 // moved axes of each flying node, as rows
 	vertexCache
-	stack []uint64
-	ft    []int32 // triangles of a flying leaf
-	seen  map[Pair]struct{}
+	walk walk[noFrame]
+	ft   []int32 // triangles of a flying leaf
 }
 
 // begin prepares s for a query with a flying tree of n nodes over nv
-// vertices.
-func (s *rscratch) begin(n, nv int, obb bool) {
+// vertices, whose volumes have axes if axes is set.
+func (s *moveScratch) begin(n, nv int, axes bool) {
 	if len(s.stamp) < n {
 		s.stamp = make([]uint32, n)
 		s.wc = make([]geom.Vec3, n)
+		s.walk.restarted = make([]uint32, n)
 	}
-	if obb && len(s.wax) < n {
+	if axes && len(s.wax) < n {
 		s.wax = make([]geom.Mat3, n)
 	}
 	s.cur++
 	if s.cur == 0 {
 		clear(s.stamp)
+		clear(s.walk.restarted)
 		s.cur = 1
 	}
 	s.vertexCache.begin(nv, s.cur == 1)
-	s.stack = s.stack[:0]
+	s.walk.cur = s.cur
 }
 
-// rquery is one query between two rigid trees of the same kind.
-type rquery struct {
+// moveQuery is what the queries on vtrees share: the trees, the pose and
+// its padding, the scratch. Each kind's query embeds it and adds its
+// volume test.
+type moveQuery[V any] struct {
 	tester
-	et, ft *rigid
+	et, ft *vtree[V]
 	r      geom.Mat3 // the pose's rotation
 	absR   geom.Mat3 // |r|
-	sc     *rscratch
+	sc     *moveScratch
 	// pad is added to the sums of radii in every volume test: the
 	// tolerance and a bound on the rounding errors (see padding).
 	pad float64
+}
+
+// newMoveQuery prepares the query of fly at pose against env, both of kind
+// V, in s's scratch for the kind; axes says whether the kind moves axes.
+func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool, axes bool) moveQuery[V] {
+	if s.move == nil {
+		s.move = &moveScratch{}
+	}
+	sc := s.move
+	et, ft := env.impl.(*vtree[V]), fly.impl.(*vtree[V])
+	sc.begin(ft.len(), len(fly.mesh.Verts), axes)
+	sc.walk.restart = o.Restart
+	sc.walk.stack = append(sc.walk.stack[:0], item[noFrame]{})
+	return moveQuery[V]{
+		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
+		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), sc: sc,
+		pad: padding(pose, o.Eps, et.mag, ft.mag),
+	}
+}
+
+// newProbeQuery returns the query of t flying against itself at costPose,
+// for the cost probes, with every flying volume moved.
+func newProbeQuery[V any](t *Tree, axes bool) (q moveQuery[V], ia, ib []int32, fs []int32) {
+	q = newMoveQuery[V](t, t, costPose, QueryOptions{}, &Scratch{}, nil, axes)
+	n := t.impl.len()
+	ia, ib = probePairs(n, n)
+	fs = make([]int32, n)
+	for i := range fs {
+		fs[i] = int32(i)
+	}
+	return q, ia, ib, fs
+}
+
+// moved reports whether flying node f has been moved for this query, and
+// marks it so.
+func (q *moveQuery[V]) moved(f int32) bool {
+	sc := q.sc
+	if sc.stamp[f] == sc.cur {
+		return true
+	}
+	sc.stamp[f] = sc.cur
+	q.st.Updates++
+	return false
+}
+
+// The operations of the traversal that the kinds of vtree share (see
+// pairOps): both trees are laid out depth first, and the larger volume is
+// descended first, as RAPID does.
+
+func (q *moveQuery[V]) eref(e int32) int32 { return q.et.refs[e] }
+func (q *moveQuery[V]) fkids(f int32) (l, r int32) {
+	if r := q.ft.refs[f]; r >= 0 {
+		return f + 1, f + r
+	}
+	return -1, -1
+}
+func (q *moveQuery[V]) esplit(e int32, _ *noFrame) (l, r noFrame) { return }
+func (q *moveQuery[V]) fsplit(f int32, _ *noFrame) (l, r noFrame) { return }
+func (q *moveQuery[V]) eroot(_ *noFrame) noFrame                  { return noFrame{} }
+func (q *moveQuery[V]) base() *tester                             { return &q.tester }
+
+// leaves tests the triangles of environment leaf e against those of flying
+// leaf f.
+func (q *moveQuery[V]) leaves(e, f int32) {
+	q.sc.ft = leafList(q.ft.order, q.ft.refs[f], q.sc.ft[:0])
+	q.leaf(q.et.order, q.et.refs[e], q.sc.ft)
 }
 
 // padding returns what volume tests under pose add to their radii for
@@ -96,115 +167,6 @@ func padding(pose geom.Pose, eps, emag, fmag float64) float64 {
 		}
 	}
 	return eps*(1+0x1p-50) + (0x1p-42+32*d)*m
-}
-
-func collideRigid(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-	et, ft := env.impl.(*rigid), fly.impl.(*rigid)
-	if et.len() == 0 || ft.len() == 0 {
-		return Stats{}
-	}
-	if s.rig == nil {
-		s.rig = &rscratch{}
-	}
-	sc := s.rig
-	sc.begin(ft.len(), len(fly.mesh.Verts), ft.kind == OBB)
-	q := rquery{
-		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
-		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), sc: sc,
-		pad: padding(pose, o.Eps, et.mag, ft.mag),
-	}
-	q.descend()
-	return q.st
-}
-
-// move computes the volume of flying node f at the pose, unless done.
-func (q *rquery) move(f int32) {
-	sc := q.sc
-	if sc.stamp[f] == sc.cur {
-		return
-	}
-	sc.stamp[f] = sc.cur
-	q.st.Updates++
-	var c geom.Vec3
-	switch q.ft.kind {
-	case OBB:
-		b := &q.ft.obbs[f]
-		c = b.C
-		for j := range 3 {
-			a := q.r.MulVec(b.Axes.Row(j))
-			sc.wax[f][j] = [3]float64{a.X, a.Y, a.Z}
-		}
-	case Sphere:
-		c = q.ft.sphs[f].C
-	default:
-		c = q.ft.boxes[f].C
-	}
-	sc.wc[f] = q.pose.Apply(c)
-}
-
-// disjoint reports whether the volumes of environment node e and flying
-// node f (moved) are separated.
-func (q *rquery) disjoint(e, f int32) bool {
-	q.move(f)
-	c := q.sc.wc[f]
-	switch q.et.kind {
-	case OBB:
-		a, b := &q.et.obbs[e], &q.ft.obbs[f]
-		wax := &q.sc.wax[f]
-		d := c.Sub(a.C)
-		var r, absR geom.Mat3
-		var t geom.Vec3
-		for i := range 3 {
-			ai := a.Axes.Row(i)
-			for j := range 3 {
-				x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
-				r[i][j], absR[i][j] = x, math.Abs(x)
-			}
-		}
-		t = a.Axes.MulVec(d)
-		return bv.OBBDisjoint(a.Half, b.Half, &r, &absR, t, q.pad)
-	case Sphere:
-		a, b := &q.et.sphs[e], &q.ft.sphs[f]
-		d := c.Sub(a.C)
-		rr := a.R + b.R + q.pad
-		return d.Dot(d) > rr*rr
-	}
-	a, b := &q.et.boxes[e], &q.ft.boxes[f]
-	return bv.OBBDisjoint(a.H, b.H, &q.r, &q.absR, c.Sub(a.C), q.pad)
-}
-
-// descend traverses both trees together, depth first, descending the
-// larger of two volumes that overlap (the smaller if the larger is a leaf).
-func (q *rquery) descend() {
-	sc := q.sc
-	stack := append(sc.stack[:0], 0)
-	erefs, frefs := q.et.refs, q.ft.refs
-	for len(stack) > 0 && !q.stop {
-		top := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		f, e := int32(top>>32), int32(uint32(top))
-		q.st.BVTests++
-		if q.disjoint(e, f) {
-			continue
-		}
-		er, fr := erefs[e], frefs[f]
-		switch {
-		case er < 0 && fr < 0:
-			q.leaves(e, f)
-		case fr < 0 || er >= 0 && q.et.size(e) >= q.ft.size(f):
-			stack = append(stack, uint64(f)<<32|uint64(uint32(e+er)), uint64(f)<<32|uint64(uint32(e+1)))
-		default:
-			stack = append(stack, uint64(f+fr)<<32|uint64(uint32(e)), uint64(f+1)<<32|uint64(uint32(e)))
-		}
-	}
-	sc.stack = stack
-}
-
-// leaves tests the triangles of environment leaf e against those of flying
-// leaf f.
-func (q *rquery) leaves(e, f int32) {
-	q.sc.ft = leafList(q.ft.order, q.ft.refs[f], q.sc.ft[:0])
-	q.leaf(q.et.order, q.et.refs[e], q.sc.ft)
 }
 
 // leafList appends the triangles of the leaf whose ref is ref, in a tree

@@ -1,0 +1,87 @@
+package bvh
+
+import (
+	"math"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+)
+
+// This file is the AABB kind: boxes aligned with the model's own axes,
+// tested as oriented boxes under the relative pose (no re-bounding: the
+// approach of OPCODE and ColDet).
+
+var aabbKind = volKind[box]{
+	kind: AABB,
+	fit: func(tris []geom.Triangle, _ *fitScratch) box {
+		b := geom.EmptyAABB()
+		for _, t := range tris {
+			b = b.Union(t.Bounds())
+		}
+		return boxOf(b)
+	},
+	frame:  func(_ *box, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
+	volume: func(v *box) float64 { return 8 * v.H.X * v.H.Y * v.H.Z },
+	box:    func(b *box) geom.AABB { return geom.AABB{Min: b.C.Sub(b.H), Max: b.C.Add(b.H)} },
+	floats: func(b *box, dst []*float64) []*float64 {
+		return append(dst, &b.C.X, &b.C.Y, &b.C.Z, &b.H.X, &b.H.Y, &b.H.Z)
+	},
+	check:  checkBoxes,
+	probes: aabbProbes,
+}
+
+// boxOf returns the box of b as centre and half-extents, rounded so that
+// c - h ≤ b.Min and b.Max ≤ c + h hold exactly: h is at least the rounded
+// differences fl(b.Max - c) and fl(c - b.Min), stepped up by one ulp, each
+// of which is at least the exact difference.
+func boxOf(b geom.AABB) box {
+	c := b.Min.Scale(0.5).Add(b.Max.Scale(0.5))
+	up := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
+	return box{C: c, H: geom.Vec3{
+		X: up(max(b.Max.X-c.X, c.X-b.Min.X)),
+		Y: up(max(b.Max.Y-c.Y, c.Y-b.Min.Y)),
+		Z: up(max(b.Max.Z-c.Z, c.Z-b.Min.Z)),
+	}}
+}
+
+// aabbQuery is a query between two AABB trees.
+type aabbQuery struct{ moveQuery[box] }
+
+func collideAABB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
+	if genericWalk {
+		traverse(&q, &q.sc.walk)
+	} else {
+		traverseAABB(&q, &q.sc.walk)
+	}
+	return q.st
+}
+
+// update moves flying node f's centre by the pose.
+func (q *aabbQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C) }
+
+// overlap runs the separating-axis test of the two boxes, the flying one
+// rotated by the pose.
+func (q *aabbQuery) overlap(e, f int32, _ *noFrame) bool {
+	if !q.moved(f) {
+		q.update(f)
+	}
+	a, b := &q.et.vols[e], &q.ft.vols[f]
+	return !bv.OBBDisjoint(a.H, b.H, &q.r, &q.absR, q.sc.wc[f].Sub(a.C), q.pad)
+}
+
+// envFirst descends the box with the larger half-extent.
+func (q *aabbQuery) envFirst(e, f int32, _ *noFrame) bool {
+	h, g := &q.et.vols[e].H, &q.ft.vols[f].H
+	return max(h.X, h.Y, h.Z) >= max(g.X, g.Y, g.Z)
+}
+
+// aabbProbes: as obbProbes.
+func aabbProbes(t *Tree) (cv, cu func(n int)) {
+	mq, ia, ib, fs := newProbeQuery[box](t, false)
+	q := &aabbQuery{mq}
+	for _, f := range fs {
+		q.update(f)
+	}
+	return probeAABB(q, ia, ib, make([]noFrame, len(ia)), fs)
+}

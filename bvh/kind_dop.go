@@ -1,0 +1,275 @@
+package bvh
+
+import (
+	"math"
+	"math/rand/v2"
+	"unsafe"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// This file is the k-DOP kind: the node array, its query (tumbling the
+// flying volumes into the environment's directions) and its cost probes.
+// Its builder is build.go, its checks validate.go and encode.go.
+
+// node is one node of a tree[F, A]: its k-DOP and a reference. For an
+// internal node, ref > 0 is the offset of its right child (the left child is
+// the next node); for a leaf, ref = ^x where x is the triangle (leaf size 1)
+// or the position of the leaf's first triangle in the permutation.
+type node[F bv.Float, A bv.Slabs[F]] struct {
+	s   A
+	ref int32
+}
+
+// tree is the node array of a k-DOP tree with bounds of type F and
+// k = len(A).
+type tree[F bv.Float, A bv.Slabs[F]] struct {
+	nodes []node[F, A]
+	// order lists the triangles leaf by leaf when leaves may hold more than
+	// one; the last triangle of each leaf is stored complemented (^t). It is
+	// nil for leaf size 1.
+	order []int32
+	// off[i] is subtracted from the projections onto direction i before
+	// they are stored, so that float32 keeps its precision for models far
+	// from the origin: off = d_i·origin, origin the centre of the model.
+	off [bv.MaxSlabs]float64
+}
+
+func (t *tree[F, A]) len() int                       { return len(t.nodes) }
+func (t *tree[F, A]) ref(i int) int32                { return t.nodes[i].ref }
+func (t *tree[F, A]) perm() []int32                  { return t.order }
+func (t *tree[F, A]) offsets() *[bv.MaxSlabs]float64 { return &t.off }
+func (t *tree[F, A]) bounds(i int) bv.DOP            { return bv.Unpack[F](&t.nodes[i].s, &t.off) }
+func (t *tree[F, A]) bytes() int64 {
+	var n node[F, A]
+	return int64(len(t.nodes))*int64(unsafe.Sizeof(n)) + 4*int64(len(t.order))
+}
+
+// check checks the invariants Read relies on (see verify).
+func (t *tree[F, A]) check(m *mesh.TriMesh, o Options, tw twinList) *fault {
+	i, msg := t.verify(m, o, tw)
+	switch {
+	case msg == "":
+		return nil
+	case i < 0:
+		return faultf(atTree, 0, 0, "%s", msg)
+	}
+	return faultf(atNode, i, 0, "%s", msg)
+}
+
+// dopKind is one instantiation of the k-DOP kind: its k and element type,
+// and its builder and reader.
+type dopKind struct {
+	k     bv.K
+	f64   bool
+	build func(o Options, m *mesh.TriMesh, ids []int32) impl
+	read  func(d *decoder, h *header) (impl, error)
+}
+
+func dopKindOf[F bv.Float, A bv.Slabs[F]]() dopKind {
+	var a A
+	var f F
+	return dopKind{
+		k: bv.K(len(a)), f64: unsafe.Sizeof(f) == 8,
+		build: func(o Options, m *mesh.TriMesh, ids []int32) impl { return build[F, A](o, m, ids) },
+		read:  func(d *decoder, h *header) (impl, error) { return readTree[F, A](d, h) },
+	}
+}
+
+// dopKinds lists the instantiations of the k-DOP kind.
+var dopKinds = []dopKind{
+	dopKindOf[float32, [6]float32](), dopKindOf[float32, [14]float32](),
+	dopKindOf[float32, [18]float32](), dopKindOf[float32, [26]float32](),
+	dopKindOf[float64, [6]float64](), dopKindOf[float64, [14]float64](),
+	dopKindOf[float64, [18]float64](), dopKindOf[float64, [26]float64](),
+}
+
+// dopKindFor returns the instantiation for k and the element type.
+func dopKindFor(k bv.K, f64 bool) dopKind {
+	for _, d := range dopKinds {
+		if d.k == k && d.f64 == f64 {
+			return d
+		}
+	}
+	panic("bvh: no k-DOP tree for k = " + k.String())
+}
+
+// dopScratch is the per-query state of queries on trees of type tree[F, A]:
+// the flying model's k-DOPs for the current pose, its transformed vertices
+// and the walk.
+type dopScratch[F bv.Float, A bv.Slabs[F]] struct {
+	cur   uint32   // stamp of the current query
+	fdop  []A      // flying k-DOPs for the current pose, in the environment's frame
+	stamp []uint32 // query stamp of fdop[i]
+	vertexCache
+	walk walk[noFrame]
+}
+
+// begin prepares s for a query flying view v over a mesh of nv vertices.
+func (s *dopScratch[F, A]) begin(v *flyView, nv int) {
+	n := len(v.kid)
+	if len(s.fdop) < n {
+		s.fdop = make([]A, n)
+		s.stamp = make([]uint32, n)
+		s.walk.restarted = make([]uint32, n)
+	}
+	s.cur++
+	if s.cur == 0 { // wrapped: forget every stamp
+		clear(s.stamp)
+		clear(s.walk.restarted)
+		s.cur = 1
+	}
+	s.vertexCache.begin(nv, s.cur == 1)
+	s.walk.cur = s.cur
+}
+
+// dopQuery is one query on an environment of type tree[F, A].
+type dopQuery[F bv.Float, A bv.Slabs[F]] struct {
+	tester
+	et    *tree[F, A]
+	fv    *flyView
+	shift bool                 // pose is a translation
+	pad   [bv.MaxSlabs]float64 // added to each side of a tumbled slab
+	sc    *dopScratch[F, A]
+}
+
+func (et *tree[F, A]) collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	sc, ok := s.dop.(*dopScratch[F, A])
+	if !ok {
+		sc = &dopScratch[F, A]{}
+		s.dop = sc
+	}
+	fv := fly.view(env.opts.K)
+	sc.begin(fv, len(fly.mesh.Verts))
+	q := dopQuery[F, A]{
+		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
+		et:     et, fv: fv, sc: sc,
+	}
+	q.shift = pose.R == geom.Identity3()
+	k := env.opts.K
+	// Rotated k-DOPs are padded by bounds on three errors. (1) The mesh
+	// vertices are transformed by Pose.Apply: each coordinate of R·x + t is
+	// rounded by at most 2^-52·(3M + T) (three products, three sums; M the
+	// largest |coordinate| of the model, T that of t). (2) The tumbling
+	// points are transformed and projected by bound, maybe with fused
+	// multiply-adds: as much again per coordinate, and each projection (a
+	// sum of up to three coordinates) adds 2^-52·3·(3M + T) at most; so
+	// 2^-47·(M + T) bounds (1) and (2) for |d|₁ ≤ 3. (3) The vertices of a
+	// node's k-DOP are computed within 2^-40·(M + S) ≤ 2^-38·M of the exact
+	// ones (see bv.DOP.Vertices), which moves a projection by at most
+	// √3·2^-38·M < 2^-37·M.
+	t := pose.T
+	rot := 0x1p-47*(fv.mag+max(math.Abs(t.X), math.Abs(t.Y), math.Abs(t.Z))) + 0x1p-37*fv.mag
+	eps := q.epsPad(k)
+	q.pad = eps
+	if !q.shift {
+		for i := range k.Slabs() {
+			q.pad[i] += rot
+		}
+	}
+	if o.ExactRoot && !q.shift {
+		var climb bv.ClimbState
+		st := &climb
+		if o.State != nil {
+			st = o.State.climbFor(fv)
+		}
+		d, _ := bv.HullDOP(fv.convexHull(fly), k, pose.R, pose.T, st)
+		bv.Pack[F](&sc.fdop[0], &d.Lo, &d.Hi, &et.off, &eps)
+		sc.stamp[0] = sc.cur
+		q.st.Updates++
+	} else {
+		q.tumble(0)
+	}
+	w := &sc.walk
+	w.restart = o.Restart
+	w.stack = append(w.stack[:0], item[noFrame]{})
+	if genericWalk {
+		traverse(&q, w)
+	} else {
+		traverseDOP(&q, w)
+	}
+	return q.st
+}
+
+// epsPad returns the tolerance part of the slab padding.
+func (q *dopQuery[F, A]) epsPad(k bv.K) [bv.MaxSlabs]float64 {
+	var p [bv.MaxSlabs]float64
+	for i := range k.Slabs() {
+		p[i] = q.eps * k.Norm(i) * (1 + 0x1p-50)
+	}
+	return p
+}
+
+// tumble computes the k-DOP of flying node i at the query's pose, in the
+// environment's frame, unless it is already done.
+func (q *dopQuery[F, A]) tumble(i int32) {
+	if q.sc.stamp[i] != q.sc.cur {
+		q.update(i)
+	}
+}
+
+// update computes the k-DOP of flying node i at the query's pose, in the
+// environment's frame.
+func (q *dopQuery[F, A]) update(i int32) {
+	sc := q.sc
+	sc.stamp[i] = sc.cur
+	q.st.Updates++
+	fv := q.fv
+	if q.shift {
+		d := fv.dop[i].Translated(q.pose.T)
+		bv.Pack[F](&sc.fdop[i], &d.Lo, &d.Hi, &q.et.off, &q.pad)
+		return
+	}
+	var lo, hi [bv.MaxSlabs]float64
+	bound(fv.k, fv.pts[fv.voff[i]:fv.voff[i+1]], &q.pose.R, q.pose.T, &lo, &hi)
+	bv.PackLoose[F](&sc.fdop[i], &lo, &hi, &q.et.off, &q.pad)
+}
+
+// The operations of the traversal (see pairOps). The environment is
+// descended first, down to a leaf, then the flying tree: Algorithm 1 of
+// Klosowski et al.
+
+func (q *dopQuery[F, A]) overlap(e, f int32, _ *noFrame) bool {
+	return bv.Overlap[F](&q.sc.fdop[f], &q.et.nodes[e].s)
+}
+func (q *dopQuery[F, A]) eref(e int32) int32 { return q.et.nodes[e].ref }
+func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {
+	c := q.fv.kid[f]
+	return c, c + 1
+}
+func (q *dopQuery[F, A]) envFirst(e, f int32, _ *noFrame) bool      { return true }
+func (q *dopQuery[F, A]) esplit(e int32, _ *noFrame) (l, r noFrame) { return }
+func (q *dopQuery[F, A]) eroot(_ *noFrame) noFrame                  { return noFrame{} }
+func (q *dopQuery[F, A]) base() *tester                             { return &q.tester }
+func (q *dopQuery[F, A]) fsplit(f int32, _ *noFrame) (l, r noFrame) {
+	c := q.fv.kid[f]
+	q.tumble(c)
+	q.tumble(c + 1)
+	return
+}
+func (q *dopQuery[F, A]) leaves(e, f int32) {
+	q.leaf(q.et.order, q.et.nodes[e].ref, q.fv.tris[^q.fv.kid[f]:q.fv.end[f]])
+}
+
+// probes: Cv tests the k-DOPs of random nodes of t against those of
+// nodes of t's flying view at a random rotation (tumbled beforehand: that
+// is Cu); Cu tumbles random internal nodes of the flying view.
+func (et *tree[F, A]) probes(t *Tree) (cv, cu func(n int)) {
+	fv := t.view(t.opts.K)
+	s := &dopScratch[F, A]{}
+	s.begin(fv, len(t.mesh.Verts))
+	rng := rand.New(rand.NewPCG(3, 4))
+	pose := geom.FromAxisAngle(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), 1, geom.V(0.1, 0.2, 0.3))
+	q := &dopQuery[F, A]{tester: tester{pose: pose}, et: et, fv: fv, sc: s}
+	var internal []int32
+	for i, c := range fv.kid {
+		q.update(int32(i))
+		if c >= 0 {
+			internal = append(internal, int32(i))
+		}
+	}
+	ia, ib := probePairs(len(et.nodes), len(fv.kid))
+	return probeDOP(q, ia, ib, make([]noFrame, len(ia)), internal)
+}

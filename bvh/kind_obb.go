@@ -1,0 +1,101 @@
+package bvh
+
+import (
+	"math"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// This file is the OBB kind (Gottschalk, Lin and Manocha, RAPID): boxes
+// oriented by the principal axes of the convex hull of their triangles,
+// tested with the 15-axis separating-axis test under the relative pose.
+
+var obbKind = volKind[bv.OBB]{
+	kind: OBB,
+	fit:  func(tris []geom.Triangle, _ *fitScratch) bv.OBB { return bv.FitOBB(tris, bv.FitHull) },
+	frame: func(v *bv.OBB, _ []geom.Triangle) ([3]geom.Vec3, [3]float64) {
+		return [3]geom.Vec3{v.Axes.Row(0), v.Axes.Row(1), v.Axes.Row(2)}, [3]float64{v.Half.X, v.Half.Y, v.Half.Z}
+	},
+	volume: func(v *bv.OBB) float64 { return v.Volume() },
+	box: func(b *bv.OBB) geom.AABB {
+		var e geom.Vec3
+		for k := range 3 {
+			e = e.Add(b.Axes.Row(k).Abs().Scale(b.Half.Index(k)))
+		}
+		return geom.AABB{Min: b.C.Sub(e), Max: b.C.Add(e)}
+	},
+	floats: func(b *bv.OBB, dst []*float64) []*float64 {
+		a := &b.Axes
+		return append(dst, &b.C.X, &b.C.Y, &b.C.Z, &a[0][0], &a[0][1], &a[0][2], &a[1][0], &a[1][1], &a[1][2],
+			&a[2][0], &a[2][1], &a[2][2], &b.Half.X, &b.Half.Y, &b.Half.Z)
+	},
+	probes: obbProbes,
+	check: func(t *vtree[bv.OBB], m *mesh.TriMesh, sh *shape) *fault {
+		return checkHolds(t, m, sh, obbFault, func(b *bv.OBB, p geom.Vec3) bool {
+			return math.IsInf(b.Half.X, 1) || obbHolds(b, p)
+		})
+	},
+}
+
+// obbQuery is a query between two OBB trees.
+type obbQuery struct{ moveQuery[bv.OBB] }
+
+func collideOBB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
+	if genericWalk {
+		traverse(&q, &q.sc.walk)
+	} else {
+		traverseOBB(&q, &q.sc.walk)
+	}
+	return q.st
+}
+
+// update moves flying node f's centre and axes by the pose.
+func (q *obbQuery) update(f int32) {
+	b := &q.ft.vols[f]
+	wax := &q.sc.wax[f]
+	for j := range 3 {
+		a := q.r.MulVec(b.Axes.Row(j))
+		wax[j] = [3]float64{a.X, a.Y, a.Z}
+	}
+	q.sc.wc[f] = q.pose.Apply(b.C)
+}
+
+// overlap runs the separating-axis test of environment box e and flying box
+// f, in e's frame.
+func (q *obbQuery) overlap(e, f int32, _ *noFrame) bool {
+	if !q.moved(f) {
+		q.update(f)
+	}
+	a, b := &q.et.vols[e], &q.ft.vols[f]
+	wax := &q.sc.wax[f]
+	d := q.sc.wc[f].Sub(a.C)
+	var r, absR geom.Mat3
+	for i := range 3 {
+		ai := a.Axes.Row(i)
+		for j := range 3 {
+			x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
+			r[i][j], absR[i][j] = x, math.Abs(x)
+		}
+	}
+	return !bv.OBBDisjoint(a.Half, b.Half, &r, &absR, a.Axes.MulVec(d), q.pad)
+}
+
+// envFirst descends the box with the larger half-extent.
+func (q *obbQuery) envFirst(e, f int32, _ *noFrame) bool {
+	h, g := &q.et.vols[e].Half, &q.ft.vols[f].Half
+	return max(h.X, h.Y, h.Z) >= max(g.X, g.Y, g.Z)
+}
+
+// probes: Cv tests nearby nodes of t against those of t moved by costPose
+// (moved beforehand: that is Cu); Cu moves nodes.
+func obbProbes(t *Tree) (cv, cu func(n int)) {
+	mq, ia, ib, fs := newProbeQuery[bv.OBB](t, true)
+	q := &obbQuery{mq}
+	for _, f := range fs {
+		q.update(f)
+	}
+	return probeOBB(q, ia, ib, make([]noFrame, len(ia)), fs)
+}

@@ -1,0 +1,76 @@
+package bvh
+
+import (
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// This file is the sphere kind: near-minimal spheres (bv.BoundingSphere),
+// their centres moved with the pose.
+
+var sphereKind = volKind[bv.Sphere]{
+	kind: Sphere,
+	fit: func(tris []geom.Triangle, sc *fitScratch) bv.Sphere {
+		sc.pts = sc.pts[:0]
+		for _, t := range tris {
+			sc.pts = append(sc.pts, t[0], t[1], t[2])
+		}
+		var s bv.Sphere
+		s, sc.buf = bv.BoundingSphereBuf(sc.pts, sc.buf)
+		return s
+	},
+	frame:  func(_ *bv.Sphere, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
+	volume: func(v *bv.Sphere) float64 { return v.Volume() },
+	box: func(s *bv.Sphere) geom.AABB {
+		r := geom.V(s.R, s.R, s.R)
+		return geom.AABB{Min: s.C.Sub(r), Max: s.C.Add(r)}
+	},
+	floats: func(s *bv.Sphere, dst []*float64) []*float64 { return append(dst, &s.C.X, &s.C.Y, &s.C.Z, &s.R) },
+	probes: sphereProbes,
+	check: func(t *vtree[bv.Sphere], m *mesh.TriMesh, sh *shape) *fault {
+		return checkHolds(t, m, sh, sphereFault, sphereHolds)
+	},
+}
+
+// sphereQuery is a query between two sphere trees.
+type sphereQuery struct{ moveQuery[bv.Sphere] }
+
+func collideSphere(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
+	if genericWalk {
+		traverse(&q, &q.sc.walk)
+	} else {
+		traverseSphere(&q, &q.sc.walk)
+	}
+	return q.st
+}
+
+// update moves flying node f's centre by the pose.
+func (q *sphereQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C) }
+
+// overlap compares the distance of the centres with the sum of the radii.
+func (q *sphereQuery) overlap(e, f int32, _ *noFrame) bool {
+	if !q.moved(f) {
+		q.update(f)
+	}
+	a, b := &q.et.vols[e], &q.ft.vols[f]
+	d := q.sc.wc[f].Sub(a.C)
+	rr := a.R + b.R + q.pad
+	return d.Dot(d) <= rr*rr
+}
+
+// envFirst descends the larger sphere.
+func (q *sphereQuery) envFirst(e, f int32, _ *noFrame) bool {
+	return q.et.vols[e].R >= q.ft.vols[f].R
+}
+
+// sphereProbes: as obbProbes.
+func sphereProbes(t *Tree) (cv, cu func(n int)) {
+	mq, ia, ib, fs := newProbeQuery[bv.Sphere](t, false)
+	q := &sphereQuery{mq}
+	for _, f := range fs {
+		q.update(f)
+	}
+	return probeSphere(q, ia, ib, make([]noFrame, len(ia)), fs)
+}
