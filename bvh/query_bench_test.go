@@ -90,7 +90,7 @@ func BenchmarkQuery(b *testing.B) {
 	}{
 		{"k=18/first", bvh.QueryOptions{}},
 		{"k=18/restart", bvh.QueryOptions{All: true, Restart: true}},
-		{"k=18/exactroot", bvh.QueryOptions{All: true, ExactRoot: true}},
+		{"k=18/exactroot", bvh.QueryOptions{All: true, ExactRoot: true, State: new(bvh.PairState)}},
 		{"k=18/eps", bvh.QueryOptions{All: true, Eps: 0.01}},
 	} {
 		b.Run(v.name, func(b *testing.B) { benchQueries(b, env, fly, poses, v.q) })
