@@ -311,10 +311,9 @@ func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn f
 	w.cur, w.restart = sc.cur, o.Restart
 	w.stack = append(w.stack[:0], item[boxFrame]{x: boxFrame{et.root, ft.root}})
 	if genericWalk {
-		traverse(&q, w)
-	} else {
-		traverseBox(&q, w)
+		return walkGeneric(q, w)
 	}
+	traverseBox(&q, w)
 	return q.st
 }
 

@@ -38,20 +38,25 @@
 // # Querying
 //
 // Collide tests a flying tree, at a rigid pose, against an environment tree
-// at the identity. For k-DOP trees it follows Algorithm 1 of the paper: descend the
-// environment first, down to a leaf, then the flying tree; or, with
-// QueryOptions.Restart, the variant that restarts the children of a flying
-// node at the environment's root. It reports each pair of triangles in
-// contact once (or stops at the first, or when the callback says so), and
-// counts the k-DOP tests (Nv), triangle tests (Np) and node updates (Nu).
+// of the same kind at the identity. Every kind runs one traversal
+// (traverse.go): a simultaneous depth-first descent of the two trees, which
+// asks the kind to test two volumes, to name a node's children, to choose
+// which tree to descend and to test two leaves' triangles. For k-DOP trees
+// it follows Algorithm 1 of the paper: descend the environment first, down
+// to a leaf, then the flying tree; or, with QueryOptions.Restart, the
+// variant that restarts the children of a flying node at the environment's
+// root (for every kind). It reports each pair of triangles in contact once
+// (or stops at the first, or when the callback says so), and counts the
+// volume tests (Nv), triangle tests (Np) and node updates (Nu).
 //
 // A flying model's nodes are re-bounded in the environment's directions for
 // each pose ("tumbling"), lazily, once per node per query, by transforming
 // the vertices of the node's initial k-DOP (or its own mesh vertices, when
 // fewer) and taking their k-DOP, padded by a proven bound on every rounding.
 // Translations skip the vertices; QueryOptions.ExactRoot bounds the root by
-// its exact k-DOP, hill climbing on the convex hull from the previous
-// query's extreme vertices. When the tree flies, nodes of at most τ
+// its exact k-DOP, hill climbing on the convex hull (package hull) from the
+// previous query's extreme vertices, which a PairState keeps. When the tree
+// flies, nodes of at most τ
 // triangles act as leaves (Options.FlyLeaf, or the size rule FlyLeafFor).
 //
 // Contact is decided exactly by geom.TriTri (or, with a tolerance eps > 0,
@@ -83,14 +88,25 @@
 //
 // Every test is padded by a proven bound on its rounding (and on how far
 // the pose's rotation is from orthonormal), so every kind finds exactly the
-// pairs of testing every pair. Queries between trees of different kinds
-// give the flying model a tree of the environment's kind, built on first
-// use and kept. Tree.Spheres gives any tree's spheres at levels of detail.
+// pairs of testing every pair. Trees of different kinds do not fly against
+// each other: Tree.As builds, when asked, a tree of another kind over the
+// same mesh. Tree.Spheres gives any tree's spheres at levels of detail.
+//
+// # Adding a kind
+//
+// A kind is one file, kind_name.go: its node array (the impl interface of
+// kinds.go; a vtree[V] with a volKind[V] for volumes stored in model
+// coordinates and moved with the pose), its query type implementing
+// pairOps (traverse.go) and its cost probes; then one row of the table
+// kinds (kinds.go), a case of Collide's switch, a copy in the go:generate
+// line of traverse.go, and its configurations in the conformance suite
+// (bvh_test.go).
 //
 // # Concurrency
 //
 // A Tree is immutable once built; any number of goroutines may query it at
-// once. The per-query state lives in a Scratch, one per goroutine. A tree's
+// once. The per-query state lives in a Scratch, one per goroutine; what a
+// pair of models keeps between queries, in a PairState. A k-DOP tree's
 // flying view is built on the first query that flies it (or by
-// PrepareFlying), under a lock.
+// PrepareFlying), under a lock; FlyingBytes reports its memory.
 package bvh

@@ -50,10 +50,9 @@ type aabbQuery struct{ moveQuery[box] }
 func collideAABB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
 	if genericWalk {
-		traverse(&q, &q.sc.walk)
-	} else {
-		traverseAABB(&q, &q.sc.walk)
+		return walkGeneric(q, &q.sc.walk)
 	}
+	traverseAABB(&q, &q.sc.walk)
 	return q.st
 }
 

@@ -186,10 +186,9 @@ func (et *tree[F, A]) collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s 
 	w.restart = o.Restart
 	w.stack = append(w.stack[:0], item[noFrame]{})
 	if genericWalk {
-		traverse(&q, w)
-	} else {
-		traverseDOP(&q, w)
+		return walkGeneric(q, w)
 	}
+	traverseDOP(&q, w)
 	return q.st
 }
 

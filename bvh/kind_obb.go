@@ -45,10 +45,9 @@ type obbQuery struct{ moveQuery[bv.OBB] }
 func collideOBB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
 	if genericWalk {
-		traverse(&q, &q.sc.walk)
-	} else {
-		traverseOBB(&q, &q.sc.walk)
+		return walkGeneric(q, &q.sc.walk)
 	}
+	traverseOBB(&q, &q.sc.walk)
 	return q.st
 }
 

@@ -39,10 +39,9 @@ type sphereQuery struct{ moveQuery[bv.Sphere] }
 func collideSphere(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
 	if genericWalk {
-		traverse(&q, &q.sc.walk)
-	} else {
-		traverseSphere(&q, &q.sc.walk)
+		return walkGeneric(q, &q.sc.walk)
 	}
+	traverseSphere(&q, &q.sc.walk)
 	return q.st
 }
 

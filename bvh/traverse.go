@@ -74,6 +74,18 @@ type pairOps[X any] interface {
 // copies (set by the tests that check that both find the same).
 var genericWalk = false
 
+// walkGeneric runs the walk w of the query q with the generic traverse, on
+// a copy of q: the generic function's calls through the type parameter
+// make its query escape to the heap, which the copies' callers' must not.
+func walkGeneric[X any, Q any, P interface {
+	*Q
+	pairOps[X]
+}](q Q, w *walk[X]) Stats {
+	p := P(&q)
+	traverse[X, P](p, w)
+	return p.base().st
+}
+
 // noFrame is the frame of kinds that need none.
 type noFrame struct{}
 
