@@ -27,5 +27,6 @@
 // unspecified but the functions do not panic. Validate meshes first
 // (mesh.TriMesh.Validate).
 //
-// geom imports only the standard library.
+// geom imports only the standard library and internal/exact, which holds the
+// exact arithmetic of the fallbacks (shared with package hull).
 package geom

@@ -3,6 +3,8 @@ package geom
 import (
 	"math"
 	"math/big"
+
+	"github.com/collide3d/collide/internal/exact"
 )
 
 // Error analysis of the float fast paths.
@@ -105,16 +107,17 @@ func sgn(x float64) int {
 // Exact evaluation.
 //
 // Stage 1 (error-free transformations, no allocation): when every input lies
-// in the safe range {0} ∪ [2⁻²⁰⁰, 2²⁰⁰] in magnitude, TwoSum and TwoProduct
-// (via math.FMA) are exact, because no product or sum can overflow and no
-// product's rounding error can fall below the smallest normal float. The
-// determinant is expanded into a sum of products of two or three floats, each
-// product split exactly into 2 or 4 floats, and the floats are summed exactly
-// into a nonoverlapping expansion (Shewchuk's Grow-Expansion with zero
-// elimination), whose sign is the sign of its largest component. When the
-// coordinate differences are exact (their TwoDiff tails are zero, as on
-// lattices and in most near-degenerate cases) the determinant is expanded over
-// the differences; otherwise over the raw coordinates.
+// in the safe range {0} ∪ [2⁻²⁰⁰, 2²⁰⁰] in magnitude, exact.TwoSum and
+// exact.TwoProd (via math.FMA) are exact, because no product or sum can
+// overflow and no product's rounding error can fall below the smallest normal
+// float. The determinant is expanded into a sum of products of two or three
+// floats, each product split exactly into 2 or 4 floats, and the floats are
+// summed exactly into an exact.Expansion (Shewchuk's Grow-Expansion with zero
+// elimination), whose sign is the sign of its largest component: at most 96
+// components, within exact.MaxLen. When the coordinate differences are exact
+// (their TwoDiff tails are zero, as on lattices and in most near-degenerate
+// cases) the determinant is expanded over the differences; otherwise over the
+// raw coordinates.
 //
 // Stage 2 (math/big, allocates): inputs outside the safe range are evaluated
 // with big.Float at a precision large enough for every intermediate to be
@@ -158,73 +161,6 @@ func safeScale(xs ...float64) (float64, bool) {
 	return s, true
 }
 
-// expansion is a nonoverlapping sum of floats in increasing magnitude.
-type expansion struct {
-	n int
-	c [112]float64
-}
-
-func twoSum(a, b float64) (s, e float64) {
-	s = a + b
-	bv := s - a
-	av := s - bv
-	return s, (a - av) + (b - bv)
-}
-
-func twoProd(a, b float64) (p, e float64) {
-	p = a * b
-	return p, math.FMA(a, b, -p)
-}
-
-// add adds b to the expansion exactly.
-func (e *expansion) add(b float64) {
-	if b == 0 {
-		return
-	}
-	q := b
-	k := 0
-	for i := 0; i < e.n; i++ {
-		var h float64
-		q, h = twoSum(q, e.c[i])
-		if h != 0 {
-			e.c[k] = h
-			k++
-		}
-	}
-	if q != 0 {
-		e.c[k] = q
-		k++
-	}
-	e.n = k
-}
-
-// addProd2 adds s·a·b exactly, s = ±1.
-func (e *expansion) addProd2(s, a, b float64) {
-	p, q := twoProd(a, b)
-	e.add(s * q)
-	e.add(s * p)
-}
-
-// addProd3 adds s·a·b·c exactly, s = ±1.
-func (e *expansion) addProd3(s, a, b, c float64) {
-	p1, p0 := twoProd(a, b)
-	h1, h0 := twoProd(p1, c)
-	l1, l0 := twoProd(p0, c)
-	e.add(s * l0)
-	e.add(s * l1)
-	e.add(s * h0)
-	e.add(s * h1)
-}
-
-func (e *expansion) sign() int {
-	for i := e.n - 1; i >= 0; i-- {
-		if e.c[i] != 0 {
-			return sgn(e.c[i])
-		}
-	}
-	return 0
-}
-
 // exactDiff returns a-b and whether it is exact.
 func exactDiff(a, b float64) (float64, bool) {
 	d := a - b
@@ -243,25 +179,25 @@ func orient2DExact(ax, ay, bx, by, cx, cy float64) int {
 		}
 		ax, ay, bx, by, cx, cy = ax*s, ay*s, bx*s, by*s, cx*s, cy*s
 	}
-	var e expansion
+	var e exact.Expansion
 	ux, ok1 := exactDiff(bx, ax)
 	uy, ok2 := exactDiff(by, ay)
 	vx, ok3 := exactDiff(cx, ax)
 	vy, ok4 := exactDiff(cy, ay)
 	if ok1 && ok2 && ok3 && ok4 {
-		e.addProd2(1, ux, vy)
-		e.addProd2(-1, uy, vx)
-		return e.sign()
+		e.AddProd2(1, ux, vy)
+		e.AddProd2(-1, uy, vx)
+		return e.Sign()
 	}
 	// (bx-ax)(cy-ay) - (by-ay)(cx-ax) expanded over the coordinates:
 	// bx·cy - bx·ay - ax·cy - by·cx + by·ax + ay·cx  (the ax·ay terms cancel).
-	e.addProd2(1, bx, cy)
-	e.addProd2(-1, bx, ay)
-	e.addProd2(-1, ax, cy)
-	e.addProd2(-1, by, cx)
-	e.addProd2(1, by, ax)
-	e.addProd2(1, ay, cx)
-	return e.sign()
+	e.AddProd2(1, bx, cy)
+	e.AddProd2(-1, bx, ay)
+	e.AddProd2(-1, ax, cy)
+	e.AddProd2(-1, by, cx)
+	e.AddProd2(1, by, ax)
+	e.AddProd2(1, ay, cx)
+	return e.Sign()
 }
 
 func orient3DExact(a, b, c, d Vec3) int {
@@ -272,7 +208,7 @@ func orient3DExact(a, b, c, d Vec3) int {
 		}
 		a, b, c, d = a.Scale(s), b.Scale(s), c.Scale(s), d.Scale(s)
 	}
-	var e expansion
+	var e exact.Expansion
 	ux, o1 := exactDiff(b.X, a.X)
 	uy, o2 := exactDiff(b.Y, a.Y)
 	uz, o3 := exactDiff(b.Z, a.Z)
@@ -283,31 +219,31 @@ func orient3DExact(a, b, c, d Vec3) int {
 	wy, o8 := exactDiff(d.Y, a.Y)
 	wz, o9 := exactDiff(d.Z, a.Z)
 	if o1 && o2 && o3 && o4 && o5 && o6 && o7 && o8 && o9 {
-		e.addProd3(1, ux, vy, wz)
-		e.addProd3(-1, ux, vz, wy)
-		e.addProd3(1, uy, vz, wx)
-		e.addProd3(-1, uy, vx, wz)
-		e.addProd3(1, uz, vx, wy)
-		e.addProd3(-1, uz, vy, wx)
-		return e.sign()
+		e.AddProd3(1, ux, vy, wz)
+		e.AddProd3(-1, ux, vz, wy)
+		e.AddProd3(1, uy, vz, wx)
+		e.AddProd3(-1, uy, vx, wz)
+		e.AddProd3(1, uz, vx, wy)
+		e.AddProd3(-1, uz, vy, wx)
+		return e.Sign()
 	}
 	// The determinant of the 4×4 matrix with rows (p, 1) for p = a, b, c, d,
 	// which equals ((b-a)×(c-a))·(d-a) up to sign, expanded along the column
 	// of ones into four 3×3 determinants of raw coordinates:
 	// det[b-a, c-a, d-a] = |b c d| - |a c d| + |a b d| - |a b c|.
 	det3 := func(s float64, p, q, r Vec3) {
-		e.addProd3(s, p.X, q.Y, r.Z)
-		e.addProd3(-s, p.X, q.Z, r.Y)
-		e.addProd3(s, p.Y, q.Z, r.X)
-		e.addProd3(-s, p.Y, q.X, r.Z)
-		e.addProd3(s, p.Z, q.X, r.Y)
-		e.addProd3(-s, p.Z, q.Y, r.X)
+		e.AddProd3(s, p.X, q.Y, r.Z)
+		e.AddProd3(-s, p.X, q.Z, r.Y)
+		e.AddProd3(s, p.Y, q.Z, r.X)
+		e.AddProd3(-s, p.Y, q.X, r.Z)
+		e.AddProd3(s, p.Z, q.X, r.Y)
+		e.AddProd3(-s, p.Z, q.Y, r.X)
 	}
 	det3(1, b, c, d)
 	det3(-1, a, c, d)
 	det3(1, a, b, d)
 	det3(-1, a, b, c)
-	return e.sign()
+	return e.Sign()
 }
 
 // bigPrec is enough for every intermediate of Orient3D to be exact: a
