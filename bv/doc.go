@@ -1,6 +1,8 @@
 // Package bv holds bounding volumes: k-DOPs (discrete orientation polytopes)
 // for k = 6, 14, 18 and 26, with the fixed directions of Klosowski et al.;
-// oriented boxes; and spheres.
+// oriented boxes; and spheres. It fits them to points and triangles, tests
+// them for overlap and measures them. The convex hull that some of the fits
+// work on is package hull's.
 //
 // # k-DOPs
 //
@@ -25,14 +27,24 @@
 // float64, so that the overlap loop is specialised for each k by the compiler.
 // Pack converts a DOP to it, rounding outward.
 //
+// HullDOP bounds a rotated point set by the k-DOP of its convex hull (a
+// hull.Hull) under the pose, found by hill climbing (QuickCD's exact
+// bounding volume for the root of a flying model): per slab side,
+// hull.Hull.Extreme climbs from the extreme vertex of the previous call,
+// kept in a ClimbState, so that a slowly rotating body costs a few vertex
+// moves per slab. The result is padded by a proven bound so that it
+// contains every point exactly; HullDOPBrute, which projects every vertex,
+// is its reference.
+//
 // # Oriented boxes
 //
 // OBB is the oriented box of the OBBTree (Gottschalk, Lin and Manocha; RAPID):
 // a centre, three orthonormal right-handed axes (the rows of Axes) and three
 // half-extents. FitOBB takes the axes from the eigenvectors (SymEigen, cyclic
 // Jacobi) of a covariance matrix: of the surface of the convex hull of the
-// corners (FitHull, the paper's method), of the triangles' own surface,
-// area-weighted (FitSurface, RAPID's), or of the corners (FitVertices). The
+// corners (FitHull, the paper's method, on the triangles of
+// hull.NewTriangulated), of the triangles' own surface, area-weighted
+// (FitSurface, RAPID's), or of the corners (FitVertices). The
 // extents come from the extreme corners, padded so that every corner lies in
 // the box exactly, whatever the rounding. OBBDisjoint is the 15-axis
 // separating-axis test, with box B given in A's frame (R, |R|, T) and a

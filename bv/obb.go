@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/hull"
 )
 
 // OBB is an oriented box: the points C + Σ u_i·Axes[i] with |u_i| ≤ Half_i.
@@ -206,7 +207,7 @@ func obbHullCovariance(tris []geom.Triangle, acc *obbMoments) ([3][3]float64, bo
 		return obbSign(p.Z - q.Z)
 	})
 	pts = slices.Compact(pts)
-	h, ht := buildHull(pts, true)
+	h, ht := hull.NewTriangulated(pts)
 	if h.Dim() != 3 {
 		return [3][3]float64{}, false
 	}
