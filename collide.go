@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/bvh"
@@ -21,76 +21,11 @@ import (
 	_ "github.com/collide3d/collide/mesh/stl"
 )
 
-// BVBrute names the brute-force model: no hierarchy, every triangle pair is
-// tested (after an exact bounding-box filter). It is the oracle every
-// accelerated structure is checked against.
-const BVBrute = "brute"
-
-// BVDefault is the bounding volume Build uses when none is named.
-const BVDefault = "kdop18"
-
-// bvKinds maps the bounding-volume names to a tree kind and, for k-DOPs,
-// k.
-var bvKinds = map[string]struct {
-	kind bvh.Kind
-	k    bv.K
-}{
-	"kdop6": {bvh.KDOP, bv.K6}, "kdop14": {bvh.KDOP, bv.K14}, "kdop18": {bvh.KDOP, bv.K18}, "kdop26": {bvh.KDOP, bv.K26},
-	"obb": {bvh.OBB, 0}, "sphere": {bvh.Sphere, 0}, "aabb": {bvh.AABB, 0}, "boxtree": {bvh.BoxTree, 0},
-}
-
-// BVNames returns the names of the bounding-volume types Build accepts:
-//
-//   - kdop6, kdop14, kdop18, kdop26: k-DOP trees (Klosowski et al.); the
-//     flying model's k-DOPs are recomputed for each pose (tumbling)
-//   - obb: oriented-box trees (Gottschalk et al., RAPID)
-//   - sphere: sphere-trees
-//   - aabb: trees of boxes aligned with the model's own axes, tested as
-//     oriented boxes under the relative pose (as OPCODE does)
-//   - boxtree: Zachmann's box-trees
-//   - brute: no hierarchy, every pair tested (the oracle)
-//
-// The environment's type decides how a query runs; a flying model of
-// another type gets a hierarchy of the environment's type, built on the
-// first such query and kept.
-func BVNames() []string {
-	return []string{"kdop6", "kdop14", "kdop18", "kdop26", "obb", "sphere", "aabb", "boxtree", BVBrute}
-}
-
-// bvName returns the name of the bounding volume of t.
-func bvName(t *bvh.Tree) string {
-	if t.Kind() == bvh.KDOP {
-		return fmt.Sprintf("kdop%d", int(t.K()))
-	}
-	return t.Kind().String()
-}
-
-// ErrUnknownBV is returned (wrapped) by Build for an unknown BV name.
-var ErrUnknownBV = errors.New("unknown bounding volume")
-
-// Rule, Split and their values choose how a hierarchy is split; see package
-// bvh.
-type (
-	Rule  = bvh.Rule
-	Split = bvh.Split
-)
-
-// The splitting rules and split points.
-const (
-	Splatter    = bvh.Splatter
-	LongestSide = bvh.LongestSide
-	MinSum      = bvh.MinSum
-	MinMax      = bvh.MinMax
-	RAPID       = bvh.RAPID
-	Mean        = bvh.Mean
-	Median      = bvh.Median
-)
-
 // BuildOptions configures Build. The zero value builds an 18-DOP tree with
 // the Splatter rule, mean split points and one triangle per leaf.
 type BuildOptions struct {
-	// BV names the bounding-volume type (see BVNames; "" is BVDefault).
-	BV string
+	// BV is the bounding volume (the zero value is KDOP18).
+	BV BV
 	// Rule chooses the axis each node is split along (RAPID: OBB trees
 	// only).
 	Rule Rule
@@ -103,7 +38,7 @@ type BuildOptions struct {
 	// size, see bvh.FlyLeafFor).
 	FlyLeaf int
 	// Float64 stores k-DOP bounds in float64 instead of float32 (the other
-	// types always use float64).
+	// volumes always use float64).
 	Float64 bool
 }
 
@@ -116,25 +51,50 @@ type QueryOptions struct {
 	// Eps ≥ 0 is the tolerance: pairs at distance at most Eps are reported.
 	// 0 is exact contact.
 	Eps float64
-	// Restart selects the restart-at-the-root traversal variant of k-DOP
-	// trees (for experiments; see bvh.QueryOptions).
-	Restart bool
-	// ExactRoot bounds the flying model's root by its exact k-DOP, found by
-	// hill climbing on its convex hull, instead of by tumbling (k-DOP trees).
-	ExactRoot bool
 	// MaxPairs > 0 bounds the pairs Check keeps: the query stops when it
 	// finds one more, and Result.Truncated says so. Each ignores it (its
 	// callback stops the query when it wants).
 	MaxPairs int
+	// Experiment selects traversal variants for experiments; applications
+	// leave it zero.
+	Experiment Experiment
+}
+
+// Experiment holds the traversal variants that the experiments of
+// Klosowski et al. compare (see bvh.QueryOptions). They change a query's
+// work, never its answer; the zero value is the library's traversal.
+type Experiment struct {
+	// Restart selects the restart-at-the-root traversal: when a flying
+	// node meets an environment leaf, its children are tested against the
+	// environment's root.
+	Restart bool
+	// ExactRoot bounds the flying model's root by its exact k-DOP, found by
+	// hill climbing on its convex hull, instead of by tumbling (k-DOP
+	// trees; the other volumes ignore it). A Query keeps the climb's end
+	// for its next query, where the next climb starts.
+	ExactRoot bool
 }
 
 // Pair names two triangles in contact by their indices in the environment
 // and the flying model.
-type Pair = bvh.Pair
+type Pair struct {
+	Env, Fly int32
+}
 
 // Stats counts the work of one query, in the terms of the cost model
 // T = Nv·Cv + Np·Cp + Nu·Cu.
-type Stats = bvh.Stats
+type Stats struct {
+	BVTests  int64 // Nv: bounding-volume overlap tests
+	TriTests int64 // Np: exact triangle-triangle tests
+	Updates  int64 // Nu: flying volumes re-bounded (k-DOPs) or moved (the other volumes) for the pose
+}
+
+// Add adds the counts of s to st.
+func (st *Stats) Add(s Stats) {
+	st.BVTests += s.BVTests
+	st.TriTests += s.TriTests
+	st.Updates += s.Updates
+}
 
 // Result is the answer to one query.
 type Result struct {
@@ -153,18 +113,26 @@ func ComparePairs(a, b Pair) int {
 
 // Model is a built, immutable collision model: a mesh and its hierarchy.
 type Model struct {
-	mesh  *mesh.TriMesh
-	bv    string
-	tree  *bvh.Tree   // nil for BVBrute
-	boxes []geom.AABB // per-triangle bounds (BVBrute)
+	mesh *mesh.TriMesh
+	opts BuildOptions // as built, with the defaults filled in
+	tree *bvh.Tree    // nil for Brute
+	// boxes are the per-triangle bounds of a brute-force model.
+	boxes []geom.AABB
 	// reach bounds |x|, |y|, |z| over the vertices: a pose moves no
 	// vertex further than |R|·reach + |t| from the origin.
 	reach geom.Vec3
 }
 
-// newModel returns the model of m with hierarchy t (nil for BVBrute).
-func newModel(m *mesh.TriMesh, name string, t *bvh.Tree) *Model {
-	md := &Model{mesh: m, bv: name, tree: t}
+// newModel returns the model of m built with o, with hierarchy t (nil for
+// Brute).
+func newModel(m *mesh.TriMesh, o BuildOptions, t *bvh.Tree) *Model {
+	if t != nil {
+		to := t.Options()
+		o.Rule, o.Split, o.Leaf, o.FlyLeaf, o.Float64 = Rule(to.Rule), Split(to.Split), to.Leaf, to.FlyLeaf, to.Float64
+	} else {
+		o = BuildOptions{BV: Brute}
+	}
+	md := &Model{mesh: m, opts: o, tree: t}
 	for _, v := range m.Verts {
 		md.reach = md.reach.Max(v.Abs())
 	}
@@ -172,13 +140,12 @@ func newModel(m *mesh.TriMesh, name string, t *bvh.Tree) *Model {
 }
 
 // Build validates m and builds a model for it. The model keeps m, which must
-// not be modified afterwards.
+// not be modified afterwards. An o.BV that is none of BVs is an error
+// wrapping ErrUnknownBV.
 func Build(m *mesh.TriMesh, o BuildOptions) (*Model, error) {
-	if o.BV == "" {
-		o.BV = BVDefault
-	}
-	if !slices.Contains(BVNames(), o.BV) {
-		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownBV, o.BV, strings.Join(BVNames(), ", "))
+	i := o.BV.index()
+	if i < 0 {
+		return nil, fmt.Errorf("collide: %w %v (known: %s)", ErrUnknownBV, o.BV, knownBVs())
 	}
 	if m == nil {
 		return nil, errors.New("collide: nil mesh")
@@ -186,19 +153,19 @@ func Build(m *mesh.TriMesh, o BuildOptions) (*Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	if o.BV == BVBrute {
-		md := newModel(m, o.BV, nil)
+	if o.BV == Brute {
+		md := newModel(m, o, nil)
 		md.boxes = triangleBoxes(m)
 		return md, nil
 	}
-	kind := bvKinds[o.BV]
 	t, err := bvh.Build(m, bvh.Options{
-		Kind: kind.kind, K: kind.k, Rule: o.Rule, Split: o.Split, Leaf: o.Leaf, FlyLeaf: o.FlyLeaf, Float64: o.Float64,
+		Kind: volumes[i].kind, K: volumes[i].k, Rule: bvh.Rule(o.Rule), Split: bvh.Split(o.Split),
+		Leaf: o.Leaf, FlyLeaf: o.FlyLeaf, Float64: o.Float64,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return newModel(m, o.BV, t), nil
+	return newModel(m, o, t), nil
 }
 
 func triangleBoxes(m *mesh.TriMesh) []geom.AABB {
@@ -222,10 +189,29 @@ func (m *Model) PrepareFlying() {
 // Mesh returns the mesh the model was built from.
 func (m *Model) Mesh() *mesh.TriMesh { return m.mesh }
 
-// BV returns the name of the model's bounding-volume type.
-func (m *Model) BV() string { return m.bv }
+// BV returns the model's bounding volume.
+func (m *Model) BV() BV { return m.opts.BV }
 
-// Tree returns the model's hierarchy (nil for BVBrute).
+// Options returns the options the model was built with, its defaults
+// filled in: Leaf is at least 1, and the volumes other than k-DOPs report
+// FlyLeaf 0 and Float64 (they always store float64). A brute-force model
+// reports only its BV. A model loaded by ReadModel reports the options it
+// was saved with.
+func (m *Model) Options() BuildOptions { return m.opts }
+
+// Bytes returns the memory of the model's hierarchy (for a brute-force
+// model, of its triangles' boxes), not counting the mesh.
+func (m *Model) Bytes() int64 {
+	if m.tree != nil {
+		return m.tree.Bytes()
+	}
+	return int64(len(m.boxes)) * int64(unsafe.Sizeof(geom.AABB{}))
+}
+
+// Tree returns the model's hierarchy (nil for Brute), for experiments
+// that need what the facade does not offer (package bench measures the
+// cost model's constants on it). Package bvh is the engine's interface,
+// not the library's: it may change between versions.
 func (m *Model) Tree() *bvh.Tree { return m.tree }
 
 // Spheres returns level l of the model's spheres at levels of detail, in
@@ -245,8 +231,13 @@ func (m *Model) Spheres(l int) []bv.Sphere {
 // use.
 type Query struct {
 	s     bvh.Scratch
+	ps    bvh.PairState // the ExactRoot climb's state, for the next query
 	pairs []Pair
-	hit   func(Pair) bool
+	hit   func(Pair) bool // Check's callback: collects into pairs
+	// fn is the callback of the current query; each, made once, passes
+	// bvh's pairs to it.
+	fn   func(Pair) bool
+	each func(bvh.Pair) bool
 	// max is the query's MaxPairs; truncated says that it found more.
 	max       int
 	truncated bool
@@ -313,9 +304,17 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 	if env.tree == nil || fly.tree == nil {
 		return bruteForce(env, fly, pose, o, fn), nil
 	}
-	return bvh.Collide(env.tree, fly.tree, pose, bvh.QueryOptions{
-		All: o.All, Eps: o.Eps, Restart: o.Restart, ExactRoot: o.ExactRoot,
-	}, &q.s, fn), nil
+	if q.each == nil {
+		q.each = func(p bvh.Pair) bool { return q.fn(Pair{Env: p.Env, Fly: p.Fly}) }
+	}
+	q.fn = fn
+	bo := bvh.QueryOptions{All: o.All, Eps: o.Eps, Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot}
+	if bo.ExactRoot {
+		bo.State = &q.ps
+	}
+	st := bvh.Collide(env.tree, fly.tree, pose, bo, &q.s, q.each)
+	q.fn = nil
+	return Stats{BVTests: st.BVTests, TriTests: st.TriTests, Updates: st.Updates}, nil
 }
 
 // checkQuery returns the error of a query that cannot be answered.

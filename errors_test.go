@@ -32,7 +32,7 @@ func TestQueryErrors(t *testing.T) {
 	withNaN := geom.Identity()
 	withNaN.R[1][2] = nan
 
-	for _, name := range collide.BVNames() {
+	for _, name := range testBVs() {
 		env, err := collide.Build(ball, collide.BuildOptions{BV: name})
 		if err != nil {
 			t.Fatal(err)
@@ -115,7 +115,7 @@ func TestHugePoses(t *testing.T) {
 			fm.Verts[i] = fm.Verts[i].Scale(0.3 * scale)
 			em.Verts[i] = em.Verts[i].Scale(0.3 * scale).Add(geom.V(0.5*scale, 0, 0))
 		}
-		for _, name := range collide.BVNames() {
+		for _, name := range testBVs() {
 			env, err := collide.Build(em, collide.BuildOptions{BV: name})
 			if err != nil {
 				t.Fatal(err)
@@ -155,7 +155,7 @@ func TestHugePoses(t *testing.T) {
 func TestMaxPairs(t *testing.T) {
 	tri := geom.Triangle{geom.V(0, 0, 0), geom.V(1, 0, 0), geom.V(0, 1, 0)}
 	m := testgeom.Copies(tri, 20) // 400 pairs against itself
-	for _, name := range collide.BVNames() {
+	for _, name := range testBVs() {
 		md, err := collide.Build(m, collide.BuildOptions{BV: name})
 		if err != nil {
 			t.Fatal(err)

@@ -13,13 +13,13 @@ import (
 
 // torusScene returns a torus and a small sphere, and poses of the sphere
 // around the torus's ring, grazing and crossing its tube.
-func torusScene(t testing.TB, bvName string) (env, fly *collide.Model, poses []geom.Pose) {
+func torusScene(t testing.TB, b collide.BV) (env, fly *collide.Model, poses []geom.Pose) {
 	t.Helper()
 	var err error
-	if env, err = collide.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 4000)), collide.BuildOptions{BV: bvName}); err != nil {
+	if env, err = collide.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 4000)), collide.BuildOptions{BV: b}); err != nil {
 		t.Fatal(err)
 	}
-	if fly, err = collide.Build(gen.Must(gen.Icosphere(geom.Vec3{}, 0.1, 500)), collide.BuildOptions{BV: bvName}); err != nil {
+	if fly, err = collide.Build(gen.Must(gen.Icosphere(geom.Vec3{}, 0.1, 500)), collide.BuildOptions{BV: b}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 64 {
@@ -33,7 +33,11 @@ func torusScene(t testing.TB, bvName string) (env, fly *collide.Model, poses []g
 // both modes and with a tolerance.
 func TestQueryAllocs(t *testing.T) {
 	env, fly, poses := torusScene(t, collide.BVDefault)
-	for _, o := range []collide.QueryOptions{{}, {All: true}, {All: true, Eps: 0.01}, {All: true, ExactRoot: true}, {All: true, Restart: true}} {
+	for _, o := range []collide.QueryOptions{
+		{}, {All: true}, {All: true, Eps: 0.01},
+		{All: true, Experiment: collide.Experiment{ExactRoot: true}},
+		{All: true, Experiment: collide.Experiment{Restart: true}},
+	} {
 		var q collide.Query
 		for _, p := range poses {
 			mustQuery(t, &q, env, fly, p, o)
@@ -53,7 +57,7 @@ func TestQueryAllocs(t *testing.T) {
 // goroutines at once (the first ones build the flying view concurrently) and
 // compares each answer with the sequential one.
 func TestConcurrentQueries(t *testing.T) {
-	for _, name := range []string{"kdop14", collide.BVDefault} {
+	for _, name := range []collide.BV{collide.KDOP14, collide.BVDefault} {
 		env, fly, poses := torusScene(t, name)
 		// Fresh models: the flying view is built by the racing goroutines.
 		want := make([][]collide.Pair, len(poses))
@@ -64,7 +68,7 @@ func TestConcurrentQueries(t *testing.T) {
 			}
 		}
 		var wg sync.WaitGroup
-		errs := make(chan string, 8*len(poses))
+		errs := make(chan collide.BV, 8*len(poses))
 		for g := range 8 {
 			wg.Go(func() {
 				var q collide.Query

@@ -25,14 +25,18 @@ func (m *Model) Save(w io.Writer) error {
 // ReadModel reads a model written by Model.Save. It checks the data fully
 // (see bvh.Read): malformed, corrupt or forged data is reported as a
 // *mesh.FormatError with Format bvh.FormatName and the byte offset of the
-// problem. The model's BV name follows from the saved tree, e.g. "kdop18"
-// or "obb".
+// problem. The model's bounding volume and options are those it was saved
+// with (see Model.Options).
 func ReadModel(r io.Reader) (*Model, error) {
 	t, err := bvh.Read(r)
 	if err != nil {
 		return nil, err
 	}
-	return newModel(t.Mesh(), bvName(t), t), nil
+	b, ok := bvOf(t)
+	if !ok {
+		return nil, fmt.Errorf("collide: a saved %s tree of k = %d has no bounding volume here", t.Kind(), int(t.K()))
+	}
+	return newModel(t.Mesh(), BuildOptions{BV: b}, t), nil
 }
 
 // IsSavedModel reports whether head, the first bytes of a file, starts like

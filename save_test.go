@@ -41,8 +41,8 @@ func TestSaveRoundTrip(t *testing.T) {
 		axis := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
 		poses = append(poses, geom.FromAxisAngle(axis, rng.Float64()*6.3, geom.V(0.1*rng.NormFloat64(), 0.1*rng.NormFloat64(), 0)))
 	}
-	for _, name := range collide.BVNames() {
-		if name == collide.BVBrute {
+	for _, name := range testBVs() {
+		if name == collide.Brute {
 			continue
 		}
 		for _, o := range []collide.BuildOptions{
@@ -84,7 +84,7 @@ func TestSaveRoundTrip(t *testing.T) {
 }
 
 func TestSaveBrute(t *testing.T) {
-	m, err := collide.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 100)), collide.BuildOptions{BV: collide.BVBrute})
+	m, err := collide.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 100)), collide.BuildOptions{BV: collide.Brute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestSaveIsSavedModel(t *testing.T) {
 }
 
 func TestSaveLoadModel(t *testing.T) {
-	m, data := saved(t, gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 300)), collide.BuildOptions{BV: "kdop14", Float64: true})
+	m, data := saved(t, gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 300)), collide.BuildOptions{BV: collide.KDOP14, Float64: true})
 	dir := t.TempDir()
 	write := func(name string, b []byte) string {
 		p := filepath.Join(dir, name)
@@ -133,7 +133,7 @@ func TestSaveLoadModel(t *testing.T) {
 	if err != nil {
 		t.Fatalf("LoadModel: %v", err)
 	}
-	if got.BV() != "kdop14" || got.Tree().Nodes() != m.Tree().Nodes() || !got.Tree().Options().Float64 {
+	if got.BV() != collide.KDOP14 || got.Tree().Nodes() != m.Tree().Nodes() || !got.Tree().Options().Float64 {
 		t.Errorf("loaded %s with %d nodes", got.BV(), got.Tree().Nodes())
 	}
 	if err := got.Tree().Validate(); err != nil {

@@ -174,7 +174,11 @@ func Run(c Config) (*Report, error) {
 		if name == "torus" {
 			for _, bv := range TableBVs {
 				progress(fmt.Sprintf("table 1: costs of %s", bv))
-				m, err := collide.Build(sc.Fly, collide.BuildOptions{BV: bv})
+				b, err := collide.ParseBV(bv)
+				if err != nil {
+					return nil, err
+				}
+				m, err := collide.Build(sc.Fly, collide.BuildOptions{BV: b})
 				if err != nil {
 					return nil, err
 				}
@@ -225,8 +229,12 @@ func buildScene(sc *scenes.Scene, o collide.BuildOptions) (env, fly *collide.Mod
 // fly builds the trees of k for sc and flies them for steps steps, every
 // step finding all pairs.
 func fly(sc *scenes.Scene, k FlightKey, steps int) (*Flight, error) {
+	b, err := collide.ParseBV(k.BV)
+	if err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
-	env, fm, err := buildScene(sc, collide.BuildOptions{BV: k.BV, Rule: k.Rule, Split: k.Split})
+	env, fm, err := buildScene(sc, collide.BuildOptions{BV: b, Rule: k.Rule, Split: k.Split})
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +248,7 @@ func fly(sc *scenes.Scene, k FlightKey, steps int) (*Flight, error) {
 		return nil, err
 	}
 	return &Flight{Scene: sc.Name, BV: k.BV, Rule: k.Rule, Split: k.Split, Build: build,
-		Bytes: env.Tree().Bytes() + fm.Tree().Bytes(), Sum: sum}, nil
+		Bytes: env.Bytes() + fm.Bytes(), Sum: sum}, nil
 }
 
 // nested runs the nested-spheres experiment on spheres of n triangles: Nv
@@ -249,11 +257,12 @@ func fly(sc *scenes.Scene, k FlightKey, steps int) (*Flight, error) {
 func nested(n int) (map[string][]int64, error) {
 	nv := map[string][]int64{}
 	bvs := append(slices.Clone(paperKs), "obb")
-	opts := func(bv string) collide.BuildOptions {
-		if bv == "obb" {
-			return collide.BuildOptions{BV: bv, Rule: collide.RAPID}
+	opts := func(bv string) (collide.BuildOptions, error) {
+		b, err := collide.ParseBV(bv)
+		if b == collide.OBB {
+			return collide.BuildOptions{BV: b, Rule: collide.RAPID}, err
 		}
-		return collide.BuildOptions{BV: bv, FlyLeaf: 1}
+		return collide.BuildOptions{BV: b, FlyLeaf: 1}, err
 	}
 	envs := map[string]*collide.Model{}
 	for i, a := range nestedAlphas {
@@ -262,12 +271,16 @@ func nested(n int) (map[string][]int64, error) {
 			return nil, err
 		}
 		for _, bv := range bvs {
+			o, err := opts(bv)
+			if err != nil {
+				return nil, err
+			}
 			if i == 0 {
-				if envs[bv], err = collide.Build(outer, opts(bv)); err != nil {
+				if envs[bv], err = collide.Build(outer, o); err != nil {
 					return nil, err
 				}
 			}
-			fly, err := collide.Build(inner, opts(bv))
+			fly, err := collide.Build(inner, o)
 			if err != nil {
 				return nil, err
 			}

@@ -433,11 +433,15 @@ func (f *flightResult) total() time.Duration {
 // each step's pairs when keep is set (only the first round's answers are
 // compared).
 func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool) (*flightResult, error) {
+	b, err := collide.ParseBV(sys.BV)
+	if err != nil {
+		return nil, err
+	}
 	var before, built, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	t0 := time.Now()
-	env, fly, err := buildScene(sc, collide.BuildOptions{BV: sys.BV})
+	env, fly, err := buildScene(sc, collide.BuildOptions{BV: b})
 	if err != nil {
 		return nil, err
 	}

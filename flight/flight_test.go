@@ -205,8 +205,8 @@ func TestRecorded(t *testing.T) {
 func TestFlyReplays(t *testing.T) {
 	envMesh := gen.Must(gen.Tetrahedra(120, geom.AABB{Max: geom.Vec3{X: 4, Y: 4, Z: 4}}, 0.4, 1))
 	flyMesh := gen.Must(gen.Torus(geom.Vec3{}, 0.3, 0.1, 400))
-	env, fly, brute := build(t, envMesh, "kdop18"), build(t, flyMesh, "kdop18"), build(t, envMesh, "brute")
-	bruteFly := build(t, flyMesh, "brute")
+	env, fly, brute := build(t, envMesh, collide.KDOP18), build(t, flyMesh, collide.KDOP18), build(t, envMesh, collide.Brute)
+	bruteFly := build(t, flyMesh, collide.Brute)
 	b := mustBilliard(t, flight.BilliardConfig{Start: geom.Vec3{X: 2, Y: 2, Z: 2}, Bounds: geom.AABB{Max: geom.Vec3{X: 4, Y: 4, Z: 4}},
 		Speed: 0.05, Spin: 0.05, Turn: 0.5, Seed: 1})
 	o := flight.Options{Steps: 400, Query: collide.QueryOptions{All: true}}
@@ -263,9 +263,9 @@ func TestFlyReplays(t *testing.T) {
 	}
 }
 
-func build(t *testing.T, m *mesh.TriMesh, bvName string) *collide.Model {
+func build(t *testing.T, m *mesh.TriMesh, b collide.BV) *collide.Model {
 	t.Helper()
-	mm, err := collide.Build(m, collide.BuildOptions{BV: bvName})
+	mm, err := collide.Build(m, collide.BuildOptions{BV: b})
 	if err != nil {
 		t.Fatal(err)
 	}

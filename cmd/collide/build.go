@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/collide3d/collide"
-	"github.com/collide3d/collide/bvh"
 )
 
 // maxLeaf is the largest leaf size the hierarchies accept (bvh's limit).
@@ -30,11 +29,11 @@ type buildFlags struct {
 	leaf    int
 }
 
-// define defines the flags in fs. bvNames lists the bounding volumes the
+// define defines the flags in fs. bvs lists the bounding volumes the
 // command accepts.
-func (b *buildFlags) define(fs *flag.FlagSet, bvNames []string) {
+func (b *buildFlags) define(fs *flag.FlagSet, bvs []collide.BV) {
 	b.fs = fs
-	fs.StringVar(&b.bv, "bv", collide.BVDefault, "bounding volume `NAME`: "+strings.Join(bvNames, ", "))
+	fs.StringVar(&b.bv, "bv", collide.BVDefault.String(), "bounding volume `NAME`: "+bvNames(bvs))
 	fs.StringVar(&b.rule, "rule", collide.Splatter.String(), "splitting `RULE` of the hierarchies (the axis a node is split along): "+strings.Join(ruleNames(), ", "))
 	fs.StringVar(&b.split, "split", collide.Mean.String(), "split `POINT` along that axis: "+strings.Join(splitNames(), ", "))
 	intFlag(fs, &b.envLeaf, "env-leaf", 1, fmt.Sprintf("largest number `N` of triangles in a leaf of the hierarchies, 1 to %d", maxLeaf))
@@ -58,10 +57,19 @@ func splitNames() []string {
 	return names
 }
 
-// kdopNames returns the bounding volumes that have a hierarchy (all but
+// bvNames returns the names of bvs, comma-separated.
+func bvNames(bvs []collide.BV) string {
+	names := make([]string, len(bvs))
+	for i, b := range bvs {
+		names[i] = b.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+// hierarchies returns the bounding volumes that have a hierarchy (all but
 // brute).
-func kdopNames() []string {
-	return slices.DeleteFunc(collide.BVNames(), func(n string) bool { return n == collide.BVBrute })
+func hierarchies() []collide.BV {
+	return slices.DeleteFunc(collide.BVs(), func(b collide.BV) bool { return b == collide.Brute })
 }
 
 // given reports whether the flag name was set on the command line.
@@ -76,14 +84,15 @@ func (b *buildFlags) given(name string) bool {
 // options checks the flags and returns the build options they give. Bad
 // values are usage errors.
 func (b *buildFlags) options() (collide.BuildOptions, error) {
-	if !slices.Contains(collide.BVNames(), b.bv) {
-		return collide.BuildOptions{}, usagef("--bv: unknown bounding volume %q (available: %s)", b.bv, strings.Join(collide.BVNames(), ", "))
+	bv, err := collide.ParseBV(b.bv)
+	if err != nil {
+		return collide.BuildOptions{}, usagef("--bv: %v", err)
 	}
-	rule, err := bvh.ParseRule(b.rule)
+	rule, err := collide.ParseRule(b.rule)
 	if err != nil {
 		return collide.BuildOptions{}, usagef("--rule: %v", err)
 	}
-	split, err := bvh.ParseSplit(b.split)
+	split, err := collide.ParseSplit(b.split)
 	if err != nil {
 		return collide.BuildOptions{}, usagef("--split: %v", err)
 	}
@@ -94,13 +103,13 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 		return collide.BuildOptions{}, usagef("--leaf must be a whole number from 0 (by size) to %d, not %d", maxLeaf, b.leaf)
 	}
 	kdop := strings.HasPrefix(b.bv, "kdop")
-	if rule == collide.RAPID && b.bv != "obb" {
+	if rule == collide.RAPID && bv != collide.OBB {
 		return collide.BuildOptions{}, usagef("--rule rapid applies to --bv obb only")
 	}
-	if b.leaf > 0 && !kdop && b.bv != collide.BVBrute {
+	if b.leaf > 0 && !kdop && bv != collide.Brute {
 		return collide.BuildOptions{}, usagef("--leaf applies to the k-DOP hierarchies only (--bv %s flies with its own leaves)", b.bv)
 	}
-	return collide.BuildOptions{BV: b.bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf}, nil
+	return collide.BuildOptions{BV: bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf}, nil
 }
 
 // agree checks that the flags given explicitly agree with the options the
@@ -110,11 +119,7 @@ func (b *buildFlags) agree(s *source, bo collide.BuildOptions) error {
 	if b.given("bv") && bo.BV != m.BV() {
 		return usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bo.BV, s.arg, m.BV(), bo.BV)
 	}
-	t := m.Tree()
-	if t == nil {
-		return nil
-	}
-	o := t.Options()
+	o := m.Options()
 	differ := func(flag string, given, saved any) error {
 		return usagef("--%s %v: %s was saved with --%s %v (omit --%s, or rebuild it with 'collide build')", flag, given, s.arg, flag, saved, flag)
 	}
@@ -138,11 +143,7 @@ func (b *buildFlags) inherit(bo collide.BuildOptions, m *collide.Model) collide.
 	if !b.given("bv") {
 		bo.BV = m.BV()
 	}
-	t := m.Tree()
-	if t == nil {
-		return bo
-	}
-	o := t.Options()
+	o := m.Options()
 	if !b.given("rule") {
 		bo.Rule = o.Rule
 	}
@@ -237,18 +238,18 @@ it without building. A saved model is recognised by its first bytes,
 whatever its name; the suggested extension is %s. ENV may itself be a
 saved model: its mesh is then built again with the flags given.
 
-The flags choose the hierarchy, and are saved with the model: --bv, a k-DOP
-(%s);
+The flags choose the hierarchy, and are saved with the model: --bv, the
+bounding volume (%s);
 --rule and --split, how nodes are split; --env-leaf, the triangles per leaf;
 --leaf, the leaf threshold when the model flies.
 
 An existing FILE is kept unless --force is given; the model is written to a
 temporary file beside FILE and renamed into place, so a failed build leaves
 nothing behind. Prints one line: triangles, nodes, height, bytes written and
-the time the hierarchy took to build.`, savedExt, strings.Join(kdopNames(), ", ")),
+the time the hierarchy took to build.`, savedExt, bvNames(hierarchies())),
 		flags: func(fs *flag.FlagSet) any {
 			o := &buildCmdOptions{}
-			o.build.define(fs, kdopNames())
+			o.build.define(fs, hierarchies())
 			fs.StringVar(&o.out, "o", "", "output `FILE` (suggested extension "+savedExt+"); required")
 			fs.BoolVar(&o.force, "force", false, "overwrite FILE if it exists")
 			return o
@@ -269,8 +270,8 @@ func runBuild(e *env, opts any, args []string) error {
 	if err != nil {
 		return err
 	}
-	if bo.BV == collide.BVBrute {
-		return usagef("--bv brute has no hierarchy: nothing to save (use one of %s)", strings.Join(kdopNames(), ", "))
+	if bo.BV == collide.Brute {
+		return usagef("--bv brute has no hierarchy: nothing to save (use one of %s)", bvNames(hierarchies()))
 	}
 	if err := keep(o.out, o.force); err != nil {
 		return err

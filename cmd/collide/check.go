@@ -74,10 +74,10 @@ A saved model keeps the options it was built with: a --bv, --rule, --split,
 error, and a mesh checked against a saved model is built with the saved
 model's options unless the flags say otherwise. ENV and FLY may both be
 saved, with different bounding volumes.`,
-			sortLimit, sortLimit, strings.Join(collide.BVNames(), ", "), collide.BVDefault),
+			sortLimit, sortLimit, bvNames(collide.BVs()), collide.BVDefault),
 		flags: func(fs *flag.FlagSet) any {
 			o := &checkOptions{}
-			o.build.define(fs, collide.BVNames())
+			o.build.define(fs, collide.BVs())
 			fs.BoolVar(&o.all, "all", false, "report every intersecting triangle pair (default: stop at the first contact)")
 			fs.StringVar(&o.pose, "pose", "", "one `POSE`: 12 numbers \"r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz\" (default identity)")
 			fs.StringVar(&o.poses, "poses", "", "read poses from `FILE`: one pose a line, the same 12 numbers; blank lines and # comments skipped")
@@ -146,7 +146,7 @@ func runCheck(e *env, opts any, args []string) error {
 
 	w := bufio.NewWriter(e.stdout)
 	lastFlush := time.Now()
-	q := collide.QueryOptions{All: o.all, Eps: o.eps, Restart: o.restart, ExactRoot: o.exactRoot}
+	q := collide.QueryOptions{All: o.all, Eps: o.eps, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
 	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
 	var query collide.Query
 	var hits int

@@ -75,10 +75,10 @@ then a last line {"summary":{...}} with the figures of the text summary.
 --record are not overwritten unless --force is given.
 
 Bounding volumes (--bv): %s.`,
-			strings.Join(scenes.Names(), ", "), defaultScene, collide.BVDefault, strings.Join(collide.BVNames(), ", ")),
+			strings.Join(scenes.Names(), ", "), defaultScene, collide.BVDefault, bvNames(collide.BVs())),
 		flags: func(fs *flag.FlagSet) any {
 			o := &flightOptions{}
-			o.build.define(fs, collide.BVNames())
+			o.build.define(fs, collide.BVs())
 			fs.StringVar(&o.scene, "scene", "", "fly the scene `NAME`: "+strings.Join(scenes.Names(), ", ")+" (default "+defaultScene+")")
 			fs.BoolVar(&o.quick, "quick", false, "fly the small version of the scene (a few thousand triangles, a few hundred steps)")
 			fs.StringVar(&o.envArg, "env", "", "the environment `MODEL` (with --fly, instead of a scene)")
@@ -286,13 +286,10 @@ func defaultBilliard(env, fly *mesh.TriMesh, seed uint64) flight.BilliardConfig 
 	}
 }
 
-// modelBytes is the memory of a model: its mesh and its hierarchy.
+// modelBytes is the memory of a model: its mesh and its hierarchy (a
+// brute-force model's triangle boxes).
 func modelBytes(m *collide.Model) int64 {
-	n := int64(len(m.Mesh().Verts))*24 + int64(len(m.Mesh().Tris))*12
-	if t := m.Tree(); t != nil {
-		n += t.Bytes()
-	}
-	return n
+	return int64(len(m.Mesh().Verts))*24 + int64(len(m.Mesh().Tris))*12 + m.Bytes()
 }
 
 func modeName(q collide.QueryOptions) string {
@@ -388,7 +385,7 @@ func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collid
 	return writeJSONLine(w, struct {
 		Summary jsonFlight `json:"summary"`
 	}{jsonFlight{
-		Scene: s.name, BV: s.env.BV(), All: q.All, Eps: q.Eps,
+		Scene: s.name, BV: s.env.BV().String(), All: q.All, Eps: q.Eps,
 		EnvTris: len(s.env.Mesh().Tris), FlyTris: len(s.fly.Mesh().Tris),
 		EnvBuild: s.envT.Seconds(), FlyBuild: max(s.flyT, 0).Seconds(),
 		EnvBytes: modelBytes(s.env), FlyBytes: modelBytes(s.fly),
@@ -408,6 +405,6 @@ func flightPlot(s *flightSetup, sum *flight.Summary, q collide.QueryOptions) *pl
 	return &plot.LineChart{
 		Title:  fmt.Sprintf("%s: query time per step (%s, %s)", s.name, s.env.BV(), modeName(q)),
 		XLabel: "step", YLabel: "query time (µs)",
-		Series: []plot.Series{{Name: s.env.BV(), X: x, Y: y}},
+		Series: []plot.Series{{Name: s.env.BV().String(), X: x, Y: y}},
 	}
 }

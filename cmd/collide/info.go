@@ -82,7 +82,7 @@ func treeInfo(s *source) *jsonTree {
 	t := s.saved.Tree()
 	o := t.Options()
 	return &jsonTree{
-		BV:          s.saved.BV(),
+		BV:          s.saved.BV().String(),
 		K:           int(t.K()),
 		Rule:        o.Rule.String(),
 		Split:       o.Split.String(),
