@@ -107,7 +107,9 @@ type walk[X any] struct {
 	// restart selects the variant that, when an internal flying node meets
 	// an environment leaf, tests its children against the environment's
 	// root rather than against that leaf, and abandons the node's other
-	// pairs. restarted[f] == cur marks the flying nodes so abandoned.
+	// pairs. restarted[f] == cur marks the flying nodes so abandoned. The
+	// variant descends the environment first whatever the kind (a flying
+	// node split elsewhere too would meet the environment twice).
 	restart   bool
 	restarted []uint32
 	cur       uint32
@@ -144,7 +146,7 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 				w.front = append(w.front, it)
 			}
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
 			xl, xr := p.esplit(e, &it.x)
 			stack = append(stack, item[X]{e + er, f, xr}, item[X]{e + 1, f, xl})
 		case er < 0 && w.restart:

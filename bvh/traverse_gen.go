@@ -32,7 +32,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 				w.front = append(w.front, it)
 			}
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
 			xl, xr := p.esplit(e, &it.x)
 			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
 		case er < 0 && w.restart:
@@ -96,7 +96,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 				w.front = append(w.front, it)
 			}
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
 			xl, xr := p.esplit(e, &it.x)
 			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
 		case er < 0 && w.restart:
@@ -160,7 +160,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 				w.front = append(w.front, it)
 			}
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
 			xl, xr := p.esplit(e, &it.x)
 			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
 		case er < 0 && w.restart:
@@ -224,7 +224,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 				w.front = append(w.front, it)
 			}
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
 			xl, xr := p.esplit(e, &it.x)
 			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
 		case er < 0 && w.restart:
@@ -288,7 +288,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 				w.front = append(w.front, it)
 			}
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
 			xl, xr := p.esplit(e, &it.x)
 			stack = append(stack, item[boxFrame]{e + er, f, xr}, item[boxFrame]{e + 1, f, xl})
 		case er < 0 && w.restart:

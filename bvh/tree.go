@@ -146,3 +146,16 @@ func (t *Tree) As(k Kind) (*Tree, error) {
 	c.impl = kinds[k].build(o, t.mesh, t.twins.heldTriangles(len(t.mesh.Tris)))
 	return c, nil
 }
+
+// Validate checks the tree's invariants and returns the first violation:
+// the nodes form one binary tree laid out depth first (the left child of an
+// internal node follows it, its right child follows the left subtree), every
+// triangle of the mesh lies in exactly one leaf (but twins: of identical
+// triangles, only the first is in a leaf, in none of the others), the k-DOP of each leaf
+// contains those of its triangles and the k-DOP of each internal node
+// contains its children's. The containment tests compare the stored bounds
+// exactly, after rounding the triangles' k-DOPs outward as Build does. For
+// the other kinds it checks the invariants Read lists for them.
+func (t *Tree) Validate() error {
+	return t.impl.validate(t.mesh, t.opts, t.twins)
+}

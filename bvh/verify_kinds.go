@@ -18,9 +18,9 @@ import (
 // pair, so that a tree that passes, whatever bytes it was read from, answers
 // as one Build makes.
 //
-// # What the rigid kinds' queries rely on
+// # What the queries on vtrees (OBB, sphere, AABB, RSS) rely on
 //
-// The queries on OBB, sphere and AABB trees (rquery.go) descend both trees
+// The queries on OBB, sphere and AABB trees (vquery.go, kind_*.go) descend both trees
 // together and cull a pair of nodes when their volumes, the flying one moved
 // by the pose, are separated by more than padding(...) in one of the tests
 // of bv.OBBDisjoint or the sphere test. The cull is sound when:

@@ -106,12 +106,12 @@ func aabbFrame(tris []geom.Triangle) ([3]geom.Vec3, [3]float64) {
 // of m, which it takes over.
 func newVTree[V any](vk *volKind[V], o Options, m *mesh.TriMesh, ids []int32) *vtree[V] {
 	t := &vtree[V]{vk: vk, mag: meshMag(m)}
-	t.refs, t.vols, t.order = buildRigid(o, m, ids, vk)
+	t.refs, t.vols, t.order = buildVTree(o, m, ids, vk)
 	return t
 }
 
-// rbuilder holds the state of one build of a rigid tree.
-type rbuilder[V any] struct {
+// vbuilder holds the state of one build of a vtree.
+type vbuilder[V any] struct {
 	o     Options
 	m     *mesh.TriMesh
 	ops   *volKind[V]
@@ -121,18 +121,18 @@ type rbuilder[V any] struct {
 	order []int32
 }
 
-// rsub is the node array of a subtree under construction.
-type rsub[V any] struct {
+// vsub is the node array of a subtree under construction.
+type vsub[V any] struct {
 	refs []int32
 	vols []V
 }
 
-func buildRigid[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V]) (refs []int32, vols []V, order []int32) {
+func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V]) (refs []int32, vols []V, order []int32) {
 	n := len(ids)
 	if n == 0 {
 		return nil, nil, nil
 	}
-	b := &rbuilder[V]{o: o, m: m, ops: ops, cent: make([]geom.Vec3, len(m.Tris)), idx: ids}
+	b := &vbuilder[V]{o: o, m: m, ops: ops, cent: make([]geom.Vec3, len(m.Tris)), idx: ids}
 	if o.Rule == RAPID {
 		b.area = make([]float64, len(m.Tris))
 	}
@@ -152,7 +152,7 @@ func buildRigid[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V])
 	for p := runtime.GOMAXPROCS(0); p > 1; p >>= 1 {
 		depth++
 	}
-	s := rsub[V]{make([]int32, 0, 2*n-1), make([]V, 0, 2*n-1)}
+	s := vsub[V]{make([]int32, 0, 2*n-1), make([]V, 0, 2*n-1)}
 	s = b.subtree(s, 0, n, depth+1, &fitScratch{})
 	return s.refs, s.vols, b.order
 }
@@ -160,7 +160,7 @@ func buildRigid[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V])
 // subtree appends the nodes of the subtree over idx[lo:hi] to s, in
 // depth-first order. Up to par levels fork their right subtree onto another
 // goroutine.
-func (b *rbuilder[V]) subtree(s rsub[V], lo, hi, par int, sc *fitScratch) rsub[V] {
+func (b *vbuilder[V]) subtree(s vsub[V], lo, hi, par int, sc *fitScratch) vsub[V] {
 	at := len(s.refs)
 	sc.tris = sc.tris[:0]
 	for _, t := range b.idx[lo:hi] {
@@ -180,10 +180,10 @@ func (b *rbuilder[V]) subtree(s rsub[V], lo, hi, par int, sc *fitScratch) rsub[V
 	}
 	mid := b.split(lo, hi, &v, sc)
 	if par > 0 && hi-lo >= parallelMin {
-		var right rsub[V]
+		var right vsub[V]
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			right = b.subtree(rsub[V]{make([]int32, 0, 2*(hi-mid)-1), make([]V, 0, 2*(hi-mid)-1)}, mid, hi, par-1, &fitScratch{})
+			right = b.subtree(vsub[V]{make([]int32, 0, 2*(hi-mid)-1), make([]V, 0, 2*(hi-mid)-1)}, mid, hi, par-1, &fitScratch{})
 		})
 		s = b.subtree(s, lo, mid, par-1, sc)
 		wg.Wait()
@@ -199,7 +199,7 @@ func (b *rbuilder[V]) subtree(s rsub[V], lo, hi, par int, sc *fitScratch) rsub[V
 
 // split partitions idx[lo:hi], whose volume is v (and triangles sc.tris),
 // into two non-empty parts and returns where the second begins.
-func (b *rbuilder[V]) split(lo, hi int, v *V, sc *fitScratch) int {
+func (b *vbuilder[V]) split(lo, hi int, v *V, sc *fitScratch) int {
 	ids := b.idx[lo:hi]
 	dirs, ext := b.ops.frame(v, sc.tris)
 	key := func(d geom.Vec3) func(t int32) float64 {
