@@ -9,6 +9,7 @@ import (
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/exact"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -559,23 +560,14 @@ func boxHolds(x *box, b geom.AABB) bool {
 	for k := range 3 {
 		c, h := x.C.Index(k), x.H.Index(k)
 		lo, hi := b.Min.Index(k), b.Max.Index(k)
-		if s, e := twoSum(c, h); !(hi < s || hi == s && e >= 0) {
+		if s, e := exact.TwoSum(c, h); !(hi < s || hi == s && e >= 0) {
 			return false
 		}
-		if s, e := twoSum(c, -h); !(lo > s || lo == s && e <= 0) {
+		if s, e := exact.TwoSum(c, -h); !(lo > s || lo == s && e <= 0) {
 			return false
 		}
 	}
 	return true
-}
-
-// twoSum returns s = fl(a + b) and e with a + b = s + e exactly, when s is
-// finite (Knuth).
-func twoSum(a, b float64) (s, e float64) {
-	s = a + b
-	bb := s - a
-	e = (a - (s - bb)) + (b - bb)
-	return s, e
 }
 
 // check checks every invariant of the box-tree t over m (see the top of the
