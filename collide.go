@@ -176,6 +176,31 @@ func triangleBoxes(m *mesh.TriMesh) []geom.AABB {
 	return boxes
 }
 
+// WithBV returns a model of bounding volume b over m's mesh: the companion
+// that m needs to fly against an environment of volume b when the two are
+// not Compatible. It is built with m's options where they apply (the rule,
+// except RAPID for a volume other than OBB, which becomes Splatter; the
+// split point; the leaf sizes; float64 storage between k-DOPs) and is a new
+// model, with its own hierarchy, whose memory its Bytes reports; m is
+// unchanged. If b is m's volume, WithBV returns m.
+func (m *Model) WithBV(b BV) (*Model, error) {
+	if m == nil || m.mesh == nil {
+		return nil, fmt.Errorf("collide: %w: WithBV of a model that was not built", ErrInvalidQuery)
+	}
+	if b == m.opts.BV {
+		return m, nil
+	}
+	o := m.opts
+	o.BV = b
+	if o.Rule == RAPID && b != OBB {
+		o.Rule = Splatter
+	}
+	if !m.opts.BV.isKDOP() {
+		o.FlyLeaf, o.Float64 = 0, false
+	}
+	return Build(m.mesh, o)
+}
+
 // PrepareFlying builds ahead of time what the first query flying m against
 // a model of its own bounding volume would build on demand (for k-DOP trees,
 // the truncated flying hierarchy and its tumbling points), so that the first
@@ -329,6 +354,11 @@ func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
 		case m.m.mesh == nil:
 			return fmt.Errorf("collide: %w: the %s was not built (use Build or ReadModel)", ErrInvalidQuery, m.name)
 		}
+	}
+	if e, f := env.opts.BV, fly.opts.BV; !e.Compatible(f) {
+		return fmt.Errorf("collide: %w: the flying model's bounding volume, %s, does not fly against the environment's, %s "+
+			"(only k-DOPs of different k do): fly its companion of the environment's volume, fly.WithBV(env.BV())",
+			ErrInvalidQuery, f, e)
 	}
 	if !(o.Eps >= 0 && o.Eps <= math.MaxFloat64) {
 		return fmt.Errorf("collide: %w: tolerance %v is not a finite number >= 0", ErrInvalidQuery, o.Eps)

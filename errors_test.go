@@ -180,3 +180,104 @@ func TestMaxPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedBVs checks every pair of bounding volumes: models that fly
+// together (the same volume, k-DOPs of any k, brute-force with any) answer
+// as the oracle does; the others are an error saying what to do, and the
+// flying model's companion built by WithBV answers as the oracle does.
+func TestMixedBVs(t *testing.T) {
+	torus := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 600))
+	ball := gen.Must(gen.Icosphere(geom.Vec3{}, 0.3, 80))
+	pose := geom.FromAxisAngle(geom.V(0, 0, 1), 0.5, geom.V(1, 0, 0.2))
+	want := testgeom.Brute(torus, ball, pose, 0)
+	if len(want) == 0 {
+		t.Fatal("no contact: a weak test")
+	}
+	kdop := func(b collide.BV) bool { return strings.HasPrefix(b.String(), "kdop") }
+	for _, eb := range testBVs() {
+		env, err := collide.Build(torus, collide.BuildOptions{BV: eb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fb := range testBVs() {
+			fly, err := collide.Build(ball, collide.BuildOptions{BV: fb, Leaf: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			compatible := eb == fb || kdop(eb) && kdop(fb) || eb == collide.Brute || fb == collide.Brute
+			if eb.Compatible(fb) != compatible || fb.Compatible(eb) != compatible {
+				t.Errorf("%s.Compatible(%s) = %v, want %v", eb, fb, eb.Compatible(fb), compatible)
+			}
+			o := collide.QueryOptions{All: true}
+			if compatible {
+				if got := pairsOf(mustCheck(t, env, fly, pose, o)); !slices.Equal(got, want) {
+					t.Errorf("%s against %s: %d pairs, the oracle %d", fb, eb, len(got), len(want))
+				}
+				continue
+			}
+			var q collide.Query
+			called := false
+			_, err1 := collide.Check(env, fly, pose, o)
+			_, err2 := q.Check(env, fly, pose, o)
+			_, err3 := q.Each(env, fly, pose, o, func(collide.Pair) bool { called = true; return true })
+			for _, err := range []error{err1, err2, err3} {
+				if !errors.Is(err, collide.ErrInvalidQuery) || !strings.Contains(err.Error(), "WithBV") ||
+					!strings.Contains(err.Error(), eb.String()) || !strings.Contains(err.Error(), fb.String()) {
+					t.Errorf("%s against %s: error %v", fb, eb, err)
+				}
+			}
+			if called {
+				t.Errorf("%s against %s: the callback was called", fb, eb)
+			}
+			comp, err := fly.WithBV(env.BV())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if comp.BV() != eb || comp.Mesh() != fly.Mesh() || comp.Bytes() <= 0 || fly.BV() != fb {
+				t.Errorf("%s.WithBV(%s): a %s model of %d bytes", fb, eb, comp.BV(), comp.Bytes())
+			}
+			if got := comp.Options().Leaf; got != 2 {
+				t.Errorf("%s.WithBV(%s): leaf %d, want 2 as built", fb, eb, got)
+			}
+			if got := pairsOf(mustCheck(t, env, comp, pose, o)); !slices.Equal(got, want) {
+				t.Errorf("%s's companion of %s: %d pairs, the oracle %d", fb, eb, len(got), len(want))
+			}
+		}
+	}
+}
+
+// TestWithBV checks WithBV's options and its edge cases.
+func TestWithBV(t *testing.T) {
+	ball := gen.Must(gen.Icosphere(geom.Vec3{}, 0.3, 80))
+	obb, err := collide.Build(ball, collide.BuildOptions{BV: collide.OBB, Rule: collide.RAPID, Split: collide.Median, Leaf: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := obb.WithBV(collide.OBB); m != obb || err != nil {
+		t.Errorf("WithBV of its own volume: %p, %v; want the model itself", m, err)
+	}
+	sph, err := obb.WithBV(collide.Sphere)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sph.Options(), (collide.BuildOptions{BV: collide.Sphere, Rule: collide.Splatter, Split: collide.Median, Leaf: 3, Float64: true}); got != want {
+		t.Errorf("OBB (rapid) as sphere: options %+v, want %+v", got, want)
+	}
+	k, err := sph.WithBV(collide.KDOP14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := k.Options(), (collide.BuildOptions{BV: collide.KDOP14, Split: collide.Median, Leaf: 3}); got != want {
+		t.Errorf("sphere as kdop14: options %+v, want %+v", got, want)
+	}
+	if _, err := (&collide.Model{}).WithBV(collide.OBB); !errors.Is(err, collide.ErrInvalidQuery) {
+		t.Errorf("WithBV of an unbuilt model: %v", err)
+	}
+	if _, err := obb.WithBV(collide.BV(99)); !errors.Is(err, collide.ErrUnknownBV) {
+		t.Errorf("WithBV(BV(99)): %v", err)
+	}
+	brute, err := obb.WithBV(collide.Brute)
+	if err != nil || brute.BV() != collide.Brute || brute.Tree() != nil || brute.Bytes() != int64(len(ball.Tris))*48 {
+		t.Errorf("OBB as brute: %v, %v, %d bytes", brute.BV(), err, brute.Bytes())
+	}
+}

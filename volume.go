@@ -122,6 +122,21 @@ func knownBVs() string {
 	return strings.Join(names, ", ")
 }
 
+// Compatible reports whether models of bounding volumes b and c can be
+// checked against each other: models of the same volume, k-DOP trees of
+// any two k (the flying model's k-DOPs are computed in the environment's
+// directions), and a brute-force model against any model. For other pairs,
+// fly a model of the environment's volume (see Model.WithBV).
+func (b BV) Compatible(c BV) bool {
+	return b == c || b == Brute || c == Brute || b.isKDOP() && c.isKDOP()
+}
+
+// isKDOP reports whether b is one of the k-DOPs.
+func (b BV) isKDOP() bool {
+	i := b.index()
+	return i >= 0 && b != Brute && volumes[i].kind == bvh.KDOP
+}
+
 // bvOf returns the bounding volume of the tree t.
 func bvOf(t *bvh.Tree) (BV, bool) {
 	for _, v := range volumes {

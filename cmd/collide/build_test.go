@@ -136,17 +136,22 @@ func TestBuildCheck(t *testing.T) {
 		t.Errorf("text output on a saved model: exit %d\n%s%s", code, stdout, stderr)
 	}
 
-	// Saved models with different bounding volumes: the flying tree tumbles
-	// in the environment's k-DOPs.
-	want := checkJSON(t, "--all", "--bv", "brute", "--poses", pf, sc.env, sc.fly)
+	// Saved models with different bounding volumes: k-DOPs of different k
+	// fly together (the flying tree tumbles in the environment's k-DOPs);
+	// for other volumes check flies FLY's companion of ENV's volume.
 	env14, fly26 := filepath.Join(dir, "env1.collide"), filepath.Join(dir, "fly2.bin")
-	for _, args := range [][]string{{env14, fly26}, {fly26, env14}} {
-		if args[0] == fly26 {
-			want = checkJSON(t, "--all", "--bv", "brute", "--poses", pf, sc.fly, sc.env)
-		}
-		got := checkJSON(t, append([]string{"--all", "--poses", pf}, args...)...)
+	envOBB, flySphere := filepath.Join(dir, "env3.collide"), filepath.Join(dir, "fly4.bin")
+	for _, c := range []struct{ env, fly, envMesh, flyMesh string }{
+		{env14, fly26, sc.env, sc.fly},
+		{fly26, env14, sc.fly, sc.env},
+		{envOBB, fly26, sc.env, sc.fly},
+		{fly26, envOBB, sc.fly, sc.env},
+		{flySphere, env14, sc.fly, sc.env},
+	} {
+		want := checkJSON(t, "--all", "--bv", "brute", "--poses", pf, c.envMesh, c.flyMesh)
+		got := checkJSON(t, "--all", "--poses", pf, c.env, c.fly)
 		for i := range want {
-			assertPairs(t, fmt.Sprintf("%s %s: pose %d", args[0], args[1], i), got[i].Pairs, want[i].Pairs)
+			assertPairs(t, fmt.Sprintf("%s %s: pose %d", c.env, c.fly, i), got[i].Pairs, want[i].Pairs)
 		}
 	}
 }

@@ -73,7 +73,9 @@ A saved model keeps the options it was built with: a --bv, --rule, --split,
 --env-leaf or --leaf given explicitly that differs from them is a usage
 error, and a mesh checked against a saved model is built with the saved
 model's options unless the flags say otherwise. ENV and FLY may both be
-saved, with different bounding volumes.`,
+saved, with different bounding volumes: k-DOPs of different k fly together
+as they are; for other volumes FLY's hierarchy of ENV's volume is built
+first.`,
 			sortLimit, sortLimit, bvNames(collide.BVs()), collide.BVDefault),
 		flags: func(fs *flag.FlagSet) any {
 			o := &checkOptions{}
@@ -200,7 +202,9 @@ func poseError(o *checkOptions, i int, err error) error {
 // buildModels loads ENV and FLY (once, when they are the same argument) and
 // builds those that are meshes. Saved models are used as they are: their
 // options must agree with the flags given explicitly, and meshes are built
-// with a saved model's options (ENV's first) where no flag is given.
+// with a saved model's options (ENV's first) where no flag is given. When
+// ENV and FLY are saved with bounding volumes that do not fly together,
+// FLY's companion of ENV's volume is built (collide.Model.WithBV).
 func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildOptions) (envModel, flyModel *collide.Model, err error) {
 	envSrc, err := loadSource(e, envArg)
 	if err != nil {
@@ -241,6 +245,17 @@ func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 	}
 	if flyModel, err = build(flySrc); err != nil {
 		return nil, nil, err
+	}
+	if !envModel.BV().Compatible(flyModel.BV()) {
+		fly, n := flyModel, len(flySrc.mesh.Tris)
+		withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
+			return fmt.Sprintf("building %s as %s, for %s: %d triangles, %.1f s", flyArg, envModel.BV(), envArg, n, elapsed.Seconds())
+		}, func() {
+			flyModel, err = fly.WithBV(envModel.BV())
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", flyArg, err)
+		}
 	}
 	return envModel, flyModel, nil
 }
