@@ -19,21 +19,51 @@
 // # Models and queries
 //
 // Build makes a Model from a mesh: by default a tree of 18-DOPs (QuickCD's
-// choice); BuildOptions choose k (kdop6, kdop14, kdop18, kdop26), the
-// splitting rule and point, the leaf sizes, or the brute-force model, the
-// oracle. Check tests one model, at a pose, against another at the
-// identity; Query.Check does the same with reusable scratch state and
+// choice, the zero BV); BuildOptions choose the bounding volume (a BV:
+// KDOP6, KDOP14, KDOP18, KDOP26, OBB, Sphere, AABB, BoxTree, RSS, or Brute,
+// the brute-force model, the oracle), the splitting Rule and Split point,
+// and the leaf sizes. Check tests one model, at a pose, against another at
+// the identity; Query.Check does the same with reusable scratch state and
 // allocates nothing once warm; Query.Each streams the pairs to a callback
 // that can stop early. Model.Save and LoadModel store and load a built
 // model with its mesh.
 //
+// The two models of a query have the same bounding volume, or are k-DOP
+// trees of any two k, or one is a brute-force model (BV.Compatible).
+// Otherwise the query is an error, not a hidden build: Model.WithBV builds
+// the flying model's companion of the environment's volume over the same
+// mesh, explicitly, and Model.Bytes reports its memory.
+//
+// QueryOptions.Experiment holds traversal variants for the experiments of
+// the k-DOP paper, and Model.Tree the hierarchy, for experiments that need
+// package bvh; applications need neither.
+//
 // # Packages
 //
+//   - collide (this package): the library's API: Build, Model, Check, Query
 //   - geom: vectors, poses, boxes, exact predicates, the triangle-triangle test
-//   - mesh: TriMesh and Load; mesh/obj, mesh/stl, mesh/ply, mesh/off codecs
+//   - mesh: TriMesh, its validation and bounds, and Load, which reads a file by its extension
+//   - mesh/obj: the Wavefront OBJ codec
+//   - mesh/off: the OFF codec
+//   - mesh/ply: the PLY codec (ASCII and binary)
+//   - mesh/stl: the STL codec (ASCII and binary)
 //   - mesh/gen: deterministic mesh generators
-//   - bv: k-DOPs (fitting, overlap, vertices, volume) and convex hulls
-//   - bvh: k-DOP trees: build, tumble, traverse, save and load
+//   - bv: bounding volumes: k-DOPs, oriented boxes, spheres (fitting, overlap, tumbling)
+//   - hull: convex hulls, exactly, and hill climbing on them
+//   - bvh: the bounding-volume trees: build, traverse, save and load (the engine)
+//   - bvh/internal/specialize (internal): copies a generic function per type arguments (bvh's traversal, per kind)
+//   - bvh/internal/specialize/cmd/specialize (internal): the command go generate runs for it
+//   - flight: motion: pose files, billiard paths, recorded paths, flights
+//   - bench: the k-DOP paper's experiments and the comparison with peers
+//   - bench/scenes: the paper's scenes, generated
+//   - bench/plot: SVG charts of the reports
+//   - cmd/collide: the command-line tool
+//   - internal/exact (internal): exact floating-point expansions
+//   - internal/oracle (internal): the brute-force all-pairs oracle for big scenes
+//   - internal/portable (internal): arithmetic with the same bits on every platform
+//   - internal/testgeom (internal): test oracles and adversarial generators
+//   - internal/textscan (internal): the text formats' line reader and number parser
+//   - internal/textscan/syntaxtest (internal): the text codecs' shared test cases
 //
 // # Concurrency
 //
