@@ -16,7 +16,6 @@ import (
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bench/scenes"
-	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/geom"
 )
@@ -73,7 +72,7 @@ type Report struct {
 	Scenes  []*SceneInfo
 	// Costs (Table 1) are measured on the flying model of the torus
 	// scene, per bounding volume.
-	Costs map[string]bvh.Costs
+	Costs map[string]Costs
 	// Flights are the flights of Tables 2 to 5, keyed by FlightKey.
 	Flights map[FlightKey]*Flight
 	// Nested holds Nv for the nested spheres (Tables 6 and 7): by triangle
@@ -132,7 +131,7 @@ func Run(c Config) (*Report, error) {
 	r := &Report{
 		Config:  c,
 		Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()),
-		Costs:   map[string]bvh.Costs{},
+		Costs:   map[string]Costs{},
 		Flights: map[FlightKey]*Flight{},
 		Nested:  map[int]map[string][]int64{},
 	}
@@ -182,7 +181,7 @@ func Run(c Config) (*Report, error) {
 				if err != nil {
 					return nil, err
 				}
-				r.Costs[bv] = bvh.MeasureCosts(m.Tree(), c.CostTime)
+				r.Costs[bv] = MeasureCosts(m.Tree(), c.CostTime)
 			}
 		}
 	}
