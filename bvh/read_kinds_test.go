@@ -17,6 +17,7 @@ import (
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/oracle"
 	"github.com/collide3d/collide/internal/testgeom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
@@ -140,7 +141,7 @@ func exactAnswers(tr, fly *bvh.Tree, n int) string {
 			if !same {
 				// The oracle behind a sweep on the triangles' boxes (faster;
 				// testgeom checks it against Brute).
-				want = testgeom.BruteSweep(env.Mesh(), f.Mesh(), pose, ch.eps)
+				want = oracle.Sweep(env.Mesh(), f.Mesh(), pose, ch.eps)
 			}
 			got, _ := collect(env, f, pose, bvh.QueryOptions{All: true, Eps: ch.eps}, &s)
 			if !slices.Equal(got, want) {
