@@ -1,0 +1,67 @@
+package specialize
+
+import (
+	"strings"
+	"testing"
+)
+
+const src = `package p
+
+// sum adds the sizes of xs.
+func sum[T any, S interface{ size(T) int }](s S, xs []T) int {
+	n := 0
+	for _, x := range xs {
+		n += s.size(x)
+	}
+	return n
+}
+
+func other[T any](x T) T { return x }
+`
+
+func TestFile(t *testing.T) {
+	for _, tc := range []struct {
+		copies []Copy
+		want   []string // substrings of the output, in order
+	}{
+		{
+			[]Copy{{Suffix: "Int", Args: []string{"int", "*intSizer"}}},
+			[]string{"// Code generated", "package p", "// sumInt is sum for int, *intSizer.", "func sumInt(s *intSizer, xs []int) int {", "n += s.size(x)"},
+		},
+		{
+			[]Copy{{Suffix: "G", Args: []string{"E", "*sizer[E]"}, Params: "E comparable"}, {Suffix: "B", Args: []string{"byte", "bs"}}},
+			[]string{"func sumG[E comparable](s *sizer[E], xs []E) int {", "func sumB(s bs, xs []byte) int {"},
+		},
+	} {
+		out, err := File("p.go", []byte(src), []string{"sum"}, "p", nil, tc.copies)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest := string(out)
+		for _, w := range tc.want {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				t.Fatalf("output lacks %q (in order):\n%s", w, out)
+			}
+			rest = rest[i+len(w):]
+		}
+		if strings.Contains(string(out), "func other") || strings.Contains(string(out), "[T any") {
+			t.Errorf("output copies more than sum, or keeps its type parameters:\n%s", out)
+		}
+	}
+}
+
+func TestFileErrors(t *testing.T) {
+	if _, err := File("p.go", []byte(src), []string{"missing"}, "p", nil, []Copy{{Suffix: "X", Args: []string{"int", "s"}}}); err == nil {
+		t.Error("no error for a missing function")
+	}
+	if _, err := File("p.go", []byte(src), []string{"sum"}, "p", nil, []Copy{{Suffix: "X", Args: []string{"int"}}}); err == nil {
+		t.Error("no error for too few type arguments")
+	}
+	if _, err := ParseCopy("X|int", 2); err == nil {
+		t.Error("ParseCopy: no error for too few fields")
+	}
+	if c, err := ParseCopy("X|int|s|E any", 2); err != nil || c.Params != "E any" || c.Args[1] != "s" {
+		t.Errorf("ParseCopy = %+v, %v", c, err)
+	}
+}
