@@ -63,7 +63,7 @@ func configs() []config {
 			config{opts: bvh.Options{K: k, FlyLeaf: 2}, q: bvh.QueryOptions{ExactRoot: true}},
 		)
 	}
-	for _, kind := range []bvh.Kind{bvh.OBB, bvh.Sphere, bvh.AABB} {
+	for _, kind := range []bvh.Kind{bvh.OBB, bvh.Sphere, bvh.AABB, bvh.RSS} {
 		for r := bvh.Splatter; r <= bvh.RAPID; r++ {
 			if r == bvh.RAPID && kind != bvh.OBB || r == bvh.MinMax {
 				continue
@@ -266,7 +266,7 @@ func TestMixedKinds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 800))
 	flyM := gen.Must(gen.Icosphere(geom.V(1, 0, 0), 0.35, 320))
-	kinds := []bvh.Options{{}, {K: bv.K6}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree, Leaf: 4}}
+	kinds := []bvh.Options{{}, {K: bv.K6}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.RSS}, {Kind: bvh.BoxTree, Leaf: 4}}
 	b := envM.Bounds()
 	poses := []geom.Pose{geom.Identity()}
 	for range 3 {
@@ -303,7 +303,7 @@ func must[T any](v T, err error) T {
 // every vertex.
 func TestSpheres(t *testing.T) {
 	m := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 600))
-	for _, o := range []bvh.Options{{}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree}} {
+	for _, o := range []bvh.Options{{}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.RSS}, {Kind: bvh.BoxTree}} {
 		tr := must(bvh.Build(m, o))
 		prev := 0
 		for l := range 12 {

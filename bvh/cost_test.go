@@ -39,7 +39,7 @@ func costTrees(b *testing.B, kdopFloat64 bool) ([]string, []*Tree) {
 			add(fmt.Sprintf("k=%d/float64", k), Options{K: k, Float64: true})
 		}
 	}
-	for _, kind := range []Kind{OBB, Sphere, AABB, BoxTree} {
+	for _, kind := range []Kind{OBB, Sphere, AABB, RSS, BoxTree} {
 		add(kind.String(), Options{Kind: kind})
 	}
 	return names, trees

@@ -31,7 +31,7 @@ import (
 //	0            8             magic: Magic ("COLLIDE\x1a")
 //	8            4             format version: uint32 2 (Read reads 1 too)
 //	12           4             bounding-volume kind: uint32 1 + Kind (1 k-DOP,
-//	                           2 OBB, 3 sphere, 4 AABB, 5 box-tree)
+//	                           2 OBB, 3 sphere, 4 AABB, 5 box-tree, 6 RSS)
 //	16           4             k: uint32 6, 14, 18 or 26 (k-DOP), else 0
 //	20           4             element width w: uint32 4 (float32) or 8
 //	                           (float64); 8 for the other kinds
@@ -62,6 +62,9 @@ import (
 //	AABB      s = 52      centre x, y, z; half-extents
 //	box-tree  s = 24      the left child's upper bound, the right child's
 //	                      lower bound; after the ref, the axis: uint32 0-2
+//	RSS       s = 124     rectangle centre x, y, z; the axes as rows, 9
+//	                      numbers (edge directions, then normal); half
+//	                      side lengths L0, L1; radius
 //
 // A box-tree's nodes are preceded by its root box (min x, y, z, max x, y,
 // z: 48 bytes); its order lists every leaf's triangles (a triangle may be
@@ -277,13 +280,14 @@ type decoder struct {
 //     order in turn;
 //   - k-DOP trees: each node's k-DOP contains its children's and each
 //     leaf's those of its triangles as Build rounds them, compared exactly;
-//   - OBB, sphere and AABB trees: each node's volume has finite numbers,
-//     its centre within [−2m, 2m]³, its radius or half-extents in [0, 2m]
-//     (or, for an OBB, all three +Inf: the box around everything), an OBB's
-//     axes orthonormal to within 16 ulps (2^-49); and it contains exactly
-//     every vertex of the triangles below it (an OBB in the slab form
-//     |(x − C)·a_k| ≤ h_k of its axes a_k and half-extents h_k, as
-//     bv.FitOBB makes it);
+//   - OBB, sphere, AABB and RSS trees: each node's volume has finite
+//     numbers, its centre within [−2m, 2m]³, its radius, half-extents or
+//     half side lengths in [0, 2m] (or, for an OBB, all three +Inf, and
+//     for an RSS a radius of +Inf: the volume around everything), an OBB's
+//     or RSS's axes orthonormal to within 16 ulps (2^-49); and it contains
+//     exactly every vertex of the triangles below it (an OBB in the slab
+//     form |(x − C)·a_k| ≤ h_k of its axes a_k and half-extents h_k, as
+//     bv.FitOBB makes it; an RSS in the form of bv.RSS, in its axes);
 //   - box-trees: the root box lies in [−m, m]³ and contains every triangle;
 //     the nodes form one binary tree laid out depth first, at most 65
 //     levels deep, its cuts on axes 0 to 2; the leaves list the order in

@@ -97,6 +97,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 		bvh.Options{Kind: bvh.Sphere}, bvh.Options{Kind: bvh.Sphere, Split: bvh.Median, Leaf: 4},
 		bvh.Options{Kind: bvh.AABB}, bvh.Options{Kind: bvh.AABB, Rule: bvh.LongestSide, Leaf: 2},
 		bvh.Options{Kind: bvh.BoxTree}, bvh.Options{Kind: bvh.BoxTree, Leaf: 8},
+		bvh.Options{Kind: bvh.RSS}, bvh.Options{Kind: bvh.RSS, Split: bvh.Median, Leaf: 3},
 	)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, mc := range []struct {

@@ -87,6 +87,7 @@ var kinds = [...]kindSpec{
 			return readBoxTree(d, h, m)
 		},
 	},
+	RSS: vtreeSpec("rss", &rssKind),
 }
 
 // String returns the kind's name: kdop, obb, sphere, aabb, boxtree or rss.
@@ -158,6 +159,8 @@ func Collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func
 		return collideSphere(env, fly, pose, o, s, fn)
 	case *vtree[box]:
 		return collideAABB(env, fly, pose, o, s, fn)
+	case *vtree[bv.RSS]:
+		return collideRSS(env, fly, pose, o, s, fn)
 	case *boxTree:
 		return collideBox(env, fly, pose, o, s, fn)
 	}

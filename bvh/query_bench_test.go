@@ -63,7 +63,7 @@ func BenchmarkQuery(b *testing.B) {
 	}
 	for _, o := range []bvh.Options{
 		{Kind: bvh.OBB}, {Kind: bvh.OBB, Rule: bvh.LongestSide}, {Kind: bvh.OBB, Rule: bvh.RAPID},
-		{Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree}, {Kind: bvh.BoxTree, Leaf: 4},
+		{Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.RSS}, {Kind: bvh.BoxTree}, {Kind: bvh.BoxTree, Leaf: 4},
 	} {
 		env := mustBuild(b, envM, o)
 		fly := mustBuild(b, flyM, o)

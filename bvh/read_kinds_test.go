@@ -75,6 +75,7 @@ var kindVariants = map[bvh.Kind][]bvh.Options{
 	bvh.Sphere:  {{Kind: bvh.Sphere}, {Kind: bvh.Sphere, Split: bvh.Median, Leaf: 4}},
 	bvh.AABB:    {{Kind: bvh.AABB}, {Kind: bvh.AABB, Rule: bvh.LongestSide, Leaf: 2}},
 	bvh.BoxTree: {{Kind: bvh.BoxTree}, {Kind: bvh.BoxTree, Split: bvh.Median, Leaf: 16}},
+	bvh.RSS:     {{Kind: bvh.RSS}, {Kind: bvh.RSS, Rule: bvh.LongestSide, Leaf: 3}},
 }
 
 // kindModel is a saved model of the scene's torus and a tree of the same
@@ -183,7 +184,7 @@ func parseKindLayout(b []byte) kindLayout {
 	l.root, l.n = l.t+12*l.nt, l.t+12*l.nt
 	l.fw = 8
 	switch l.kind {
-	case bvh.OBB:
+	case bvh.OBB, bvh.RSS:
 		l.nf = 15
 	case bvh.Sphere:
 		l.nf = 4
@@ -488,6 +489,7 @@ func FuzzReadOBB(f *testing.F)     { fuzzReadKind(f, bvh.OBB) }
 func FuzzReadSphere(f *testing.F)  { fuzzReadKind(f, bvh.Sphere) }
 func FuzzReadAABB(f *testing.F)    { fuzzReadKind(f, bvh.AABB) }
 func FuzzReadBoxTree(f *testing.F) { fuzzReadKind(f, bvh.BoxTree) }
+func FuzzReadRSS(f *testing.F)     { fuzzReadKind(f, bvh.RSS) }
 
 // TestReadBoxTreeFlips flips every byte of small saved box-trees, with the
 // checksum left as it is and recomputed: Read must never panic, and return
@@ -980,7 +982,7 @@ func TestReadBoxTreeDepth(t *testing.T) {
 // BenchmarkReadKinds reads the model of BenchmarkRead saved with a tree of
 // each kind.
 func BenchmarkReadKinds(b *testing.B) {
-	for _, o := range []bvh.Options{{}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree}} {
+	for _, o := range []bvh.Options{{}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.RSS}, {Kind: bvh.BoxTree}} {
 		b.Run(o.Kind.String(), func(b *testing.B) {
 			_, data := encSave(b, benchModel(), o)
 			b.SetBytes(int64(len(data)))
@@ -1007,7 +1009,7 @@ func TestReadHugeVolumes(t *testing.T) {
 	if len(want) <= len(m.Tris) {
 		t.Fatalf("%d pairs: no contacts between different triangles; a weak test", len(want))
 	}
-	for _, o := range []bvh.Options{{Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB, Leaf: 2}, {Kind: bvh.BoxTree}, {K: bv.K18}} {
+	for _, o := range []bvh.Options{{Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB, Leaf: 2}, {Kind: bvh.RSS, Leaf: 2}, {Kind: bvh.BoxTree}, {K: bv.K18}} {
 		_, data := encSave(t, m, o)
 		tr, err := bvh.Read(bytes.NewReader(data))
 		if err != nil {
@@ -1025,6 +1027,12 @@ func TestReadHugeVolumes(t *testing.T) {
 			fields = []int{3}
 		case bvh.AABB:
 			fields = []int{3, 4, 5}
+		case bvh.RSS:
+			// bv.FitRSS gives the volume around every point (R = +Inf)
+			// where the squares of the distances overflow, as here.
+			if r := getFloat(data, l.floatAt(0, 14), 8); !math.IsInf(r, 1) {
+				fields = []int{14}
+			}
 		}
 		for _, f := range fields {
 			b := slices.Clone(data)

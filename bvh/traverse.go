@@ -2,7 +2,7 @@ package bvh
 
 import "github.com/collide3d/collide/geom"
 
-//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func traverse,probe -out traverse_gen.go -import github.com/collide3d/collide/bv "DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]" "OBB|noFrame|*obbQuery" "Sphere|noFrame|*sphereQuery" "AABB|noFrame|*aabbQuery" "Box|boxFrame|*boxQuery"
+//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func traverse,probe -out traverse_gen.go -import github.com/collide3d/collide/bv "DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]" "OBB|noFrame|*obbQuery" "Sphere|noFrame|*sphereQuery" "AABB|noFrame|*aabbQuery" "RSS|noFrame|*rssQuery" "Box|boxFrame|*boxQuery"
 
 // This file is the one traversal of every query: the simultaneous descent
 // of an environment tree and a flying tree. Each kind of tree supplies the

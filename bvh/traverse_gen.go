@@ -262,6 +262,70 @@ func probeAABB(p *aabbQuery, ia, ib []int32, xs []noFrame, fs []int32) (cv, cu f
 	return cv, cu
 }
 
+// traverseRSS is traverse for noFrame, *rssQuery.
+func traverseRSS(p *rssQuery, w *walk[noFrame]) {
+	t := p.base()
+	stack := w.stack
+	for len(stack) > 0 && !t.stop {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		e, f := it.e, it.f
+		if w.restart && w.restarted[f] == w.cur {
+			continue
+		}
+		t.st.BVTests++
+		if !p.overlap(e, f, &it.x) {
+			if w.record {
+				w.front = append(w.front, it)
+			}
+			continue
+		}
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		switch {
+		case fl < 0 && er < 0:
+			if w.record {
+				w.front = append(w.front, it)
+			}
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
+			xl, xr := p.esplit(e, &it.x)
+			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
+		case er < 0 && w.restart:
+			w.restarted[f] = w.cur
+			xl, xr := p.fsplit(f, &it.x)
+			stack = append(stack, item[noFrame]{0, fr, p.eroot(&xr)}, item[noFrame]{0, fl, p.eroot(&xl)})
+		default:
+			xl, xr := p.fsplit(f, &it.x)
+			stack = append(stack, item[noFrame]{e, fr, xr}, item[noFrame]{e, fl, xl})
+		}
+	}
+	w.stack = stack[:0]
+}
+
+// probeRSS is probe for noFrame, *rssQuery.
+func probeRSS(p *rssQuery, ia, ib []int32, xs []noFrame, fs []int32) (cv, cu func(n int)) {
+	cv = func(n int) {
+		i := 0
+		for range n {
+			j := i % len(ia)
+			if p.overlap(ia[j], ib[j], &xs[j]) {
+				i += 2
+			} else {
+				i++
+			}
+		}
+	}
+	if len(fs) > 0 {
+		cu = func(n int) {
+			for i := range n {
+				p.update(fs[i%len(fs)])
+			}
+		}
+	}
+	return cv, cu
+}
+
 // traverseBox is traverse for boxFrame, *boxQuery.
 func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()

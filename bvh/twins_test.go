@@ -144,7 +144,7 @@ func TestTwinsTestedOnce(t *testing.T) {
 		}
 		return m
 	}
-	for _, o := range []Options{{K: bv.K18}, {K: bv.K6, Leaf: 4}, {Kind: OBB}, {Kind: Sphere}, {Kind: AABB, Leaf: 4}, {Kind: BoxTree}} {
+	for _, o := range []Options{{K: bv.K18}, {K: bv.K6, Leaf: 4}, {Kind: OBB}, {Kind: Sphere}, {Kind: AABB, Leaf: 4}, {Kind: RSS, Leaf: 2}, {Kind: BoxTree}} {
 		env, err := Build(copies(a), o)
 		if err != nil {
 			t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 )
 
 // This file checks the trees of the kinds other than k-DOPs (OBB, sphere,
-// AABB, box-tree) as Read loads them and Tree.Validate checks them: every
+// AABB, RSS, box-tree) as Read loads them and Tree.Validate checks them: every
 // invariant the queries rely on to find exactly the pairs of testing every
 // pair, so that a tree that passes, whatever bytes it was read from, answers
 // as one Build makes.
@@ -89,7 +89,12 @@ import (
 // of triangles in contact (within eps). A rotation R off orthonormal by d
 // adds at most 22.4d·M with these bounds (32d·M is padded), the tolerance
 // eps is padded as it is (the orthonormal boxes' axes are unit), and the
-// sphere test is within 30u·M of exact. Underflow is neglected as in
+// sphere test is within 30u·M of exact. The RSS test (bv.RSSDisjoint) moves
+// its flying rectangle as an OBB test moves its box, with the same bounds
+// on the axes (|L|, R ≤ 2m like half-extents), so the errors of the moved
+// axes and centre and of the axes' departure from orthonormal are those
+// above; its own rounding is bounded in bv.RSSDisjoint's documentation and
+// added to its padding in the query (kind_rss.go). Underflow is neglected as in
 // padding, and so are models within a factor of 16 of the largest float64,
 // where the tests' sums may overflow, for Build's trees as well.
 //
@@ -405,7 +410,7 @@ func obbFault(i int, b *bv.OBB, mag float64) *fault {
 	if f := centreFault(i, OBB, b.C, mag); f != nil {
 		return f
 	}
-	if f := axesFault(i, &b.Axes); f != nil {
+	if f := axesFault(i, "OBB", &b.Axes); f != nil {
 		return f
 	}
 	h := b.Half
@@ -420,12 +425,13 @@ func obbFault(i int, b *bv.OBB, mag float64) *fault {
 	return nil
 }
 
-// axesFault returns the fault of OBB axes ax (rows) of node i that are not
+// axesFault returns the fault of the axes ax (rows) of node i, an OBB or
+// RSS as name says, that are not
 // orthonormal to within orthoTol as computed, or nil. The diagonal is
 // checked first: then |a_k|₂·|a_l|₂ ≤ 1 + 13u, and each computed dot
 // product is within γ₃·(1 + 13u) < 3.1u of the exact one (FMA or not), so
 // the exact Gram matrix is within 12u + 3.1u < 16u of the identity.
-func axesFault(i int, ax *geom.Mat3) *fault {
+func axesFault(i int, name string, ax *geom.Mat3) *fault {
 	for _, kl := range [6][2]int{{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}} {
 		k, l := kl[0], kl[1]
 		g := ax.Row(k).Dot(ax.Row(l))
@@ -433,7 +439,7 @@ func axesFault(i int, ax *geom.Mat3) *fault {
 			g-- // exact (Sterbenz) when it matters
 		}
 		if !(math.Abs(g) <= orthoTol) {
-			return faultf(atNode, i, obbAxesAt+24*k, "node %d: OBB axes %d and %d are not orthonormal (dot product off by %.3g, more than %.3g)", i, k, l, g, orthoTol)
+			return faultf(atNode, i, obbAxesAt+24*k, "node %d: %s axes %d and %d are not orthonormal (dot product off by %.3g, more than %.3g)", i, name, k, l, g, orthoTol)
 		}
 	}
 	return nil

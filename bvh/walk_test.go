@@ -72,7 +72,7 @@ func TestGenericWalk(t *testing.T) {
 	for range 3 {
 		poses = append(poses, geom.FromAxisAngle(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), rng.Float64(), geom.V(0.1*rng.NormFloat64(), 0, 0)))
 	}
-	opts := []Options{{K: bv.K6}, {K: bv.K18, Float64: true, Leaf: 4}, {Kind: OBB}, {Kind: Sphere, Leaf: 2}, {Kind: AABB}, {Kind: BoxTree, Leaf: 4}}
+	opts := []Options{{K: bv.K6}, {K: bv.K18, Float64: true, Leaf: 4}, {Kind: OBB}, {Kind: Sphere, Leaf: 2}, {Kind: AABB}, {Kind: RSS, Leaf: 2}, {Kind: BoxTree, Leaf: 4}}
 	type run struct {
 		pairs []Pair
 		st    Stats

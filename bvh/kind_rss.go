@@ -1,0 +1,200 @@
+package bvh
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// This file is the RSS kind (Larsen, Gottschalk, Lin and Manocha, PQP):
+// rectangle swept spheres, the points within a radius of a rectangle
+// (bv.FitRSS), moved with the pose like OBBs and tested by the distance of
+// the two rectangles (bv.RSSDisjoint). Their strength is distance queries:
+// the rectangles' distance less the radii bounds the distance of the
+// triangles inside.
+
+var rssKind = volKind[bv.RSS]{
+	kind: RSS,
+	fit:  func(tris []geom.Triangle, _ *fitScratch) bv.RSS { return bv.FitRSS(tris) },
+	frame: func(v *bv.RSS, _ []geom.Triangle) ([3]geom.Vec3, [3]float64) {
+		return [3]geom.Vec3{v.Axes.Row(0), v.Axes.Row(1), v.Axes.Row(2)}, [3]float64{v.L[0] + v.R, v.L[1] + v.R, v.R}
+	},
+	volume: func(v *bv.RSS) float64 { return v.Volume() },
+	box: func(v *bv.RSS) geom.AABB {
+		e := geom.V(v.R, v.R, v.R)
+		for k := range 2 {
+			e = e.Add(v.Axes.Row(k).Abs().Scale(v.L[k]))
+		}
+		return geom.AABB{Min: v.C.Sub(e), Max: v.C.Add(e)}
+	},
+	floats: func(v *bv.RSS, dst []*float64) []*float64 {
+		a := &v.Axes
+		return append(dst, &v.C.X, &v.C.Y, &v.C.Z, &a[0][0], &a[0][1], &a[0][2], &a[1][0], &a[1][1], &a[1][2],
+			&a[2][0], &a[2][1], &a[2][2], &v.L[0], &v.L[1], &v.R)
+	},
+	probes: rssProbes,
+	check: func(t *vtree[bv.RSS], m *mesh.TriMesh, sh *shape) *fault {
+		return checkHolds(t, m, sh, rssFault, func(v *bv.RSS, p geom.Vec3) bool {
+			return math.IsInf(v.R, 1) || rssHolds(v, p)
+		})
+	},
+}
+
+// Field offsets within a saved RSS node's record (see Magic).
+const (
+	rssAxesAt = 3 * 8
+	rssLAt    = 12 * 8
+	rssRAt    = 14 * 8
+)
+
+// rssQuery is a query between two RSS trees.
+type rssQuery struct{ moveQuery[bv.RSS] }
+
+func collideRSS(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
+	if genericWalk {
+		return walkGeneric(q, &q.sc.walk)
+	}
+	traverseRSS(&q, &q.sc.walk)
+	return q.st
+}
+
+// update moves flying node f's centre and axes by the pose.
+func (q *rssQuery) update(f int32) {
+	v := &q.ft.vols[f]
+	wax := &q.sc.wax[f]
+	for j := range 3 {
+		a := q.r.MulVec(v.Axes.Row(j))
+		wax[j] = [3]float64{a.X, a.Y, a.Z}
+	}
+	q.sc.wc[f] = q.pose.Apply(v.C)
+}
+
+// overlap compares the distance of the two rectangles, the flying one in
+// e's frame, with the sum of the radii. The padding adds, to the query's
+// (which bounds the errors of the moved rectangle as it does for OBBs, see
+// verify_kinds.go), the bound of bv.RSSDisjoint's own rounding:
+// 2⁻⁴⁸·(S + T) + 2⁻⁹⁶⁰ with S ≤ |t|₁ + the half-lengths and T the radii and
+// the padding, doubled to cover the term it adds itself.
+func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {
+	if !q.moved(f) {
+		q.update(f)
+	}
+	a, b := &q.et.vols[e], &q.ft.vols[f]
+	wax := &q.sc.wax[f]
+	d := q.sc.wc[f].Sub(a.C)
+	var r geom.Mat3
+	for i := range 3 {
+		ai := a.Axes.Row(i)
+		for j := range 2 {
+			r[i][j] = ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
+		}
+	}
+	t := a.Axes.MulVec(d)
+	s := math.Abs(t.X) + math.Abs(t.Y) + math.Abs(t.Z) + a.L[0] + a.L[1] + b.L[0] + b.L[1] + a.R + b.R + q.pad
+	return !bv.RSSDisjoint(a, b, &r, t, q.pad+0x1p-47*s+0x1p-959)
+}
+
+// envFirst descends the larger volume.
+func (q *rssQuery) envFirst(e, f int32, _ *noFrame) bool {
+	return q.et.vols[e].Size() >= q.ft.vols[f].Size()
+}
+
+// rssProbes: as obbProbes.
+func rssProbes(t *Tree) (cv, cu func(n int)) {
+	mq, ia, ib, fs := newProbeQuery[bv.RSS](t, true)
+	q := &rssQuery{mq}
+	for _, f := range fs {
+		q.update(f)
+	}
+	return probeRSS(q, ia, ib, make([]noFrame, len(ia)), fs)
+}
+
+// rssFault returns the fault of volume v of node i outside the bounds, or
+// nil: as for OBBs (centre, axes), with half-lengths and radius in
+// [0, 2m], or a radius of +Inf (bv.FitRSS's volume around every point).
+func rssFault(i int, v *bv.RSS, mag float64) *fault {
+	if f := centreFault(i, RSS, v.C, mag); f != nil {
+		return f
+	}
+	if f := axesFault(i, "RSS", &v.Axes); f != nil {
+		return f
+	}
+	if math.IsInf(v.R, 1) {
+		return nil
+	}
+	for k := range 2 {
+		if f := extentFault(i, rssLAt+8*k, "half-length", v.L[k], mag); f != nil {
+			return f
+		}
+	}
+	return extentFault(i, rssRAt, "radius", v.R, mag)
+}
+
+// rssHolds reports whether p is in v exactly: with s_k = (p − C)·a_k,
+// max(|s_0| − L_0, 0)² + max(|s_1| − L_1, 0)² + s_2² ≤ R² (see bv.RSS),
+// for a volume whose numbers are finite and within the bounds.
+//
+// The float64 filter: as in obbHolds, u_k = |x_k| + 6u·S_k + 2⁻¹⁰⁶⁰ bounds
+// |s_k| from above up to its own rounding (at most 1.01u·S_k of the 1.99u·S_k
+// to spare), so e_k = max(u_k − L_k, 0), e_2 = u_2 bound the exact terms
+// from above within a relative u; their squares' sum, computed, within
+// (1 + u)⁵ of its exact value, and scaled by 1 + 2⁻⁴⁸ plus 2⁻¹⁰⁰⁰ for
+// underflow, bounds the left side; fl(R·R)·(1 − 2⁻⁵⁰) bounds R² from below
+// (if fl(R·R) overflows, R² exceeds the largest float64 and so the finite
+// sum). A point the filter cannot confirm (the sum infinite, or close to
+// R²) is decided in rational arithmetic.
+func rssHolds(v *bv.RSS, p geom.Vec3) bool {
+	dx, dy, dz := p.X-v.C.X, p.Y-v.C.Y, p.Z-v.C.Z
+	var e [3]float64
+	for k := range 3 {
+		a := &v.Axes[k]
+		p0, p1, p2 := a[0]*dx, a[1]*dy, a[2]*dz
+		x := p0 + p1 + p2
+		s := math.Abs(p0) + math.Abs(p1) + math.Abs(p2)
+		e[k] = math.Abs(x) + (0x1.8p-51*s + 0x1p-1060)
+		if k < 2 {
+			e[k] = max(e[k]-v.L[k], 0) * (1 + 0x1p-52)
+		}
+	}
+	q := e[0]*e[0] + e[1]*e[1] + e[2]*e[2]
+	if q <= math.MaxFloat64 && q*(1+0x1p-48)+0x1p-1000 <= v.R*v.R*(1-0x1p-50) {
+		return true
+	}
+	return rssHoldsExact(v, p)
+}
+
+// rssHoldsExact decides rssHolds in rational arithmetic.
+func rssHoldsExact(v *bv.RSS, p geom.Vec3) bool {
+	exactChecks.Add(1)
+	var d [3]big.Rat
+	var x, y, sum big.Rat
+	for j := range 3 {
+		d[j].SetFloat64(p.Index(j))
+		y.SetFloat64(v.C.Index(j))
+		d[j].Sub(&d[j], &y)
+	}
+	for k := range 3 {
+		var s big.Rat
+		for j := range 3 {
+			x.SetFloat64(v.Axes[k][j])
+			x.Mul(&x, &d[j])
+			s.Add(&s, &x)
+		}
+		s.Abs(&s)
+		if k < 2 {
+			y.SetFloat64(v.L[k])
+			if s.Sub(&s, &y).Sign() < 0 {
+				continue
+			}
+		}
+		s.Mul(&s, &s)
+		sum.Add(&sum, &s)
+	}
+	y.SetFloat64(v.R)
+	y.Mul(&y, &y)
+	return sum.Cmp(&y) <= 0
+}
