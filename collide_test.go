@@ -41,11 +41,8 @@ func mustQuery(t testing.TB, q *collide.Query, env, fly *collide.Model, pose geo
 }
 
 // testBVs returns the bounding volumes the tests build and query: every
-// one of BVs but RSS, which package bvh does not build yet (its tests come
-// with its trees).
-func testBVs() []collide.BV {
-	return slices.DeleteFunc(collide.BVs(), func(b collide.BV) bool { return b == collide.RSS })
-}
+// one of BVs.
+func testBVs() []collide.BV { return collide.BVs() }
 
 func randomPose(rng *rand.Rand, spread float64) geom.Pose {
 	axis := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())

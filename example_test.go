@@ -130,9 +130,6 @@ func ExampleBVs() {
 	ball := gen.Must(gen.Icosphere(geom.Vec3{}, 0.3, 500))
 	pose := geom.FromAxisAngle(geom.V(0, 0, 1), 0.5, geom.V(1, 0, 0.2))
 	for _, b := range collide.BVs() {
-		if b == collide.RSS {
-			continue // not built yet
-		}
 		env, err := collide.Build(torus, collide.BuildOptions{BV: b})
 		if err != nil {
 			log.Fatal(err)
@@ -156,6 +153,7 @@ func ExampleBVs() {
 	// sphere  102 pairs
 	// aabb    102 pairs
 	// boxtree 102 pairs
+	// rss     102 pairs
 	// brute   102 pairs
 }
 

@@ -40,7 +40,7 @@ func TestScenesAgainstOracle(t *testing.T) {
 					t.Fatal(err)
 				}
 				bvs := slices.DeleteFunc(collide.BVs(), func(b collide.BV) bool {
-					return b == collide.Brute || b == collide.RSS // RSS: not built yet
+					return b == collide.Brute
 				})
 				steps, every := sc.Steps, 25
 				if size == scenes.Full {
