@@ -91,7 +91,7 @@ type FlightKey struct {
 
 // TableBVs are the bounding volumes of Table 2: the paper's four k-DOPs and
 // RAPID's OBB-trees (built with the RAPID rule), then ours beyond the paper.
-var TableBVs = []string{"kdop6", "kdop14", "kdop18", "kdop26", "obb", "sphere", "aabb", "boxtree"}
+var TableBVs = []string{"kdop6", "kdop14", "kdop18", "kdop26", "obb", "sphere", "aabb", "boxtree", "rss"}
 
 // TableRules are the splitting rules of Tables 3 to 5, in the paper's
 // order.
