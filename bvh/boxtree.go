@@ -283,6 +283,14 @@ type boxQuery struct {
 }
 
 func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := newBoxQuery(env, fly, pose, o, s, fn)
+	traverseBox(&q, &q.sc.walk)
+	return q.st
+}
+
+// newBoxQuery prepares the query of fly at pose against env in s, with its
+// walk at the roots.
+func newBoxQuery(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) boxQuery {
 	if s.box == nil {
 		s.box = &boxScratch{}
 	}
@@ -310,11 +318,7 @@ func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn f
 	w := &sc.walk
 	w.cur, w.restart = sc.cur, o.Restart
 	w.stack = append(w.stack[:0], item[boxFrame]{x: boxFrame{et.root, ft.root}})
-	if genericWalk {
-		return walkGeneric(q, w)
-	}
-	traverseBox(&q, w)
-	return q.st
+	return q
 }
 
 // The operations of the traversal (see pairOps): the boxes of a pair of
@@ -382,10 +386,11 @@ func (t *boxTree) split(i int32, b geom.AABB) (l, r geom.AABB) {
 func (bt *boxTree) probes(t *Tree) (cv, cu func(n int)) {
 	q := &boxQuery{tester: tester{pose: costPose}, et: bt, ft: bt, r: costPose.R, absR: absMat(costPose.R),
 		pad: padding(costPose, 0, bt.mag, bt.mag)}
-	ia, ib := probePairs(bt.len(), bt.len())
-	xs := make([]boxFrame, len(ia))
-	for i := range xs {
-		xs[i] = boxFrame{bt.box(int(ia[i])), bt.box(int(ib[i]))}
+	ps := probes[boxFrame]{}
+	ps.ia, ps.ib = probePairs(bt.len(), bt.len())
+	ps.xs = make([]boxFrame, len(ps.ia))
+	for i := range ps.xs {
+		ps.xs[i] = boxFrame{bt.box(int(ps.ia[i])), bt.box(int(ps.ib[i]))}
 	}
-	return probeBox(q, ia, ib, xs, nil)
+	return probeBox(q, ps)
 }

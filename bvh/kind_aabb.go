@@ -49,9 +49,6 @@ type aabbQuery struct{ moveQuery[box] }
 
 func collideAABB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
-	if genericWalk {
-		return walkGeneric(q, &q.sc.walk)
-	}
 	traverseAABB(&q, &q.sc.walk)
 	return q.st
 }
@@ -77,10 +74,6 @@ func (q *aabbQuery) envFirst(e, f int32, _ *noFrame) bool {
 
 // aabbProbes: as obbProbes.
 func aabbProbes(t *Tree) (cv, cu func(n int)) {
-	mq, ia, ib, fs := newProbeQuery[box](t, false)
-	q := &aabbQuery{mq}
-	for _, f := range fs {
-		q.update(f)
-	}
-	return probeAABB(q, ia, ib, make([]noFrame, len(ia)), fs)
+	q := aabbQuery{newMoveQuery[box](t, t, costPose, QueryOptions{}, &Scratch{}, nil, false)}
+	return probeAABB(&q, vtreeProbes(t))
 }

@@ -139,6 +139,14 @@ type dopQuery[F bv.Float, A bv.Slabs[F]] struct {
 }
 
 func (et *tree[F, A]) collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := et.query(env, fly, pose, o, s, fn)
+	traverseDOP(&q, &q.sc.walk)
+	return q.st
+}
+
+// query prepares the query of fly at pose against env, whose nodes et are,
+// in s, with its walk at the roots.
+func (et *tree[F, A]) query(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) dopQuery[F, A] {
 	sc, ok := s.dop.(*dopScratch[F, A])
 	if !ok {
 		sc = &dopScratch[F, A]{}
@@ -188,11 +196,7 @@ func (et *tree[F, A]) collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s 
 	w := &sc.walk
 	w.restart = o.Restart
 	w.stack = append(w.stack[:0], item[noFrame]{})
-	if genericWalk {
-		return walkGeneric(q, w)
-	}
-	traverseDOP(&q, w)
-	return q.st
+	return q
 }
 
 // epsPad returns the tolerance part of the slab padding.
@@ -265,15 +269,16 @@ func (et *tree[F, A]) probes(t *Tree) (cv, cu func(n int)) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	pose := geom.FromAxisAngle(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), 1, geom.V(0.1, 0.2, 0.3))
 	q := &dopQuery[F, A]{tester: tester{pose: pose}, et: et, fv: fv, sc: s}
-	var internal []int32
+	ps := probes[noFrame]{all: make([]int32, len(fv.kid))}
 	for i, c := range fv.kid {
-		q.update(int32(i))
+		ps.all[i] = int32(i)
 		if c >= 0 {
-			internal = append(internal, int32(i))
+			ps.fs = append(ps.fs, int32(i))
 		}
 	}
-	ia, ib := probePairs(len(et.nodes), len(fv.kid))
-	return probeDOP(q, ia, ib, make([]noFrame, len(ia)), internal)
+	ps.ia, ps.ib = probePairs(len(et.nodes), len(fv.kid))
+	ps.xs = make([]noFrame, len(ps.ia))
+	return probeDOP(q, ps)
 }
 
 // encodeNodes appends the nodes of t to e.

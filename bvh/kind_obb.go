@@ -44,23 +44,12 @@ type obbQuery struct{ moveQuery[bv.OBB] }
 
 func collideOBB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
-	if genericWalk {
-		return walkGeneric(q, &q.sc.walk)
-	}
 	traverseOBB(&q, &q.sc.walk)
 	return q.st
 }
 
 // update moves flying node f's centre and axes by the pose.
-func (q *obbQuery) update(f int32) {
-	b := &q.ft.vols[f]
-	wax := &q.sc.wax[f]
-	for j := range 3 {
-		a := q.r.MulVec(b.Axes.Row(j))
-		wax[j] = [3]float64{a.X, a.Y, a.Z}
-	}
-	q.sc.wc[f] = q.pose.Apply(b.C)
-}
+func (q *obbQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f].Axes) }
 
 // overlap runs the separating-axis test of environment box e and flying box
 // f, in e's frame.
@@ -69,17 +58,9 @@ func (q *obbQuery) overlap(e, f int32, _ *noFrame) bool {
 		q.update(f)
 	}
 	a, b := &q.et.vols[e], &q.ft.vols[f]
-	wax := &q.sc.wax[f]
-	d := q.sc.wc[f].Sub(a.C)
 	var r, absR geom.Mat3
-	for i := range 3 {
-		ai := a.Axes.Row(i)
-		for j := range 3 {
-			x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
-			r[i][j], absR[i][j] = x, math.Abs(x)
-		}
-	}
-	return !bv.OBBDisjoint(a.Half, b.Half, &r, &absR, a.Axes.MulVec(d), q.pad)
+	t := relative(&q.sc.wax[f], q.sc.wc[f], &a.Axes, a.C, &r, &absR)
+	return !bv.OBBDisjoint(a.Half, b.Half, &r, &absR, t, q.pad)
 }
 
 // envFirst descends the box with the larger half-extent.
@@ -91,10 +72,6 @@ func (q *obbQuery) envFirst(e, f int32, _ *noFrame) bool {
 // probes: Cv tests nearby nodes of t against those of t moved by costPose
 // (moved beforehand: that is Cu); Cu moves nodes.
 func obbProbes(t *Tree) (cv, cu func(n int)) {
-	mq, ia, ib, fs := newProbeQuery[bv.OBB](t, true)
-	q := &obbQuery{mq}
-	for _, f := range fs {
-		q.update(f)
-	}
-	return probeOBB(q, ia, ib, make([]noFrame, len(ia)), fs)
+	q := obbQuery{newMoveQuery[bv.OBB](t, t, costPose, QueryOptions{}, &Scratch{}, nil, true)}
+	return probeOBB(&q, vtreeProbes(t))
 }

@@ -55,23 +55,12 @@ type rssQuery struct{ moveQuery[bv.RSS] }
 
 func collideRSS(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
-	if genericWalk {
-		return walkGeneric(q, &q.sc.walk)
-	}
 	traverseRSS(&q, &q.sc.walk)
 	return q.st
 }
 
 // update moves flying node f's centre and axes by the pose.
-func (q *rssQuery) update(f int32) {
-	v := &q.ft.vols[f]
-	wax := &q.sc.wax[f]
-	for j := range 3 {
-		a := q.r.MulVec(v.Axes.Row(j))
-		wax[j] = [3]float64{a.X, a.Y, a.Z}
-	}
-	q.sc.wc[f] = q.pose.Apply(v.C)
-}
+func (q *rssQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f].Axes) }
 
 // overlap compares the distance of the two rectangles, the flying one in
 // e's frame, with the sum of the radii. The padding adds, to the query's
@@ -84,16 +73,8 @@ func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {
 		q.update(f)
 	}
 	a, b := &q.et.vols[e], &q.ft.vols[f]
-	wax := &q.sc.wax[f]
-	d := q.sc.wc[f].Sub(a.C)
-	var r geom.Mat3
-	for i := range 3 {
-		ai := a.Axes.Row(i)
-		for j := range 2 {
-			r[i][j] = ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
-		}
-	}
-	t := a.Axes.MulVec(d)
+	var r, absR geom.Mat3
+	t := relative(&q.sc.wax[f], q.sc.wc[f], &a.Axes, a.C, &r, &absR)
 	s := math.Abs(t.X) + math.Abs(t.Y) + math.Abs(t.Z) + a.L[0] + a.L[1] + b.L[0] + b.L[1] + a.R + b.R + q.pad
 	return !bv.RSSDisjoint(a, b, &r, t, q.pad+0x1p-47*s+0x1p-959)
 }
@@ -105,12 +86,8 @@ func (q *rssQuery) envFirst(e, f int32, _ *noFrame) bool {
 
 // rssProbes: as obbProbes.
 func rssProbes(t *Tree) (cv, cu func(n int)) {
-	mq, ia, ib, fs := newProbeQuery[bv.RSS](t, true)
-	q := &rssQuery{mq}
-	for _, f := range fs {
-		q.update(f)
-	}
-	return probeRSS(q, ia, ib, make([]noFrame, len(ia)), fs)
+	q := rssQuery{newMoveQuery[bv.RSS](t, t, costPose, QueryOptions{}, &Scratch{}, nil, true)}
+	return probeRSS(&q, vtreeProbes(t))
 }
 
 // rssFault returns the fault of volume v of node i outside the bounds, or
@@ -170,31 +147,19 @@ func rssHolds(v *bv.RSS, p geom.Vec3) bool {
 // rssHoldsExact decides rssHolds in rational arithmetic.
 func rssHoldsExact(v *bv.RSS, p geom.Vec3) bool {
 	exactChecks.Add(1)
-	var d [3]big.Rat
-	var x, y, sum big.Rat
-	for j := range 3 {
-		d[j].SetFloat64(p.Index(j))
-		y.SetFloat64(v.C.Index(j))
-		d[j].Sub(&d[j], &y)
-	}
+	s := exactProjections(&v.Axes, v.C, p)
+	var l, sum big.Rat
 	for k := range 3 {
-		var s big.Rat
-		for j := range 3 {
-			x.SetFloat64(v.Axes[k][j])
-			x.Mul(&x, &d[j])
-			s.Add(&s, &x)
-		}
-		s.Abs(&s)
 		if k < 2 {
-			y.SetFloat64(v.L[k])
-			if s.Sub(&s, &y).Sign() < 0 {
+			l.SetFloat64(v.L[k])
+			if s[k].Sub(&s[k], &l).Sign() < 0 {
 				continue
 			}
 		}
-		s.Mul(&s, &s)
-		sum.Add(&sum, &s)
+		s[k].Mul(&s[k], &s[k])
+		sum.Add(&sum, &s[k])
 	}
-	y.SetFloat64(v.R)
-	y.Mul(&y, &y)
-	return sum.Cmp(&y) <= 0
+	l.SetFloat64(v.R)
+	l.Mul(&l, &l)
+	return sum.Cmp(&l) <= 0
 }

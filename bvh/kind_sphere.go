@@ -38,9 +38,6 @@ type sphereQuery struct{ moveQuery[bv.Sphere] }
 
 func collideSphere(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
-	if genericWalk {
-		return walkGeneric(q, &q.sc.walk)
-	}
 	traverseSphere(&q, &q.sc.walk)
 	return q.st
 }
@@ -66,10 +63,6 @@ func (q *sphereQuery) envFirst(e, f int32, _ *noFrame) bool {
 
 // sphereProbes: as obbProbes.
 func sphereProbes(t *Tree) (cv, cu func(n int)) {
-	mq, ia, ib, fs := newProbeQuery[bv.Sphere](t, false)
-	q := &sphereQuery{mq}
-	for _, f := range fs {
-		q.update(f)
-	}
-	return probeSphere(q, ia, ib, make([]noFrame, len(ia)), fs)
+	q := sphereQuery{newMoveQuery[bv.Sphere](t, t, costPose, QueryOptions{}, &Scratch{}, nil, false)}
+	return probeSphere(&q, vtreeProbes(t))
 }

@@ -48,22 +48,25 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 }
 
 // probeDOP is probe for noFrame, *dopQuery[F, A].
-func probeDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], ia, ib []int32, xs []noFrame, fs []int32) (cv, cu func(n int)) {
+func probeDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], ps probes[noFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
 	cv = func(n int) {
 		i := 0
 		for range n {
-			j := i % len(ia)
-			if p.overlap(ia[j], ib[j], &xs[j]) {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
 				i += 2
 			} else {
 				i++
 			}
 		}
 	}
-	if len(fs) > 0 {
+	if len(ps.fs) > 0 {
 		cu = func(n int) {
 			for i := range n {
-				p.update(fs[i%len(fs)])
+				p.update(ps.fs[i%len(ps.fs)])
 			}
 		}
 	}
@@ -112,22 +115,25 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 }
 
 // probeOBB is probe for noFrame, *obbQuery.
-func probeOBB(p *obbQuery, ia, ib []int32, xs []noFrame, fs []int32) (cv, cu func(n int)) {
+func probeOBB(p *obbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
 	cv = func(n int) {
 		i := 0
 		for range n {
-			j := i % len(ia)
-			if p.overlap(ia[j], ib[j], &xs[j]) {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
 				i += 2
 			} else {
 				i++
 			}
 		}
 	}
-	if len(fs) > 0 {
+	if len(ps.fs) > 0 {
 		cu = func(n int) {
 			for i := range n {
-				p.update(fs[i%len(fs)])
+				p.update(ps.fs[i%len(ps.fs)])
 			}
 		}
 	}
@@ -176,22 +182,25 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 }
 
 // probeSphere is probe for noFrame, *sphereQuery.
-func probeSphere(p *sphereQuery, ia, ib []int32, xs []noFrame, fs []int32) (cv, cu func(n int)) {
+func probeSphere(p *sphereQuery, ps probes[noFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
 	cv = func(n int) {
 		i := 0
 		for range n {
-			j := i % len(ia)
-			if p.overlap(ia[j], ib[j], &xs[j]) {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
 				i += 2
 			} else {
 				i++
 			}
 		}
 	}
-	if len(fs) > 0 {
+	if len(ps.fs) > 0 {
 		cu = func(n int) {
 			for i := range n {
-				p.update(fs[i%len(fs)])
+				p.update(ps.fs[i%len(ps.fs)])
 			}
 		}
 	}
@@ -240,22 +249,25 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 }
 
 // probeAABB is probe for noFrame, *aabbQuery.
-func probeAABB(p *aabbQuery, ia, ib []int32, xs []noFrame, fs []int32) (cv, cu func(n int)) {
+func probeAABB(p *aabbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
 	cv = func(n int) {
 		i := 0
 		for range n {
-			j := i % len(ia)
-			if p.overlap(ia[j], ib[j], &xs[j]) {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
 				i += 2
 			} else {
 				i++
 			}
 		}
 	}
-	if len(fs) > 0 {
+	if len(ps.fs) > 0 {
 		cu = func(n int) {
 			for i := range n {
-				p.update(fs[i%len(fs)])
+				p.update(ps.fs[i%len(ps.fs)])
 			}
 		}
 	}
@@ -304,22 +316,25 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 }
 
 // probeRSS is probe for noFrame, *rssQuery.
-func probeRSS(p *rssQuery, ia, ib []int32, xs []noFrame, fs []int32) (cv, cu func(n int)) {
+func probeRSS(p *rssQuery, ps probes[noFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
 	cv = func(n int) {
 		i := 0
 		for range n {
-			j := i % len(ia)
-			if p.overlap(ia[j], ib[j], &xs[j]) {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
 				i += 2
 			} else {
 				i++
 			}
 		}
 	}
-	if len(fs) > 0 {
+	if len(ps.fs) > 0 {
 		cu = func(n int) {
 			for i := range n {
-				p.update(fs[i%len(fs)])
+				p.update(ps.fs[i%len(ps.fs)])
 			}
 		}
 	}
@@ -368,22 +383,25 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 }
 
 // probeBox is probe for boxFrame, *boxQuery.
-func probeBox(p *boxQuery, ia, ib []int32, xs []boxFrame, fs []int32) (cv, cu func(n int)) {
+func probeBox(p *boxQuery, ps probes[boxFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
 	cv = func(n int) {
 		i := 0
 		for range n {
-			j := i % len(ia)
-			if p.overlap(ia[j], ib[j], &xs[j]) {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
 				i += 2
 			} else {
 				i++
 			}
 		}
 	}
-	if len(fs) > 0 {
+	if len(ps.fs) > 0 {
 		cu = func(n int) {
 			for i := range n {
-				p.update(fs[i%len(fs)])
+				p.update(ps.fs[i%len(ps.fs)])
 			}
 		}
 	}

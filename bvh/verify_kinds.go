@@ -476,27 +476,36 @@ func obbHolds(b *bv.OBB, p geom.Vec3) bool {
 // obbHoldsExact decides obbHolds in rational arithmetic.
 func obbHoldsExact(b *bv.OBB, p geom.Vec3) bool {
 	exactChecks.Add(1)
-	var d [3]big.Rat
-	var x, y big.Rat
-	for j := range 3 {
-		d[j].SetFloat64(p.Index(j))
-		y.SetFloat64(b.C.Index(j))
-		d[j].Sub(&d[j], &y)
-	}
+	s := exactProjections(&b.Axes, b.C, p)
+	var h big.Rat
 	for k := range 3 {
-		var s big.Rat
-		for j := range 3 {
-			x.SetFloat64(b.Axes[k][j])
-			x.Mul(&x, &d[j])
-			s.Add(&s, &x)
-		}
-		s.Abs(&s)
-		y.SetFloat64(b.Half.Index(k))
-		if s.Cmp(&y) > 0 {
+		h.SetFloat64(b.Half.Index(k))
+		if s[k].Cmp(&h) > 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// exactProjections returns |(p − c)·a_k| for the rows a_k of axes, in
+// rational arithmetic.
+func exactProjections(axes *geom.Mat3, c, p geom.Vec3) [3]big.Rat {
+	var d, s [3]big.Rat
+	var x, y big.Rat
+	for j := range 3 {
+		d[j].SetFloat64(p.Index(j))
+		y.SetFloat64(c.Index(j))
+		d[j].Sub(&d[j], &y)
+	}
+	for k := range 3 {
+		for j := range 3 {
+			x.SetFloat64(axes[k][j])
+			x.Mul(&x, &d[j])
+			s[k].Add(&s[k], &x)
+		}
+		s[k].Abs(&s[k])
+	}
+	return s
 }
 
 // sphereHolds reports whether |p − C| ≤ R exactly, for a sphere whose

@@ -73,17 +73,41 @@ func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scra
 	}
 }
 
-// newProbeQuery returns the query of t flying against itself at costPose,
-// for the cost probes, with every flying volume moved.
-func newProbeQuery[V any](t *Tree, axes bool) (q moveQuery[V], ia, ib []int32, fs []int32) {
-	q = newMoveQuery[V](t, t, costPose, QueryOptions{}, &Scratch{}, nil, axes)
+// vtreeProbes returns what the cost probes of a vtree t test: nearby nodes
+// of t against those of t itself moved by costPose (moved beforehand: that
+// is Cu, which moves every node in turn).
+func vtreeProbes(t *Tree) probes[noFrame] {
 	n := t.impl.len()
-	ia, ib = probePairs(n, n)
-	fs = make([]int32, n)
-	for i := range fs {
-		fs[i] = int32(i)
+	ia, ib := probePairs(n, n)
+	all := make([]int32, n)
+	for i := range all {
+		all[i] = int32(i)
 	}
-	return q, ia, ib, fs
+	return probes[noFrame]{ia: ia, ib: ib, xs: make([]noFrame, len(ia)), all: all, fs: all}
+}
+
+// moveAxes moves flying node f's centre c and axes (rows) by the pose.
+func (q *moveQuery[V]) moveAxes(f int32, c geom.Vec3, axes *geom.Mat3) {
+	wax := &q.sc.wax[f]
+	for j := range 3 {
+		a := q.r.MulVec(axes.Row(j))
+		wax[j] = [3]float64{a.X, a.Y, a.Z}
+	}
+	q.sc.wc[f] = q.pose.Apply(c)
+}
+
+// relative sets r and absR to the rotation of the moved axes wax (rows)
+// in the frame of axes a (rows), r[i][j] = a_i·wax_j, and its absolute
+// values, and returns the moved centre wc in that frame centred at c.
+func relative(wax *geom.Mat3, wc geom.Vec3, a *geom.Mat3, c geom.Vec3, r, absR *geom.Mat3) geom.Vec3 {
+	for i := range 3 {
+		ai := a.Row(i)
+		for j := range 3 {
+			x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
+			r[i][j], absR[i][j] = x, math.Abs(x)
+		}
+	}
+	return a.MulVec(wc.Sub(c))
 }
 
 // moved reports whether flying node f has been moved for this query, and

@@ -2,6 +2,8 @@ package bvh
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"regexp"
@@ -61,6 +63,70 @@ func TestGenerated(t *testing.T) {
 	}
 }
 
+// walkEach runs the query of fly at p against env with the copy of the
+// traversal for their kind (copy) or with the generic one.
+func walkEach(env, fly *Tree, p geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool, copy bool) Stats {
+	switch e := env.impl.(type) {
+	case *tree[float32, [6]float32]:
+		q := e.query(env, fly, p, o, s, fn)
+		if copy {
+			traverseDOP(&q, &q.sc.walk)
+		} else {
+			traverse(&q, &q.sc.walk)
+		}
+		return q.st
+	case *tree[float64, [18]float64]:
+		q := e.query(env, fly, p, o, s, fn)
+		if copy {
+			traverseDOP(&q, &q.sc.walk)
+		} else {
+			traverse(&q, &q.sc.walk)
+		}
+		return q.st
+	case *vtree[bv.OBB]:
+		q := obbQuery{newMoveQuery[bv.OBB](env, fly, p, o, s, fn, true)}
+		if copy {
+			traverseOBB(&q, &q.sc.walk)
+		} else {
+			traverse(&q, &q.sc.walk)
+		}
+		return q.st
+	case *vtree[bv.Sphere]:
+		q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, p, o, s, fn, false)}
+		if copy {
+			traverseSphere(&q, &q.sc.walk)
+		} else {
+			traverse(&q, &q.sc.walk)
+		}
+		return q.st
+	case *vtree[box]:
+		q := aabbQuery{newMoveQuery[box](env, fly, p, o, s, fn, false)}
+		if copy {
+			traverseAABB(&q, &q.sc.walk)
+		} else {
+			traverse(&q, &q.sc.walk)
+		}
+		return q.st
+	case *vtree[bv.RSS]:
+		q := rssQuery{newMoveQuery[bv.RSS](env, fly, p, o, s, fn, true)}
+		if copy {
+			traverseRSS(&q, &q.sc.walk)
+		} else {
+			traverse(&q, &q.sc.walk)
+		}
+		return q.st
+	case *boxTree:
+		q := newBoxQuery(env, fly, p, o, s, fn)
+		if copy {
+			traverseBox(&q, &q.sc.walk)
+		} else {
+			traverse(&q, &q.sc.walk)
+		}
+		return q.st
+	}
+	panic("walkEach: no case for this tree")
+}
+
 // TestGenericWalk checks that the generic traversal and its copies walk
 // alike: the same pairs in the same order and the same counts, for every
 // kind and variant.
@@ -77,14 +143,12 @@ func TestGenericWalk(t *testing.T) {
 		pairs []Pair
 		st    Stats
 	}
-	walk := func(env, fly *Tree, p geom.Pose, q QueryOptions, generic bool) run {
-		genericWalk = generic
-		defer func() { genericWalk = false }()
+	walk := func(env, fly *Tree, p geom.Pose, q QueryOptions, copy bool) run {
 		var r run
-		r.st = Collide(env, fly, p, q, nil, func(pr Pair) bool {
+		r.st = walkEach(env, fly, p, q, new(Scratch), func(pr Pair) bool {
 			r.pairs = append(r.pairs, pr)
 			return true
-		})
+		}, copy)
 		return r
 	}
 	for _, o := range opts {
@@ -98,11 +162,48 @@ func TestGenericWalk(t *testing.T) {
 		}
 		for i, p := range poses {
 			for _, q := range []QueryOptions{{}, {All: true}, {All: true, Eps: 0.01}, {All: true, Restart: true}} {
-				a, b := walk(env, fly, p, q, false), walk(env, fly, p, q, true)
+				a, b := walk(env, fly, p, q, true), walk(env, fly, p, q, false)
+				if len(a.pairs) == 0 && q.All {
+					t.Errorf("%v, pose %d, %+v: no pairs; a weak test", o.Kind, i, q)
+				}
 				if !slices.Equal(a.pairs, b.pairs) || a.st != b.st {
 					t.Errorf("%v, pose %d, %+v: copy %d pairs %+v, generic %d pairs %+v", o.Kind, i, q, len(a.pairs), a.st, len(b.pairs), b.st)
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkWalk compares the copies of the traversal with the generic
+// function they are made from (see traverse.go), on the scene of
+// BenchmarkQuery, all pairs.
+func BenchmarkWalk(b *testing.B) {
+	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 20000))
+	flyM := gen.Must(gen.Icosphere(geom.Vec3{}, 0.1, 2000))
+	var poses []geom.Pose
+	for i := range 100 {
+		a := 2 * math.Pi * float64(i) / 100
+		poses = append(poses, geom.FromAxisAngle(geom.V(1, 1, 1), a, geom.V(math.Cos(a), math.Sin(a), 0.25)))
+	}
+	for _, o := range []Options{{K: bv.K6}, {K: bv.K18, Float64: true}, {Kind: OBB}, {Kind: RSS}, {Kind: BoxTree, Leaf: 4}} {
+		env, err := Build(envM, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fly, err := Build(flyM, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, copy := range []bool{true, false} {
+			name := fmt.Sprintf("%v/k=%d/copy=%v", o.Kind, o.K, copy)
+			b.Run(name, func(b *testing.B) {
+				var s Scratch
+				i := 0
+				for b.Loop() {
+					walkEach(env, fly, poses[i%len(poses)], QueryOptions{All: true}, &s, func(Pair) bool { return true }, copy)
+					i++
+				}
+			})
 		}
 	}
 }
