@@ -284,8 +284,7 @@ type boxQuery struct {
 
 func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := newBoxQuery(env, fly, pose, o, s, fn)
-	traverseBox(&q, &q.sc.walk)
-	return q.st
+	return runBox(&q)
 }
 
 // newBoxQuery prepares the query of fly at pose against env in s, with its
@@ -364,6 +363,8 @@ func (q *boxQuery) fsplit(f int32, x *boxFrame) (l, r boxFrame) {
 func (q *boxQuery) eroot(x *boxFrame) boxFrame { return boxFrame{q.et.root, x.fb} }
 func (q *boxQuery) update(int32)               {}
 func (q *boxQuery) base() *tester              { return &q.tester }
+func (q *boxQuery) state() *walk[boxFrame]     { return &q.sc.walk }
+func (q *boxQuery) stale(int32) bool           { return false }
 
 func (q *boxQuery) leaves(e, f int32) {
 	q.sc.ft = leafList(q.ft.order, q.ft.nodes[f].ref, q.sc.ft[:0])

@@ -49,8 +49,7 @@ type aabbQuery struct{ moveQuery[box] }
 
 func collideAABB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
-	traverseAABB(&q, &q.sc.walk)
-	return q.st
+	return runAABB(&q)
 }
 
 // update moves flying node f's centre by the pose.
@@ -59,9 +58,6 @@ func (q *aabbQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C) 
 // overlap runs the separating-axis test of the two boxes, the flying one
 // rotated by the pose.
 func (q *aabbQuery) overlap(e, f int32, _ *noFrame) bool {
-	if !q.moved(f) {
-		q.update(f)
-	}
 	a, b := &q.et.vols[e], &q.ft.vols[f]
 	return !bv.OBBDisjoint(a.H, b.H, &q.r, &q.absR, q.sc.wc[f].Sub(a.C), q.pad)
 }

@@ -140,8 +140,7 @@ type dopQuery[F bv.Float, A bv.Slabs[F]] struct {
 
 func (et *tree[F, A]) collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := et.query(env, fly, pose, o, s, fn)
-	traverseDOP(&q, &q.sc.walk)
-	return q.st
+	return runDOP(&q)
 }
 
 // query prepares the query of fly at pose against env, whose nodes et are,
@@ -249,6 +248,8 @@ func (q *dopQuery[F, A]) envFirst(e, f int32, _ *noFrame) bool      { return tru
 func (q *dopQuery[F, A]) esplit(e int32, _ *noFrame) (l, r noFrame) { return }
 func (q *dopQuery[F, A]) eroot(_ *noFrame) noFrame                  { return noFrame{} }
 func (q *dopQuery[F, A]) base() *tester                             { return &q.tester }
+func (q *dopQuery[F, A]) state() *walk[noFrame]                     { return &q.sc.walk }
+func (q *dopQuery[F, A]) stale(int32) bool                          { return false }
 func (q *dopQuery[F, A]) fsplit(f int32, _ *noFrame) (l, r noFrame) {
 	c := q.fv.kid[f]
 	q.tumble(c)

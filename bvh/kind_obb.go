@@ -44,8 +44,7 @@ type obbQuery struct{ moveQuery[bv.OBB] }
 
 func collideOBB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
-	traverseOBB(&q, &q.sc.walk)
-	return q.st
+	return runOBB(&q)
 }
 
 // update moves flying node f's centre and axes by the pose.
@@ -54,9 +53,6 @@ func (q *obbQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f]
 // overlap runs the separating-axis test of environment box e and flying box
 // f, in e's frame.
 func (q *obbQuery) overlap(e, f int32, _ *noFrame) bool {
-	if !q.moved(f) {
-		q.update(f)
-	}
 	a, b := &q.et.vols[e], &q.ft.vols[f]
 	var r, absR geom.Mat3
 	t := relative(&q.sc.wax[f], q.sc.wc[f], &a.Axes, a.C, &r, &absR)

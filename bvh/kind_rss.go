@@ -55,8 +55,7 @@ type rssQuery struct{ moveQuery[bv.RSS] }
 
 func collideRSS(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
-	traverseRSS(&q, &q.sc.walk)
-	return q.st
+	return runRSS(&q)
 }
 
 // update moves flying node f's centre and axes by the pose.
@@ -69,9 +68,6 @@ func (q *rssQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f]
 // 2⁻⁴⁸·(S + T) + 2⁻⁹⁶⁰ with S ≤ |t|₁ + the half-lengths and T the radii and
 // the padding, doubled to cover the term it adds itself.
 func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {
-	if !q.moved(f) {
-		q.update(f)
-	}
 	a, b := &q.et.vols[e], &q.ft.vols[f]
 	var r, absR geom.Mat3
 	t := relative(&q.sc.wax[f], q.sc.wc[f], &a.Axes, a.C, &r, &absR)

@@ -38,8 +38,7 @@ type sphereQuery struct{ moveQuery[bv.Sphere] }
 
 func collideSphere(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
 	q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
-	traverseSphere(&q, &q.sc.walk)
-	return q.st
+	return runSphere(&q)
 }
 
 // update moves flying node f's centre by the pose.
@@ -47,9 +46,6 @@ func (q *sphereQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C
 
 // overlap compares the distance of the centres with the sum of the radii.
 func (q *sphereQuery) overlap(e, f int32, _ *noFrame) bool {
-	if !q.moved(f) {
-		q.update(f)
-	}
 	a, b := &q.et.vols[e], &q.ft.vols[f]
 	d := q.sc.wc[f].Sub(a.C)
 	rr := a.R + b.R + q.pad

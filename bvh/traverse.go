@@ -2,7 +2,7 @@ package bvh
 
 import "github.com/collide3d/collide/geom"
 
-//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func traverse,probe -out traverse_gen.go -import github.com/collide3d/collide/bv "DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]" "OBB|noFrame|*obbQuery" "Sphere|noFrame|*sphereQuery" "AABB|noFrame|*aabbQuery" "RSS|noFrame|*rssQuery" "Box|boxFrame|*boxQuery"
+//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,probe -out traverse_gen.go -import github.com/collide3d/collide/bv "DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]" "OBB|noFrame|*obbQuery" "Sphere|noFrame|*sphereQuery" "AABB|noFrame|*aabbQuery" "RSS|noFrame|*rssQuery" "Box|boxFrame|*boxQuery"
 
 // This file is the one traversal of every query: the simultaneous descent
 // of an environment tree and a flying tree. Each kind of tree supplies the
@@ -39,10 +39,12 @@ import "github.com/collide3d/collide/geom"
 type pairOps[X any] interface {
 	// overlap tests the volumes of environment node e and flying node f,
 	// the latter at the query's pose, in the frame x, padded by the
-	// tolerance and the rounding; false means they are disjoint. Kinds
-	// whose flying volumes move with the pose move f's first, once per
-	// query, and count the update.
+	// tolerance and the rounding; false means they are disjoint.
 	overlap(e, f int32, x *X) bool
+	// stale reports whether flying node f's volume is not at the query's
+	// pose yet, and counts the update the walk then makes (for the kinds
+	// that move their volumes lazily; k-DOPs re-bound them in fsplit).
+	stale(f int32) bool
 	// eref returns the offset of environment node e's right child, or a
 	// negative number if e is a leaf.
 	eref(e int32) int32
@@ -61,14 +63,16 @@ type pairOps[X any] interface {
 	eroot(x *X) X
 	// update computes flying node f's volume for the query's pose (for
 	// kinds whose flying volumes are moved or re-bounded; others do
-	// nothing), and counts it. The walk has the kind do it when needed
-	// (in overlap or fsplit); the cost probes call it directly.
+	// nothing). The walk calls it when stale says so, k-DOPs in fsplit;
+	// the cost probes call it directly.
 	update(f int32)
 	// leaves tests the triangles of environment leaf e against those of
 	// flying leaf f, reporting the pairs in contact to the tester.
 	leaves(e, f int32)
-	// base returns the query's tester: its statistics and stop flag.
+	// base returns the query's tester: its statistics and stop flag; state
+	// returns its walk.
 	base() *tester
+	state() *walk[X]
 }
 
 // noFrame is the frame of kinds that need none.
@@ -104,6 +108,13 @@ type walk[X any] struct {
 	front  []item[X]
 }
 
+// run runs the query p from the pairs on its walk's stack to its end and
+// returns its statistics.
+func run[X any, P pairOps[X]](p P) Stats {
+	traverse(p, p.state())
+	return p.base().st
+}
+
 // traverse runs the walk w of the query p to its end (or until the tester
 // stops).
 func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
@@ -117,6 +128,9 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 			continue
 		}
 		t.st.BVTests++
+		if p.stale(f) {
+			p.update(f)
+		}
 		if !p.overlap(e, f, &it.x) {
 			if w.record {
 				w.front = append(w.front, it)

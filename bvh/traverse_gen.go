@@ -6,6 +6,12 @@ import (
 	"github.com/collide3d/collide/bv"
 )
 
+// runDOP is run for noFrame, *dopQuery[F, A].
+func runDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A]) Stats {
+	traverseDOP(p, p.state())
+	return p.base().st
+}
+
 // traverseDOP is traverse for noFrame, *dopQuery[F, A].
 func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 	t := p.base()
@@ -18,6 +24,9 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			continue
 		}
 		t.st.BVTests++
+		if p.stale(f) {
+			p.update(f)
+		}
 		if !p.overlap(e, f, &it.x) {
 			if w.record {
 				w.front = append(w.front, it)
@@ -73,6 +82,12 @@ func probeDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], ps probes[noFrame]) 
 	return cv, cu
 }
 
+// runOBB is run for noFrame, *obbQuery.
+func runOBB(p *obbQuery) Stats {
+	traverseOBB(p, p.state())
+	return p.base().st
+}
+
 // traverseOBB is traverse for noFrame, *obbQuery.
 func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
@@ -85,6 +100,9 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			continue
 		}
 		t.st.BVTests++
+		if p.stale(f) {
+			p.update(f)
+		}
 		if !p.overlap(e, f, &it.x) {
 			if w.record {
 				w.front = append(w.front, it)
@@ -140,6 +158,12 @@ func probeOBB(p *obbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	return cv, cu
 }
 
+// runSphere is run for noFrame, *sphereQuery.
+func runSphere(p *sphereQuery) Stats {
+	traverseSphere(p, p.state())
+	return p.base().st
+}
+
 // traverseSphere is traverse for noFrame, *sphereQuery.
 func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
@@ -152,6 +176,9 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			continue
 		}
 		t.st.BVTests++
+		if p.stale(f) {
+			p.update(f)
+		}
 		if !p.overlap(e, f, &it.x) {
 			if w.record {
 				w.front = append(w.front, it)
@@ -207,6 +234,12 @@ func probeSphere(p *sphereQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	return cv, cu
 }
 
+// runAABB is run for noFrame, *aabbQuery.
+func runAABB(p *aabbQuery) Stats {
+	traverseAABB(p, p.state())
+	return p.base().st
+}
+
 // traverseAABB is traverse for noFrame, *aabbQuery.
 func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
@@ -219,6 +252,9 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			continue
 		}
 		t.st.BVTests++
+		if p.stale(f) {
+			p.update(f)
+		}
 		if !p.overlap(e, f, &it.x) {
 			if w.record {
 				w.front = append(w.front, it)
@@ -274,6 +310,12 @@ func probeAABB(p *aabbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	return cv, cu
 }
 
+// runRSS is run for noFrame, *rssQuery.
+func runRSS(p *rssQuery) Stats {
+	traverseRSS(p, p.state())
+	return p.base().st
+}
+
 // traverseRSS is traverse for noFrame, *rssQuery.
 func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
@@ -286,6 +328,9 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			continue
 		}
 		t.st.BVTests++
+		if p.stale(f) {
+			p.update(f)
+		}
 		if !p.overlap(e, f, &it.x) {
 			if w.record {
 				w.front = append(w.front, it)
@@ -341,6 +386,12 @@ func probeRSS(p *rssQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	return cv, cu
 }
 
+// runBox is run for boxFrame, *boxQuery.
+func runBox(p *boxQuery) Stats {
+	traverseBox(p, p.state())
+	return p.base().st
+}
+
 // traverseBox is traverse for boxFrame, *boxQuery.
 func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
@@ -353,6 +404,9 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			continue
 		}
 		t.st.BVTests++
+		if p.stale(f) {
+			p.update(f)
+		}
 		if !p.overlap(e, f, &it.x) {
 			if w.record {
 				w.front = append(w.front, it)

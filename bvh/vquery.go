@@ -110,16 +110,16 @@ func relative(wax *geom.Mat3, wc geom.Vec3, a *geom.Mat3, c geom.Vec3, r, absR *
 	return a.MulVec(wc.Sub(c))
 }
 
-// moved reports whether flying node f has been moved for this query, and
-// marks it so.
-func (q *moveQuery[V]) moved(f int32) bool {
+// stale reports whether flying node f has not been moved for this query
+// yet, and marks and counts it so.
+func (q *moveQuery[V]) stale(f int32) bool {
 	sc := q.sc
 	if sc.stamp[f] == sc.cur {
-		return true
+		return false
 	}
 	sc.stamp[f] = sc.cur
 	q.st.Updates++
-	return false
+	return true
 }
 
 // The operations of the traversal that the kinds of vtree share (see
@@ -137,6 +137,7 @@ func (q *moveQuery[V]) esplit(e int32, _ *noFrame) (l, r noFrame) { return }
 func (q *moveQuery[V]) fsplit(f int32, _ *noFrame) (l, r noFrame) { return }
 func (q *moveQuery[V]) eroot(_ *noFrame) noFrame                  { return noFrame{} }
 func (q *moveQuery[V]) base() *tester                             { return &q.tester }
+func (q *moveQuery[V]) state() *walk[noFrame]                     { return &q.sc.walk }
 
 // leaves tests the triangles of environment leaf e against those of flying
 // leaf f.

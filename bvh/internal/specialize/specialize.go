@@ -5,8 +5,10 @@
 // it to write its one traversal once (bvh/traverse.go) and run a copy per
 // kind of tree (bvh/traverse_gen.go).
 //
-// The function's type parameters must be single capital letters not used
-// as other identifiers in its body.
+// The functions' type parameters must be single capital letters not used
+// as other identifiers in their bodies; a copied function that calls
+// another of those copied calls its copy (of the same suffix), which
+// infers the type arguments the generic one would.
 package specialize
 
 import (
@@ -18,6 +20,7 @@ import (
 	"go/printer"
 	"go/scanner"
 	"go/token"
+	"slices"
 	"strings"
 )
 
@@ -64,7 +67,7 @@ func File(name string, src []byte, fns []string, pkg string, imports []string, c
 	}
 	for _, c := range copies {
 		for _, fn := range fns {
-			if err := copyFunc(&out, fset, f, name, fn, c); err != nil {
+			if err := copyFunc(&out, fset, f, name, fn, fns, c); err != nil {
 				return nil, err
 			}
 		}
@@ -72,8 +75,9 @@ func File(name string, src []byte, fns []string, pkg string, imports []string, c
 	return format.Source(out.Bytes())
 }
 
-// copyFunc writes the copy c of the function fn of f.
-func copyFunc(out *bytes.Buffer, fset *token.FileSet, f *ast.File, name, fn string, c Copy) error {
+// copyFunc writes the copy c of the function fn of f, in which the calls
+// of the functions fns are calls of their copies c.
+func copyFunc(out *bytes.Buffer, fset *token.FileSet, f *ast.File, name, fn string, fns []string, c Copy) error {
 	var decl *ast.FuncDecl
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == fn {
@@ -101,7 +105,7 @@ func copyFunc(out *bytes.Buffer, fset *token.FileSet, f *ast.File, name, fn stri
 		return fmt.Errorf("copy %s: %d type arguments for %d type parameters", c.Suffix, len(c.Args), len(params))
 	}
 	fmt.Fprintf(out, "\n// %s%s is %s for %s.\n", fn, c.Suffix, fn, strings.Join(c.Args, ", "))
-	if err := substitute(out, body.Bytes(), fn, params, c); err != nil {
+	if err := substitute(out, body.Bytes(), fn, fns, params, c); err != nil {
 		return err
 	}
 	out.WriteString("\n")
@@ -109,8 +113,9 @@ func copyFunc(out *bytes.Buffer, fset *token.FileSet, f *ast.File, name, fn stri
 }
 
 // substitute writes the function src (fn, with type parameters params)
-// with c's name, type parameters and type arguments.
-func substitute(out *bytes.Buffer, src []byte, fn string, params []string, c Copy) error {
+// with c's name, type parameters and type arguments, and the names of the
+// functions fns it calls with c's suffix.
+func substitute(out *bytes.Buffer, src []byte, fn string, fns []string, params []string, c Copy) error {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", fset.Base(), len(src))
 	var s scanner.Scanner
@@ -154,6 +159,10 @@ func substitute(out *bytes.Buffer, src []byte, fn string, params []string, c Cop
 		case state == 3 && tok == token.IDENT && arg[lit] != "":
 			out.Write(src[last:off])
 			out.WriteString(arg[lit])
+			last = off + len(lit)
+		case state == 3 && tok == token.IDENT && slices.Contains(fns, lit):
+			out.Write(src[last:off])
+			out.WriteString(lit + c.Suffix)
 			last = off + len(lit)
 		}
 	}

@@ -17,6 +17,8 @@ func sum[T any, S interface{ size(T) int }](s S, xs []T) int {
 }
 
 func other[T any](x T) T { return x }
+
+func twice[T any, S interface{ size(T) int }](s S, xs []T) int { return 2 * sum(s, xs) }
 `
 
 func TestFile(t *testing.T) {
@@ -48,6 +50,16 @@ func TestFile(t *testing.T) {
 		if strings.Contains(string(out), "func other") || strings.Contains(string(out), "[T any") {
 			t.Errorf("output copies more than sum, or keeps its type parameters:\n%s", out)
 		}
+	}
+}
+
+func TestFileCalls(t *testing.T) {
+	out, err := File("p.go", []byte(src), []string{"sum", "twice"}, "p", nil, []Copy{{Suffix: "Int", Args: []string{"int", "*intSizer"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "func twiceInt(s *intSizer, xs []int) int { return 2 * sumInt(s, xs) }") {
+		t.Errorf("twiceInt does not call sumInt:\n%s", out)
 	}
 }
 
