@@ -93,12 +93,7 @@ func FitOBB(tris []geom.Triangle, how OBBFit) OBB {
 	if len(tris) == 0 {
 		return OBB{Axes: geom.Identity3()}
 	}
-	m := 0.0
-	for i := range tris {
-		for _, v := range tris[i] {
-			m = max(m, math.Abs(v.X), math.Abs(v.Y), math.Abs(v.Z))
-		}
-	}
+	m := trisMag(tris)
 	if !(m <= math.MaxFloat64) {
 		return obbEverything()
 	}
@@ -433,4 +428,16 @@ func OBBDisjoint(a, b geom.Vec3, r, absR *geom.Mat3, t geom.Vec3, pad float64) b
 		return true
 	}
 	return math.Abs(t.Y*r[0][2]-t.X*r[1][2]) > a.X*absR[1][2]+a.Y*absR[0][2]+b.X*absR[2][1]+b.Y*absR[2][0]+pad
+}
+
+// trisMag returns the largest |coordinate| of the corners of tris (NaN or
+// +Inf if one is).
+func trisMag(tris []geom.Triangle) float64 {
+	m := 0.0
+	for i := range tris {
+		for _, v := range tris[i] {
+			m = max(m, math.Abs(v.X), math.Abs(v.Y), math.Abs(v.Z))
+		}
+	}
+	return m
 }

@@ -104,12 +104,7 @@ func FitRSS(tris []geom.Triangle) RSS {
 	if len(tris) == 0 {
 		return RSS{Axes: geom.Identity3(), R: -1}
 	}
-	m := 0.0
-	for i := range tris {
-		for _, v := range tris[i] {
-			m = max(m, math.Abs(v.X), math.Abs(v.Y), math.Abs(v.Z))
-		}
-	}
+	m := trisMag(tris)
 	if !(m <= math.MaxFloat64) {
 		return rssEverything()
 	}
@@ -227,21 +222,9 @@ func rssFitScaled(tris []geom.Triangle, ax *geom.Mat3, s float64) (c [3]float64,
 	for i := range tris {
 		for _, v := range tris[i] {
 			x, y, z := proj(v)
-			var dx, dy float64
-			switch {
-			case x > maxx:
-				dx = x - maxx
-			case x < minx:
-				dx = minx - x
-			default:
-				continue
-			}
-			switch {
-			case y > maxy:
-				dy = y - maxy
-			case y < miny:
-				dy = miny - y
-			default:
+			dx, inx := outside(x, minx, maxx)
+			dy, iny := outside(y, miny, maxy)
+			if !inx || !iny {
 				continue
 			}
 			dz := z - cz
@@ -265,6 +248,17 @@ func rssFitScaled(tris []geom.Triangle, ax *geom.Mat3, s float64) (c [3]float64,
 	cx := min(max(0.5*minx+0.5*maxx, minx), maxx)
 	cy := min(max(0.5*miny+0.5*maxy, miny), maxy)
 	return [3]float64{cx, cy, cz}, [2]float64{max(maxx-cx, cx-minx), max(maxy-cy, cy-miny)}
+}
+
+// outside returns how far x lies beyond [lo, hi], and whether it does.
+func outside(x, lo, hi float64) (float64, bool) {
+	switch {
+	case x > hi:
+		return x - hi, true
+	case x < lo:
+		return lo - x, true
+	}
+	return 0, false
 }
 
 // rssRadius returns a radius R for which every corner x of tris satisfies
@@ -449,35 +443,15 @@ func rectApart(a0, a1, b0, b1 float64, r *geom.Mat3, t geom.Vec3, thr float64, s
 	}
 	// The normals of pairs of edges (sepEdges).
 	anx, any := math.Abs(nx), math.Abs(ny)
-	if s := math.Abs(c0y*t.Z-c0z*t.Y) - (a1*math.Abs(c0z) + b1*anx); s > 0 {
-		if m := c0y*c0y + c0z*c0z; m >= 0x1p-200 {
-			if s > thr*math.Sqrt(m) {
-				return true
-			}
-			sep = true
-		}
-	}
-	if s := math.Abs(c1y*t.Z-c1z*t.Y) - (a1*math.Abs(c1z) + b0*anx); s > 0 {
-		if m := c1y*c1y + c1z*c1z; m >= 0x1p-200 {
-			if s > thr*math.Sqrt(m) {
-				return true
-			}
-			sep = true
-		}
-	}
-	if s := math.Abs(c0z*t.X-c0x*t.Z) - (a0*math.Abs(c0z) + b1*any); s > 0 {
-		if m := c0z*c0z + c0x*c0x; m >= 0x1p-200 {
-			if s > thr*math.Sqrt(m) {
-				return true
-			}
-			sep = true
-		}
-	}
-	if s := math.Abs(c1z*t.X-c1x*t.Z) - (a0*math.Abs(c1z) + b0*any); s > 0 {
-		if m := c1z*c1z + c1x*c1x; m >= 0x1p-200 {
-			if s > thr*math.Sqrt(m) {
-				return true
-			}
+	for _, g := range [4][2]float64{
+		{math.Abs(c0y*t.Z-c0z*t.Y) - (a1*math.Abs(c0z) + b1*anx), c0y*c0y + c0z*c0z},
+		{math.Abs(c1y*t.Z-c1z*t.Y) - (a1*math.Abs(c1z) + b0*anx), c1y*c1y + c1z*c1z},
+		{math.Abs(c0z*t.X-c0x*t.Z) - (a0*math.Abs(c0z) + b1*any), c0z*c0z + c0x*c0x},
+		{math.Abs(c1z*t.X-c1x*t.Z) - (a0*math.Abs(c1z) + b0*any), c1z*c1z + c1x*c1x},
+	} {
+		if beyond, ok := gapBeyond(g[0], g[1], thr); beyond {
+			return true
+		} else if ok {
 			sep = true
 		}
 	}
@@ -511,6 +485,16 @@ func rectApart(a0, a1, b0, b1 float64, r *geom.Mat3, t geom.Vec3, thr float64, s
 	}
 	p := newRectPair(a0, a1, b0, b1, r, t)
 	return p.closest(thr)
+}
+
+// gapBeyond reports, for the gap s·|n| of the projections on a direction n
+// with |n|² = m, whether it separates them (ok: s > 0 and n is not
+// negligibly short, m ≥ 2⁻²⁰⁰) and whether it exceeds thr (beyond).
+func gapBeyond(s, m, thr float64) (beyond, ok bool) {
+	if !(s > 0) || !(m >= 0x1p-200) {
+		return false, false
+	}
+	return s > thr*math.Sqrt(m), true
 }
 
 // RectDist returns the distance between the rectangle A = [−a[0], a[0]] ×

@@ -47,11 +47,6 @@ func boxOf(b geom.AABB) box {
 // aabbQuery is a query between two AABB trees.
 type aabbQuery struct{ moveQuery[box] }
 
-func collideAABB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-	q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
-	return runAABB(&q)
-}
-
 // update moves flying node f's centre by the pose.
 func (q *aabbQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C) }
 

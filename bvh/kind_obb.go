@@ -42,11 +42,6 @@ var obbKind = volKind[bv.OBB]{
 // obbQuery is a query between two OBB trees.
 type obbQuery struct{ moveQuery[bv.OBB] }
 
-func collideOBB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-	q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
-	return runOBB(&q)
-}
-
 // update moves flying node f's centre and axes by the pose.
 func (q *obbQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f].Axes) }
 
@@ -54,8 +49,7 @@ func (q *obbQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f]
 // f, in e's frame.
 func (q *obbQuery) overlap(e, f int32, _ *noFrame) bool {
 	a, b := &q.et.vols[e], &q.ft.vols[f]
-	var r, absR geom.Mat3
-	t := relative(&q.sc.wax[f], q.sc.wc[f], &a.Axes, a.C, &r, &absR)
+	r, absR, t := q.sc.relative(f, &a.Axes, a.C)
 	return !bv.OBBDisjoint(a.Half, b.Half, &r, &absR, t, q.pad)
 }
 

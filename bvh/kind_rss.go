@@ -53,11 +53,6 @@ const (
 // rssQuery is a query between two RSS trees.
 type rssQuery struct{ moveQuery[bv.RSS] }
 
-func collideRSS(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-	q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
-	return runRSS(&q)
-}
-
 // update moves flying node f's centre and axes by the pose.
 func (q *rssQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f].Axes) }
 
@@ -69,8 +64,7 @@ func (q *rssQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f]
 // the padding, doubled to cover the term it adds itself.
 func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {
 	a, b := &q.et.vols[e], &q.ft.vols[f]
-	var r, absR geom.Mat3
-	t := relative(&q.sc.wax[f], q.sc.wc[f], &a.Axes, a.C, &r, &absR)
+	r, _, t := q.sc.relative(f, &a.Axes, a.C)
 	s := math.Abs(t.X) + math.Abs(t.Y) + math.Abs(t.Z) + a.L[0] + a.L[1] + b.L[0] + b.L[1] + a.R + b.R + q.pad
 	return !bv.RSSDisjoint(a, b, &r, t, q.pad+0x1p-47*s+0x1p-959)
 }

@@ -36,11 +36,6 @@ var sphereKind = volKind[bv.Sphere]{
 // sphereQuery is a query between two sphere trees.
 type sphereQuery struct{ moveQuery[bv.Sphere] }
 
-func collideSphere(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-	q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
-	return runSphere(&q)
-}
-
 // update moves flying node f's centre by the pose.
 func (q *sphereQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C) }
 

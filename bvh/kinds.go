@@ -154,13 +154,17 @@ func Collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func
 	case *tree[float64, [26]float64]:
 		return e.collide(env, fly, pose, o, s, fn)
 	case *vtree[bv.OBB]:
-		return collideOBB(env, fly, pose, o, s, fn)
+		q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
+		return runOBB(&q)
 	case *vtree[bv.Sphere]:
-		return collideSphere(env, fly, pose, o, s, fn)
+		q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
+		return runSphere(&q)
 	case *vtree[box]:
-		return collideAABB(env, fly, pose, o, s, fn)
+		q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
+		return runAABB(&q)
 	case *vtree[bv.RSS]:
-		return collideRSS(env, fly, pose, o, s, fn)
+		q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
+		return runRSS(&q)
 	case *boxTree:
 		return collideBox(env, fly, pose, o, s, fn)
 	}

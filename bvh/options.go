@@ -32,22 +32,30 @@ const (
 
 var ruleNames = []string{"splatter", "longest", "minsum", "minmax", "rapid"}
 
-// String returns the rule's name: splatter, longest, minsum or minmax.
-func (r Rule) String() string {
-	if int(r) < len(ruleNames) {
-		return ruleNames[r]
-	}
-	return fmt.Sprintf("Rule(%d)", r)
-}
+// String returns the rule's name: splatter, longest, minsum, minmax or
+// rapid.
+func (r Rule) String() string { return nameOf(ruleNames, r, "Rule") }
 
 // ParseRule returns the rule named s (see Rule.String).
-func ParseRule(s string) (Rule, error) {
-	for i, n := range ruleNames {
+func ParseRule(s string) (Rule, error) { return parseName[Rule](ruleNames, s, "splitting rule") }
+
+// nameOf returns names[v], or typ(v) if v is out of range.
+func nameOf[T ~uint8](names []string, v T, typ string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, v)
+}
+
+// parseName returns the value whose name in names is s, or an error
+// naming what it is.
+func parseName[T ~uint8](names []string, s, what string) (T, error) {
+	for i, n := range names {
 		if s == n {
-			return Rule(i), nil
+			return T(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown splitting rule %q (known: %s)", s, strings.Join(ruleNames, ", "))
+	return 0, fmt.Errorf("unknown %s %q (known: %s)", what, s, strings.Join(names, ", "))
 }
 
 // Split chooses where along the axis a node is split.
@@ -64,22 +72,10 @@ const (
 var splitNames = []string{"mean", "median"}
 
 // String returns the split point's name: mean or median.
-func (s Split) String() string {
-	if int(s) < len(splitNames) {
-		return splitNames[s]
-	}
-	return fmt.Sprintf("Split(%d)", s)
-}
+func (s Split) String() string { return nameOf(splitNames, s, "Split") }
 
 // ParseSplit returns the split point named s (see Split.String).
-func ParseSplit(s string) (Split, error) {
-	for i, n := range splitNames {
-		if s == n {
-			return Split(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown split point %q (known: %s)", s, strings.Join(splitNames, ", "))
-}
+func ParseSplit(s string) (Split, error) { return parseName[Split](splitNames, s, "split point") }
 
 // Kind is the type of bounding volume of a tree.
 type Kind uint8

@@ -96,10 +96,11 @@ func (q *moveQuery[V]) moveAxes(f int32, c geom.Vec3, axes *geom.Mat3) {
 	q.sc.wc[f] = q.pose.Apply(c)
 }
 
-// relative sets r and absR to the rotation of the moved axes wax (rows)
-// in the frame of axes a (rows), r[i][j] = a_i·wax_j, and its absolute
-// values, and returns the moved centre wc in that frame centred at c.
-func relative(wax *geom.Mat3, wc geom.Vec3, a *geom.Mat3, c geom.Vec3, r, absR *geom.Mat3) geom.Vec3 {
+// relative returns the rotation of flying node f's moved axes (rows) in
+// the frame of axes a (rows), r[i][j] = a_i·(R·b_j), its absolute values,
+// and f's moved centre in that frame centred at c.
+func (s *moveScratch) relative(f int32, a *geom.Mat3, c geom.Vec3) (r, absR geom.Mat3, t geom.Vec3) {
+	wax := &s.wax[f]
 	for i := range 3 {
 		ai := a.Row(i)
 		for j := range 3 {
@@ -107,7 +108,7 @@ func relative(wax *geom.Mat3, wc geom.Vec3, a *geom.Mat3, c geom.Vec3, r, absR *
 			r[i][j], absR[i][j] = x, math.Abs(x)
 		}
 	}
-	return a.MulVec(wc.Sub(c))
+	return r, absR, a.MulVec(s.wc[f].Sub(c))
 }
 
 // stale reports whether flying node f has not been moved for this query
