@@ -66,7 +66,7 @@ func BenchmarkBuild1M(b *testing.B) {
 func BenchmarkBuildKinds(b *testing.B) {
 	m := gen.Must(gen.Icosphere(geom.Vec3{}, 1, 100000))
 	for _, o := range []bvh.Options{
-		{Kind: bvh.OBB}, {Kind: bvh.OBB, Rule: bvh.RAPID}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree},
+		{Kind: bvh.OBB}, {Kind: bvh.OBB, Rule: bvh.RAPID}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree}, {Kind: bvh.RSS},
 	} {
 		b.Run(fmt.Sprintf("%v/%v", o.Kind, o.Rule), func(b *testing.B) {
 			b.ReportAllocs()
