@@ -73,12 +73,14 @@
 // largest variance; LongestSide: the paper's longest axis; RAPID: RAPID's
 // principal axis at the area-weighted mean, halving by count when that
 // fails). Sphere trees bound nodes by near-minimal spheres (bv.BoundingSphere);
-// AABB trees by boxes aligned with the model's axes. These three store
-// their volumes in float64, in model coordinates: a query moves a flying
-// node's volume with the pose (its centre, and its axes for an OBB: Nu
-// counts these) and tests it against the environment's with the 15-axis
-// separating-axis test (bv.OBBDisjoint) or the sphere test, with no
-// re-bounding. The traversal descends both trees together, the larger
+// AABB trees by boxes aligned with the model's axes; RSS trees (Larsen,
+// Gottschalk, Lin and Manocha, PQP) by rectangle swept spheres (bv.FitRSS),
+// tested by the distance of their rectangles (bv.RSSDisjoint). These four
+// store their volumes in float64, in model coordinates: a query moves a flying
+// node's volume with the pose (its centre, and its axes for an OBB or RSS:
+// Nu counts these) and tests it against the environment's with the 15-axis
+// separating-axis test (bv.OBBDisjoint), the sphere test or the rectangle
+// distance, with no re-bounding. The traversal descends both trees together, the larger
 // volume first, as RAPID does.
 //
 // Box-trees (Zachmann, "Exact and fast collision detection", 1994) store a
