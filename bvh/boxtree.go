@@ -280,6 +280,9 @@ type boxQuery struct {
 	absR   geom.Mat3
 	pad    float64
 	sc     *boxScratch
+	// esize and fsize are the largest half-extents of the boxes overlap
+	// tested last, for envFirst, which the walk asks about the same pair.
+	esize, fsize float64
 }
 
 func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
@@ -331,6 +334,7 @@ func (q *boxQuery) overlap(_, _ int32, x *boxFrame) bool {
 	eb, fb := &x.eb, &x.fb
 	ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
 	eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
+	q.esize, q.fsize = max(eh.X, eh.Y, eh.Z), max(fh.X, fh.Y, fh.Z)
 	return !bv.OBBDisjoint(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad)
 }
 
@@ -342,44 +346,35 @@ func (q *boxQuery) fkids(f int32) (l, r int32) {
 	return -1, -1
 }
 
-// envFirst descends the box with the larger half-extent.
-func (q *boxQuery) envFirst(_, _ int32, x *boxFrame) bool {
-	eh, fh := x.eb.Max.Sub(x.eb.Min), x.fb.Max.Sub(x.fb.Min)
-	return max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z)
-}
+// envFirst descends the box with the larger half-extent (of the pair
+// overlap has just tested).
+func (q *boxQuery) envFirst(_, _ int32, _ *boxFrame) bool { return q.esize >= q.fsize }
 
-func (q *boxQuery) esplit(e int32, x *boxFrame) (l, r boxFrame) {
-	l, r = *x, *x
-	l.eb, r.eb = q.et.split(e, x.eb)
-	return l, r
-}
-
-func (q *boxQuery) fsplit(f int32, x *boxFrame) (l, r boxFrame) {
-	l, r = *x, *x
-	l.fb, r.fb = q.ft.split(f, x.fb)
-	return l, r
-}
-
-func (q *boxQuery) eroot(x *boxFrame) boxFrame { return boxFrame{q.et.root, x.fb} }
-func (q *boxQuery) update(int32)               {}
-func (q *boxQuery) base() *tester              { return &q.tester }
-func (q *boxQuery) state() *walk[boxFrame]     { return &q.sc.walk }
-func (q *boxQuery) stale(int32) bool           { return false }
+func (q *boxQuery) esplit(e int32, l, r *boxFrame) { q.et.split(e, &l.eb, &r.eb) }
+func (q *boxQuery) fsplit(f int32, l, r *boxFrame) { q.ft.split(f, &l.fb, &r.fb) }
+func (q *boxQuery) eroot(x *boxFrame)              { x.eb = q.et.root }
+func (q *boxQuery) update(int32)                   {}
+func (q *boxQuery) base() *tester                  { return &q.tester }
+func (q *boxQuery) state() *walk[boxFrame]         { return &q.sc.walk }
+func (q *boxQuery) stale(int32) bool               { return false }
 
 func (q *boxQuery) leaves(e, f int32) {
 	q.sc.ft = leafList(q.ft.order, q.ft.nodes[f].ref, q.sc.ft[:0])
 	q.leaf(q.et.order, q.et.nodes[e].ref, q.sc.ft)
 }
 
-// split returns the boxes of the children of internal node i, whose box is
-// b.
-func (t *boxTree) split(i int32, b geom.AABB) (l, r geom.AABB) {
+// split narrows l and r, each the box of internal node i, to the boxes of
+// its left and right children.
+func (t *boxTree) split(i int32, l, r *geom.AABB) {
 	n := &t.nodes[i]
-	a := int(n.axis)
-	l, r = b, b
-	l.Max = l.Max.SetIndex(a, n.hi)
-	r.Min = r.Min.SetIndex(a, n.lo)
-	return l, r
+	switch n.axis {
+	case 0:
+		l.Max.X, r.Min.X = n.hi, n.lo
+	case 1:
+		l.Max.Y, r.Min.Y = n.hi, n.lo
+	default:
+		l.Max.Z, r.Min.Z = n.hi, n.lo
+	}
 }
 
 // probes: Cv is the box-tree's volume test, on the boxes of nearby nodes

@@ -244,17 +244,16 @@ func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {
 	c := q.fv.kid[f]
 	return c, c + 1
 }
-func (q *dopQuery[F, A]) envFirst(e, f int32, _ *noFrame) bool      { return true }
-func (q *dopQuery[F, A]) esplit(e int32, _ *noFrame) (l, r noFrame) { return }
-func (q *dopQuery[F, A]) eroot(_ *noFrame) noFrame                  { return noFrame{} }
-func (q *dopQuery[F, A]) base() *tester                             { return &q.tester }
-func (q *dopQuery[F, A]) state() *walk[noFrame]                     { return &q.sc.walk }
-func (q *dopQuery[F, A]) stale(int32) bool                          { return false }
-func (q *dopQuery[F, A]) fsplit(f int32, _ *noFrame) (l, r noFrame) {
+func (q *dopQuery[F, A]) envFirst(e, f int32, _ *noFrame) bool { return true }
+func (q *dopQuery[F, A]) esplit(int32, *noFrame, *noFrame)     {}
+func (q *dopQuery[F, A]) eroot(*noFrame)                       {}
+func (q *dopQuery[F, A]) base() *tester                        { return &q.tester }
+func (q *dopQuery[F, A]) state() *walk[noFrame]                { return &q.sc.walk }
+func (q *dopQuery[F, A]) stale(int32) bool                     { return false }
+func (q *dopQuery[F, A]) fsplit(f int32, _, _ *noFrame) {
 	c := q.fv.kid[f]
 	q.tumble(c)
 	q.tumble(c + 1)
-	return
 }
 func (q *dopQuery[F, A]) leaves(e, f int32) {
 	q.leaf(q.et.order, q.et.nodes[e].ref, q.fv.tris[^q.fv.kid[f]:q.fv.end[f]])

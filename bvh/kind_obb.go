@@ -46,11 +46,21 @@ type obbQuery struct{ moveQuery[bv.OBB] }
 func (q *obbQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f].Axes) }
 
 // overlap runs the separating-axis test of environment box e and flying box
-// f, in e's frame.
+// f, in e's frame. (The relative frame is computed here, not in a function
+// shared with the RSS test: the call costs a third of the test.)
 func (q *obbQuery) overlap(e, f int32, _ *noFrame) bool {
 	a, b := &q.et.vols[e], &q.ft.vols[f]
-	r, absR, t := q.sc.relative(f, &a.Axes, a.C)
-	return !bv.OBBDisjoint(a.Half, b.Half, &r, &absR, t, q.pad)
+	wax := &q.sc.wax[f]
+	d := q.sc.wc[f].Sub(a.C)
+	var r, absR geom.Mat3
+	for i := range 3 {
+		ai := a.Axes.Row(i)
+		for j := range 3 {
+			x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
+			r[i][j], absR[i][j] = x, math.Abs(x)
+		}
+	}
+	return !bv.OBBDisjoint(a.Half, b.Half, &r, &absR, a.Axes.MulVec(d), q.pad)
 }
 
 // envFirst descends the box with the larger half-extent.

@@ -64,7 +64,15 @@ func (q *rssQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f]
 // the padding, doubled to cover the term it adds itself.
 func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {
 	a, b := &q.et.vols[e], &q.ft.vols[f]
-	r, _, t := q.sc.relative(f, &a.Axes, a.C)
+	wax := &q.sc.wax[f]
+	var r geom.Mat3
+	for i := range 3 {
+		ai := a.Axes.Row(i)
+		for j := range 2 {
+			r[i][j] = ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
+		}
+	}
+	t := a.Axes.MulVec(q.sc.wc[f].Sub(a.C))
 	s := math.Abs(t.X) + math.Abs(t.Y) + math.Abs(t.Z) + a.L[0] + a.L[1] + b.L[0] + b.L[1] + a.R + b.R + q.pad
 	return !bv.RSSDisjoint(a, b, &r, t, q.pad+0x1p-47*s+0x1p-959)
 }

@@ -53,14 +53,15 @@ type pairOps[X any] interface {
 	// envFirst reports, for two internal nodes that overlap, whether to
 	// descend the environment's.
 	envFirst(e, f int32, x *X) bool
-	// esplit and fsplit return the frames of the pairs of e's (f's)
-	// children with the other node; eroot returns the frame of the pair of
-	// the environment's root with the flying node of x. Kinds that
-	// re-bound the flying volumes for the pose (k-DOPs) do so for both of
-	// f's children in fsplit, and count the updates.
-	esplit(e int32, x *X) (l, r X)
-	fsplit(f int32, x *X) (l, r X)
-	eroot(x *X) X
+	// esplit and fsplit narrow l and r, each the frame of the pair of e
+	// (f) with the other node, to the frames of the pairs of e's (f's) left
+	// and right children with the other node; eroot sets x, the frame of a
+	// pair, to that of the environment's root with the same flying node.
+	// Kinds that re-bound the flying volumes for the pose (k-DOPs) do so
+	// for both of f's children in fsplit, and count the updates.
+	esplit(e int32, l, r *X)
+	fsplit(f int32, l, r *X)
+	eroot(x *X)
 	// update computes flying node f's volume for the query's pose (for
 	// kinds whose flying volumes are moved or re-bounded; others do
 	// nothing). The walk calls it when stale says so, k-DOPs in fsplit;
@@ -116,15 +117,19 @@ func run[X any, P pairOps[X]](p P) Stats {
 }
 
 // traverse runs the walk w of the query p to its end (or until the tester
-// stops).
+// stops). A pair is tested where it lies on the stack, and replaced there
+// by its first child pair, the second pushed after it: a frame is copied
+// once per pair of children.
 func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 	t := p.base()
 	stack := w.stack
+	restart, record := w.restart, w.record
 	for len(stack) > 0 && !t.stop {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		top := len(stack) - 1
+		it := &stack[top]
 		e, f := it.e, it.f
-		if w.restart && w.restarted[f] == w.cur {
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
 			continue
 		}
 		t.st.BVTests++
@@ -132,29 +137,37 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 			p.update(f)
 		}
 		if !p.overlap(e, f, &it.x) {
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			continue
 		}
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
-			xl, xr := p.esplit(e, &it.x)
-			stack = append(stack, item[X]{e + er, f, xr}, item[X]{e + 1, f, xl})
-		case er < 0 && w.restart:
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			stack[top].e, stack[top+1].e = e+er, e+1
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
 			w.restarted[f] = w.cur
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[X]{0, fr, p.eroot(&xr)}, item[X]{0, fl, p.eroot(&xl)})
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
 		default:
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[X]{e, fr, xr}, item[X]{e, fl, xl})
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
 	w.stack = stack[:0]

@@ -16,11 +16,13 @@ func runDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A]) Stats {
 func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
+	restart, record := w.restart, w.record
 	for len(stack) > 0 && !t.stop {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		top := len(stack) - 1
+		it := &stack[top]
 		e, f := it.e, it.f
-		if w.restart && w.restarted[f] == w.cur {
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
 			continue
 		}
 		t.st.BVTests++
@@ -28,29 +30,37 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			p.update(f)
 		}
 		if !p.overlap(e, f, &it.x) {
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			continue
 		}
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
-			xl, xr := p.esplit(e, &it.x)
-			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
-		case er < 0 && w.restart:
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			stack[top].e, stack[top+1].e = e+er, e+1
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
 			w.restarted[f] = w.cur
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{0, fr, p.eroot(&xr)}, item[noFrame]{0, fl, p.eroot(&xl)})
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
 		default:
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{e, fr, xr}, item[noFrame]{e, fl, xl})
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
 	w.stack = stack[:0]
@@ -92,11 +102,13 @@ func runOBB(p *obbQuery) Stats {
 func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
+	restart, record := w.restart, w.record
 	for len(stack) > 0 && !t.stop {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		top := len(stack) - 1
+		it := &stack[top]
 		e, f := it.e, it.f
-		if w.restart && w.restarted[f] == w.cur {
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
 			continue
 		}
 		t.st.BVTests++
@@ -104,29 +116,37 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			p.update(f)
 		}
 		if !p.overlap(e, f, &it.x) {
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			continue
 		}
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
-			xl, xr := p.esplit(e, &it.x)
-			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
-		case er < 0 && w.restart:
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			stack[top].e, stack[top+1].e = e+er, e+1
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
 			w.restarted[f] = w.cur
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{0, fr, p.eroot(&xr)}, item[noFrame]{0, fl, p.eroot(&xl)})
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
 		default:
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{e, fr, xr}, item[noFrame]{e, fl, xl})
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
 	w.stack = stack[:0]
@@ -168,11 +188,13 @@ func runSphere(p *sphereQuery) Stats {
 func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
+	restart, record := w.restart, w.record
 	for len(stack) > 0 && !t.stop {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		top := len(stack) - 1
+		it := &stack[top]
 		e, f := it.e, it.f
-		if w.restart && w.restarted[f] == w.cur {
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
 			continue
 		}
 		t.st.BVTests++
@@ -180,29 +202,37 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			p.update(f)
 		}
 		if !p.overlap(e, f, &it.x) {
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			continue
 		}
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
-			xl, xr := p.esplit(e, &it.x)
-			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
-		case er < 0 && w.restart:
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			stack[top].e, stack[top+1].e = e+er, e+1
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
 			w.restarted[f] = w.cur
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{0, fr, p.eroot(&xr)}, item[noFrame]{0, fl, p.eroot(&xl)})
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
 		default:
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{e, fr, xr}, item[noFrame]{e, fl, xl})
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
 	w.stack = stack[:0]
@@ -244,11 +274,13 @@ func runAABB(p *aabbQuery) Stats {
 func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
+	restart, record := w.restart, w.record
 	for len(stack) > 0 && !t.stop {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		top := len(stack) - 1
+		it := &stack[top]
 		e, f := it.e, it.f
-		if w.restart && w.restarted[f] == w.cur {
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
 			continue
 		}
 		t.st.BVTests++
@@ -256,29 +288,37 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			p.update(f)
 		}
 		if !p.overlap(e, f, &it.x) {
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			continue
 		}
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
-			xl, xr := p.esplit(e, &it.x)
-			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
-		case er < 0 && w.restart:
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			stack[top].e, stack[top+1].e = e+er, e+1
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
 			w.restarted[f] = w.cur
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{0, fr, p.eroot(&xr)}, item[noFrame]{0, fl, p.eroot(&xl)})
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
 		default:
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{e, fr, xr}, item[noFrame]{e, fl, xl})
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
 	w.stack = stack[:0]
@@ -320,11 +360,13 @@ func runRSS(p *rssQuery) Stats {
 func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
+	restart, record := w.restart, w.record
 	for len(stack) > 0 && !t.stop {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		top := len(stack) - 1
+		it := &stack[top]
 		e, f := it.e, it.f
-		if w.restart && w.restarted[f] == w.cur {
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
 			continue
 		}
 		t.st.BVTests++
@@ -332,29 +374,37 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			p.update(f)
 		}
 		if !p.overlap(e, f, &it.x) {
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			continue
 		}
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
-			xl, xr := p.esplit(e, &it.x)
-			stack = append(stack, item[noFrame]{e + er, f, xr}, item[noFrame]{e + 1, f, xl})
-		case er < 0 && w.restart:
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			stack[top].e, stack[top+1].e = e+er, e+1
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
 			w.restarted[f] = w.cur
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{0, fr, p.eroot(&xr)}, item[noFrame]{0, fl, p.eroot(&xl)})
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
 		default:
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[noFrame]{e, fr, xr}, item[noFrame]{e, fl, xl})
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
 	w.stack = stack[:0]
@@ -396,11 +446,13 @@ func runBox(p *boxQuery) Stats {
 func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	stack := w.stack
+	restart, record := w.restart, w.record
 	for len(stack) > 0 && !t.stop {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		top := len(stack) - 1
+		it := &stack[top]
 		e, f := it.e, it.f
-		if w.restart && w.restarted[f] == w.cur {
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
 			continue
 		}
 		t.st.BVTests++
@@ -408,29 +460,37 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			p.update(f)
 		}
 		if !p.overlap(e, f, &it.x) {
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			continue
 		}
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
-			if w.record {
-				w.front = append(w.front, it)
+			if record {
+				w.front = append(w.front, *it)
 			}
+			stack = stack[:top]
 			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || w.restart || p.envFirst(e, f, &it.x)):
-			xl, xr := p.esplit(e, &it.x)
-			stack = append(stack, item[boxFrame]{e + er, f, xr}, item[boxFrame]{e + 1, f, xl})
-		case er < 0 && w.restart:
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			stack[top].e, stack[top+1].e = e+er, e+1
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
 			w.restarted[f] = w.cur
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[boxFrame]{0, fr, p.eroot(&xr)}, item[boxFrame]{0, fl, p.eroot(&xl)})
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
 		default:
-			xl, xr := p.fsplit(f, &it.x)
-			stack = append(stack, item[boxFrame]{e, fr, xr}, item[boxFrame]{e, fl, xl})
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
 	w.stack = stack[:0]

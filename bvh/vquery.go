@@ -96,21 +96,6 @@ func (q *moveQuery[V]) moveAxes(f int32, c geom.Vec3, axes *geom.Mat3) {
 	q.sc.wc[f] = q.pose.Apply(c)
 }
 
-// relative returns the rotation of flying node f's moved axes (rows) in
-// the frame of axes a (rows), r[i][j] = a_i·(R·b_j), its absolute values,
-// and f's moved centre in that frame centred at c.
-func (s *moveScratch) relative(f int32, a *geom.Mat3, c geom.Vec3) (r, absR geom.Mat3, t geom.Vec3) {
-	wax := &s.wax[f]
-	for i := range 3 {
-		ai := a.Row(i)
-		for j := range 3 {
-			x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
-			r[i][j], absR[i][j] = x, math.Abs(x)
-		}
-	}
-	return r, absR, a.MulVec(s.wc[f].Sub(c))
-}
-
 // stale reports whether flying node f has not been moved for this query
 // yet, and marks and counts it so.
 func (q *moveQuery[V]) stale(f int32) bool {
@@ -134,11 +119,11 @@ func (q *moveQuery[V]) fkids(f int32) (l, r int32) {
 	}
 	return -1, -1
 }
-func (q *moveQuery[V]) esplit(e int32, _ *noFrame) (l, r noFrame) { return }
-func (q *moveQuery[V]) fsplit(f int32, _ *noFrame) (l, r noFrame) { return }
-func (q *moveQuery[V]) eroot(_ *noFrame) noFrame                  { return noFrame{} }
-func (q *moveQuery[V]) base() *tester                             { return &q.tester }
-func (q *moveQuery[V]) state() *walk[noFrame]                     { return &q.sc.walk }
+func (q *moveQuery[V]) esplit(int32, *noFrame, *noFrame) {}
+func (q *moveQuery[V]) fsplit(int32, *noFrame, *noFrame) {}
+func (q *moveQuery[V]) eroot(*noFrame)                   {}
+func (q *moveQuery[V]) base() *tester                    { return &q.tester }
+func (q *moveQuery[V]) state() *walk[noFrame]            { return &q.sc.walk }
 
 // leaves tests the triangles of environment leaf e against those of flying
 // leaf f.
