@@ -249,7 +249,10 @@ func (q *dopQuery[F, A]) esplit(int32, *noFrame, *noFrame)     {}
 func (q *dopQuery[F, A]) eroot(*noFrame)                       {}
 func (q *dopQuery[F, A]) base() *tester                        { return &q.tester }
 func (q *dopQuery[F, A]) state() *walk[noFrame]                { return &q.sc.walk }
-func (q *dopQuery[F, A]) stale(int32) bool                     { return false }
+
+// stale is false: fsplit tumbles the children it pushes, and a walk seeded
+// with other pairs than the roots' tumbles its seeds' flying nodes first.
+func (q *dopQuery[F, A]) stale(int32) bool { return false }
 func (q *dopQuery[F, A]) fsplit(f int32, _, _ *noFrame) {
 	c := q.fv.kid[f]
 	q.tumble(c)

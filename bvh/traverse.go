@@ -42,8 +42,9 @@ type pairOps[X any] interface {
 	// tolerance and the rounding; false means they are disjoint.
 	overlap(e, f int32, x *X) bool
 	// stale reports whether flying node f's volume is not at the query's
-	// pose yet, and counts the update the walk then makes (for the kinds
-	// that move their volumes lazily; k-DOPs re-bound them in fsplit).
+	// pose yet (for the kinds that move their volumes lazily; k-DOPs
+	// re-bound them in fsplit, and a seeded walk of k-DOPs tumbles its
+	// seeds first); the walk then updates it.
 	stale(f int32) bool
 	// eref returns the offset of environment node e's right child, or a
 	// negative number if e is a leaf.

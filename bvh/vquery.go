@@ -97,7 +97,7 @@ func (q *moveQuery[V]) moveAxes(f int32, c geom.Vec3, axes *geom.Mat3) {
 }
 
 // stale reports whether flying node f has not been moved for this query
-// yet, and marks and counts it so.
+// yet, and marks and counts it as moved (the walk moves it next).
 func (q *moveQuery[V]) stale(f int32) bool {
 	sc := q.sc
 	if sc.stamp[f] == sc.cur {

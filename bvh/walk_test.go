@@ -2,6 +2,7 @@ package bvh
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -204,6 +205,90 @@ func BenchmarkWalk(b *testing.B) {
 					i++
 				}
 			})
+		}
+	}
+}
+
+// TestFrontSeeds checks the shape temporal coherence will use: a walk that
+// records the pairs it ends at (walk.front) and a walk seeded with them
+// find the same pairs at the same pose, for every kind.
+func TestFrontSeeds(t *testing.T) {
+	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 600))
+	flyM := gen.Must(gen.Icosphere(geom.V(1, 0, 0), 0.35, 320))
+	pose := geom.FromAxisAngle(geom.V(1, 2, 3), 0.3, geom.V(0.05, 0, 0))
+	for _, o := range []Options{{K: bv.K18}, {K: bv.K6, Float64: true, FlyLeaf: 4}, {Kind: OBB}, {Kind: Sphere, Leaf: 2}, {Kind: AABB}, {Kind: RSS}, {Kind: BoxTree, Leaf: 4}} {
+		env, err := Build(envM, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fly, err := Build(flyM, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var first, second []Pair
+		collect := func(dst *[]Pair) func(Pair) bool {
+			return func(p Pair) bool { *dst = append(*dst, p); return true }
+		}
+		q := QueryOptions{All: true}
+		s := new(Scratch)
+		switch o.Kind {
+		case BoxTree:
+			b := newBoxQuery(env, fly, pose, q, s, collect(&first))
+			w := b.state()
+			w.record, w.front = true, w.front[:0]
+			traverseBox(&b, w)
+			front := slices.Clone(w.front)
+			b = newBoxQuery(env, fly, pose, q, s, collect(&second))
+			w.record, w.stack = false, append(w.stack[:0], front...)
+			traverseBox(&b, w)
+		default:
+			var front []item[noFrame]
+			for pass, dst := range []*[]Pair{&first, &second} {
+				var st *walk[noFrame]
+				var run func()
+				var prep func(f int32)
+				switch o.Kind {
+				case KDOP:
+					var m dopQuery[float32, [18]float32]
+					var m6 dopQuery[float64, [6]float64]
+					if et, ok := env.impl.(*tree[float32, [18]float32]); ok {
+						m = et.query(env, fly, pose, q, s, collect(dst))
+						st, run, prep = m.state(), func() { traverseDOP(&m, st) }, m.tumble
+					} else {
+						m6 = env.impl.(*tree[float64, [6]float64]).query(env, fly, pose, q, s, collect(dst))
+						st, run, prep = m6.state(), func() { traverseDOP(&m6, st) }, m6.tumble
+					}
+				case OBB:
+					m := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, q, s, collect(dst), true)}
+					st, run = m.state(), func() { traverseOBB(&m, st) }
+				case Sphere:
+					m := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, q, s, collect(dst), false)}
+					st, run = m.state(), func() { traverseSphere(&m, st) }
+				case AABB:
+					m := aabbQuery{newMoveQuery[box](env, fly, pose, q, s, collect(dst), false)}
+					st, run = m.state(), func() { traverseAABB(&m, st) }
+				case RSS:
+					m := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, q, s, collect(dst), true)}
+					st, run = m.state(), func() { traverseRSS(&m, st) }
+				}
+				if pass == 0 {
+					st.record, st.front = true, st.front[:0]
+				} else {
+					st.record, st.stack = false, append(st.stack[:0], front...)
+					for _, it := range front {
+						if prep != nil {
+							prep(it.f) // k-DOPs tumble their seeds first
+						}
+					}
+				}
+				run()
+				front = slices.Clone(st.front)
+			}
+		}
+		slices.SortFunc(first, func(a, b Pair) int { return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly)) })
+		slices.SortFunc(second, func(a, b Pair) int { return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly)) })
+		if len(first) == 0 || !slices.Equal(first, second) {
+			t.Errorf("%v: %d pairs from the roots, %d from the front", o.Kind, len(first), len(second))
 		}
 	}
 }
