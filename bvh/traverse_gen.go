@@ -17,6 +17,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -25,7 +26,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
+		tests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -63,6 +64,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
+	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -103,6 +105,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -111,7 +114,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
+		tests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -149,6 +152,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
+	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -189,6 +193,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -197,7 +202,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
+		tests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -235,6 +240,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
+	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -275,6 +281,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -283,7 +290,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
+		tests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -321,6 +328,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
+	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -361,6 +369,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -369,7 +378,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
+		tests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -407,6 +416,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
+	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -447,6 +457,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -455,7 +466,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
+		tests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -493,6 +504,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
+	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
