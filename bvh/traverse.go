@@ -125,7 +125,6 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
-	var tests int64 // counted here, added to the statistics at the end
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -134,7 +133,7 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 			stack = stack[:top]
 			continue
 		}
-		tests++
+		t.st.BVTests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -172,7 +171,6 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 

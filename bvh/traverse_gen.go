@@ -17,7 +17,6 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
-	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -26,7 +25,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			stack = stack[:top]
 			continue
 		}
-		tests++
+		t.st.BVTests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -64,7 +63,6 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -105,7 +103,6 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
-	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -114,7 +111,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		tests++
+		t.st.BVTests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -152,7 +149,6 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -193,7 +189,6 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
-	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -202,7 +197,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		tests++
+		t.st.BVTests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -240,7 +235,6 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -281,7 +275,6 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
-	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -290,7 +283,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		tests++
+		t.st.BVTests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -328,7 +321,6 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -369,7 +361,6 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
-	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -378,7 +369,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		tests++
+		t.st.BVTests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -416,7 +407,6 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
@@ -457,7 +447,6 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
-	var tests int64
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
 		it := &stack[top]
@@ -466,7 +455,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		tests++
+		t.st.BVTests++
 		if p.stale(f) {
 			p.update(f)
 		}
@@ -504,7 +493,6 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	t.st.BVTests += tests
 	w.stack = stack[:0]
 }
 
