@@ -16,10 +16,6 @@ type Costs struct {
 	Cu float64 // one flying volume re-bounded (k-DOPs) or moved (the other kinds); 0 for box-trees, which move no volume
 }
 
-// costPose is the relative pose of the triangle probe: the small rotation
-// and translation of bvh.Tree.CostProbes.
-var costPose = geom.FromAxisAngle(geom.V(1, 2, 3), 0.02, geom.V(0.001, 0.002, 0.003))
-
 // MeasureCosts times the constants of the cost model on t, with the probes
 // of bvh.Tree.CostProbes and one of triangles of t's mesh against nearby
 // ones at a small rotation, for about d each (nothing for trees of fewer
@@ -58,17 +54,18 @@ func timeProbe(p func(n int), d time.Duration) float64 {
 }
 
 // triProbe: Cp tests triangles of t's mesh against nearby ones (by index)
-// moved by costPose.
+// moved by bvh.CostPose.
 func triProbe(t *bvh.Tree) func(n int) {
 	m := t.Mesh()
 	nt := m.NumTriangles()
 	rng := rand.New(rand.NewPCG(5, 6))
+	pose := bvh.CostPose()
 	const n = 4096
 	a, b := make([]geom.Triangle, n), make([]geom.Triangle, n)
 	for i := range n {
 		j := rng.IntN(nt)
 		a[i] = m.Triangle(j)
-		b[i] = costPose.ApplyTriangle(m.Triangle(min(nt-1, j+rng.IntN(4))))
+		b[i] = pose.ApplyTriangle(m.Triangle(min(nt-1, j+rng.IntN(4))))
 	}
 	return func(k int) {
 		i := 0

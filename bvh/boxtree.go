@@ -285,11 +285,6 @@ type boxQuery struct {
 	esize, fsize float64
 }
 
-func collideBox(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-	q := newBoxQuery(env, fly, pose, o, s, fn)
-	return runBox(&q)
-}
-
 // newBoxQuery prepares the query of fly at pose against env in s, with its
 // walk at the roots.
 func newBoxQuery(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) boxQuery {

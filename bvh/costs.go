@@ -11,6 +11,11 @@ import (
 // the time.
 var costPose = geom.FromAxisAngle(geom.V(1, 2, 3), 0.02, geom.V(0.001, 0.002, 0.003))
 
+// CostPose returns the relative pose of the cost probes of
+// Tree.CostProbes, for probes of other operations (package bench's
+// triangle test) to run under the same pose.
+func CostPose() geom.Pose { return costPose }
+
 // probePairs returns n pairs of node indices (a, b), a in [0, ne) and b
 // close to it in [0, nf): a little after a if ne = nf (> 64), else at the
 // same fraction of the range.

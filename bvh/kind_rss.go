@@ -113,7 +113,7 @@ func rssFault(i int, v *bv.RSS, mag float64) *fault {
 // max(|s_0| − L_0, 0)² + max(|s_1| − L_1, 0)² + s_2² ≤ R² (see bv.RSS),
 // for a volume whose numbers are finite and within the bounds.
 //
-// The float64 filter: as in obbHolds, u_k = |x_k| + 6u·S_k + 2⁻¹⁰⁶⁰ bounds
+// The float64 filter: as in obbHolds, u_k = projUpper(...) bounds
 // |s_k| from above up to its own rounding (at most 1.01u·S_k of the 1.99u·S_k
 // to spare), so e_k = max(u_k − L_k, 0), e_2 = u_2 bound the exact terms
 // from above within a relative u; their squares' sum, computed, within
@@ -126,11 +126,7 @@ func rssHolds(v *bv.RSS, p geom.Vec3) bool {
 	dx, dy, dz := p.X-v.C.X, p.Y-v.C.Y, p.Z-v.C.Z
 	var e [3]float64
 	for k := range 3 {
-		a := &v.Axes[k]
-		p0, p1, p2 := a[0]*dx, a[1]*dy, a[2]*dz
-		x := p0 + p1 + p2
-		s := math.Abs(p0) + math.Abs(p1) + math.Abs(p2)
-		e[k] = math.Abs(x) + (0x1.8p-51*s + 0x1p-1060)
+		e[k] = projUpper(&v.Axes[k], dx, dy, dz)
 		if k < 2 {
 			e[k] = max(e[k]-v.L[k], 0) * (1 + 0x1p-52)
 		}

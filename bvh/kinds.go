@@ -166,7 +166,8 @@ func Collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func
 		q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
 		return runRSS(&q)
 	case *boxTree:
-		return collideBox(env, fly, pose, o, s, fn)
+		q := newBoxQuery(env, fly, pose, o, s, fn)
+		return runBox(&q)
 	}
 	panic("bvh: unknown tree type")
 }

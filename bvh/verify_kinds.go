@@ -462,15 +462,23 @@ func obbHolds(b *bv.OBB, p geom.Vec3) bool {
 		return true // p = C, and h_k ≥ 0
 	}
 	for k, h := range [3]float64{b.Half.X, b.Half.Y, b.Half.Z} {
-		a := &b.Axes[k]
-		p0, p1, p2 := a[0]*dx, a[1]*dy, a[2]*dz
-		x := p0 + p1 + p2
-		s := math.Abs(p0) + math.Abs(p1) + math.Abs(p2)
-		if !(math.Abs(x)+(0x1.8p-51*s+0x1p-1060) <= h) {
+		if !(projUpper(&b.Axes[k], dx, dy, dz) <= h) {
 			return obbHoldsExact(b, p)
 		}
 	}
 	return true
+}
+
+// projUpper returns fl(|x| + fl(6u·S + 2⁻¹⁰⁶⁰)) for the projection
+// x = fl(Σ_j a_j·d_j) of d = (dx, dy, dz) on a, S = fl(Σ_j |fl(a_j·d_j)|):
+// an upper bound on the exact |a·d| up to its own last rounding, whenever
+// |a_j| < 1.01 and the d_j are the rounded differences of a point and a
+// centre (see obbHolds).
+func projUpper(a *[3]float64, dx, dy, dz float64) float64 {
+	p0, p1, p2 := a[0]*dx, a[1]*dy, a[2]*dz
+	x := p0 + p1 + p2
+	s := math.Abs(p0) + math.Abs(p1) + math.Abs(p2)
+	return math.Abs(x) + (0x1.8p-51*s + 0x1p-1060)
 }
 
 // obbHoldsExact decides obbHolds in rational arithmetic.

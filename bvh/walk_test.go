@@ -70,62 +70,38 @@ func walkEach(env, fly *Tree, p geom.Pose, o QueryOptions, s *Scratch, fn func(P
 	switch e := env.impl.(type) {
 	case *tree[float32, [6]float32]:
 		q := e.query(env, fly, p, o, s, fn)
-		if copy {
-			traverseDOP(&q, &q.sc.walk)
-		} else {
-			traverse(&q, &q.sc.walk)
-		}
-		return q.st
+		return walkWith(&q, traverseDOP, copy)
 	case *tree[float64, [18]float64]:
 		q := e.query(env, fly, p, o, s, fn)
-		if copy {
-			traverseDOP(&q, &q.sc.walk)
-		} else {
-			traverse(&q, &q.sc.walk)
-		}
-		return q.st
+		return walkWith(&q, traverseDOP, copy)
 	case *vtree[bv.OBB]:
 		q := obbQuery{newMoveQuery[bv.OBB](env, fly, p, o, s, fn, true)}
-		if copy {
-			traverseOBB(&q, &q.sc.walk)
-		} else {
-			traverse(&q, &q.sc.walk)
-		}
-		return q.st
+		return walkWith(&q, traverseOBB, copy)
 	case *vtree[bv.Sphere]:
 		q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, p, o, s, fn, false)}
-		if copy {
-			traverseSphere(&q, &q.sc.walk)
-		} else {
-			traverse(&q, &q.sc.walk)
-		}
-		return q.st
+		return walkWith(&q, traverseSphere, copy)
 	case *vtree[box]:
 		q := aabbQuery{newMoveQuery[box](env, fly, p, o, s, fn, false)}
-		if copy {
-			traverseAABB(&q, &q.sc.walk)
-		} else {
-			traverse(&q, &q.sc.walk)
-		}
-		return q.st
+		return walkWith(&q, traverseAABB, copy)
 	case *vtree[bv.RSS]:
 		q := rssQuery{newMoveQuery[bv.RSS](env, fly, p, o, s, fn, true)}
-		if copy {
-			traverseRSS(&q, &q.sc.walk)
-		} else {
-			traverse(&q, &q.sc.walk)
-		}
-		return q.st
+		return walkWith(&q, traverseRSS, copy)
 	case *boxTree:
 		q := newBoxQuery(env, fly, p, o, s, fn)
-		if copy {
-			traverseBox(&q, &q.sc.walk)
-		} else {
-			traverse(&q, &q.sc.walk)
-		}
-		return q.st
+		return walkWith(&q, traverseBox, copy)
 	}
 	panic("walkEach: no case for this tree")
+}
+
+// walkWith runs the query p with its kind's copy of the traversal, fast,
+// or with the generic one.
+func walkWith[X any, P pairOps[X]](p P, fast func(P, *walk[X]), copy bool) Stats {
+	if copy {
+		fast(p, p.state())
+	} else {
+		traverse(p, p.state())
+	}
+	return p.base().st
 }
 
 // TestGenericWalk checks that the generic traversal and its copies walk
