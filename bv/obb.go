@@ -441,3 +441,25 @@ func trisMag(tris []geom.Triangle) float64 {
 	}
 	return m
 }
+
+// OBBFacesDisjoint is OBBDisjoint on the six face axes only: a cheaper,
+// weaker test (it may miss a separation along an edge-edge axis), for
+// trees that test more finely below.
+func OBBFacesDisjoint(a, b geom.Vec3, r, absR *geom.Mat3, t geom.Vec3, pad float64) bool {
+	if math.Abs(t.X) > a.X+b.X*absR[0][0]+b.Y*absR[0][1]+b.Z*absR[0][2]+pad {
+		return true
+	}
+	if math.Abs(t.Y) > a.Y+b.X*absR[1][0]+b.Y*absR[1][1]+b.Z*absR[1][2]+pad {
+		return true
+	}
+	if math.Abs(t.Z) > a.Z+b.X*absR[2][0]+b.Y*absR[2][1]+b.Z*absR[2][2]+pad {
+		return true
+	}
+	if math.Abs(t.X*r[0][0]+t.Y*r[1][0]+t.Z*r[2][0]) > a.X*absR[0][0]+a.Y*absR[1][0]+a.Z*absR[2][0]+b.X+pad {
+		return true
+	}
+	if math.Abs(t.X*r[0][1]+t.Y*r[1][1]+t.Z*r[2][1]) > a.X*absR[0][1]+a.Y*absR[1][1]+a.Z*absR[2][1]+b.Y+pad {
+		return true
+	}
+	return math.Abs(t.X*r[0][2]+t.Y*r[1][2]+t.Z*r[2][2]) > a.X*absR[0][2]+a.Y*absR[1][2]+a.Z*absR[2][2]+b.Z+pad
+}

@@ -345,6 +345,12 @@ func (q *boxQuery) fkids(f int32) (l, r int32) {
 // overlap has just tested).
 func (q *boxQuery) envFirst(_, _ int32, _ *boxFrame) bool { return q.esize >= q.fsize }
 
+// Box-trees keep their leaf volumes: a leaf's box is cut from its parent's
+// on the way down and costs no more than a triangle test to compare.
+func (q *boxQuery) leafTests() bool         { return false }
+func (q *boxQuery) envLeaf(_, _ int32) bool { return true }
+func (q *boxQuery) flyLeaf(_, _ int32) bool { return true }
+
 func (q *boxQuery) esplit(e int32, l, r *boxFrame) { q.et.split(e, &l.eb, &r.eb) }
 func (q *boxQuery) fsplit(f int32, l, r *boxFrame) { q.ft.split(f, &l.fb, &r.fb) }
 func (q *boxQuery) eroot(x *boxFrame)              { x.eb = q.et.root }

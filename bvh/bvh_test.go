@@ -153,7 +153,10 @@ func checkScene(t *testing.T, name string, envM, flyM *mesh.TriMesh, poses []geo
 					name, c, i, eps, len(got), len(want[i]), diff(want[i], got), diff(got, want[i]))
 				continue
 			}
-			if st.TriTests < tested[i] || (len(got) > 0 && st.BVTests == 0) {
+			// Pairs in contact take volume tests, but for two trees of one
+			// leaf each, whose triangles OBB, AABB, sphere and RSS
+			// queries test directly.
+			if st.TriTests < tested[i] || (len(got) > 0 && st.BVTests+st.LeafTests == 0 && env.Nodes()+fly.Nodes() > 2) {
 				t.Errorf("%s %v pose %d: stats %+v for %d pairs, %d between firsts of twins", name, c, i, st, len(got), tested[i])
 			}
 			q.All = false

@@ -51,10 +51,37 @@ type aabbQuery struct{ moveQuery[box] }
 func (q *aabbQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C) }
 
 // overlap runs the separating-axis test of the two boxes, the flying one
-// rotated by the pose.
+// rotated by the pose, on their six face axes: the nine edge-edge axes cost
+// more than they cull between two internal nodes (6% slower over the quick
+// peers scenes), since the leaves' triangles are tested finely anyway
+// (flyLeaf, envLeaf).
 func (q *aabbQuery) overlap(e, f int32, _ *noFrame) bool {
 	a, b := &q.et.vols[e], &q.ft.vols[f]
-	return !bv.OBBDisjoint(a.H, b.H, &q.r, &q.absR, q.sc.wc[f].Sub(a.C), q.pad)
+	return !bv.OBBFacesDisjoint(a.H, b.H, &q.r, &q.absR, q.sc.wc[f].Sub(a.C), q.pad)
+}
+
+// flyLeaf tests environment box e against the triangles of flying leaf f
+// at the pose.
+func (q *aabbQuery) flyLeaf(e, f int32) bool {
+	v := &q.et.vols[e]
+	for _, t := range q.flyTris(f) {
+		if !q.flyAxes(t).BoxDisjoint(v.C, v.H, q.tpad) {
+			return true
+		}
+	}
+	return false
+}
+
+// envLeaf tests the triangles of environment leaf e against flying box f,
+// in the flying model's coordinates.
+func (q *aabbQuery) envLeaf(e, f int32) bool {
+	v := &q.ft.vols[f]
+	for _, t := range q.envTris(e) {
+		if !q.envAxes(t).BoxDisjoint(v.C, v.H, q.tpad) {
+			return true
+		}
+	}
+	return false
 }
 
 // envFirst descends the box with the larger half-extent.

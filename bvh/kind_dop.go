@@ -245,10 +245,17 @@ func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {
 	return c, c + 1
 }
 func (q *dopQuery[F, A]) envFirst(e, f int32, _ *noFrame) bool { return true }
-func (q *dopQuery[F, A]) esplit(int32, *noFrame, *noFrame)     {}
-func (q *dopQuery[F, A]) eroot(*noFrame)                       {}
-func (q *dopQuery[F, A]) base() *tester                        { return &q.tester }
-func (q *dopQuery[F, A]) state() *walk[noFrame]                { return &q.sc.walk }
+
+// A k-DOP leaf's volume is its triangles' own k-DOP, so testing the
+// triangles directly against the other volume would be the same test
+// (computed again for each pair): k-DOP trees keep their leaf volumes.
+func (q *dopQuery[F, A]) leafTests() bool                  { return false }
+func (q *dopQuery[F, A]) envLeaf(_, _ int32) bool          { return true }
+func (q *dopQuery[F, A]) flyLeaf(_, _ int32) bool          { return true }
+func (q *dopQuery[F, A]) esplit(int32, *noFrame, *noFrame) {}
+func (q *dopQuery[F, A]) eroot(*noFrame)                   {}
+func (q *dopQuery[F, A]) base() *tester                    { return &q.tester }
+func (q *dopQuery[F, A]) state() *walk[noFrame]            { return &q.sc.walk }
 
 // stale is false: fsplit tumbles the children it pushes, and a walk seeded
 // with other pairs than the roots' tumbles its seeds' flying nodes first.

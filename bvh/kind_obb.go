@@ -63,6 +63,41 @@ func (q *obbQuery) overlap(e, f int32, _ *noFrame) bool {
 	return !bv.OBBDisjoint(a.Half, b.Half, &r, &absR, a.Axes.MulVec(d), q.pad)
 }
 
+// flyLeaf tests environment box e against the triangles of flying leaf f
+// at the pose.
+func (q *obbQuery) flyLeaf(e, f int32) bool {
+	v := &q.et.vols[e]
+	for _, t := range q.flyTris(f) {
+		x := q.flyTriangle(t)
+		if !triFrameDisjoint(&x, v.C, &v.Axes, v.Half, q.tpad) {
+			return true
+		}
+	}
+	return false
+}
+
+// envLeaf tests the triangles of environment leaf e against flying box f,
+// in the flying model's coordinates.
+func (q *obbQuery) envLeaf(e, f int32) bool {
+	v := &q.ft.vols[f]
+	for _, t := range q.envTris(e) {
+		if !triFrameDisjoint(q.envInFly(t), v.C, &v.Axes, v.Half, q.tpad) {
+			return true
+		}
+	}
+	return false
+}
+
+// triFrameDisjoint reports whether triangle x and the box of half-extents h
+// about c along axes (rows) are disjoint, testing x's image u = axes·(x - c)
+// against the box [-h, h]. The points of an OBB (RSS) satisfy the slab
+// conditions |axes·(p - c)| ≤ h, stored axes and all: the image of the box
+// is exactly [-h, h], the map is linear, so x meets the box only if its
+// image does; the image is off by its rounding, within the padding.
+func triFrameDisjoint(x *geom.Triangle, c geom.Vec3, axes *geom.Mat3, h geom.Vec3, pad float64) bool {
+	return bv.TriBoxDisjoint(axes.MulVec(x[0].Sub(c)), axes.MulVec(x[1].Sub(c)), axes.MulVec(x[2].Sub(c)), h, pad)
+}
+
 // envFirst descends the box with the larger half-extent.
 func (q *obbQuery) envFirst(e, f int32, _ *noFrame) bool {
 	h, g := &q.et.vols[e].Half, &q.ft.vols[f].Half

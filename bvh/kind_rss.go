@@ -77,6 +77,38 @@ func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {
 	return !bv.RSSDisjoint(a, b, &r, t, q.pad+0x1p-47*s+0x1p-959)
 }
 
+// flyLeaf tests environment volume e, by its bounding box in its frame
+// (|s_k| ≤ L_k + R, |s_2| ≤ R), against the triangles of flying leaf f at
+// the pose.
+func (q *rssQuery) flyLeaf(e, f int32) bool {
+	v := &q.et.vols[e]
+	h := rssBox(v)
+	for _, t := range q.flyTris(f) {
+		x := q.flyTriangle(t)
+		if !triFrameDisjoint(&x, v.C, &v.Axes, h, q.tpad) {
+			return true
+		}
+	}
+	return false
+}
+
+// envLeaf tests the triangles of environment leaf e against flying volume
+// f's bounding box, in the flying model's coordinates.
+func (q *rssQuery) envLeaf(e, f int32) bool {
+	v := &q.ft.vols[f]
+	h := rssBox(v)
+	for _, t := range q.envTris(e) {
+		if !triFrameDisjoint(q.envInFly(t), v.C, &v.Axes, h, q.tpad) {
+			return true
+		}
+	}
+	return false
+}
+
+// rssBox returns the half-extents of the box around v in its frame; their
+// rounding is within the padding.
+func rssBox(v *bv.RSS) geom.Vec3 { return geom.Vec3{X: v.L[0] + v.R, Y: v.L[1] + v.R, Z: v.R} }
+
 // envFirst descends the larger volume.
 func (q *rssQuery) envFirst(e, f int32, _ *noFrame) bool {
 	return q.et.vols[e].Size() >= q.ft.vols[f].Size()

@@ -47,6 +47,32 @@ func (q *sphereQuery) overlap(e, f int32, _ *noFrame) bool {
 	return d.Dot(d) <= rr*rr
 }
 
+// flyLeaf tests environment sphere e, by its bounding cube, against the
+// triangles of flying leaf f at the pose.
+func (q *sphereQuery) flyLeaf(e, f int32) bool {
+	v := &q.et.vols[e]
+	h := geom.Vec3{X: v.R, Y: v.R, Z: v.R}
+	for _, t := range q.flyTris(f) {
+		if !q.flyAxes(t).BoxDisjoint(v.C, h, q.tpad) {
+			return true
+		}
+	}
+	return false
+}
+
+// envLeaf tests the triangles of environment leaf e against flying sphere
+// f's bounding cube, in the flying model's coordinates.
+func (q *sphereQuery) envLeaf(e, f int32) bool {
+	v := &q.ft.vols[f]
+	h := geom.Vec3{X: v.R, Y: v.R, Z: v.R}
+	for _, t := range q.envTris(e) {
+		if !q.envAxes(t).BoxDisjoint(v.C, h, q.tpad) {
+			return true
+		}
+	}
+	return false
+}
+
 // envFirst descends the larger sphere.
 func (q *sphereQuery) envFirst(e, f int32, _ *noFrame) bool {
 	return q.et.vols[e].R >= q.ft.vols[f].R

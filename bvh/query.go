@@ -14,6 +14,10 @@ type Stats struct {
 	BVTests  int64 // Nv: bounding-volume overlap tests
 	TriTests int64 // Np: exact triangle-triangle tests
 	Updates  int64 // Nu: flying volumes re-bounded (k-DOPs) or moved (the other kinds) for the pose
+	// LeafTests (Nl) counts the tests of a leaf's triangles against the
+	// other tree's volume, which replace the volume tests of pairs with a
+	// leaf in the kinds that make them (OBB, AABB, sphere and RSS trees).
+	LeafTests int64
 }
 
 // Add adds the counts of s to st.
@@ -21,6 +25,7 @@ func (st *Stats) Add(s Stats) {
 	st.BVTests += s.BVTests
 	st.TriTests += s.TriTests
 	st.Updates += s.Updates
+	st.LeafTests += s.LeafTests
 }
 
 // QueryOptions configures Collide. The zero value asks for the first contact

@@ -44,6 +44,7 @@ func benchQueries(b *testing.B, env, fly *bvh.Tree, poses []geom.Pose, q bvh.Que
 	b.ReportMetric(float64(st.BVTests)/n, "Nv/op")
 	b.ReportMetric(float64(st.TriTests)/n, "Np/op")
 	b.ReportMetric(float64(st.Updates)/n, "Nu/op")
+	b.ReportMetric(float64(st.LeafTests)/n, "Nl/op")
 	b.ReportMetric(float64(pairs)/n, "pairs/op")
 }
 

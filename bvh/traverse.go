@@ -16,8 +16,10 @@ import "github.com/collide3d/collide/geom"
 // and TestGenericWalk that both walk alike.
 //
 // The descent is depth first, on an explicit stack of node pairs. For each
-// pair it tests the two volumes; if they overlap, it tests the triangles of
-// two leaves, or replaces the pair by the pairs of one node's children: the
+// pair it tests the two volumes (or, for the kinds that test leaves'
+// triangles directly, a leaf's triangles against the other volume, and two
+// leaves not at all); if they overlap, it tests the triangles of two
+// leaves, or replaces the pair by the pairs of one node's children: the
 // environment's if the flying node is a leaf or the kind says so
 // (envFirst), else the flying node's. Every variant is a setting of the
 // walk: all pairs or the first (the tester stops), a tolerance (the
@@ -63,6 +65,19 @@ type pairOps[X any] interface {
 	esplit(e int32, l, r *X)
 	fsplit(f int32, l, r *X)
 	eroot(x *X)
+	// leafTests reports whether the kind tests the triangles of a leaf
+	// directly against the other tree's volume (OPCODE's "no-leaf" trees):
+	// a pair with one leaf is then tested by envLeaf or flyLeaf rather
+	// than overlap, and a pair of two leaves goes straight to leaves, its
+	// triangles being tested exactly anyway. It is a constant of the kind.
+	leafTests() bool
+	// envLeaf tests the triangles of environment leaf e against flying
+	// node f's volume, flyLeaf environment node e's volume against the
+	// triangles of flying leaf f; false means they are disjoint. Neither
+	// needs f's volume at the pose (envLeaf maps e's triangles into the
+	// flying model's coordinates instead).
+	envLeaf(e, f int32) bool
+	flyLeaf(e, f int32) bool
 	// update computes flying node f's volume for the query's pose (for
 	// kinds whose flying volumes are moved or re-bounded; others do
 	// nothing). The walk calls it when stale says so, k-DOPs in fsplit;
@@ -133,19 +148,32 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
-		if p.stale(f) {
-			p.update(f)
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
 		}
-		if !p.overlap(e, f, &it.x) {
+		if !hit {
 			if record {
 				w.front = append(w.front, *it)
 			}
 			stack = stack[:top]
 			continue
 		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
 			if record {

@@ -25,19 +25,32 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
-		if p.stale(f) {
-			p.update(f)
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
 		}
-		if !p.overlap(e, f, &it.x) {
+		if !hit {
 			if record {
 				w.front = append(w.front, *it)
 			}
 			stack = stack[:top]
 			continue
 		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
 			if record {
@@ -111,19 +124,32 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
-		if p.stale(f) {
-			p.update(f)
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
 		}
-		if !p.overlap(e, f, &it.x) {
+		if !hit {
 			if record {
 				w.front = append(w.front, *it)
 			}
 			stack = stack[:top]
 			continue
 		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
 			if record {
@@ -197,19 +223,32 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
-		if p.stale(f) {
-			p.update(f)
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
 		}
-		if !p.overlap(e, f, &it.x) {
+		if !hit {
 			if record {
 				w.front = append(w.front, *it)
 			}
 			stack = stack[:top]
 			continue
 		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
 			if record {
@@ -283,19 +322,32 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
-		if p.stale(f) {
-			p.update(f)
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
 		}
-		if !p.overlap(e, f, &it.x) {
+		if !hit {
 			if record {
 				w.front = append(w.front, *it)
 			}
 			stack = stack[:top]
 			continue
 		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
 			if record {
@@ -369,19 +421,32 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
-		if p.stale(f) {
-			p.update(f)
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
 		}
-		if !p.overlap(e, f, &it.x) {
+		if !hit {
 			if record {
 				w.front = append(w.front, *it)
 			}
 			stack = stack[:top]
 			continue
 		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
 			if record {
@@ -455,19 +520,32 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			stack = stack[:top]
 			continue
 		}
-		t.st.BVTests++
-		if p.stale(f) {
-			p.update(f)
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
 		}
-		if !p.overlap(e, f, &it.x) {
+		if !hit {
 			if record {
 				w.front = append(w.front, *it)
 			}
 			stack = stack[:top]
 			continue
 		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
 		switch {
 		case fl < 0 && er < 0:
 			if record {

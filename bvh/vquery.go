@@ -3,6 +3,7 @@ package bvh
 import (
 	"math"
 
+	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 )
 
@@ -16,13 +17,28 @@ type moveScratch struct {
 	wc    []geom.Vec3 // moved centre of each flying node
 	wax   []geom.Mat3 // moved axes of each flying node, as rows
 	vertexCache
+	// env holds the environment's vertices in the flying model's
+	// coordinates (envVert), for the tests of environment leaves.
+	env  vertexCache
 	walk walk[noFrame]
 	ft   []int32 // triangles of a flying leaf
+	et   []int32 // triangles of an environment leaf
+	// lastE is the environment triangle last mapped into the flying
+	// model's coordinates by this query (-1: none), lastX its image.
+	lastE int32
+	lastX geom.Triangle
+	// axE and axF are the environment triangle (in the flying model's
+	// coordinates) and the flying triangle (at the pose) last prepared for
+	// tests against boxes aligned with their coordinates (-1: none), ea and
+	// fa the prepared triangles.
+	axE, axF int32
+	ea, fa   bv.TriAxes
 }
 
 // begin prepares s for a query with a flying tree of n nodes over nv
-// vertices, whose volumes have axes if axes is set.
-func (s *moveScratch) begin(n, nv int, axes bool) {
+// vertices, whose volumes have axes if axes is set, against an environment
+// of env vertices.
+func (s *moveScratch) begin(n, nv, env int, axes bool) {
 	if len(s.stamp) < n {
 		s.stamp = make([]uint32, n)
 		s.wc = make([]geom.Vec3, n)
@@ -38,7 +54,9 @@ func (s *moveScratch) begin(n, nv int, axes bool) {
 		s.cur = 1
 	}
 	s.vertexCache.begin(nv, s.cur == 1)
+	s.env.begin(env, s.cur == 1)
 	s.walk.cur = s.cur
+	s.lastE, s.axE, s.axF = -1, -1, -1
 }
 
 // moveQuery is what the queries on vtrees share: the trees, the pose and
@@ -51,8 +69,14 @@ type moveQuery[V any] struct {
 	absR   geom.Mat3 // |r|
 	sc     *moveScratch
 	// pad is added to the sums of radii in every volume test: the
-	// tolerance and a bound on the rounding errors (see padding).
-	pad float64
+	// tolerance and a bound on the rounding errors (see padding). tpad,
+	// 4·pad, is the padding of the triangle-volume tests
+	// (bv.TriBoxDisjoint's pad).
+	pad, tpad float64
+	// rt and tt map environment coordinates into the flying model's:
+	// x = rt·v - tt, with rt = Rᵀ and tt = Rᵀ·T.
+	rt geom.Mat3
+	tt geom.Vec3
 }
 
 // newMoveQuery prepares the query of fly at pose against env, both of kind
@@ -63,13 +87,15 @@ func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scra
 	}
 	sc := s.move
 	et, ft := env.impl.(*vtree[V]), fly.impl.(*vtree[V])
-	sc.begin(ft.len(), len(fly.mesh.Verts), axes)
+	sc.begin(ft.len(), len(fly.mesh.Verts), len(env.mesh.Verts), axes)
 	sc.walk.restart = o.Restart
 	sc.walk.stack = append(sc.walk.stack[:0], item[noFrame]{})
+	pad := padding(pose, o.Eps, et.mag, ft.mag)
+	rt := pose.R.Transpose()
 	return moveQuery[V]{
 		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
 		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), sc: sc,
-		pad: padding(pose, o.Eps, et.mag, ft.mag),
+		pad: pad, tpad: 4 * pad, rt: rt, tt: rt.MulVec(pose.T),
 	}
 }
 
@@ -124,6 +150,74 @@ func (q *moveQuery[V]) fsplit(int32, *noFrame, *noFrame) {}
 func (q *moveQuery[V]) eroot(*noFrame)                   {}
 func (q *moveQuery[V]) base() *tester                    { return &q.tester }
 func (q *moveQuery[V]) state() *walk[noFrame]            { return &q.sc.walk }
+
+// The kinds of vtree test the triangles of leaves directly against the
+// other tree's volumes (see pairOps.leafTests): the traversal then neither
+// tests a leaf's volume nor moves a flying leaf's.
+func (q *moveQuery[V]) leafTests() bool { return true }
+
+// flyTris returns the triangles of flying leaf f.
+func (q *moveQuery[V]) flyTris(f int32) []int32 {
+	q.sc.ft = leafList(q.ft.order, q.ft.refs[f], q.sc.ft[:0])
+	return q.sc.ft
+}
+
+// envTris returns the triangles of environment leaf e.
+func (q *moveQuery[V]) envTris(e int32) []int32 {
+	q.sc.et = leafList(q.et.order, q.et.refs[e], q.sc.et[:0])
+	return q.sc.et
+}
+
+// envVert returns environment vertex x in the flying model's coordinates:
+// Rᵀ·v - Rᵀ·T, the inverse of the pose up to rounding and to R's departure
+// from a rotation, both within the padding (see padding). Each vertex is
+// mapped once per query.
+func (q *moveQuery[V]) envVert(x int32) geom.Vec3 {
+	c := &q.sc.env
+	if c.tvAt[x] != q.sc.cur {
+		c.tv[x] = q.rt.MulVec(q.emesh.Verts[x]).Sub(q.tt)
+		c.tvAt[x] = q.sc.cur
+	}
+	return c.tv[x]
+}
+
+// envInFly returns environment triangle t in the flying model's
+// coordinates (envVert). The last one is kept: a walk tests an environment
+// leaf against a run of flying nodes.
+func (q *moveQuery[V]) envInFly(t int32) *geom.Triangle {
+	sc := q.sc
+	if sc.lastE != t {
+		sc.lastE = t
+		ix := q.emesh.Tris[t]
+		sc.lastX = geom.Triangle{q.envVert(ix[0]), q.envVert(ix[1]), q.envVert(ix[2])}
+	}
+	return &sc.lastX
+}
+
+// envAxes returns environment triangle t in the flying model's
+// coordinates (envInFly), prepared for tests against the flying model's
+// axis-aligned boxes. The last one prepared is kept.
+func (q *moveQuery[V]) envAxes(t int32) *bv.TriAxes {
+	sc := q.sc
+	if sc.axE != t {
+		sc.axE = t
+		ix := q.emesh.Tris[t]
+		sc.ea.Reset(q.envVert(ix[0]), q.envVert(ix[1]), q.envVert(ix[2]))
+	}
+	return &sc.ea
+}
+
+// flyAxes returns flying triangle t at the pose, prepared for tests against
+// the environment's axis-aligned boxes. The last one prepared is kept.
+func (q *moveQuery[V]) flyAxes(t int32) *bv.TriAxes {
+	sc := q.sc
+	if sc.axF != t {
+		sc.axF = t
+		x := q.flyTriangle(t)
+		sc.fa.Reset(x[0], x[1], x[2])
+	}
+	return &sc.fa
+}
 
 // leaves tests the triangles of environment leaf e against those of flying
 // leaf f.
