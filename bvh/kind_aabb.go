@@ -84,10 +84,11 @@ func (q *aabbQuery) envLeaf(e, f int32) bool {
 	return false
 }
 
-// envFirst descends the box with the larger half-extent.
+// envFirst descends the box with the larger surface (RAPID descends the
+// one with the larger extent: on the peers' quick scenes, the surface
+// leaves a fifth of the leaf tests on AABB trees, as many volume tests).
 func (q *aabbQuery) envFirst(e, f int32, _ *noFrame) bool {
-	h, g := &q.et.vols[e].H, &q.ft.vols[f].H
-	return max(h.X, h.Y, h.Z) >= max(g.X, g.Y, g.Z)
+	return boxArea(q.et.vols[e].H) >= boxArea(q.ft.vols[f].H)
 }
 
 // aabbProbes: as obbProbes.
@@ -95,3 +96,6 @@ func aabbProbes(t *Tree) (cv, cu func(n int)) {
 	q := aabbQuery{newMoveQuery[box](t, t, costPose, QueryOptions{}, &Scratch{}, nil, false)}
 	return probeAABB(&q, vtreeProbes(t))
 }
+
+// boxArea returns a quarter of the surface of the box of half-extents h.
+func boxArea(h geom.Vec3) float64 { return h.X*h.Y + h.Y*h.Z + h.Z*h.X }

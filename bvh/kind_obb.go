@@ -98,10 +98,11 @@ func triFrameDisjoint(x *geom.Triangle, c geom.Vec3, axes *geom.Mat3, h geom.Vec
 	return bv.TriBoxDisjoint(axes.MulVec(x[0].Sub(c)), axes.MulVec(x[1].Sub(c)), axes.MulVec(x[2].Sub(c)), h, pad)
 }
 
-// envFirst descends the box with the larger half-extent.
+// envFirst descends the box with the larger surface (RAPID descends the
+// one with the larger extent: on the peers' quick scenes, the surface
+// leaves a fifth of the leaf tests on AABB trees, as many volume tests).
 func (q *obbQuery) envFirst(e, f int32, _ *noFrame) bool {
-	h, g := &q.et.vols[e].Half, &q.ft.vols[f].Half
-	return max(h.X, h.Y, h.Z) >= max(g.X, g.Y, g.Z)
+	return boxArea(q.et.vols[e].Half) >= boxArea(q.ft.vols[f].Half)
 }
 
 // probes: Cv tests nearby nodes of t against those of t moved by costPose

@@ -109,9 +109,10 @@ func (q *rssQuery) envLeaf(e, f int32) bool {
 // rounding is within the padding.
 func rssBox(v *bv.RSS) geom.Vec3 { return geom.Vec3{X: v.L[0] + v.R, Y: v.L[1] + v.R, Z: v.R} }
 
-// envFirst descends the larger volume.
+// envFirst descends the volume whose box (rssBox) has the larger surface,
+// as for OBB trees.
 func (q *rssQuery) envFirst(e, f int32, _ *noFrame) bool {
-	return q.et.vols[e].Size() >= q.ft.vols[f].Size()
+	return boxArea(rssBox(&q.et.vols[e])) >= boxArea(rssBox(&q.ft.vols[f]))
 }
 
 // rssProbes: as obbProbes.
