@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -57,13 +58,45 @@ func (s *Scene) Motion() (flight.Motion, error) {
 	return flight.NewBilliard(s.Billiard)
 }
 
-// Names returns the scenes New makes, in the paper's order: pipes, torus,
+// Names returns the scenes New makes: the paper's, in its order (pipes,
+// torus, 747, swept, interior), then ours beyond the paper: gears, two spur
+// gears in mesh, and the scenes of real meshes, dragon and knot, which need
+// Debian's libcgal-demo package (see Available).
+func Names() []string {
+	return []string{"pipes", "torus", "747", "swept", "interior", "gears", "dragon", "knot"}
+}
+
+// PaperNames returns the scenes of the paper, in its order: pipes, torus,
 // 747, swept, interior.
-func Names() []string { return []string{"pipes", "torus", "747", "swept", "interior"} }
+func PaperNames() []string { return Names()[:5] }
+
+// NeedsData reports whether scene name is made of meshes that are not part
+// of collide (those of Debian's libcgal-demo package).
+func NeedsData(name string) bool {
+	_, ok := realScenes[name]
+	return ok
+}
+
+// Available returns nil when scene name can be made on this machine, or
+// else why not: a *MissingDataError, saying how to install the meshes, for
+// a scene of real meshes when they are not installed (see CGALDataEnv).
+func Available(name string) error {
+	rs, ok := realScenes[name]
+	if !ok {
+		if slices.Contains(Names(), name) {
+			return nil
+		}
+		return fmt.Errorf("scenes: unknown scene %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	_, err := cgalMeshes(name, rs.env, rs.fly)
+	return err
+}
 
 // New makes the scene called name at the given size. seed selects the
 // random geometry (pipes, spikes, tetrahedra, clutter) and the flight's
-// path: a scene is a function of its arguments alone.
+// path: a scene is a function of its arguments alone (and, for the scenes
+// of real meshes, of the meshes installed: the error is then a
+// *MissingDataError when they are not).
 func New(name string, size Size, seed uint64) (*Scene, error) {
 	if size != Full && size != Quick {
 		return nil, fmt.Errorf("scenes: unknown size %d", size)
@@ -81,8 +114,16 @@ func New(name string, size Size, seed uint64) (*Scene, error) {
 		s, err = swept(size, seed)
 	case "interior":
 		s, err = interior(size, seed)
+	case "gears":
+		s, err = gears(size, seed)
+	case "dragon", "knot":
+		s, err = realMeshes(name, size, seed)
 	default:
 		return nil, fmt.Errorf("scenes: unknown scene %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	var missing *MissingDataError
+	if errors.As(err, &missing) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("scenes: %s: %w", name, err)

@@ -1,8 +1,10 @@
 package scenes_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -35,10 +37,7 @@ func TestScenesAgainstOracle(t *testing.T) {
 	for _, size := range sizes() {
 		for _, name := range scenes.Names() {
 			t.Run(sizeName(size)+"/"+name, func(t *testing.T) {
-				sc, err := scenes.New(name, size, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
+				sc := mustScene(t, name, size, 1)
 				bvs := slices.DeleteFunc(collide.BVs(), func(b collide.BV) bool {
 					return b == collide.Brute
 				})
@@ -85,6 +84,21 @@ func TestScenesAgainstOracle(t *testing.T) {
 	}
 }
 
+// mustScene makes a scene, skipping the test when the scene needs meshes
+// that are not installed.
+func mustScene(t *testing.T, name string, size scenes.Size, seed uint64) *scenes.Scene {
+	t.Helper()
+	sc, err := scenes.New(name, size, seed)
+	var missing *scenes.MissingDataError
+	if errors.As(err, &missing) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
 func mustBuild(t *testing.T, sc *scenes.Scene, bv collide.BV, env bool) *collide.Model {
 	t.Helper()
 	m := sc.Fly
@@ -126,6 +140,9 @@ func TestSweptOracle(t *testing.T) {
 
 func TestScenesDeterministic(t *testing.T) {
 	for _, name := range scenes.Names() {
+		if scenes.Available(name) != nil {
+			continue // TestProximityScenes says why
+		}
 		a, err := scenes.New(name, scenes.Quick, 7)
 		if err != nil {
 			t.Fatal(err)
@@ -151,5 +168,98 @@ func TestNewErrors(t *testing.T) {
 	}
 	if _, err := scenes.New("pipes", scenes.Size(9), 1); err == nil {
 		t.Error("unknown size: no error")
+	}
+}
+
+// TestProximityScenes checks every pose of the quick scenes made to test
+// close proximity (gears, dragon, knot) against the brute-force oracle,
+// with 18-DOP and OBB trees, both modes: the flight must have poses in
+// contact and poses free, and the kinds of pose must be what they claim
+// (the poses cycle through them: see gears.go and proximity.go).
+func TestProximityScenes(t *testing.T) {
+	tests := []struct {
+		name string
+		// kinds is the cycle of kinds, from the seed: true where the kind
+		// is in contact.
+		kinds []bool
+	}{
+		// touch, near, free, touch back, last free bit, press.
+		{"gears", []bool{true, false, false, true, false, true}},
+		// touch, near, press, last free bit.
+		{"dragon", []bool{true, false, true, false}},
+		{"knot", []bool{true, false, true, false}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			const seed = 3
+			sc := mustScene(t, tc.name, scenes.Quick, seed)
+			if sc.Poses == nil || sc.Steps != len(sc.Poses) {
+				t.Fatalf("%d steps, %d poses: want a fixed path", sc.Steps, len(sc.Poses))
+			}
+			var models [][2]*collide.Model
+			for _, bv := range []collide.BV{collide.KDOP18, collide.OBB} {
+				models = append(models, [2]*collide.Model{mustBuild(t, sc, bv, true), mustBuild(t, sc, bv, false)})
+			}
+			var in, free int
+			for i, p := range sc.Poses {
+				if err := p.Validate(); err != nil {
+					t.Fatalf("pose %d: %v", i, err)
+				}
+				want := oracle.Sweep(sc.Env, sc.Fly, p, 0)
+				if len(want) > 0 {
+					in++
+				} else {
+					free++
+				}
+				if kind := (i + seed) % len(tc.kinds); tc.kinds[kind] != (len(want) > 0) {
+					t.Errorf("pose %d, kind %d: %d pairs in contact, want contact %v", i, kind, len(want), tc.kinds[kind])
+				}
+				for _, m := range models {
+					all, err := collide.Check(m[0], m[1], p, collide.QueryOptions{All: true})
+					if err != nil {
+						t.Fatal(err)
+					}
+					first, err := collide.Check(m[0], m[1], p, collide.QueryOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !samePairs(all.Pairs, want) || first.Collide != (len(want) > 0) {
+						t.Errorf("pose %d, %s: %d pairs, first contact %v; the oracle %d pairs", i, m[0].BV(), len(all.Pairs), first.Collide, len(want))
+					}
+				}
+			}
+			if in == 0 || free == 0 {
+				t.Errorf("%d poses in contact, %d free: want both", in, free)
+			}
+			t.Logf("%d + %d triangles, %d poses, %d in contact", sc.Env.NumTriangles(), sc.Fly.NumTriangles(), len(sc.Poses), in)
+		})
+	}
+}
+
+// TestMissingData checks that the scenes of real meshes, when their meshes
+// are not found, fail with an error that says how to install them, and
+// that Available says so too.
+func TestMissingData(t *testing.T) {
+	t.Setenv(scenes.CGALDataEnv, filepath.Join(t.TempDir(), "nowhere.tar.gz"))
+	for _, name := range []string{"dragon", "knot"} {
+		if !scenes.NeedsData(name) {
+			t.Errorf("%s: NeedsData is false", name)
+		}
+		_, err := scenes.New(name, scenes.Quick, 1)
+		var missing *scenes.MissingDataError
+		if !errors.As(err, &missing) || !strings.Contains(err.Error(), scenes.CGALInstall) || !strings.Contains(err.Error(), scenes.CGALDataEnv) {
+			t.Errorf("%s: %v, want a *MissingDataError saying how to install the meshes", name, err)
+		}
+		if err := scenes.Available(name); !errors.As(err, &missing) {
+			t.Errorf("Available(%s): %v", name, err)
+		}
+	}
+	for _, name := range scenes.PaperNames() {
+		if scenes.NeedsData(name) || scenes.Available(name) != nil {
+			t.Errorf("%s needs data", name)
+		}
+	}
+	if err := scenes.Available("nope"); err == nil {
+		t.Error("Available(nope): no error")
 	}
 }

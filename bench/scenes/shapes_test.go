@@ -213,6 +213,15 @@ func TestShapeErrors(t *testing.T) {
 			calls = append(calls, call{g.kind, "exceeds the limit", func() (*mesh.TriMesh, error) { return g.run(n) }})
 		}
 	}
+	for _, z := range []int{GearMinTeeth - 1, 0, -3, GearMaxTeeth + 1} {
+		calls = append(calls, call{"gear", "teeth must be in", func() (*mesh.TriMesh, error) { return Gear(z, 8, 1000) }})
+	}
+	for _, w := range []float64{0, -1, 1001, math.NaN(), math.Inf(1)} {
+		calls = append(calls, call{"gear", "width must be in", func() (*mesh.TriMesh, error) { return Gear(20, w, 1000) }})
+	}
+	for _, n := range []int{0, -1, huge} {
+		calls = append(calls, call{"gear", "tris", func() (*mesh.TriMesh, error) { return Gear(20, 8, n) }})
+	}
 	for _, a := range []float64{0, 1, -0.5, 1.5, math.NaN(), math.Inf(1), math.Inf(-1)} {
 		calls = append(calls, call{"nested spheres", "alpha must be in (0, 1)", func() (*mesh.TriMesh, error) {
 			o, i, err := NestedSpheres(100, a)
@@ -497,6 +506,72 @@ func BenchmarkShapes(b *testing.B) {
 			for b.Loop() {
 				if _, err := bc.make(); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestGear checks Gear: a closed surface, outward, with no degenerate
+// triangle; its faces, triangulated without folds (every triangle of the
+// top face faces up, of the bottom down); the documented count, near the
+// request; within the tip circle and the faces' planes, and out to it; the
+// outline's points at increasing angles.
+func TestGear(t *testing.T) {
+	for _, tc := range []struct {
+		z     int
+		width float64
+		tris  int
+	}{
+		{GearMinTeeth, 8, 1}, {17, 7, 2500}, {29, 8, 4000}, {23, 7, 12000}, {41, 8, 20000}, {42, 3, 5000}, {60, 10, 50000},
+	} {
+		t.Run(fmt.Sprint(tc.z, "/", tc.tris), func(t *testing.T) {
+			m, err := Gear(tc.z, tc.width, tc.tris)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkMesh(t, m, true)
+			_, base, tip, root, _ := gearRadii(tc.z)
+			n := m.NumTriangles()
+			var lv gearLevel
+			for k := 1; k <= 64; k++ {
+				if l := gearLevelOf(k); gearTris(tc.z, l, root < base) == n {
+					lv = l
+				}
+			}
+			if lv.flank == 0 {
+				t.Errorf("%d triangles: not 4·z·q·(L+2) for any level", n)
+			}
+			if tc.tris > 10*96*tc.z && (n < tc.tris*3/4 || n > tc.tris*5/4) {
+				t.Errorf("%d triangles for a request of %d", n, tc.tris)
+			}
+			h := tc.width / 2
+			var rmax float64
+			for _, v := range m.Verts {
+				r := math.Sqrt(v.X*v.X + v.Y*v.Y)
+				rmax = max(rmax, r)
+				if r > tip*(1+1e-12) || math.Abs(v.Z) > h {
+					t.Fatalf("vertex %v outside the gear's cylinder (radius %g, half width %g)", v, tip, h)
+				}
+			}
+			if rmax < tip*(1-1e-12) {
+				t.Errorf("the teeth reach %g, not the tip circle %g", rmax, tip)
+			}
+			for i := range m.Tris {
+				tr := m.Triangle(i)
+				nz := tr[1].Sub(tr[0]).Cross(tr[2].Sub(tr[0])).Z
+				switch {
+				case tr[0].Z == h && tr[1].Z == h && tr[2].Z == h && !(nz > 0):
+					t.Errorf("top face triangle %d faces down", i)
+				case tr[0].Z == -h && tr[1].Z == -h && tr[2].Z == -h && !(nz < 0):
+					t.Errorf("bottom face triangle %d faces up", i)
+				}
+			}
+			out := gearOutline(tc.z, lv)
+			for i := 1; i < len(out); i++ {
+				a, b := out[i-1], out[i]
+				if !(float64(a.X*b.Y)-float64(a.Y*b.X) > 0) {
+					t.Fatalf("outline points %d and %d do not turn counterclockwise", i-1, i)
 				}
 			}
 		})

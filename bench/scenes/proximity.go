@@ -1,0 +1,209 @@
+package scenes
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/portable"
+	"github.com/collide3d/collide/mesh"
+)
+
+// proximityStream is the PCG stream selector of proximityPoses.
+const proximityStream = 0x70726f78696d6974 // "proximit"
+
+// A realScene is a scene of two meshes of Debian's libcgal-demo package,
+// the flying one brought into close proximity of the other.
+type realScene struct {
+	doc      string
+	env, fly string  // the meshes' file names
+	envSize  float64 // the environment's longest side, once scaled
+	flySize  float64 // the flying model's
+	// inside: the flying model starts at a free point among the
+	// environment's parts and moves until it touches (through the loops
+	// of a knot); otherwise it comes in from outside.
+	inside bool
+}
+
+// realScenes are the scenes of real meshes, by name.
+var realScenes = map[string]realScene{
+	"dragon": {
+		doc: "a CAD part (CGAL's fandisk.off, 0.6 long) coming from every side into close proximity of a scanned Chinese dragon " +
+			"(ChineseDragon-10kv.off, 2 long), each pose touching (found by bisection), missing by 10⁻³ of the part's size " +
+			"or by a bit, or pressing 1% into the dragon",
+		env: "ChineseDragon-10kv.off", fly: "fandisk.off", envSize: 2, flySize: 0.6,
+	},
+	"knot": {
+		doc: "a scanned bull (CGAL's bull.off, 0.35 long) wound through the loops of a trefoil knot (knot1.off, 2 across), " +
+			"moving from a free point among the loops until it touches a strand (found by bisection), each pose touching, " +
+			"missing by 10⁻³ of the bull's size or by a bit, or pressing 1% into the strand",
+		env: "knot1.off", fly: "bull.off", envSize: 2, flySize: 0.35, inside: true,
+	},
+}
+
+// realMeshes makes the real-mesh scene name.
+func realMeshes(name string, size Size, seed uint64) (*Scene, error) {
+	rs := realScenes[name]
+	ms, err := cgalMeshes(name, rs.env, rs.fly)
+	if err != nil {
+		return nil, err
+	}
+	env, fly := normalize(ms[0], rs.envSize), normalize(ms[1], rs.flySize)
+	poses, err := proximityPoses(env, fly, pick(size, 160, 40), rs.inside, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &Scene{Doc: rs.doc, Env: env, Fly: fly, Steps: len(poses), Poses: poses}, nil
+}
+
+// normalize returns m scaled to a longest side of size, centered at the
+// origin.
+func normalize(m *mesh.TriMesh, size float64) *mesh.TriMesh {
+	b := m.Bounds()
+	d := b.Size()
+	s := size / math.Max(d.X, math.Max(d.Y, d.Z))
+	return Scale(m, s, scl(-s, b.Center()))
+}
+
+// The kinds of the poses of proximityPoses, cycling.
+const (
+	proxTouch   = iota // the first contact found by bisection
+	proxNear           // backed off by 10⁻³ of the flying model's size
+	proxPress          // pressed in by 1% of it
+	proxNearBit        // the last free pose of the bisection
+	proxKinds
+)
+
+// proximityPoses returns n poses of fly close to env, each turned
+// differently and moved along its own line: coming in from outside towards
+// env's center or, when inside is set, going from a random free point in
+// the middle of env's box, fly meets env; the first contact along the line
+// is found by bisection, and the pose is that contact, or backed off, or
+// pressed in, by kind (proxTouch ...). Lines along which fly meets nothing
+// are skipped.
+func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, seed uint64) ([]geom.Pose, error) {
+	em, err := collide.Build(env, collide.BuildOptions{})
+	if err != nil {
+		return nil, err
+	}
+	fm, err := collide.Build(fly, collide.BuildOptions{})
+	if err != nil {
+		return nil, err
+	}
+	eb, fb := env.Bounds(), fly.Bounds()
+	ec, fc := eb.Center(), fb.Center()
+	er, fr := 0.5*math.Sqrt(eb.Size().Dot(eb.Size())), 0.5*math.Sqrt(fb.Size().Dot(fb.Size()))
+	rnd := newRNG(seed, proximityStream)
+	unit := func() geom.Vec3 {
+		for {
+			v := geom.Vec3{X: rnd.between(-1, 1), Y: rnd.between(-1, 1), Z: rnd.between(-1, 1)}
+			if d := v.Dot(v); d > 0.01 && d <= 1 {
+				return portable.Unit(v)
+			}
+		}
+	}
+	a1, a2 := unit(), unit()
+	turn := int64(rnd.intn(987))
+	contact := func(p geom.Pose) (bool, error) {
+		res, err := collide.Check(em, fm, p, collide.QueryOptions{})
+		return res.Collide, err
+	}
+	var poses []geom.Pose
+	const tries = 4
+	for k := 0; len(poses) < n && k < tries*n; k++ {
+		// A turn about a1 once over the flight, and about a2 three times
+		// over seven flights.
+		r := rotTurn(a1, int64(k), int64(n)).Mul(rotTurn(a2, int64(3*k), int64(7*n)))
+		// Directions spread over the sphere (heights by the golden ratio,
+		// longitudes by the golden angle, about 377/987 of a turn).
+		u := 1 - 2*math.Mod(float64(k)*0.618034+float64(turn)/987, 1)
+		s, c := portable.SinCosTurn(int64(k)*377+turn, 987)
+		rho := math.Sqrt(math.Max(0, 1-float64(u*u)))
+		d := geom.Vec3{X: float64(rho * c), Y: float64(rho * s), Z: u}
+		// The line starts at env's center (coming in from outside along
+		// -d), or, inside, at a random point of the middle of env's box
+		// where fly does not touch env (going out along d).
+		start := ec
+		if inside {
+			found := false
+			for range 50 {
+				start = geom.Vec3{
+					X: lerp(eb.Min.X, eb.Max.X, rnd.between(0.2, 0.8)),
+					Y: lerp(eb.Min.Y, eb.Max.Y, rnd.between(0.2, 0.8)),
+					Z: lerp(eb.Min.Z, eb.Max.Z, rnd.between(0.2, 0.8)),
+				}
+				c, err := contact(geom.Pose{R: r, T: start.Sub(r.MulVec(fc))})
+				if err != nil {
+					return nil, err
+				}
+				if !c {
+					found = true
+					break
+				}
+			}
+			if !found {
+				continue
+			}
+		}
+		at := func(t float64) geom.Pose {
+			return geom.Pose{R: r, T: madd(start, t, d).Sub(r.MulVec(fc))}
+		}
+		step := fr / 4
+		var free, hit float64
+		found := false
+		if inside {
+			for t := step; t <= 2*er+fr; t += step {
+				c, err := contact(at(t))
+				if err != nil {
+					return nil, err
+				}
+				if c {
+					free, hit, found = t-step, t, true
+					break
+				}
+			}
+		} else {
+			for t := er + fr; t >= 0; t -= step {
+				c, err := contact(at(t))
+				if err != nil {
+					return nil, err
+				}
+				if c {
+					free, hit, found = t+step, t, true
+					break
+				}
+			}
+		}
+		if !found {
+			continue
+		}
+		kind := int((uint64(len(poses)) + seed) % proxKinds)
+		tol := 0.0
+		if kind == proxNear || kind == proxPress {
+			tol = 1e-9 * fr
+		}
+		lo, hi, err := bisect(em, fm, at, free, hit, tol)
+		if err != nil {
+			return nil, err
+		}
+		sign := 1.0 // along d, from free to contact
+		if hi < lo {
+			sign = -1
+		}
+		switch kind {
+		case proxTouch:
+			poses = append(poses, at(hi))
+		case proxNear:
+			poses = append(poses, at(hi-sign*1e-3*fr))
+		case proxPress:
+			poses = append(poses, at(hi+sign*0.01*fr))
+		case proxNearBit:
+			poses = append(poses, at(lo))
+		}
+	}
+	if len(poses) < n {
+		return nil, fmt.Errorf("only %d of %d directions meet the environment", len(poses), n)
+	}
+	return poses, nil
+}
