@@ -1,5 +1,12 @@
 package bench
 
+import (
+	"math"
+	"slices"
+
+	"github.com/collide3d/collide/bench/scenes"
+)
+
 // The figures of Klosowski, Held, Mitchell, Sowizral and Zikan, "Efficient
 // collision detection using bounding volume hierarchies of k-DOPs" (IEEE
 // TVCG 4(1), 1998), measured on an SGI Indigo2 (195 MHz R10000). Times are
@@ -19,7 +26,7 @@ var paperCosts = map[string][2]float64{
 const paperCp = 0.0035
 
 // paperCD is Table 2: the mean time of a query (all pairs) per scene, in
-// the order of scenes.Names, with the Splatter rule and mean split points.
+// the order of scenes.PaperNames, with the Splatter rule and mean split points.
 var paperCD = map[string][5]float64{
 	"kdop6":  {0.487, 0.294, 1.639, 0.582, 4.375},
 	"kdop14": {0.392, 0.191, 0.760, 0.153, 2.701},
@@ -85,4 +92,23 @@ func PaperNested(tris int) map[string][]int64 {
 		return paperNested[20000]
 	}
 	return paperNested[2000]
+}
+
+// paperAt returns the paper's figure for scene in row (a row of paperCD,
+// paperBuild or paperRuleCD, in the order of scenes.PaperNames), or NaN
+// for a scene of ours beyond the paper.
+func paperAt(row [5]float64, scene string) float64 {
+	if i := slices.Index(scenes.PaperNames(), scene); i >= 0 {
+		return row[i]
+	}
+	return math.NaN()
+}
+
+// withPaper returns "ours (paper)", or ours alone for a scene beyond the
+// paper.
+func withPaper(ours, scene, paper string) string {
+	if !slices.Contains(scenes.PaperNames(), scene) {
+		return ours
+	}
+	return ours + " (" + paper + ")"
 }

@@ -30,7 +30,7 @@ import (
 // PeersConfig configures RunPeers.
 type PeersConfig struct {
 	// Size, Seed, Scenes and Steps select the scenes and flights as in
-	// Config.
+	// Config (nil Scenes: every scene that can be made here).
 	Size   scenes.Size
 	Seed   uint64
 	Scenes []string
@@ -49,6 +49,18 @@ type PeersConfig struct {
 	// SlowRun flies only once; drift of a few percent cannot change the
 	// standing of a system that slow (0: 30 s; negative: no limit).
 	SlowRun time.Duration
+	// SlowSteps and SlowQuery cap the slow systems: a system whose mean
+	// query time over the first SlowSteps steps of a flight of more steps
+	// exceeds SlowQuery flies only those steps, once (0: 100 steps and
+	// 10 ms; a negative SlowSteps: no cap). Its figures are then those of
+	// the steps it flew, its ratios to collide's best tree are taken over
+	// the same steps, and the report marks it. The reference
+	// (ReferenceBV, all pairs) is never capped. On the full scenes this
+	// caps FCL's RSS, k-DOP and AABB trees (which copy and refit a model at
+	// every query) and collide's box-trees on Pipes, whose full flights
+	// would otherwise take hours.
+	SlowSteps int
+	SlowQuery time.Duration
 	// Timeout bounds one run of the driver (0: 15 minutes). A run that
 	// exceeds it is reported as timed out; the others go on.
 	Timeout time.Duration
@@ -184,6 +196,10 @@ type PeerRun struct {
 	// Rounds counts the rounds the system flew: runs slower than
 	// PeersConfig.SlowRun fly one.
 	Rounds int
+	// Capped is set when the system flew only the first steps of the
+	// flight (len(Sum.Times) of them), being slower than
+	// PeersConfig.SlowQuery a query.
+	Capped bool
 	slow   bool
 	// Disagree counts the steps where the system's answer differs from the
 	// reference's; Wrong those where it differs from the brute-force
@@ -227,7 +243,10 @@ type PeersReport struct {
 	// system and step.
 	Disagreements []Disagreement
 	// Oracle counts the steps checked against the brute-force oracle.
-	Oracle  int
+	Oracle int
+	// Skipped says why each scene left out of a run of every scene (nil
+	// PeersConfig.Scenes) could not be made here.
+	Skipped []string
 	Elapsed time.Duration
 }
 
@@ -242,8 +261,9 @@ func (r *PeersReport) Run(scene string, s System) *PeerRun { return r.Runs[scene
 // with the brute-force oracle.
 func RunPeers(c PeersConfig) (*PeersReport, error) {
 	start := time.Now()
+	var skipped []string
 	if c.Scenes == nil {
-		c.Scenes = scenes.Names()
+		c.Scenes, skipped = availableScenes()
 	}
 	if c.BVs == nil {
 		c.BVs = TableBVs
@@ -262,6 +282,12 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 15 * time.Minute
+	}
+	if c.SlowSteps == 0 {
+		c.SlowSteps = 100
+	}
+	if c.SlowQuery <= 0 {
+		c.SlowQuery = 10 * time.Millisecond
 	}
 	progress := c.Progress
 	if progress == nil {
@@ -286,6 +312,7 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 		Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()),
 		Systems: systems,
 		Runs:    map[string]map[string]*PeerRun{},
+		Skipped: skipped,
 	}
 	dir, err := os.MkdirTemp("", "collide-peers-")
 	if err != nil {
@@ -327,11 +354,16 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 				} else if run.Err != "" || run.slow {
 					continue
 				}
+				// Only the first round caps, and never the reference.
+				cut := capRule{}
+				if round == 0 && sys != ref && c.SlowSteps > 0 {
+					cut = capRule{steps: c.SlowSteps, mean: c.SlowQuery}
+				}
 				var res *flightResult
 				if sys.Peer {
-					res, err = runDriver(c.Driver, sys, files, c.Timeout)
+					res, err = runDriver(c.Driver, sys, files, c.Timeout, cut)
 				} else {
-					res, err = runCollide(sc, sys, poses, round == 0)
+					res, err = runCollide(sc, sys, poses, round == 0, cut)
 				}
 				if err != nil {
 					run.Err = err.Error()
@@ -340,7 +372,8 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 				if err := s.merge(run, res, round); err != nil {
 					return nil, fmt.Errorf("%s, %s: %w", name, sys, err)
 				}
-				run.slow = c.SlowRun > 0 && res.total() > c.SlowRun
+				run.slow = c.SlowRun > 0 && res.total() > c.SlowRun || res.capped
+				run.Capped = run.Capped || res.capped
 				run.Rounds++
 			}
 		}
@@ -410,7 +443,7 @@ func writeSceneFiles(dir string, sc *scenes.Scene, poses []geom.Pose) (sceneFile
 }
 
 // flightResult is what one run of a system gives: its build figures and
-// its answer and time at every step.
+// its answer and time at every step (at every step flown, when capped).
 type flightResult struct {
 	build       time.Duration
 	bytes, peak int64
@@ -418,6 +451,33 @@ type flightResult struct {
 	pairs       [][]collide.Pair
 	times       []time.Duration
 	counters    map[string]int64
+	capped      bool
+}
+
+// capRule stops a run after its first steps when their mean query time
+// exceeds mean (the zero rule never stops one).
+type capRule struct {
+	steps int
+	mean  time.Duration
+}
+
+// stop reports whether a run of total steps, whose first len(times) steps
+// took times, stops there.
+func (c capRule) stop(times []time.Duration, total int) bool {
+	if c.steps <= 0 || len(times) != c.steps || total <= c.steps {
+		return false
+	}
+	var sum time.Duration
+	for _, t := range times {
+		sum += t
+	}
+	return sum > c.mean*time.Duration(c.steps)
+}
+
+// truncate keeps the first n steps of f, marking it capped.
+func (f *flightResult) truncate(n int) {
+	f.collide, f.pairs, f.times = f.collide[:n], f.pairs[:n], f.times[:n]
+	f.capped = true
 }
 
 // total returns the time of the run: its build and its queries.
@@ -431,8 +491,8 @@ func (f *flightResult) total() time.Duration {
 
 // runCollide builds sc's models for sys and queries every pose, keeping
 // each step's pairs when keep is set (only the first round's answers are
-// compared).
-func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool) (*flightResult, error) {
+// compared), unless cut stops it after its first steps.
+func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool, cut capRule) (*flightResult, error) {
 	b, err := collide.ParseBV(sys.BV)
 	if err != nil {
 		return nil, err
@@ -474,6 +534,10 @@ func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool) (*fl
 			res.pairs[i] = slices.Clone(out.Pairs)
 		}
 		st.Add(out.Stats)
+		if cut.stop(res.times[:i+1], len(poses)) {
+			res.truncate(i + 1)
+			break
+		}
 	}
 	res.counters["bv_tests"] = st.BVTests
 	res.counters["tri_tests"] = st.TriTests
@@ -500,8 +564,9 @@ type driverLine struct {
 	Seconds float64          `json:"seconds"`
 }
 
-// runDriver runs the driver's system sys on a scene's files.
-func runDriver(driver string, sys System, f sceneFiles, timeout time.Duration) (*flightResult, error) {
+// runDriver runs the driver's system sys on a scene's files, stopping it
+// after its first steps if cut says so.
+func runDriver(driver string, sys System, f sceneFiles, timeout time.Duration, cut capRule) (*flightResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	args := []string{"--system", sys.Name}
@@ -518,7 +583,12 @@ func runDriver(driver string, sys System, f sceneFiles, timeout time.Duration) (
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	res, perr := parseDriver(bufio.NewReaderSize(stdout, 1<<20), f.steps, f.envTris, f.flyTris)
+	res, perr := parseDriver(bufio.NewReaderSize(stdout, 1<<20), f.steps, f.envTris, f.flyTris, cut)
+	if perr == nil && res.capped {
+		cancel() // the driver is not needed any more
+		cmd.Wait()
+		return res, nil
+	}
 	if perr != nil {
 		io.Copy(io.Discard, stdout)
 	}
@@ -535,8 +605,9 @@ func runDriver(driver string, sys System, f sceneFiles, timeout time.Duration) (
 }
 
 // parseDriver reads the driver's output for a flight of steps poses of a
-// flying model of flyTris triangles through an environment of envTris.
-func parseDriver(r io.Reader, steps, envTris, flyTris int) (*flightResult, error) {
+// flying model of flyTris triangles through an environment of envTris,
+// stopping early (the result capped) where cut says.
+func parseDriver(r io.Reader, steps, envTris, flyTris int, cut capRule) (*flightResult, error) {
 	dec := json.NewDecoder(r)
 	var first driverLine
 	if err := dec.Decode(&first); err != nil {
@@ -578,6 +649,10 @@ func parseDriver(r io.Reader, steps, envTris, flyTris int) (*flightResult, error
 		res.pairs[i] = slices.Compact(ps)
 		for k, v := range l.Stats {
 			res.counters[k] += v
+		}
+		if cut.stop(res.times[:i+1], steps) {
+			res.truncate(i + 1)
+			break
 		}
 	}
 	return res, nil

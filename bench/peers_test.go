@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bench/scenes"
@@ -35,7 +36,8 @@ func TestMain(m *testing.M) {
 // fake-exact and fake-contacts answer right (fake-contacts reporting only
 // the first pair, as a contact-point system would); fake-wrong drops a pair
 // at the first step with several and claims a contact at the first step
-// without one; fake-fail fails.
+// without one; fake-slow answers right but claims 50 ms a query; fake-fail
+// fails.
 func fakeDriver(args []string) error {
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
@@ -44,6 +46,7 @@ func fakeDriver(args []string) error {
 		fmt.Fprintln(w, `{"system":"fake-wrong","modes":["all"],"pairs":"all"}`)
 		fmt.Fprintln(w, `{"system":"fake-contacts","modes":["all"],"pairs":"some"}`)
 		fmt.Fprintln(w, `{"system":"fake-fail","modes":["first"],"pairs":"all"}`)
+		fmt.Fprintln(w, `{"system":"fake-slow","modes":["all"],"pairs":"all"}`)
 		return nil
 	}
 	if len(args) < 5 || args[0] != "--system" {
@@ -97,8 +100,12 @@ func fakeDriver(args []string) error {
 		case name == "fake-wrong" && !claimed && !res.Collide:
 			pairs, claimed = [][2]int32{{0, 0}}, true
 		}
+		seconds := 1e-6
+		if name == "fake-slow" {
+			seconds = 0.05
+		}
 		line, _ := json.Marshal(map[string]any{"pose": i, "collide": len(pairs) > 0, "pairs": pairs,
-			"stats": map[string]int64{"tests": 1}, "seconds": 1e-6})
+			"stats": map[string]int64{"tests": 1}, "seconds": seconds})
 		w.Write(append(line, '\n'))
 	}
 	return nil
@@ -111,11 +118,11 @@ func TestRunPeersFake(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := RunPeers(PeersConfig{Size: scenes.Quick, Seed: 1, Scenes: []string{"torus"}, Steps: 60,
-		Driver: exe, BVs: []string{"kdop18", "obb"}, Rounds: 2})
+		Driver: exe, BVs: []string{"kdop18", "obb"}, Rounds: 2, SlowSteps: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := len(r.Systems), 4+5; got != want {
+	if got, want := len(r.Systems), 4+6; got != want {
 		t.Fatalf("%d systems, want %d: %v", got, want, r.Systems)
 	}
 	if r.Systems[0] != (System{Name: "collide kdop18", BV: "kdop18", All: true, Complete: true}) {
@@ -145,6 +152,19 @@ func TestRunPeersFake(t *testing.T) {
 				t.Errorf("%s: %d disagreements, %d wrong, error %q; want none", sys, run.Disagree, run.Wrong, run.Err)
 			}
 		}
+		if sys.Name == "fake-slow" {
+			if !run.Capped || run.Rounds != 1 || len(run.Sum.Times) != 20 || run.Sum.Steps != 20 {
+				t.Errorf("%s: capped %v after %d rounds, %d steps (%d times); want capped at 20 steps, once",
+					sys, run.Capped, run.Rounds, run.Sum.Steps, len(run.Sum.Times))
+			}
+			if run.Disagree != 0 {
+				t.Errorf("%s: %d disagreements", sys, run.Disagree)
+			}
+			continue
+		}
+		if run.Capped {
+			t.Errorf("%s: capped", sys)
+		}
 		if run.Sum.Steps != ref.Sum.Steps || len(run.Sum.Times) != ref.Sum.Steps || run.Build <= 0 || run.Bytes <= 0 {
 			t.Errorf("%s: %d steps, %d times, build %v, %d bytes", sys, run.Sum.Steps, len(run.Sum.Times), run.Build, run.Bytes)
 		}
@@ -172,7 +192,8 @@ func TestRunPeersFake(t *testing.T) {
 	if err := r.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## torus", "| fake-wrong | all |", "false contact", "failed: ", "## Agreement"} {
+	for _, want := range []string{"## torus", "| fake-wrong | all |", "false contact", "failed: ", "## Agreement",
+		"| fake-slow | all | 20 (capped) |", "first 20 steps"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("the report lacks %q", want)
 		}
@@ -204,7 +225,7 @@ func TestParseDriver(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := parseDriver(strings.NewReader(tc.out), 2, 10, 5)
+			res, err := parseDriver(strings.NewReader(tc.out), 2, 10, 5, capRule{})
 			if tc.err == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -220,5 +241,45 @@ func TestParseDriver(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tc.err)
 			}
 		})
+	}
+}
+
+// TestAvailableScenes checks that a run of every scene leaves out the
+// scenes of real meshes when they are not installed, saying how to
+// install them.
+func TestAvailableScenes(t *testing.T) {
+	t.Setenv(scenes.CGALDataEnv, t.TempDir()+"/nowhere")
+	names, skipped := availableScenes()
+	want := slices.DeleteFunc(scenes.Names(), scenes.NeedsData)
+	if !slices.Equal(names, want) || len(skipped) != len(scenes.Names())-len(want) {
+		t.Fatalf("scenes %v, left out %q; want %v and the others", names, skipped, want)
+	}
+	for _, s := range skipped {
+		if !strings.Contains(s, scenes.CGALInstall) {
+			t.Errorf("%q does not say how to install the meshes", s)
+		}
+	}
+}
+
+// TestRunBeyondPaper runs the paper's experiments on a scene of ours
+// (gears), which has no figures of the paper: the report has our figures
+// alone there.
+func TestRunBeyondPaper(t *testing.T) {
+	r, err := Run(Config{Size: scenes.Quick, Seed: 1, Scenes: []string{"gears", "torus"}, Steps: 12,
+		CostTime: time.Millisecond, NestedSizes: []int{80}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| gears | a spur gear", "| torus |", "(0.184)"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if strings.Contains(md.String(), "(NaN") || strings.Contains(md.String(), "(–)") {
+		t.Errorf("the report shows missing figures of the paper:\n%s", md.String())
 	}
 }

@@ -22,19 +22,34 @@ func mb(n int64) string { return sig(float64(n) / 1e6) }
 // report lists; WriteDisagreementsCSV lists them all.
 const ListedDisagreements = 20
 
-// best returns the smallest mean query time of collide's runs on scene in
-// mode all (0 when none ran).
-func (r *PeersReport) best(scene string, all bool) time.Duration {
+// best returns the smallest mean query time over the first n steps of
+// collide's runs on scene in mode all that flew them (0 when none did).
+func (r *PeersReport) best(scene string, all bool, n int) time.Duration {
 	var b time.Duration
 	for _, run := range r.Runs[scene] {
-		if run.System.Peer || run.System.All != all || run.Err != "" || len(run.Sum.Times) == 0 {
+		if run.System.Peer || run.System.All != all || run.Err != "" || len(run.Sum.Times) < n || n == 0 {
 			continue
 		}
-		if m := run.Sum.Mean(); b == 0 || m < b {
+		if m := meanOf(run.Sum.Times[:n]); b == 0 || m < b {
 			b = m
 		}
 	}
 	return b
+}
+
+// meanOf returns the mean of times (not empty).
+func meanOf(times []time.Duration) time.Duration {
+	var sum time.Duration
+	for _, t := range times {
+		sum += t
+	}
+	return sum / time.Duration(len(times))
+}
+
+// ratioToBest formats run's mean over collide's best in the same mode and
+// over the same steps.
+func (r *PeersReport) ratioToBest(run *PeerRun) string {
+	return ratio(float64(run.Sum.Mean()), float64(r.best(run.Scene, run.System.All, len(run.Sum.Times))))
 }
 
 // WriteMarkdown writes the report: a summary of the mean query times per
@@ -50,9 +65,14 @@ func (r *PeersReport) WriteMarkdown(out io.Writer) error {
 	fmt.Fprintf(w, "# collide beside its peers\n\n")
 	fmt.Fprintf(w, "Machine: %s. Scenes: %s, seed %d; every system flies the same poses (collide's recorded flight), %d rounds taking turns; a step's time is its fastest round (systems whose run took over %s flew once). Run took %s.\n\n",
 		r.Machine, size, c.Seed, c.Rounds, c.SlowRun, r.Elapsed.Round(time.Second))
-	fmt.Fprintf(w, "Times are per query, in µs; \"× best\" divides a system's mean by the fastest mean of collide's trees in the same mode. "+
+	fmt.Fprintf(w, "Times are per query, in µs; \"× best\" divides a system's mean by the fastest mean of collide's trees in the same mode, over the same steps. "+
+		"%s"+
 		"Memory is what the two models hold once built (tree and mesh); build peak is the peak heap of the build "+
-		"(for collide, the bytes allocated during it: an upper bound).\n\n")
+		"(for collide, the bytes allocated during it: an upper bound).\n\n", capNote(c))
+	writeSkipped(w, r.Skipped)
+	if len(r.Skipped) > 0 {
+		w.WriteString("\n")
+	}
 
 	for _, all := range []bool{true, false} {
 		title := "first contact"
@@ -81,7 +101,7 @@ func (r *PeersReport) WriteMarkdown(out io.Writer) error {
 	for _, s := range r.Scenes {
 		fmt.Fprintf(w, "## %s\n\n%s %s triangles in the environment, %s flying, %d steps.\n\n",
 			s.Name, s.Doc, thousands(s.EnvTris), thousands(s.FlyTris), s.Steps)
-		t := newTable(w, "system", "mode", "build (ms)", "memory (MB)", "build peak (MB)", "mean", "p99", "max", "× best",
+		t := newTable(w, "system", "mode", "steps", "build (ms)", "memory (MB)", "build peak (MB)", "mean", "p99", "max", "× best",
 			"steps in contact", "pairs per step", "counters per step", "disagreements (wrong)")
 		for _, sys := range r.Systems {
 			run := r.Runs[s.Name][sys.String()]
@@ -89,13 +109,15 @@ func (r *PeersReport) WriteMarkdown(out io.Writer) error {
 				continue
 			}
 			if len(run.Sum.Times) == 0 {
-				t.row(sys.Name, sys.Mode(), "failed: "+strings.ReplaceAll(run.Err, "|", "/"), "", "", "", "", "", "", "", "", "", "")
+				t.row(sys.Name, sys.Mode(), "", "failed: "+strings.ReplaceAll(run.Err, "|", "/"), "", "", "", "", "", "", "", "", "", "")
 				continue
 			}
-			mean := run.Sum.Mean()
-			t.row(sys.Name, sys.Mode(), ms(run.Build), mb(run.Bytes), mb(run.Peak),
-				µs(mean), µs(run.Sum.Quantile(0.99)), µs(run.Sum.Quantile(1)),
-				ratio(float64(mean), float64(r.best(s.Name, sys.All))),
+			steps := strconv.Itoa(len(run.Sum.Times))
+			if run.Capped {
+				steps += " (capped)"
+			}
+			t.row(sys.Name, sys.Mode(), steps, ms(run.Build), mb(run.Bytes), mb(run.Peak),
+				µs(run.Sum.Mean()), µs(run.Sum.Quantile(0.99)), µs(run.Sum.Quantile(1)), r.ratioToBest(run),
 				strconv.Itoa(run.Sum.Colliding), sig(run.Sum.Per(run.Sum.Pairs)), counters(run),
 				fmt.Sprintf("%d (%d)", run.Disagree, run.Wrong))
 		}
@@ -103,6 +125,15 @@ func (r *PeersReport) WriteMarkdown(out io.Writer) error {
 	}
 	r.writeAgreement(w)
 	return w.Flush()
+}
+
+// capNote says which runs are capped.
+func capNote(c PeersConfig) string {
+	if c.SlowSteps <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("A system slower than %s a query over the first %d steps of a flight flies only those steps, once (\"capped\"). ",
+		c.SlowQuery, c.SlowSteps)
 }
 
 // counters formats a run's counters per step, by name.
@@ -125,8 +156,10 @@ func (r *PeersReport) summaryCell(scene, key string) string {
 	case len(run.Sum.Times) == 0:
 		return "failed"
 	}
-	m := run.Sum.Mean()
-	cell := fmt.Sprintf("%s (%s)", µs(m), ratio(float64(m), float64(r.best(scene, run.System.All))))
+	cell := fmt.Sprintf("%s (%s)", µs(run.Sum.Mean()), r.ratioToBest(run))
+	if run.Capped {
+		cell += fmt.Sprintf(", first %d steps", len(run.Sum.Times))
+	}
 	if run.Wrong > 0 {
 		cell += fmt.Sprintf(", %d wrong", run.Wrong)
 	}

@@ -72,9 +72,9 @@ func (r *Report) sceneTable(w *bufio.Writer, first string) *table {
 }
 
 // fastestRow adds the row naming, per scene, the fastest of names by our
-// mean query time and by the paper's (ours(scene, name) and paper(scene
-// index, name); paper may return +Inf where the paper has no figure).
-func (r *Report) fastestRow(t *table, names []string, ours func(scene, name string) float64, paper func(i int, name string) float64) {
+// mean query time and by the paper's (ours(scene, name) and paper(scene,
+// name); paper may return +Inf or NaN where the paper has no figure).
+func (r *Report) fastestRow(t *table, names []string, ours func(scene, name string) float64, paper func(scene, name string) float64) {
 	cells := []string{"fastest"}
 	for _, s := range r.Scenes {
 		best, bestPaper := "", ""
@@ -83,17 +83,18 @@ func (r *Report) fastestRow(t *table, names []string, ours func(scene, name stri
 			if m := ours(s.Name, name); m < bt {
 				best, bt = name, m
 			}
-			if p := paper(sceneIndex(s.Name), name); p < bp {
+			if p := paper(s.Name, name); p < bp {
 				bestPaper, bp = name, p
 			}
+		}
+		if bestPaper == "" {
+			cells = append(cells, best)
+			continue
 		}
 		cells = append(cells, fmt.Sprintf("%s (%s)", best, bestPaper))
 	}
 	t.row(cells...)
 }
-
-// sceneIndex returns the index of a scene in the paper's tables.
-func sceneIndex(name string) int { return slices.Index(scenes.Names(), name) }
 
 // meanMs is the mean query time of a flight, in milliseconds.
 func meanMs(f *Flight) float64 {
@@ -136,9 +137,11 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		if f := r.Flights[key(s.Name, "kdop18")]; f != nil {
 			contacts = fmt.Sprint(f.Sum.Pairs)
 		}
-		t.row(s.Name, s.Doc, fmt.Sprintf("%d (%d)", s.EnvTris, s.Paper.EnvTris), fmt.Sprintf("%d (%d)", s.FlyTris, s.Paper.FlyTris),
-			fmt.Sprintf("%d (%d)", s.Steps, s.Paper.Steps), fmt.Sprintf("%s (%d)", contacts, s.Paper.Contacts), s.Make.Round(time.Millisecond).String())
+		n := func(ours string, paper int) string { return withPaper(ours, s.Name, fmt.Sprint(paper)) }
+		t.row(s.Name, s.Doc, n(fmt.Sprint(s.EnvTris), s.Paper.EnvTris), n(fmt.Sprint(s.FlyTris), s.Paper.FlyTris),
+			n(fmt.Sprint(s.Steps), s.Paper.Steps), n(contacts, s.Paper.Contacts), s.Make.Round(time.Millisecond).String())
 	}
+	writeSkipped(w, r.Skipped)
 
 	r.writeCosts(w)
 	r.writeTable2(w)
@@ -152,6 +155,17 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		fmt.Fprintf(w, "![%s](%s)\n\n", c.Title, c.Name)
 	}
 	return w.Flush()
+}
+
+// writeSkipped notes the scenes left out of a run, and why.
+func writeSkipped(w *bufio.Writer, skipped []string) {
+	if len(skipped) == 0 {
+		return
+	}
+	w.WriteString("\nLeft out:\n\n")
+	for _, s := range skipped {
+		fmt.Fprintf(w, "- %s\n", s)
+	}
 }
 
 func (r *Report) writeCosts(w *bufio.Writer) {
@@ -212,7 +226,7 @@ func (r *Report) writeTable2(w *bufio.Writer) {
 		for _, s := range r.Scenes {
 			var paper float64
 			if p, ok := paperCD[bv]; ok {
-				paper = p[sceneIndex(s.Name)]
+				paper = paperAt(p, s.Name)
 			}
 			cells = append(cells, flightCell(r.Flights[key(s.Name, bv)], paper))
 		}
@@ -221,16 +235,15 @@ func (r *Report) writeTable2(w *bufio.Writer) {
 	for _, k := range paperKs {
 		cells := []string{"obb / " + k}
 		for _, s := range r.Scenes {
-			i := sceneIndex(s.Name)
-			cells = append(cells, fmt.Sprintf("%s (%s)", ratio(meanMs(r.Flights[key(s.Name, "obb")]), meanMs(r.Flights[key(s.Name, k)])),
-				ratio(paperCD["obb"][i], paperCD[k][i])))
+			cells = append(cells, withPaper(ratio(meanMs(r.Flights[key(s.Name, "obb")]), meanMs(r.Flights[key(s.Name, k)])),
+				s.Name, ratio(paperAt(paperCD["obb"], s.Name), paperAt(paperCD[k], s.Name))))
 		}
 		t.row(cells...)
 	}
 	r.fastestRow(t, TableBVs, func(scene, bv string) float64 { return meanMs(r.Flights[key(scene, bv)]) },
-		func(i int, bv string) float64 {
+		func(scene, bv string) float64 {
 			if p, ok := paperCD[bv]; ok {
-				return p[i]
+				return paperAt(p, scene)
 			}
 			return math.Inf(1)
 		})
@@ -291,7 +304,7 @@ func (r *Report) writeBuilds(w *bufio.Writer) {
 				cells = append(cells, "–")
 				continue
 			}
-			cells = append(cells, fmt.Sprintf("%s (%s min)", sig(f.Build.Seconds()), sig(paperBuild[row][sceneIndex(s.Name)])))
+			cells = append(cells, withPaper(sig(f.Build.Seconds()), s.Name, sig(paperAt(paperBuild[row], s.Name))+" min"))
 		}
 		t.row(cells...)
 	}
@@ -302,8 +315,8 @@ func (r *Report) writeBuilds(w *bufio.Writer) {
 			cells = append(cells, "–")
 			continue
 		}
-		i := sceneIndex(s.Name)
-		cells = append(cells, fmt.Sprintf("%s (%s)", ratio(a.Build.Seconds(), b.Build.Seconds()), ratio(paperBuild["minsum"][i], paperBuild["splatter"][i])))
+		cells = append(cells, withPaper(ratio(a.Build.Seconds(), b.Build.Seconds()), s.Name,
+			ratio(paperAt(paperBuild["minsum"], s.Name), paperAt(paperBuild["splatter"], s.Name))))
 	}
 	t.row(cells...)
 }
@@ -329,7 +342,7 @@ func (r *Report) writeRules(w *bufio.Writer) {
 			cells := []string{ruleName(rule)}
 			for _, s := range r.Scenes {
 				f := r.Flights[FlightKey{s.Name, "kdop18", rule, split}]
-				cells = append(cells, flightCell(f, paperRuleCD[split.String()][rule.String()][sceneIndex(s.Name)]))
+				cells = append(cells, flightCell(f, paperAt(paperRuleCD[split.String()][rule.String()], s.Name)))
 			}
 			t.row(cells...)
 		}
@@ -339,18 +352,17 @@ func (r *Report) writeRules(w *bufio.Writer) {
 		}
 		r.fastestRow(t, names, func(scene, name string) float64 {
 			return meanMs(r.Flights[FlightKey{scene, "kdop18", ruleByName(name), split}])
-		}, func(i int, name string) float64 { return paperRuleCD[split.String()][name][i] })
+		}, func(scene, name string) float64 { return paperAt(paperRuleCD[split.String()][name], scene) })
 	}
 	fmt.Fprintf(w, "\nMedian split over mean split, query time (the paper: never faster, 1–35%% slower):\n\n")
 	t := r.sceneTable(w, "rule")
 	for _, rule := range TableRules {
 		cells := []string{ruleName(rule)}
 		for _, s := range r.Scenes {
-			i := sceneIndex(s.Name)
 			a := meanMs(r.Flights[FlightKey{s.Name, "kdop18", rule, collide.Median}])
 			b := meanMs(r.Flights[FlightKey{s.Name, "kdop18", rule, collide.Mean}])
-			cells = append(cells, fmt.Sprintf("%s (%s)", ratio(a, b),
-				ratio(paperRuleCD["median"][rule.String()][i], paperRuleCD["mean"][rule.String()][i])))
+			cells = append(cells, withPaper(ratio(a, b), s.Name,
+				ratio(paperAt(paperRuleCD["median"][rule.String()], s.Name), paperAt(paperRuleCD["mean"][rule.String()], s.Name))))
 		}
 		t.row(cells...)
 	}
