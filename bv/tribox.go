@@ -80,31 +80,34 @@ func sep(p, q, r float64) bool { return min(p, q) > r || max(p, q) < -r }
 // prepared first, the rest when a box first meets it.
 type TriAxes struct {
 	v      [3]geom.Vec3
-	lo, hi geom.Vec3 // the triangle's bounding box
+	pad    float64
+	lo, hi geom.Vec3 // the triangle's bounding box, padded
 	full   bool      // the fields below are set
-	// The normal n, |n| per component and |n|₁, and the interval of the
-	// corners' projections on n.
+	// The normal n, |n| per component, and the interval of the corners'
+	// projections on n, padded by pad·|n|₁.
 	n, an    geom.Vec3
-	nl1      float64
 	nlo, nhi float64
 	// The edges e_k (k = 0, 1, 2), |e_k| per component, and the interval
-	// of the corners' projections on e_k × x, e_k × y and e_k × z.
+	// of the corners' projections on e_k × x, e_k × y and e_k × z, padded
+	// by pad·|axis|₁.
 	e, ae    [3]geom.Vec3
 	elo, ehi [3][3]float64
 }
 
-// PrepareTri returns the triangle a, b, c prepared for BoxDisjoint.
-func PrepareTri(a, b, c geom.Vec3) TriAxes {
+// PrepareTri returns the triangle a, b, c prepared for BoxDisjoint with
+// the padding pad.
+func PrepareTri(a, b, c geom.Vec3, pad float64) TriAxes {
 	var t TriAxes
-	t.Reset(a, b, c)
+	t.Reset(a, b, c, pad)
 	return t
 }
 
-// Reset prepares t for the triangle a, b, c.
-func (t *TriAxes) Reset(a, b, c geom.Vec3) {
+// Reset prepares t for the triangle a, b, c and the padding pad.
+func (t *TriAxes) Reset(a, b, c geom.Vec3, pad float64) {
 	t.v = [3]geom.Vec3{a, b, c}
-	t.lo = geom.Vec3{X: min(a.X, b.X, c.X), Y: min(a.Y, b.Y, c.Y), Z: min(a.Z, b.Z, c.Z)}
-	t.hi = geom.Vec3{X: max(a.X, b.X, c.X), Y: max(a.Y, b.Y, c.Y), Z: max(a.Z, b.Z, c.Z)}
+	t.pad = pad
+	t.lo = geom.Vec3{X: min(a.X, b.X, c.X) - pad, Y: min(a.Y, b.Y, c.Y) - pad, Z: min(a.Z, b.Z, c.Z) - pad}
+	t.hi = geom.Vec3{X: max(a.X, b.X, c.X) + pad, Y: max(a.Y, b.Y, c.Y) + pad, Z: max(a.Z, b.Z, c.Z) + pad}
 	t.full = false
 }
 
@@ -115,54 +118,57 @@ func (t *TriAxes) complete() {
 	t.e = [3]geom.Vec3{b.Sub(a), c.Sub(b), a.Sub(c)}
 	t.n = t.e[0].Cross(t.e[1])
 	t.an = t.n.Abs()
-	t.nl1 = t.an.X + t.an.Y + t.an.Z
+	pn := t.pad * (t.an.X + t.an.Y + t.an.Z)
 	pa, pb, pc := t.n.Dot(a), t.n.Dot(b), t.n.Dot(c)
-	t.nlo, t.nhi = min(pa, pb, pc), max(pa, pb, pc)
+	t.nlo, t.nhi = min(pa, pb, pc)-pn, max(pa, pb, pc)+pn
 	// Edge k runs from p (its other end projects alike) and o is the
 	// third corner.
 	ends := [3][2]geom.Vec3{{a, c}, {b, a}, {c, b}}
 	for k, e := range t.e {
-		t.ae[k] = e.Abs()
+		ae := e.Abs()
+		t.ae[k] = ae
 		p, o := ends[k][0], ends[k][1]
 		px, ox := e.Z*p.Y-e.Y*p.Z, e.Z*o.Y-e.Y*o.Z
 		py, oy := e.X*p.Z-e.Z*p.X, e.X*o.Z-e.Z*o.X
 		pz, oz := e.Y*p.X-e.X*p.Y, e.Y*o.X-e.X*o.Y
-		t.elo[k] = [3]float64{min(px, ox), min(py, oy), min(pz, oz)}
-		t.ehi[k] = [3]float64{max(px, ox), max(py, oy), max(pz, oz)}
+		qx, qy, qz := t.pad*(ae.Y+ae.Z), t.pad*(ae.X+ae.Z), t.pad*(ae.X+ae.Y)
+		t.elo[k] = [3]float64{min(px, ox) - qx, min(py, oy) - qy, min(pz, oz) - qz}
+		t.ehi[k] = [3]float64{max(px, ox) + qx, max(py, oy) + qy, max(pz, oz) + qz}
 	}
 }
 
 // BoxDisjoint reports whether the triangle and the box of half-extents h
-// centred at c and aligned with the axes are separated by more than pad:
-// TriBoxDisjoint's test of the triangle moved by -c, with the same
-// guarantee, provided pad is at least 2⁻⁴⁶ times the largest |coordinate|
-// of the triangle, of c and of h (the projections of the triangle and of c
-// are now rounded apart, each within 3u·|L|₁ times its coordinates, and
-// subtracted).
-func (t *TriAxes) BoxDisjoint(c, h geom.Vec3, pad float64) bool {
-	if t.lo.X-c.X > h.X+pad || t.hi.X-c.X < -h.X-pad ||
-		t.lo.Y-c.Y > h.Y+pad || t.hi.Y-c.Y < -h.Y-pad ||
-		t.lo.Z-c.Z > h.Z+pad || t.hi.Z-c.Z < -h.Z-pad {
+// centred at c and aligned with the axes are separated by more than the
+// padding: TriBoxDisjoint's test of the triangle moved by -c, with the same
+// guarantee, provided the padding is at least 2⁻⁴⁵ times the largest
+// |coordinate| of the triangle, of c and of h (the projections of the
+// triangle and of c are now rounded apart, each within 3u·|L|₁ times its
+// coordinates, and the padding is added to the triangle's projections
+// beforehand, with a rounding of its own of at most u times them).
+func (t *TriAxes) BoxDisjoint(c, h geom.Vec3) bool {
+	if t.lo.X-c.X > h.X || t.hi.X-c.X < -h.X ||
+		t.lo.Y-c.Y > h.Y || t.hi.Y-c.Y < -h.Y ||
+		t.lo.Z-c.Z > h.Z || t.hi.Z-c.Z < -h.Z {
 		return true
 	}
 	if !t.full {
 		t.complete()
 	}
 	nc := t.n.Dot(c)
-	r := h.X*t.an.X + h.Y*t.an.Y + h.Z*t.an.Z + pad*t.nl1
+	r := h.X*t.an.X + h.Y*t.an.Y + h.Z*t.an.Z
 	if t.nlo-nc > r || t.nhi-nc < -r {
 		return true
 	}
 	for k := range 3 {
 		e, ae := &t.e[k], &t.ae[k]
 		lo, hi := &t.elo[k], &t.ehi[k]
-		if x, r := e.Z*c.Y-e.Y*c.Z, h.Y*ae.Z+h.Z*ae.Y+pad*(ae.Y+ae.Z); lo[0]-x > r || hi[0]-x < -r {
+		if x, r := e.Z*c.Y-e.Y*c.Z, h.Y*ae.Z+h.Z*ae.Y; lo[0]-x > r || hi[0]-x < -r {
 			return true
 		}
-		if y, r := e.X*c.Z-e.Z*c.X, h.X*ae.Z+h.Z*ae.X+pad*(ae.X+ae.Z); lo[1]-y > r || hi[1]-y < -r {
+		if y, r := e.X*c.Z-e.Z*c.X, h.X*ae.Z+h.Z*ae.X; lo[1]-y > r || hi[1]-y < -r {
 			return true
 		}
-		if z, r := e.Y*c.X-e.X*c.Y, h.X*ae.Y+h.Y*ae.X+pad*(ae.X+ae.Y); lo[2]-z > r || hi[2]-z < -r {
+		if z, r := e.Y*c.X-e.X*c.Y, h.X*ae.Y+h.Y*ae.X; lo[2]-z > r || hi[2]-z < -r {
 			return true
 		}
 	}

@@ -77,8 +77,8 @@ func TestTriBoxDisjoint(t *testing.T) {
 				// The prepared form, the box moved by c and the
 				// triangle with it.
 				c := obbRandVec(rng, -1, 1).Scale(scale)
-				pt := PrepareTri(tri[0].Add(c), tri[1].Add(c), tri[2].Add(c))
-				if moved := pt.BoxDisjoint(c, h, pad); moved && triBoxExact(tri, h) {
+				pt := PrepareTri(tri[0].Add(c), tri[1].Add(c), tri[2].Add(c), pad)
+				if moved := pt.BoxDisjoint(c, h); moved && triBoxExact(tri, h) {
 					t.Fatalf("%s ×%g: %v + %v meets the box of half-extents %v about %v, but BoxDisjoint separates them", family, scale, tri, c, h, c)
 				}
 				if triBoxExact(tri, h) {
@@ -124,8 +124,8 @@ func TestTriBoxPad(t *testing.T) {
 		if got := TriBoxDisjoint(c.tri[0], c.tri[1], c.tri[2], h, pad); got != c.disjoint {
 			t.Errorf("%s: TriBoxDisjoint = %v, want %v", c.name, got, c.disjoint)
 		}
-		pt := PrepareTri(c.tri[0], c.tri[1], c.tri[2])
-		if got := pt.BoxDisjoint(geom.Vec3{}, h, pad); got != c.disjoint {
+		pt := PrepareTri(c.tri[0], c.tri[1], c.tri[2], pad)
+		if got := pt.BoxDisjoint(geom.Vec3{}, h); got != c.disjoint {
 			t.Errorf("%s: BoxDisjoint = %v, want %v", c.name, got, c.disjoint)
 		}
 	}
@@ -137,12 +137,12 @@ func BenchmarkTriAxesBoxDisjoint(b *testing.B) {
 	var hs []geom.Vec3
 	for range 1024 {
 		tri, h := triBoxScene(rng, "random", 1)
-		tris, hs = append(tris, PrepareTri(tri[0], tri[1], tri[2])), append(hs, h)
+		tris, hs = append(tris, PrepareTri(tri[0], tri[1], tri[2], 1e-12)), append(hs, h)
 	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		tris[i&1023].BoxDisjoint(geom.Vec3{}, hs[i&1023], 1e-12)
+		tris[i&1023].BoxDisjoint(geom.Vec3{}, hs[i&1023])
 		i++
 	}
 }

@@ -65,7 +65,7 @@ func (q *aabbQuery) overlap(e, f int32, _ *noFrame) bool {
 func (q *aabbQuery) flyLeaf(e, f int32) bool {
 	v := &q.et.vols[e]
 	for _, t := range q.flyTris(f) {
-		if !q.flyAxes(t).BoxDisjoint(v.C, v.H, q.tpad) {
+		if !q.flyAxes(t).BoxDisjoint(v.C, v.H) {
 			return true
 		}
 	}
@@ -77,7 +77,7 @@ func (q *aabbQuery) flyLeaf(e, f int32) bool {
 func (q *aabbQuery) envLeaf(e, f int32) bool {
 	v := &q.ft.vols[f]
 	for _, t := range q.envTris(e) {
-		if !q.envAxes(t).BoxDisjoint(v.C, v.H, q.tpad) {
+		if !q.envAxes(t).BoxDisjoint(v.C, v.H) {
 			return true
 		}
 	}

@@ -53,7 +53,7 @@ func (q *sphereQuery) flyLeaf(e, f int32) bool {
 	v := &q.et.vols[e]
 	h := geom.Vec3{X: v.R, Y: v.R, Z: v.R}
 	for _, t := range q.flyTris(f) {
-		if !q.flyAxes(t).BoxDisjoint(v.C, h, q.tpad) {
+		if !q.flyAxes(t).BoxDisjoint(v.C, h) {
 			return true
 		}
 	}
@@ -66,7 +66,7 @@ func (q *sphereQuery) envLeaf(e, f int32) bool {
 	v := &q.ft.vols[f]
 	h := geom.Vec3{X: v.R, Y: v.R, Z: v.R}
 	for _, t := range q.envTris(e) {
-		if !q.envAxes(t).BoxDisjoint(v.C, h, q.tpad) {
+		if !q.envAxes(t).BoxDisjoint(v.C, h) {
 			return true
 		}
 	}

@@ -202,7 +202,7 @@ func (q *moveQuery[V]) envAxes(t int32) *bv.TriAxes {
 	if sc.axE != t {
 		sc.axE = t
 		ix := q.emesh.Tris[t]
-		sc.ea.Reset(q.envVert(ix[0]), q.envVert(ix[1]), q.envVert(ix[2]))
+		sc.ea.Reset(q.envVert(ix[0]), q.envVert(ix[1]), q.envVert(ix[2]), q.tpad)
 	}
 	return &sc.ea
 }
@@ -214,7 +214,7 @@ func (q *moveQuery[V]) flyAxes(t int32) *bv.TriAxes {
 	if sc.axF != t {
 		sc.axF = t
 		x := q.flyTriangle(t)
-		sc.fa.Reset(x[0], x[1], x[2])
+		sc.fa.Reset(x[0], x[1], x[2], q.tpad)
 	}
 	return &sc.fa
 }
