@@ -90,8 +90,11 @@ func BVs() []BV {
 }
 
 // String returns b's name: kdop6, kdop14, kdop18, kdop26, obb, sphere,
-// aabb, boxtree, rss or brute (BV(n) for an unknown value).
+// aabb, boxtree, rss, brute or auto (BV(n) for an unknown value).
 func (b BV) String() string {
+	if b == Auto {
+		return autoName
+	}
 	if i := b.index(); i >= 0 {
 		return volumes[i].name
 	}
@@ -102,9 +105,13 @@ func (b BV) String() string {
 // by that of Build for an unknown BV value.
 var ErrUnknownBV = errors.New("unknown bounding volume")
 
-// ParseBV returns the bounding volume named s (see BV.String). An unknown
-// name is an error wrapping ErrUnknownBV that lists the known ones.
+// ParseBV returns the bounding volume named s (see BV.String), or Auto for
+// "auto". An unknown name is an error wrapping ErrUnknownBV that lists the
+// known ones.
 func ParseBV(s string) (BV, error) {
+	if s == autoName {
+		return Auto, nil
+	}
 	for _, v := range volumes {
 		if v.name == s {
 			return v.id, nil
@@ -115,18 +122,19 @@ func ParseBV(s string) (BV, error) {
 
 // knownBVs returns the names of the bounding volumes, comma-separated.
 func knownBVs() string {
-	names := make([]string, len(volumes))
+	names := make([]string, len(volumes), len(volumes)+1)
 	for i, v := range volumes {
 		names[i] = v.name
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(append(names, autoName), ", ")
 }
 
 // Compatible reports whether models of bounding volumes b and c can be
 // checked against each other: models of the same volume, k-DOP trees of
 // any two k (the flying model's k-DOPs are computed in the environment's
-// directions), and a brute-force model against any model. For other pairs,
-// fly a model of the environment's volume (see Model.WithBV).
+// directions), auto models (see Auto), and a brute-force model against
+// any model. For other pairs, fly a model of the environment's volume (see
+// Model.WithBV).
 func (b BV) Compatible(c BV) bool {
 	return b == c || b == Brute || c == Brute || b.isKDOP() && c.isKDOP()
 }
