@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -49,8 +50,10 @@ func flightCommand() *command {
 Flies a model through an environment, as in the experiments of Klosowski et
 al., querying at every step, and prints a summary: the build times and
 memory of both models, the steps and contacts, the query time per step (mean,
-median, 99th percentile and maximum) and the mean counts of the cost model
-per step: Nv bounding-volume tests, Np triangle tests, Nu volume updates.
+median, 99th and 99.9th percentiles and maximum; the query is prepared
+before the first step, so that the first costs what the others do, and the
+time that took is given apart) and the mean counts of the cost model per
+step: Nv bounding-volume tests, Np triangle tests, Nu volume updates.
 
 The flight is a scene (--scene; --quick for the small version), or ENV and FLY
 models given with --env and --fly (mesh files, gen:KIND[:key=value,...] or
@@ -173,29 +176,15 @@ func runFlight(e *env, opts any, args []string) error {
 	}
 
 	w := bufio.NewWriter(e.stdout)
-	var recorded []geom.Pose
-	var done, hits atomic.Int64
 	var sum *flight.Summary
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, MaxPairs: o.maxPairs}
+	sink := newStepSink(o.json, o.record != "", w, s.steps)
 	withTicker(e, true, func(elapsed time.Duration) string {
-		return fmt.Sprintf("flying %s: step %d of %d, %d in contact, %.1f s", s.name, done.Load(), s.steps, hits.Load(), elapsed.Seconds())
+		return fmt.Sprintf("flying %s: step %d of %d, %d in contact, %.1f s", s.name, sink.done.Load(), s.steps, sink.hits.Load(), elapsed.Seconds())
 	}, func() {
-		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q}, func(st *flight.Step) error {
-			done.Add(1)
-			if st.Result.Collide {
-				hits.Add(1)
-			}
-			if o.record != "" {
-				recorded = append(recorded, st.Pose)
-			}
-			if o.json {
-				if err := writeJSONStep(w, st); err != nil {
-					return fmt.Errorf("writing output: %w", err)
-				}
-			}
-			return nil
-		})
+		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q}, sink.step)
 	})
+	recorded := sink.recorded
 	if err != nil {
 		return err
 	}
@@ -319,8 +308,10 @@ func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q coll
 	if sum.Truncated > 0 {
 		fmt.Fprintf(w, "             %d %s stopped at --max-pairs (more pairs than that)\n", sum.Truncated, plural(sum.Truncated, "step", "steps"))
 	}
-	fmt.Fprintf(w, "query time   mean %s, median %s, p99 %s, max %s\n",
-		fmtDuration(sum.Mean()), fmtDuration(sum.Quantile(0.5)), fmtDuration(sum.Quantile(0.99)), fmtDuration(sum.Quantile(1)))
+	ts := sum.TimeStats()
+	fmt.Fprintf(w, "query time   mean %s, median %s, p99 %s, p99.9 %s, max %s (prepared in %s)\n",
+		fmtDuration(ts.Mean), fmtDuration(ts.Median), fmtDuration(ts.P99), fmtDuration(ts.P999), fmtDuration(ts.Max),
+		fmtDuration(sum.Prepare))
 	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates))
 	return err
 }
@@ -338,50 +329,150 @@ func fmtBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// jsonStep is one line of flight --json.
-type jsonStep struct {
-	Step      int        `json:"step"`
-	Collide   bool       `json:"collide"`
-	Pairs     [][2]int32 `json:"pairs"`
-	Truncated bool       `json:"truncated,omitempty"`
-	Stats     jsonStats  `json:"stats"`
-	Seconds   float64    `json:"seconds"`
+// stepSink is the callback of a flight's steps: it counts them for the
+// progress line, keeps their poses for --record (in room made for all of
+// them) and, with --json, writes each step's line, reusing one buffer, so
+// that a step allocates nothing and a flight's steps trigger no garbage
+// collection.
+type stepSink struct {
+	json, record bool
+	w            io.Writer
+	buf          []byte
+	recorded     []geom.Pose
+	done, hits   atomic.Int64
 }
 
-func writeJSONStep(w io.Writer, st *flight.Step) error {
-	r := jsonStep{
-		Step:      st.Index,
-		Collide:   st.Result.Collide,
-		Pairs:     jsonPairs(st.Result.Pairs),
-		Truncated: st.Result.Truncated,
-		Stats:     jsonStats{st.Result.Stats.BVTests, st.Result.Stats.TriTests, st.Result.Stats.Updates},
-		Seconds:   st.Time.Seconds(),
+// newStepSink returns the callback of a flight of steps steps, writing
+// JSON lines to w if json is set, recording the poses if record is: with
+// room made for every pose and for the longest line it holds (stepLine),
+// so that no step allocates.
+func newStepSink(json, record bool, w io.Writer, steps int) *stepSink {
+	k := &stepSink{json: json, record: record, w: w}
+	if json {
+		k.buf = make([]byte, 0, stepLine)
 	}
-	return writeJSONLine(w, r)
+	if record {
+		k.recorded = make([]geom.Pose, 0, steps)
+	}
+	return k
+}
+
+func (k *stepSink) step(st *flight.Step) error {
+	k.done.Add(1)
+	if st.Result.Collide {
+		k.hits.Add(1)
+	}
+	if k.record {
+		k.recorded = append(k.recorded, st.Pose)
+	}
+	if k.json {
+		if err := k.writeJSON(st); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	}
+	return nil
+}
+
+// stepFlush is the size past which writeJSON writes its buffer out before
+// the line ends, so that a step of many pairs does not hold its whole line.
+// stepLine is the most its buffer holds: stepFlush, a pair and the end of
+// the line (numbers of up to 20 digits).
+const (
+	stepFlush = 64 << 10
+	stepLine  = stepFlush + 512
+)
+
+// writeJSON writes st's line of flight --json,
+//
+//	{"step":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],"truncated":true,
+//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N},"seconds":S}
+//
+// ("truncated" only when true) on one line, byte for byte as
+// encoding/json writes it, without allocating once its buffer has grown.
+func (k *stepSink) writeJSON(st *flight.Step) error {
+	r := &st.Result
+	b := append(k.buf[:0], `{"step":`...)
+	b = strconv.AppendInt(b, int64(st.Index), 10)
+	b = append(b, `,"collide":`...)
+	b = strconv.AppendBool(b, r.Collide)
+	b = append(b, `,"pairs":[`...)
+	for i, p := range r.Pairs {
+		if len(b) > stepFlush {
+			if _, err := k.w.Write(b); err != nil {
+				k.buf = b[:0]
+				return err
+			}
+			b = b[:0]
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(p.Env), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(p.Fly), 10)
+		b = append(b, ']')
+	}
+	b = append(b, ']')
+	if r.Truncated {
+		b = append(b, `,"truncated":true`...)
+	}
+	b = append(b, `,"stats":{"bv_tests":`...)
+	b = strconv.AppendInt(b, r.Stats.BVTests, 10)
+	b = append(b, `,"tri_tests":`...)
+	b = strconv.AppendInt(b, r.Stats.TriTests, 10)
+	b = append(b, `,"updates":`...)
+	b = strconv.AppendInt(b, r.Stats.Updates, 10)
+	b = append(b, `},"seconds":`...)
+	b = appendJSONFloat(b, st.Time.Seconds())
+	b = append(b, "}\n"...)
+	k.buf = b[:0]
+	_, err := k.w.Write(b)
+	return err
+}
+
+// appendJSONFloat appends x (finite) as encoding/json writes a float64:
+// the shortest decimal that reads back as x, with an exponent below 10^-6
+// and from 10^21 on (as in ECMAScript), not padded to two digits.
+func appendJSONFloat(b []byte, x float64) []byte {
+	f := byte('f')
+	if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
+		f = 'e'
+	}
+	b = strconv.AppendFloat(b, x, f, -1, 64)
+	if n := len(b); f == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1] // e-07 → e-7
+		b = b[:n-1]
+	}
+	return b
 }
 
 // jsonFlight is the last line of flight --json.
 type jsonFlight struct {
-	Scene        string  `json:"scene"`
-	BV           string  `json:"bv"`
-	All          bool    `json:"all"`
-	Eps          float64 `json:"eps"`
-	EnvTris      int     `json:"env_tris"`
-	FlyTris      int     `json:"fly_tris"`
-	EnvBuild     float64 `json:"env_build_seconds"`
-	FlyBuild     float64 `json:"fly_build_seconds"`
-	EnvBytes     int64   `json:"env_bytes"`
-	FlyBytes     int64   `json:"fly_bytes"`
-	Steps        int     `json:"steps"`
-	Colliding    int     `json:"colliding_steps"`
-	Truncated    int     `json:"truncated_steps,omitempty"`
-	Pairs        int64   `json:"pairs"`
-	Mean, Median float64 // seconds
-	P99, Max     float64
-	Nv, Np, Nu   float64 // per step
+	Scene     string  `json:"scene"`
+	BV        string  `json:"bv"`
+	All       bool    `json:"all"`
+	Eps       float64 `json:"eps"`
+	EnvTris   int     `json:"env_tris"`
+	FlyTris   int     `json:"fly_tris"`
+	EnvBuild  float64 `json:"env_build_seconds"`
+	FlyBuild  float64 `json:"fly_build_seconds"`
+	EnvBytes  int64   `json:"env_bytes"`
+	FlyBytes  int64   `json:"fly_bytes"`
+	Steps     int     `json:"steps"`
+	Colliding int     `json:"colliding_steps"`
+	Truncated int     `json:"truncated_steps,omitempty"`
+	Pairs     int64   `json:"pairs"`
+	// The step times, in seconds: the query's own, the flight's
+	// preparation before its first step not included (Prepare).
+	Mean, Median   float64
+	P99, P999, Max float64
+	Prepare        float64 `json:"prepare_seconds"`
+	Nv, Np, Nu     float64 // per step
 }
 
 func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collide.QueryOptions) error {
+	ts := sum.TimeStats()
 	return writeJSONLine(w, struct {
 		Summary jsonFlight `json:"summary"`
 	}{jsonFlight{
@@ -390,8 +481,8 @@ func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collid
 		EnvBuild: s.envT.Seconds(), FlyBuild: max(s.flyT, 0).Seconds(),
 		EnvBytes: modelBytes(s.env), FlyBytes: modelBytes(s.fly),
 		Steps: sum.Steps, Colliding: sum.Colliding, Truncated: sum.Truncated, Pairs: sum.Pairs,
-		Mean: sum.Mean().Seconds(), Median: sum.Quantile(0.5).Seconds(),
-		P99: sum.Quantile(0.99).Seconds(), Max: sum.Quantile(1).Seconds(),
+		Mean: ts.Mean.Seconds(), Median: ts.Median.Seconds(),
+		P99: ts.P99.Seconds(), P999: ts.P999.Seconds(), Max: ts.Max.Seconds(), Prepare: sum.Prepare.Seconds(),
 		Nv: sum.Per(sum.Stats.BVTests), Np: sum.Per(sum.Stats.TriTests), Nu: sum.Per(sum.Stats.Updates),
 	}})
 }
