@@ -17,7 +17,8 @@ const preparePairs = 1024
 // Query otherwise builds what later ones reuse. For k-DOP trees that
 // includes fly's flying view (its hierarchy cut at the flying leaf size,
 // with the points it is tumbled by: 15 to 30 ms for 20,000 triangles, see
-// Model.PrepareFlying); for every kind, q's buffers sized for the two
+// Model.PrepareFlying); for Auto models, the choice of the pair's trees
+// (see Choose); for every kind, q's buffers sized for the two
 // models (the flying volumes at the pose, the transformed vertices, the
 // traversal's stack, the pairs), which Prepare also writes once so that
 // their memory is mapped; with o.Experiment.ExactRoot, the convex hull of
@@ -41,8 +42,17 @@ func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
 			return err
 		}
 	}
-	if env.tree != nil && fly.tree != nil {
-		q.s.Prepare(env.tree, fly.tree, bvh.QueryOptions{Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot})
+	e, f := env, fly
+	if env.auto != nil && fly.auto != nil {
+		// The pair's choice is made (by the query above): the trees
+		// chosen for o's mode.
+		var err error
+		if e, f, err = resolveAuto(env, fly, o); err != nil {
+			return err
+		}
+	}
+	if e.tree != nil && f.tree != nil {
+		q.s.Prepare(e.tree, f.tree, bvh.QueryOptions{Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot})
 	}
 	n := 1
 	if o.All {
