@@ -16,7 +16,13 @@ import (
 // k-DOP in model coordinates and the points whose images bound the node
 // under any rigid motion (the vertices of the k-DOP, or the node's own mesh
 // vertices when there are fewer of those). It is built once per tree and k,
-// on first use.
+// on first use, or ahead of it by PrepareFlying or Scratch.Prepare.
+//
+// It is not saved with the tree (WriteTo): Read verifies everything it
+// loads, and verifying a saved view means computing its k-DOPs and their
+// vertices again, the bulk of building it (about 60% of the time, measured
+// on a 20,000-triangle torus), for a view that would add 2.6 MB to a
+// 3.5 MB file. A loaded model that will fly is prepared like a built one.
 type flyView struct {
 	k    bv.K
 	dop  []bv.DOP
@@ -50,7 +56,8 @@ func (t *Tree) view(k bv.K) *flyView {
 // PrepareFlying builds ahead of time what the first query flying t against
 // trees of k-DOPs of k would otherwise build (its truncated hierarchy and
 // tumbling points); it takes about as long as building a tree over a tenth
-// of the triangles.
+// of the triangles (14 ms for a 20,000-triangle torus with 18-DOPs, on two
+// cores). Scratch.Prepare calls it, and prepares the scratch state too.
 func (t *Tree) PrepareFlying(k bv.K) { t.view(k) }
 
 // FlyLeaf returns the leaf threshold τ used when t, a KDOP tree, flies (0
