@@ -93,12 +93,12 @@ func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, seed uint64) ([]
 	}
 	eb, fb := env.Bounds(), fly.Bounds()
 	ec, fc := eb.Center(), fb.Center()
-	er, fr := 0.5*math.Sqrt(eb.Size().Dot(eb.Size())), 0.5*math.Sqrt(fb.Size().Dot(fb.Size()))
+	er, fr := 0.5*math.Sqrt(dot(eb.Size(), eb.Size())), 0.5*math.Sqrt(dot(fb.Size(), fb.Size()))
 	rnd := newRNG(seed, proximityStream)
 	unit := func() geom.Vec3 {
 		for {
 			v := geom.Vec3{X: rnd.between(-1, 1), Y: rnd.between(-1, 1), Z: rnd.between(-1, 1)}
-			if d := v.Dot(v); d > 0.01 && d <= 1 {
+			if d := dot(v, v); d > 0.01 && d <= 1 {
 				return portable.Unit(v)
 			}
 		}
@@ -114,10 +114,10 @@ func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, seed uint64) ([]
 	for k := 0; len(poses) < n && k < tries*n; k++ {
 		// A turn about a1 once over the flight, and about a2 three times
 		// over seven flights.
-		r := rotTurn(a1, int64(k), int64(n)).Mul(rotTurn(a2, int64(3*k), int64(7*n)))
+		r := matMul(rotTurn(a1, int64(k), int64(n)), rotTurn(a2, int64(3*k), int64(7*n)))
 		// Directions spread over the sphere (heights by the golden ratio,
 		// longitudes by the golden angle, about 377/987 of a turn).
-		u := 1 - 2*math.Mod(float64(k)*0.618034+float64(turn)/987, 1)
+		u := 1 - 2*math.Mod(float64(float64(k)*0.618034)+float64(turn)/987, 1)
 		s, c := portable.SinCosTurn(int64(k)*377+turn, 987)
 		rho := math.Sqrt(math.Max(0, 1-float64(u*u)))
 		d := geom.Vec3{X: float64(rho * c), Y: float64(rho * s), Z: u}
@@ -133,7 +133,7 @@ func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, seed uint64) ([]
 					Y: lerp(eb.Min.Y, eb.Max.Y, rnd.between(0.2, 0.8)),
 					Z: lerp(eb.Min.Z, eb.Max.Z, rnd.between(0.2, 0.8)),
 				}
-				c, err := contact(geom.Pose{R: r, T: start.Sub(r.MulVec(fc))})
+				c, err := contact(geom.Pose{R: r, T: start.Sub(matVec(r, fc))})
 				if err != nil {
 					return nil, err
 				}
@@ -147,7 +147,7 @@ func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, seed uint64) ([]
 			}
 		}
 		at := func(t float64) geom.Pose {
-			return geom.Pose{R: r, T: madd(start, t, d).Sub(r.MulVec(fc))}
+			return geom.Pose{R: r, T: madd(start, t, d).Sub(matVec(r, fc))}
 		}
 		step := fr / 4
 		var free, hit float64
@@ -206,4 +206,25 @@ func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, seed uint64) ([]
 		return nil, fmt.Errorf("only %d of %d directions meet the environment", len(poses), n)
 	}
 	return poses, nil
+}
+
+// dot returns a·b with every product rounded on its own.
+func dot(a, b geom.Vec3) float64 {
+	return float64(a.X*b.X) + float64(a.Y*b.Y) + float64(a.Z*b.Z)
+}
+
+// matVec returns m·v with every product rounded on its own.
+func matVec(m geom.Mat3, v geom.Vec3) geom.Vec3 {
+	return geom.Vec3{X: dot(m.Row(0), v), Y: dot(m.Row(1), v), Z: dot(m.Row(2), v)}
+}
+
+// matMul returns a·b with every product rounded on its own.
+func matMul(a, b geom.Mat3) geom.Mat3 {
+	var out geom.Mat3
+	for i := range 3 {
+		for j := range 3 {
+			out[i][j] = dot(a.Row(i), b.Col(j))
+		}
+	}
+	return out
 }
