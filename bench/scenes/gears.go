@@ -70,7 +70,8 @@ func gearPoses(env, fly *mesh.TriMesh, z1, z2, perTooth int, seed uint64) ([]geo
 		return nil, err
 	}
 	pitch, _, _, _, _ := gearRadii(z1)
-	// Turns of the flying gear for a length along its pitch circle.
+	// The turn, in radians, of the flying gear that moves its pitch circle
+	// by l.
 	arc := func(l float64) float64 { return l / pitch }
 	steps := z1 * perTooth
 	poses := make([]geom.Pose, steps)
