@@ -87,6 +87,10 @@ type Stats struct {
 	BVTests  int64 // Nv: bounding-volume overlap tests
 	TriTests int64 // Np: exact triangle-triangle tests
 	Updates  int64 // Nu: flying volumes re-bounded (k-DOPs) or moved (the other volumes) for the pose
+	// LeafTests (Nl) counts the tests of a leaf's triangles against the
+	// other tree's volume, which replace the volume tests of pairs with a
+	// leaf in OBB, AABB, sphere and RSS trees.
+	LeafTests int64
 }
 
 // Add adds the counts of s to st.
@@ -94,6 +98,7 @@ func (st *Stats) Add(s Stats) {
 	st.BVTests += s.BVTests
 	st.TriTests += s.TriTests
 	st.Updates += s.Updates
+	st.LeafTests += s.LeafTests
 }
 
 // Result is the answer to one query.
@@ -356,7 +361,7 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 	}
 	st := bvh.Collide(env.tree, fly.tree, pose, bo, &q.s, q.each)
 	q.fn = nil
-	return Stats{BVTests: st.BVTests, TriTests: st.TriTests, Updates: st.Updates}, nil
+	return Stats{BVTests: st.BVTests, TriTests: st.TriTests, Updates: st.Updates, LeafTests: st.LeafTests}, nil
 }
 
 // checkQuery returns the error of a query that cannot be answered.

@@ -542,6 +542,7 @@ func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool, cut 
 	res.counters["bv_tests"] = st.BVTests
 	res.counters["tri_tests"] = st.TriTests
 	res.counters["updates"] = st.Updates
+	res.counters["leaf_tests"] = st.LeafTests
 	runtime.KeepAlive(env)
 	runtime.KeepAlive(fly)
 	return res, nil

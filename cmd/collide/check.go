@@ -145,6 +145,9 @@ func runCheck(e *env, opts any, args []string) error {
 			return poseError(o, i, err)
 		}
 	}
+	if err := chooseAuto(e, "check", envModel, flyModel, poses, o.all, o.eps); err != nil {
+		return err
+	}
 
 	w := bufio.NewWriter(e.stdout)
 	lastFlush := time.Now()
@@ -232,6 +235,9 @@ func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 		}
 	}
 	build := func(s *source) (*collide.Model, error) {
+		if s.saved != nil && bo.BV == collide.Auto {
+			return s.saved.WithBV(collide.Auto) // its tree a candidate
+		}
 		if s.saved != nil {
 			return s.saved, nil
 		}
@@ -264,6 +270,7 @@ type jsonStats struct {
 	BVTests  int64 `json:"bv_tests"`
 	TriTests int64 `json:"tri_tests"`
 	Updates  int64 `json:"updates"`
+	Leaf     int64 `json:"leaf_tests"`
 }
 
 // hasTriangles returns an error naming s if its mesh has no triangle:

@@ -53,7 +53,8 @@ memory of both models, the steps and contacts, the query time per step (mean,
 median, 99th and 99.9th percentiles and maximum; the query is prepared
 before the first step, so that the first costs what the others do, and the
 time that took is given apart) and the mean counts of the cost model per
-step: Nv bounding-volume tests, Np triangle tests, Nu volume updates.
+step: Nv bounding-volume tests, Np triangle tests, Nu volume updates, Nl
+tests of a leaf's triangles against a volume (OBB, AABB, sphere, RSS).
 
 The flight is a scene (--scene; --quick for the small version), or ENV and FLY
 models given with --env and --fly (mesh files, gen:KIND[:key=value,...] or
@@ -312,7 +313,7 @@ func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q coll
 	fmt.Fprintf(w, "query time   mean %s, median %s, p99 %s, p99.9 %s, max %s (prepared in %s)\n",
 		fmtDuration(ts.Mean), fmtDuration(ts.Median), fmtDuration(ts.P99), fmtDuration(ts.P999), fmtDuration(ts.Max),
 		fmtDuration(sum.Prepare))
-	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates))
+	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates), sum.Per(sum.Stats.LeafTests))
 	return err
 }
 
@@ -423,6 +424,8 @@ func (k *stepSink) writeJSON(st *flight.Step) error {
 	b = strconv.AppendInt(b, r.Stats.TriTests, 10)
 	b = append(b, `,"updates":`...)
 	b = strconv.AppendInt(b, r.Stats.Updates, 10)
+	b = append(b, `,"leaf_tests":`...)
+	b = strconv.AppendInt(b, r.Stats.LeafTests, 10)
 	b = append(b, `},"seconds":`...)
 	b = appendJSONFloat(b, st.Time.Seconds())
 	b = append(b, "}\n"...)
@@ -468,7 +471,7 @@ type jsonFlight struct {
 	Mean, Median   float64
 	P99, P999, Max float64
 	Prepare        float64 `json:"prepare_seconds"`
-	Nv, Np, Nu     float64 // per step
+	Nv, Np, Nu, Nl float64 // per step
 }
 
 func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collide.QueryOptions) error {
@@ -483,7 +486,7 @@ func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collid
 		Steps: sum.Steps, Colliding: sum.Colliding, Truncated: sum.Truncated, Pairs: sum.Pairs,
 		Mean: ts.Mean.Seconds(), Median: ts.Median.Seconds(),
 		P99: ts.P99.Seconds(), P999: ts.P999.Seconds(), Max: ts.Max.Seconds(), Prepare: sum.Prepare.Seconds(),
-		Nv: sum.Per(sum.Stats.BVTests), Np: sum.Per(sum.Stats.TriTests), Nu: sum.Per(sum.Stats.Updates),
+		Nv: sum.Per(sum.Stats.BVTests), Np: sum.Per(sum.Stats.TriTests), Nu: sum.Per(sum.Stats.Updates), Nl: sum.Per(sum.Stats.LeafTests),
 	}})
 }
 

@@ -49,7 +49,7 @@ func TestWriteJSONStep(t *testing.T) {
 	for i := range tests {
 		st := &tests[i]
 		ref := jsonStepRef{Step: st.Index, Collide: st.Result.Collide, Pairs: [][2]int32{}, Truncated: st.Result.Truncated,
-			Stats:   jsonStats{st.Result.Stats.BVTests, st.Result.Stats.TriTests, st.Result.Stats.Updates},
+			Stats:   jsonStats{st.Result.Stats.BVTests, st.Result.Stats.TriTests, st.Result.Stats.Updates, st.Result.Stats.LeafTests},
 			Seconds: st.Time.Seconds()}
 		for _, p := range st.Result.Pairs {
 			ref.Pairs = append(ref.Pairs, [2]int32{p.Env, p.Fly})

@@ -312,6 +312,7 @@ type checkLine struct {
 		BVTests  int64 `json:"bv_tests"`
 		TriTests int64 `json:"tri_tests"`
 		Updates  int64 `json:"updates"`
+		Leaf     int64 `json:"leaf_tests"`
 	} `json:"stats"`
 	Seconds float64 `json:"seconds"`
 }
@@ -333,7 +334,7 @@ func parseCheckJSON(t *testing.T, out string) []checkLine {
 		if err := json.Unmarshal(raw["stats"], &stats); err != nil {
 			t.Fatalf("line %d: stats: %v", i+1, err)
 		}
-		if !slices.Equal(sortedKeys(stats), []string{"bv_tests", "tri_tests", "updates"}) {
+		if !slices.Equal(sortedKeys(stats), []string{"bv_tests", "leaf_tests", "tri_tests", "updates"}) {
 			t.Fatalf("line %d %q: stats keys %v", i+1, s, sortedKeys(stats))
 		}
 		if string(raw["pairs"]) == "null" {

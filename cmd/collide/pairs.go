@@ -100,12 +100,12 @@ func (p *pairPrinter) end(st collide.Stats, d time.Duration) {
 			p.write(`,"truncated":true`)
 		}
 		sec, _ := json.Marshal(d.Seconds())
-		p.num = fmt.Appendf(p.num[:0], `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d},"seconds":%s}`+"\n",
-			st.BVTests, st.TriTests, st.Updates, sec)
+		p.num = fmt.Appendf(p.num[:0], `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":%s}`+"\n",
+			st.BVTests, st.TriTests, st.Updates, st.LeafTests, sec)
 		p.writeBytes(p.num)
 		return
 	}
-	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, %s", st.BVTests, st.TriTests, st.Updates, fmtDuration(d))
+	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, fmtDuration(d))
 	more := ""
 	if p.stopped {
 		more = fmt.Sprintf(", stopped at --max-pairs %d", p.max)
