@@ -512,6 +512,12 @@ const (
 	probeBudget       = 200 * time.Millisecond
 	probeBudgetPerTri = time.Microsecond
 	minProbes         = 8
+	// A pass over the probes shorter than minPass (as the first
+	// candidate's measured) is repeated, up to maxReps times in all, so
+	// that the clock's resolution and the cost of reading it do not
+	// decide.
+	minPass = 2 * time.Millisecond
+	maxReps = 100000
 	// roundBudget: a round of a candidate slower than this ends its
 	// timing after that round.
 	roundBudget = 250 * time.Millisecond
@@ -637,30 +643,43 @@ func choose(env, fly *Model, o ChooseOptions) (*Choice, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var q Query
-	// pass times one pass of c over the probes in mode i.
+	reps := 1
+	// pass times reps passes of c over the probes in mode i, and returns
+	// the counts of one.
 	pass := func(c *candidate, i int) (time.Duration, Stats, error) {
 		qo := QueryOptions{All: i == 1, Eps: o.Eps}
 		var st Stats
 		start := clock()
-		for _, p := range poses {
-			s, err := q.Each(c.e, c.f, p, qo, yes)
-			if err != nil {
-				return 0, st, err
+		for r := range reps {
+			for _, p := range poses {
+				s, err := q.Each(c.e, c.f, p, qo, yes)
+				if err != nil {
+					return 0, st, err
+				}
+				if r == 0 {
+					st.Add(s)
+				}
 			}
-			st.Add(s)
 		}
 		return max(clock()-start, 1), st, nil
 	}
 	// A first pass of the first candidate (untimed: a warm-up) tells the
-	// cost of the timing; probes are dropped, evenly, to keep it within
-	// the budget.
-	var calib time.Duration
+	// cost of the timing: a pass is repeated until it takes minPass, and
+	// probes are dropped, evenly, to keep the whole within the budget.
+	var calib, shortest time.Duration
 	for _, i := range probed {
 		d, _, err := pass(c0, i)
 		if err != nil {
 			return nil, err
 		}
 		calib += d
+		if shortest == 0 || d < shortest {
+			shortest = d
+		}
+	}
+	if shortest < minPass {
+		reps = int(min(maxReps, minPass/shortest+1))
+		calib *= time.Duration(reps)
 	}
 	budget := probeBudget + probeBudgetPerTri*time.Duration(len(env.mesh.Tris)+len(fly.mesh.Tris))
 	if est := 4 * time.Duration(max(len(cands)-1, 1)) * calib; est > budget && len(poses) > minProbes {

@@ -38,6 +38,9 @@ type Config struct {
 	// NestedSizes are the triangle counts of the nested-spheres tables
 	// (nil: 2,000 and 20,000 as in the paper).
 	NestedSizes []int
+	// NoAuto leaves out the comparison of auto (collide.Auto) with every
+	// kind of tree, in both modes (Report.Auto).
+	NoAuto bool
 	// Progress, when not nil, is called with a line describing each
 	// experiment as it starts.
 	Progress func(line string)
@@ -79,6 +82,9 @@ type Report struct {
 	// Nested holds Nv for the nested spheres (Tables 6 and 7): by triangle
 	// count, then bounding volume, one figure per α of NestedAlphas.
 	Nested map[int]map[string][]int64
+	// Auto holds the flights of every kind of tree and of auto, in both
+	// modes, on every scene (see AutoRows), unless Config.NoAuto.
+	Auto *PeersReport
 	// Skipped says why each scene left out of a run of every scene (nil
 	// Config.Scenes) could not be made here: the scenes of real meshes
 	// when Debian's libcgal-demo is not installed.
@@ -200,6 +206,12 @@ func Run(c Config) (*Report, error) {
 		}
 		r.Nested[n] = nv
 	}
+	if !c.NoAuto {
+		var err error
+		if r.Auto, err = autoComparison(c, progress); err != nil {
+			return nil, err
+		}
+	}
 	r.Elapsed = time.Since(start)
 	return r, nil
 }
@@ -242,7 +254,10 @@ func buildScene(sc *scenes.Scene, o collide.BuildOptions) (env, fly *collide.Mod
 		return nil, nil, err
 	}
 	fly.PrepareFlying()
-	return env, fly, nil
+	if o.BV == collide.Auto {
+		err = chooseScene(sc, env, fly)
+	}
+	return env, fly, err
 }
 
 // fly builds the trees of k for sc and flies them for steps steps, every

@@ -149,6 +149,12 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 	r.writeBuilds(w)
 	r.writeRules(w)
 	r.writeNested(w)
+	if r.Auto != nil {
+		w.WriteString("\n")
+		if err := WriteAutoMarkdown(w, r.Auto, "##"); err != nil {
+			return err
+		}
+	}
 
 	fmt.Fprintf(w, "\n## Charts\n\n")
 	for _, c := range r.Charts() {

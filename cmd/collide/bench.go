@@ -185,7 +185,7 @@ func runPeers(e *env, o *benchOptions, bc bench.Config) error {
 		return err
 	}
 	c := bench.PeersConfig{Size: bc.Size, Seed: bc.Seed, Scenes: bc.Scenes, Steps: bc.Steps, Driver: driver, Rounds: o.rounds,
-		SlowSteps: o.slowSteps}
+		SlowSteps: o.slowSteps, BVs: append(slices.Clone(bench.TableBVs), bench.AutoBV)}
 	var r *bench.PeersReport
 	var err error
 	withStatus(e, "bench --peers", func(progress func(string)) {
@@ -198,7 +198,12 @@ func runPeers(e *env, o *benchOptions, bc bench.Config) error {
 	if err := writeFileAtomic(disagreements, o.force, r.WriteDisagreementsCSV); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(report, o.force, func(w io.Writer) error { return r.WriteMarkdown(w) }); err != nil {
+	if err := writeFileAtomic(report, o.force, func(w io.Writer) error {
+		if err := r.WriteMarkdown(w); err != nil {
+			return err
+		}
+		return bench.WriteAutoMarkdown(w, r, "##")
+	}); err != nil {
 		return err
 	}
 	printSkipped(e, r.Skipped)

@@ -33,7 +33,11 @@ type buildFlags struct {
 // command accepts.
 func (b *buildFlags) define(fs *flag.FlagSet, bvs []collide.BV) {
 	b.fs = fs
-	fs.StringVar(&b.bv, "bv", collide.BVDefault.String(), "bounding volume `NAME`: "+bvNames(bvs))
+	names := bvNames(bvs)
+	if slices.Contains(bvs, collide.Brute) { // check and flight, which query
+		names += ", or auto (the kind chosen per pair of models, measured before the first query)"
+	}
+	fs.StringVar(&b.bv, "bv", collide.BVDefault.String(), "bounding volume `NAME`: "+names)
 	fs.StringVar(&b.rule, "rule", collide.Splatter.String(), "splitting `RULE` of the hierarchies (the axis a node is split along): "+strings.Join(ruleNames(), ", "))
 	fs.StringVar(&b.split, "split", collide.Mean.String(), "split `POINT` along that axis: "+strings.Join(splitNames(), ", "))
 	intFlag(fs, &b.envLeaf, "env-leaf", 1, fmt.Sprintf("largest number `N` of triangles in a leaf of the hierarchies, 1 to %d", maxLeaf))
@@ -103,10 +107,10 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 		return collide.BuildOptions{}, usagef("--leaf must be a whole number from 0 (by size) to %d, not %d", maxLeaf, b.leaf)
 	}
 	kdop := strings.HasPrefix(b.bv, "kdop")
-	if rule == collide.RAPID && bv != collide.OBB {
+	if rule == collide.RAPID && bv != collide.OBB && bv != collide.Auto {
 		return collide.BuildOptions{}, usagef("--rule rapid applies to --bv obb only")
 	}
-	if b.leaf > 0 && !kdop && bv != collide.Brute {
+	if b.leaf > 0 && !kdop && bv != collide.Brute && bv != collide.Auto {
 		return collide.BuildOptions{}, usagef("--leaf applies to the k-DOP hierarchies only (--bv %s flies with its own leaves)", b.bv)
 	}
 	return collide.BuildOptions{BV: bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf}, nil
@@ -116,7 +120,7 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 // saved model s was built with (bo holds the parsed flags).
 func (b *buildFlags) agree(s *source, bo collide.BuildOptions) error {
 	m := s.saved
-	if b.given("bv") && bo.BV != m.BV() {
+	if b.given("bv") && bo.BV != m.BV() && bo.BV != collide.Auto {
 		return usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bo.BV, s.arg, m.BV(), bo.BV)
 	}
 	o := m.Options()
@@ -272,6 +276,11 @@ func runBuild(e *env, opts any, args []string) error {
 	}
 	if bo.BV == collide.Brute {
 		return usagef("--bv brute has no hierarchy: nothing to save (use one of %s)", bvNames(hierarchies()))
+	}
+	if bo.BV == collide.Auto {
+		return usagef("--bv auto chooses the kind of tree per pair of models, when they are checked or flown together: "+
+			"there is no one hierarchy to save (save one of %s; check and flight take --bv auto, and a saved model with it "+
+			"is one of the candidates)", bvNames(hierarchies()))
 	}
 	if err := keep(o.out, o.force); err != nil {
 		return err

@@ -69,6 +69,13 @@ The default is %s; brute tests every pair (the oracle). --rule, --split,
 --env-leaf and --leaf choose how the hierarchies are built; --restart and
 --exact-root choose traversal variants, for experiments.
 
+--bv auto chooses the kind for the pair of models: it builds the candidate
+trees (kdop18, kdop14, kdop26, aabb, obb) of both and times their queries
+at (up to 40 of) the poses given, in the mode asked, before the first
+query, keeping only the fastest kind's trees; it says on stderr what it
+chose and how the candidates measured. A saved model checked with --bv
+auto is one of its candidates.
+
 A saved model keeps the options it was built with: a --bv, --rule, --split,
 --env-leaf or --leaf given explicitly that differs from them is a usage
 error, and a mesh checked against a saved model is built with the saved
