@@ -41,8 +41,9 @@ import (
 // or two when the modes chose differently) and no other. Model.Bytes
 // reports what it holds, and Model.Tree is nil. Building the candidates is
 // most of the cost of the choice: about the sum of their builds (OBB trees
-// build slowest, see the README); the timing is budgeted to 0.2 s plus
-// 1 µs per triangle of the two models.
+// build slowest, see the README); the timing is budgeted to about 0.2 s
+// plus 1 µs per triangle of the two models (counted in tests, see
+// Choose).
 const Auto BV = 0xff
 
 // autoName is Auto's name, as ParseBV takes it and String returns it.
@@ -413,8 +414,13 @@ func Chosen(env, fly *Model) (Choice, bool) {
 // queries timed, in each mode of o.Modes, over the probes, taking turns
 // with the fastest so far (a candidate's time is its fastest pass, in the
 // thread's CPU time on Linux so that a busy machine does not inflate it;
-// the wall clock elsewhere); the fastest kind wins, a tie within 3% going
-// to the earlier candidate.
+// the wall clock elsewhere; a pass shorter than 2 ms is repeated); the
+// fastest kind wins, a tie within 3% going to the earlier candidate. The
+// timing is budgeted in work: when a first pass of the first candidate
+// says that the tournament would make more than 10 million volume and
+// triangle tests and updates plus 40 per triangle of the two models (at
+// 10 to 100 ns each, about 0.2 s plus 1 µs per triangle), the probes are
+// thinned, evenly, down to 8 at least.
 //
 // The probes, and so the counts of CandidateCost, are a function of the
 // models and of o.Seed (or o.Poses); the times are measured, so two kinds
@@ -506,12 +512,13 @@ func knownTrees() string {
 const (
 	defaultProbes = 40
 	defaultRounds = 3
-	// The budget of the timing: probeBudget plus probeBudgetPerTri per
-	// triangle of the two models; the probes are thinned (down to
+	// The budget of the timing, in work (tests and updates, 10 to 100 ns
+	// each): probeWork plus probeWorkPerTri per triangle of the two models
+	// (about 0.2 s plus 1 µs per triangle); the probes are thinned (down to
 	// minProbes) so that the timing should fit in it.
-	probeBudget       = 200 * time.Millisecond
-	probeBudgetPerTri = time.Microsecond
-	minProbes         = 8
+	probeWork       = 10_000_000
+	probeWorkPerTri = 40
+	minProbes       = 8
 	// A pass over the probes shorter than minPass (as the first
 	// candidate's measured) is repeated, up to maxReps times in all, so
 	// that the clock's resolution and the cost of reading it do not
@@ -666,23 +673,26 @@ func choose(env, fly *Model, o ChooseOptions) (*Choice, error) {
 	// A first pass of the first candidate (untimed: a warm-up) tells the
 	// cost of the timing: a pass is repeated until it takes minPass, and
 	// probes are dropped, evenly, to keep the whole within the budget.
-	var calib, shortest time.Duration
+	// The budget is counted in work (volume, triangle and leaf tests and
+	// updates), not time, so that the probes stay a function of the models
+	// and the seed.
+	var shortest time.Duration
+	var work int64
 	for _, i := range probed {
-		d, _, err := pass(c0, i)
+		d, st, err := pass(c0, i)
 		if err != nil {
 			return nil, err
 		}
-		calib += d
+		work += st.BVTests + st.TriTests + st.LeafTests + st.Updates
 		if shortest == 0 || d < shortest {
 			shortest = d
 		}
 	}
 	if shortest < minPass {
 		reps = int(min(maxReps, minPass/shortest+1))
-		calib *= time.Duration(reps)
 	}
-	budget := probeBudget + probeBudgetPerTri*time.Duration(len(env.mesh.Tris)+len(fly.mesh.Tris))
-	if est := 4 * time.Duration(max(len(cands)-1, 1)) * calib; est > budget && len(poses) > minProbes {
+	budget := probeWork + probeWorkPerTri*int64(len(env.mesh.Tris)+len(fly.mesh.Tris))
+	if est := 4 * int64(max(len(cands)-1, 1)) * work; est > budget && len(poses) > minProbes {
 		m := max(minProbes, int(float64(len(poses))*float64(budget)/float64(est)))
 		thin := make([]geom.Pose, m)
 		for i := range m {

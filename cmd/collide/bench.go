@@ -63,6 +63,10 @@ Table 1 times the constants of the cost model; Table 2 flies every scene with
 3 gives the build times of 18-DOP trees per splitting rule; Tables 4 and 5
 fly them with mean and median split points; Tables 6 and 7 count the volume
 tests between nested spheres. Every flight finds all pairs at every step.
+The last section flies every scene with every kind of tree and with --bv
+auto, in both modes, taking turns, and says per scene and mode which kind
+auto picked, which was the fastest, and how far the pick was from it
+(peers.md ends with the same section).
 
 The full run uses the paper's sizes (about 140,000 triangles per model for
 pipes) and takes a while; --quick uses small scenes and finishes in about a
