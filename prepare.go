@@ -24,9 +24,9 @@ const preparePairs = 1024
 // their memory is mapped; with o.Experiment.ExactRoot, the convex hull of
 // fly. flight.Fly calls it before its first step.
 //
-// Prepare runs one query with fly placed far from env, which finds
-// nothing, and returns the error that query would return (ErrInvalidQuery:
-// nil or unbuilt models, incompatible volumes, a bad tolerance). What it
+// Prepare runs a query with fly placed far from env, which finds nothing,
+// and returns the error that query would return (ErrInvalidQuery: nil or
+// unbuilt models, incompatible volumes, a bad tolerance). What it
 // builds on the models is theirs (shared with every Query); q's buffers are
 // q's, and serve any pair of models, growing when the models are larger.
 // Brute-force models have nothing to prepare: their queries allocate per
@@ -35,9 +35,14 @@ func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
 	if err := checkQuery(env, fly, geom.Identity(), o); err != nil {
 		return err
 	}
+	if (env.auto == nil || fly.auto == nil) && (env.tree == nil || fly.tree == nil) {
+		return nil // brute force: nothing kept from one query to the next
+	}
 	if pose, ok := farPose(env, fly, o.Eps); ok {
+		// Not ExactRoot, whose climb would start the next query's from
+		// this pose: bvh's Prepare builds the hull.
 		w := o
-		w.MaxPairs = 0
+		w.MaxPairs, w.Experiment.ExactRoot = 0, false
 		if _, err := q.Check(env, fly, pose, w); err != nil {
 			return err
 		}
