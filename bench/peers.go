@@ -335,7 +335,11 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 		}
 		info.Steps = len(poses)
 		r.Scenes = append(r.Scenes, info)
-		files, err := writeSceneFiles(dir, sc, poses)
+		head := 0
+		if c.SlowSteps > 0 && c.SlowSteps < len(poses) {
+			head = c.SlowSteps
+		}
+		files, err := writeSceneFiles(dir, sc, poses, head)
 		if err != nil {
 			return nil, err
 		}
@@ -361,7 +365,7 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 				}
 				var res *flightResult
 				if sys.Peer {
-					res, err = runDriver(c.Driver, sys, files, c.Timeout, cut)
+					res, err = runPeer(c.Driver, sys, files, c.Timeout, cut)
 				} else {
 					res, err = runCollide(sc, sys, poses, round == 0, cut)
 				}
@@ -409,18 +413,25 @@ func recordFlight(sc *scenes.Scene, steps int) ([]geom.Pose, error) {
 	return poses, err
 }
 
-// sceneFiles are the files the driver reads for a scene, and their sizes.
+// sceneFiles are the files the driver reads for a scene, and their sizes;
+// head, when not empty, holds the first headSteps poses only.
 type sceneFiles struct {
-	env, fly, poses         string
+	env, fly, poses, head   string
 	steps, envTris, flyTris int
+	headSteps               int
 }
 
-func writeSceneFiles(dir string, sc *scenes.Scene, poses []geom.Pose) (sceneFiles, error) {
+// writeSceneFiles writes the files of a scene and, when head > 0, of its
+// first head poses.
+func writeSceneFiles(dir string, sc *scenes.Scene, poses []geom.Pose, head int) (sceneFiles, error) {
 	f := sceneFiles{
 		env:   filepath.Join(dir, sc.Name+"-env.obj"),
 		fly:   filepath.Join(dir, sc.Name+"-fly.obj"),
 		poses: filepath.Join(dir, sc.Name+"-poses.txt"),
 		steps: len(poses), envTris: sc.Env.NumTriangles(), flyTris: sc.Fly.NumTriangles(),
+	}
+	if head > 0 {
+		f.head, f.headSteps = filepath.Join(dir, sc.Name+"-poses-head.txt"), head
 	}
 	write := func(path string, fn func(io.Writer) error) error {
 		file, err := os.Create(path)
@@ -439,6 +450,11 @@ func writeSceneFiles(dir string, sc *scenes.Scene, poses []geom.Pose) (sceneFile
 		write(f.poses, func(w io.Writer) error {
 			return flight.WritePoses(w, fmt.Sprintf("scene %s: %d poses of the flying model", sc.Name, len(poses)), poses)
 		}))
+	if err == nil && f.head != "" {
+		err = write(f.head, func(w io.Writer) error {
+			return flight.WritePoses(w, fmt.Sprintf("scene %s: the first %d poses of the flying model", sc.Name, head), poses[:head])
+		})
+	}
 	return f, err
 }
 
@@ -563,6 +579,27 @@ type driverLine struct {
 	Pairs   [][]int32        `json:"pairs"`
 	Stats   map[string]int64 `json:"stats"`
 	Seconds float64          `json:"seconds"`
+}
+
+// runPeer runs the driver's system sys on a scene's files, capped by cut:
+// when cut applies, the driver first flies the first cut.steps poses only
+// (the driver buffers its output, so a run of the whole flight cannot be
+// stopped there in time), and that run is the result if cut stops it;
+// otherwise the driver flies the whole flight.
+func runPeer(driver string, sys System, f sceneFiles, timeout time.Duration, cut capRule) (*flightResult, error) {
+	if cut.steps > 0 && f.head != "" && f.headSteps == cut.steps {
+		hf := f
+		hf.poses, hf.steps = f.head, f.headSteps
+		probe, err := runDriver(driver, sys, hf, timeout, capRule{})
+		if err != nil {
+			return nil, err
+		}
+		if cut.stop(probe.times, f.steps) {
+			probe.capped = true
+			return probe, nil
+		}
+	}
+	return runDriver(driver, sys, f, timeout, cut)
 }
 
 // runDriver runs the driver's system sys on a scene's files, stopping it
