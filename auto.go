@@ -41,8 +41,8 @@ import (
 // or two when the modes chose differently) and no other. Model.Bytes
 // reports what it holds, and Model.Tree is nil. Building the candidates is
 // most of the cost of the choice: about the sum of their builds (OBB trees
-// build slowest, see the README); the timing is budgeted to about 0.2 s
-// plus 1 µs per triangle of the two models (counted in tests, see
+// build slowest, see the README); the timing is budgeted to about 0.4 s
+// plus 2 µs per triangle of the two models (counted in tests, see
 // Choose).
 const Auto BV = 0xff
 
@@ -405,7 +405,8 @@ func Chosen(env, fly *Model) (Choice, bool) {
 // 1,000 of them, evenly spaced), or else among the 1,200 poses of eight
 // random flights of fly through env's bounding box (billiard paths, as
 // collide flight flies given models: steps of 1% of fly's size, each from
-// a random free start, reversing after a contact): each candidate pose is
+// a random free start, half of them in fly's own orientation and half in
+// a random one, reversing after a contact): each candidate pose is
 // queried once (first contact, with the trees the model holds), the poses
 // are sorted by whether they touch and by the work of that query, and the
 // probes are taken evenly from the sorted list, so that the few costly
@@ -414,13 +415,14 @@ func Chosen(env, fly *Model) (Choice, bool) {
 // queries timed, in each mode of o.Modes, over the probes, taking turns
 // with the fastest so far (a candidate's time is its fastest pass, in the
 // thread's CPU time on Linux so that a busy machine does not inflate it;
-// the wall clock elsewhere; a pass shorter than 2 ms is repeated); the
-// fastest kind wins, a tie within 3% going to the earlier candidate. The
-// timing is budgeted in work: when a first pass of the first candidate
-// says that the tournament would make more than 10 million volume and
-// triangle tests and updates plus 40 per triangle of the two models (at
-// 10 to 100 ns each, about 0.2 s plus 1 µs per triangle), the probes are
-// thinned, evenly, down to 8 at least.
+// the wall clock elsewhere; a pass shorter than 2 ms is repeated; the
+// garbage collector is run before each bout, so that it does not run
+// during one); the fastest kind wins, a tie within 3% going to the
+// earlier candidate. The timing is budgeted in work: when a first pass of
+// the first candidate says that the tournament would make more than 20
+// million volume and triangle tests and updates plus 100 per triangle of
+// the two models (at 10 to 100 ns each, about 0.4 s plus 2 µs per
+// triangle), the probes are thinned, evenly, down to 20 at least.
 //
 // The probes, and so the counts of CandidateCost, are a function of the
 // models and of o.Seed (or o.Poses); the times are measured, so two kinds
@@ -514,11 +516,11 @@ const (
 	defaultRounds = 3
 	// The budget of the timing, in work (tests and updates, 10 to 100 ns
 	// each): probeWork plus probeWorkPerTri per triangle of the two models
-	// (about 0.2 s plus 1 µs per triangle); the probes are thinned (down to
+	// (about 0.4 s plus 2 µs per triangle); the probes are thinned (down to
 	// minProbes) so that the timing should fit in it.
-	probeWork       = 10_000_000
-	probeWorkPerTri = 40
-	minProbes       = 8
+	probeWork       = 20_000_000
+	probeWorkPerTri = 100
+	minProbes       = 20
 	// A pass over the probes shorter than minPass (as the first
 	// candidate's measured) is repeated, up to maxReps times in all, so
 	// that the clock's resolution and the cost of reading it do not
@@ -715,6 +717,10 @@ func choose(env, fly *Model, o ChooseOptions) (*Choice, error) {
 	// The tournament: the best so far per mode against each candidate in
 	// turn (a bout), all of them timed in each round.
 	bout := func(challenger *candidate) error {
+		// The builds and drops leave garbage: collect it now rather than
+		// while timing, when the collector's work would fall on some
+		// candidates and not others.
+		runtime.GC()
 		members := []*candidate{best[0]}
 		if best[1] != best[0] {
 			members = append(members, best[1])
@@ -883,10 +889,10 @@ const (
 // flightProbes returns the poses of random flights of fly through env's
 // bounding box, with what a first-contact query found at each: each flight
 // starts at a random point of the box where fly does not touch env (the
-// last of 20 tries if none), in a random orientation, and reverses after a
-// step that collides, as billiard paths do (see package flight), so that
-// the poses are spread as a flight's are, most of them apart, some near
-// contact, a few in contact.
+// last of 20 tries if none), in fly's own orientation (even flights) or a
+// random one (odd flights), and reverses after a step that collides, as
+// billiard paths do (see package flight), so that the poses are spread as
+// a flight's are, most of them apart, some near contact, a few in contact.
 func flightProbes(env, fly *Model, seed uint64, eps float64) []probe {
 	rng := rand.New(rand.NewPCG(seed, 0x6175746f)) // "auto"
 	eb, fb := env.mesh.Bounds(), fly.mesh.Bounds()
@@ -923,8 +929,14 @@ func flightProbes(env, fly *Model, seed uint64, eps float64) []probe {
 		p.work = st.BVTests + st.TriTests
 		return p, err == nil
 	}
-	for range flights {
-		rot := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Unit()
+	for k := range flights {
+		// Half the flights start in the models' own orientation (models
+		// made in one frame, as CAD parts and scenes are, meet with their
+		// faces parallel), half in a random one.
+		rot := geom.Quat{W: 1}
+		if k%2 == 1 {
+			rot = geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Unit()
+		}
 		var pos geom.Vec3
 		for try := range 20 {
 			pos = point()

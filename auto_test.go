@@ -389,3 +389,52 @@ func ExampleChoose() {
 	// Output:
 	// 102 pairs
 }
+
+// TestAutoAllocs checks that a query of a chosen pair of auto models
+// allocates nothing once its Query is warm.
+func TestAutoAllocs(t *testing.T) {
+	sc := twoSpheres(t)
+	env, fly := buildAutoPair(t, sc, collide.BuildOptions{})
+	if _, err := collide.Choose(env, fly, collide.ChooseOptions{Probes: 8, Rounds: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var q collide.Query
+	pose := geom.Translation(geom.V(0.9, 0, 0))
+	for _, all := range []bool{false, true} {
+		o := collide.QueryOptions{All: all}
+		if err := q.Prepare(env, fly, o); err != nil {
+			t.Fatal(err)
+		}
+		mustQuery(t, &q, env, fly, pose, o)
+		if n := testing.AllocsPerRun(50, func() { q.Check(env, fly, pose, o) }); n != 0 {
+			t.Errorf("all %v: %v allocations per query", all, n)
+		}
+	}
+}
+
+// BenchmarkAutoQuery measures what finding the chosen trees costs a
+// query: the same query through auto models and through models of the
+// kind chosen.
+func BenchmarkAutoQuery(b *testing.B) {
+	sc := twoSpheres(b)
+	env, fly := buildAutoPair(b, sc, collide.BuildOptions{})
+	c, err := collide.Choose(env, fly, collide.ChooseOptions{Probes: 8, Rounds: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, _ := env.WithBV(c.First)
+	f, _ := fly.WithBV(c.First)
+	pose := geom.Translation(geom.V(0.9, 0, 0))
+	for _, m := range []struct {
+		name     string
+		env, fly *collide.Model
+	}{{"auto", env, fly}, {c.First.String(), e, f}} {
+		b.Run(m.name, func(b *testing.B) {
+			var q collide.Query
+			b.ReportAllocs()
+			for b.Loop() {
+				q.Check(m.env, m.fly, pose, collide.QueryOptions{})
+			}
+		})
+	}
+}
