@@ -333,7 +333,8 @@ func (q *boxQuery) overlap(_, _ int32, x *boxFrame) bool {
 	return !bv.OBBDisjoint(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad)
 }
 
-func (q *boxQuery) eref(e int32) int32 { return q.et.nodes[e].ref }
+func (q *boxQuery) eref(e int32) int32            { return q.et.nodes[e].ref }
+func (q *boxQuery) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
 func (q *boxQuery) fkids(f int32) (l, r int32) {
 	if r := q.ft.nodes[f].ref; r >= 0 {
 		return f + 1, f + r

@@ -76,7 +76,10 @@
 // AABB trees by boxes aligned with the model's axes; RSS trees (Larsen,
 // Gottschalk, Lin and Manocha, PQP) by rectangle swept spheres (bv.FitRSS),
 // tested by the distance of their rectangles (bv.RSSDisjoint). These four
-// store their volumes in float64, in model coordinates: a query moves a flying
+// store their volumes in float64, in model coordinates, for the internal
+// nodes only, each with its children (OPCODE's "no-leaf" trees: a leaf's
+// triangles are tested against the other tree's volume directly, so a
+// leaf needs no volume, and a tree takes half the memory): a query moves a flying
 // node's volume with the pose (its centre, and its axes for an OBB or RSS:
 // Nu counts these) and tests it against the environment's with the 15-axis
 // separating-axis test (bv.OBBDisjoint), the sphere test or the rectangle

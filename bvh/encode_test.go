@@ -608,6 +608,10 @@ func TestReadForgedKinds(t *testing.T) {
 	nodesAt := 40 + 32 + 24*len(torus.Verts) + 12*len(torus.Tris)
 	le := binary.LittleEndian
 	setF := func(b []byte, at int, x float64) { le.PutUint64(b[at:], math.Float64bits(x)) }
+	// The nodes of OBB, sphere and AABB trees: a tag, the refs, then the
+	// internal nodes' volumes, the root's first (see bvh/encode_kinds.go).
+	refsAt := nodesAt + 8
+	volsAt := func(b []byte) int { return refsAt + 4*int(le.Uint64(b[40+16:])) }
 	cases := []struct {
 		name string
 		o    bvh.Options
@@ -616,12 +620,12 @@ func TestReadForgedKinds(t *testing.T) {
 	}{
 		// The root OBB's first half-extent (after centre and axes) halved.
 		{"obb-half", bvh.Options{Kind: bvh.OBB}, func(b []byte) {
-			at := nodesAt + 12*8
+			at := volsAt(b) + 12*8
 			setF(b, at, math.Float64frombits(le.Uint64(b[at:]))/2)
 		}, "does not contain"},
-		{"obb-nan", bvh.Options{Kind: bvh.OBB}, func(b []byte) { setF(b, nodesAt+124+8, math.NaN()) }, "NaN"},
-		{"sphere-radius", bvh.Options{Kind: bvh.Sphere}, func(b []byte) { setF(b, nodesAt+3*8, 0.5) }, "does not contain"},
-		{"aabb-ref", bvh.Options{Kind: bvh.AABB}, func(b []byte) { le.PutUint32(b[nodesAt+48:], 1<<30) }, "out of range"},
+		{"obb-nan", bvh.Options{Kind: bvh.OBB}, func(b []byte) { setF(b, volsAt(b)+120+8, math.NaN()) }, "NaN"},
+		{"sphere-radius", bvh.Options{Kind: bvh.Sphere}, func(b []byte) { setF(b, volsAt(b)+3*8, 0.5) }, "does not contain"},
+		{"aabb-ref", bvh.Options{Kind: bvh.AABB}, func(b []byte) { le.PutUint32(b[refsAt:], 1<<30) }, "out of range"},
 		// The root cut's bound of the left child lowered below its triangles.
 		{"boxtree-cut", bvh.Options{Kind: bvh.BoxTree}, func(b []byte) { setF(b, nodesAt+48, -2) }, "reaches above its cut"},
 		{"boxtree-axis", bvh.Options{Kind: bvh.BoxTree}, func(b []byte) { le.PutUint32(b[nodesAt+48+20:], 7) }, "axis 7"},

@@ -48,7 +48,7 @@ func boxOf(b geom.AABB) box {
 type aabbQuery struct{ moveQuery[box] }
 
 // update moves flying node f's centre by the pose.
-func (q *aabbQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C) }
+func (q *aabbQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vol(f).C) }
 
 // overlap runs the separating-axis test of the two boxes, the flying one
 // rotated by the pose, on their six face axes: the nine edge-edge axes cost
@@ -56,14 +56,14 @@ func (q *aabbQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C) 
 // peers scenes), since the leaves' triangles are tested finely anyway
 // (flyLeaf, envLeaf).
 func (q *aabbQuery) overlap(e, f int32, _ *noFrame) bool {
-	a, b := &q.et.vols[e], &q.ft.vols[f]
+	a, b := q.et.vol(e), q.ft.vol(f)
 	return !bv.OBBFacesDisjoint(a.H, b.H, &q.r, &q.absR, q.sc.wc[f].Sub(a.C), q.pad)
 }
 
 // flyLeaf tests environment box e against the triangles of flying leaf f
 // at the pose.
 func (q *aabbQuery) flyLeaf(e, f int32) bool {
-	v := &q.et.vols[e]
+	v := q.et.vol(e)
 	for _, t := range q.flyTris(f) {
 		if !q.flyAxes(t).BoxDisjoint(v.C, v.H) {
 			return true
@@ -75,7 +75,7 @@ func (q *aabbQuery) flyLeaf(e, f int32) bool {
 // envLeaf tests the triangles of environment leaf e against flying box f,
 // in the flying model's coordinates.
 func (q *aabbQuery) envLeaf(e, f int32) bool {
-	v := &q.ft.vols[f]
+	v := q.ft.vol(f)
 	for _, t := range q.envTris(e) {
 		if !q.envAxes(t).BoxDisjoint(v.C, v.H) {
 			return true
@@ -88,13 +88,13 @@ func (q *aabbQuery) envLeaf(e, f int32) bool {
 // one with the larger extent: on the peers' quick scenes, the surface
 // leaves a fifth of the leaf tests on AABB trees, as many volume tests).
 func (q *aabbQuery) envFirst(e, f int32, _ *noFrame) bool {
-	return boxArea(q.et.vols[e].H) >= boxArea(q.ft.vols[f].H)
+	return boxArea(q.et.vol(e).H) >= boxArea(q.ft.vol(f).H)
 }
 
 // aabbProbes: as obbProbes.
 func aabbProbes(t *Tree) (cv, cu func(n int)) {
 	q := aabbQuery{newMoveQuery[box](t, t, costPose, QueryOptions{}, &Scratch{}, nil, false)}
-	return probeAABB(&q, vtreeProbes(t))
+	return probeAABB(&q, vtreeProbes[box](t))
 }
 
 // boxArea returns a quarter of the surface of the box of half-extents h.

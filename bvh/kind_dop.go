@@ -239,7 +239,8 @@ func (q *dopQuery[F, A]) update(i int32) {
 func (q *dopQuery[F, A]) overlap(e, f int32, _ *noFrame) bool {
 	return bv.Overlap[F](&q.sc.fdop[f], &q.et.nodes[e].s)
 }
-func (q *dopQuery[F, A]) eref(e int32) int32 { return q.et.nodes[e].ref }
+func (q *dopQuery[F, A]) eref(e int32) int32            { return q.et.nodes[e].ref }
+func (q *dopQuery[F, A]) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
 func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {
 	c := q.fv.kid[f]
 	return c, c + 1

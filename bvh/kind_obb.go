@@ -32,8 +32,8 @@ var obbKind = volKind[bv.OBB]{
 			&a[2][0], &a[2][1], &a[2][2], &b.Half.X, &b.Half.Y, &b.Half.Z)
 	},
 	probes: obbProbes,
-	check: func(t *vtree[bv.OBB], m *mesh.TriMesh, sh *shape) *fault {
-		return checkHolds(t, m, sh, obbFault, func(b *bv.OBB, p geom.Vec3) bool {
+	check: func(t *flat[bv.OBB], m *mesh.TriMesh, sh *shape) *fault {
+		return checkHolds(t, OBB, m, sh, obbFault, func(b *bv.OBB, p geom.Vec3) bool {
 			return math.IsInf(b.Half.X, 1) || obbHolds(b, p)
 		})
 	},
@@ -43,13 +43,16 @@ var obbKind = volKind[bv.OBB]{
 type obbQuery struct{ moveQuery[bv.OBB] }
 
 // update moves flying node f's centre and axes by the pose.
-func (q *obbQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f].Axes) }
+func (q *obbQuery) update(f int32) {
+	v := q.ft.vol(f)
+	q.moveAxes(f, v.C, &v.Axes)
+}
 
 // overlap runs the separating-axis test of environment box e and flying box
 // f, in e's frame. (The relative frame is computed here, not in a function
 // shared with the RSS test: the call costs a third of the test.)
 func (q *obbQuery) overlap(e, f int32, _ *noFrame) bool {
-	a, b := &q.et.vols[e], &q.ft.vols[f]
+	a, b := q.et.vol(e), q.ft.vol(f)
 	wax := &q.sc.wax[f]
 	d := q.sc.wc[f].Sub(a.C)
 	var r, absR geom.Mat3
@@ -66,7 +69,7 @@ func (q *obbQuery) overlap(e, f int32, _ *noFrame) bool {
 // flyLeaf tests environment box e against the triangles of flying leaf f
 // at the pose.
 func (q *obbQuery) flyLeaf(e, f int32) bool {
-	v := &q.et.vols[e]
+	v := q.et.vol(e)
 	for _, t := range q.flyTris(f) {
 		x := q.flyTriangle(t)
 		if !triFrameDisjoint(&x, v.C, &v.Axes, v.Half, q.tpad) {
@@ -79,7 +82,7 @@ func (q *obbQuery) flyLeaf(e, f int32) bool {
 // envLeaf tests the triangles of environment leaf e against flying box f,
 // in the flying model's coordinates.
 func (q *obbQuery) envLeaf(e, f int32) bool {
-	v := &q.ft.vols[f]
+	v := q.ft.vol(f)
 	for _, t := range q.envTris(e) {
 		if !triFrameDisjoint(q.envInFly(t), v.C, &v.Axes, v.Half, q.tpad) {
 			return true
@@ -102,12 +105,12 @@ func triFrameDisjoint(x *geom.Triangle, c geom.Vec3, axes *geom.Mat3, h geom.Vec
 // one with the larger extent: on the peers' quick scenes, the surface
 // leaves a fifth of the leaf tests on AABB trees, as many volume tests).
 func (q *obbQuery) envFirst(e, f int32, _ *noFrame) bool {
-	return boxArea(q.et.vols[e].Half) >= boxArea(q.ft.vols[f].Half)
+	return boxArea(q.et.vol(e).Half) >= boxArea(q.ft.vol(f).Half)
 }
 
 // probes: Cv tests nearby nodes of t against those of t moved by costPose
 // (moved beforehand: that is Cu); Cu moves nodes.
 func obbProbes(t *Tree) (cv, cu func(n int)) {
 	q := obbQuery{newMoveQuery[bv.OBB](t, t, costPose, QueryOptions{}, &Scratch{}, nil, true)}
-	return probeOBB(&q, vtreeProbes(t))
+	return probeOBB(&q, vtreeProbes[bv.OBB](t))
 }

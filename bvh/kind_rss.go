@@ -36,8 +36,8 @@ var rssKind = volKind[bv.RSS]{
 			&a[2][0], &a[2][1], &a[2][2], &v.L[0], &v.L[1], &v.R)
 	},
 	probes: rssProbes,
-	check: func(t *vtree[bv.RSS], m *mesh.TriMesh, sh *shape) *fault {
-		return checkHolds(t, m, sh, rssFault, func(v *bv.RSS, p geom.Vec3) bool {
+	check: func(t *flat[bv.RSS], m *mesh.TriMesh, sh *shape) *fault {
+		return checkHolds(t, RSS, m, sh, rssFault, func(v *bv.RSS, p geom.Vec3) bool {
 			return math.IsInf(v.R, 1) || rssHolds(v, p)
 		})
 	},
@@ -54,7 +54,10 @@ const (
 type rssQuery struct{ moveQuery[bv.RSS] }
 
 // update moves flying node f's centre and axes by the pose.
-func (q *rssQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f].Axes) }
+func (q *rssQuery) update(f int32) {
+	v := q.ft.vol(f)
+	q.moveAxes(f, v.C, &v.Axes)
+}
 
 // overlap compares the distance of the two rectangles, the flying one in
 // e's frame, with the sum of the radii. The padding adds, to the query's
@@ -63,7 +66,7 @@ func (q *rssQuery) update(f int32) { q.moveAxes(f, q.ft.vols[f].C, &q.ft.vols[f]
 // 2⁻⁴⁸·(S + T) + 2⁻⁹⁶⁰ with S ≤ |t|₁ + the half-lengths and T the radii and
 // the padding, doubled to cover the term it adds itself.
 func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {
-	a, b := &q.et.vols[e], &q.ft.vols[f]
+	a, b := q.et.vol(e), q.ft.vol(f)
 	wax := &q.sc.wax[f]
 	var r geom.Mat3
 	for i := range 3 {
@@ -81,7 +84,7 @@ func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {
 // (|s_k| ≤ L_k + R, |s_2| ≤ R), against the triangles of flying leaf f at
 // the pose.
 func (q *rssQuery) flyLeaf(e, f int32) bool {
-	v := &q.et.vols[e]
+	v := q.et.vol(e)
 	h := rssBox(v)
 	for _, t := range q.flyTris(f) {
 		x := q.flyTriangle(t)
@@ -95,7 +98,7 @@ func (q *rssQuery) flyLeaf(e, f int32) bool {
 // envLeaf tests the triangles of environment leaf e against flying volume
 // f's bounding box, in the flying model's coordinates.
 func (q *rssQuery) envLeaf(e, f int32) bool {
-	v := &q.ft.vols[f]
+	v := q.ft.vol(f)
 	h := rssBox(v)
 	for _, t := range q.envTris(e) {
 		if !triFrameDisjoint(q.envInFly(t), v.C, &v.Axes, h, q.tpad) {
@@ -112,13 +115,13 @@ func rssBox(v *bv.RSS) geom.Vec3 { return geom.Vec3{X: v.L[0] + v.R, Y: v.L[1] +
 // envFirst descends the volume whose box (rssBox) has the larger surface,
 // as for OBB trees.
 func (q *rssQuery) envFirst(e, f int32, _ *noFrame) bool {
-	return boxArea(rssBox(&q.et.vols[e])) >= boxArea(rssBox(&q.ft.vols[f]))
+	return boxArea(rssBox(q.et.vol(e))) >= boxArea(rssBox(q.ft.vol(f)))
 }
 
 // rssProbes: as obbProbes.
 func rssProbes(t *Tree) (cv, cu func(n int)) {
 	q := rssQuery{newMoveQuery[bv.RSS](t, t, costPose, QueryOptions{}, &Scratch{}, nil, true)}
-	return probeRSS(&q, vtreeProbes(t))
+	return probeRSS(&q, vtreeProbes[bv.RSS](t))
 }
 
 // rssFault returns the fault of volume v of node i outside the bounds, or

@@ -28,8 +28,8 @@ var sphereKind = volKind[bv.Sphere]{
 	},
 	floats: func(s *bv.Sphere, dst []*float64) []*float64 { return append(dst, &s.C.X, &s.C.Y, &s.C.Z, &s.R) },
 	probes: sphereProbes,
-	check: func(t *vtree[bv.Sphere], m *mesh.TriMesh, sh *shape) *fault {
-		return checkHolds(t, m, sh, sphereFault, sphereHolds)
+	check: func(t *flat[bv.Sphere], m *mesh.TriMesh, sh *shape) *fault {
+		return checkHolds(t, Sphere, m, sh, sphereFault, sphereHolds)
 	},
 }
 
@@ -37,11 +37,11 @@ var sphereKind = volKind[bv.Sphere]{
 type sphereQuery struct{ moveQuery[bv.Sphere] }
 
 // update moves flying node f's centre by the pose.
-func (q *sphereQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vols[f].C) }
+func (q *sphereQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vol(f).C) }
 
 // overlap compares the distance of the centres with the sum of the radii.
 func (q *sphereQuery) overlap(e, f int32, _ *noFrame) bool {
-	a, b := &q.et.vols[e], &q.ft.vols[f]
+	a, b := q.et.vol(e), q.ft.vol(f)
 	d := q.sc.wc[f].Sub(a.C)
 	rr := a.R + b.R + q.pad
 	return d.Dot(d) <= rr*rr
@@ -50,7 +50,7 @@ func (q *sphereQuery) overlap(e, f int32, _ *noFrame) bool {
 // flyLeaf tests environment sphere e, by its bounding cube, against the
 // triangles of flying leaf f at the pose.
 func (q *sphereQuery) flyLeaf(e, f int32) bool {
-	v := &q.et.vols[e]
+	v := q.et.vol(e)
 	h := geom.Vec3{X: v.R, Y: v.R, Z: v.R}
 	for _, t := range q.flyTris(f) {
 		if !q.flyAxes(t).BoxDisjoint(v.C, h) {
@@ -63,7 +63,7 @@ func (q *sphereQuery) flyLeaf(e, f int32) bool {
 // envLeaf tests the triangles of environment leaf e against flying sphere
 // f's bounding cube, in the flying model's coordinates.
 func (q *sphereQuery) envLeaf(e, f int32) bool {
-	v := &q.ft.vols[f]
+	v := q.ft.vol(f)
 	h := geom.Vec3{X: v.R, Y: v.R, Z: v.R}
 	for _, t := range q.envTris(e) {
 		if !q.envAxes(t).BoxDisjoint(v.C, h) {
@@ -75,11 +75,11 @@ func (q *sphereQuery) envLeaf(e, f int32) bool {
 
 // envFirst descends the larger sphere.
 func (q *sphereQuery) envFirst(e, f int32, _ *noFrame) bool {
-	return q.et.vols[e].R >= q.ft.vols[f].R
+	return q.et.vol(e).R >= q.ft.vol(f).R
 }
 
 // sphereProbes: as obbProbes.
 func sphereProbes(t *Tree) (cv, cu func(n int)) {
 	q := sphereQuery{newMoveQuery[bv.Sphere](t, t, costPose, QueryOptions{}, &Scratch{}, nil, false)}
-	return probeSphere(&q, vtreeProbes(t))
+	return probeSphere(&q, vtreeProbes[bv.Sphere](t))
 }

@@ -10,8 +10,9 @@ import (
 // is one sphere around the whole model; level l holds one sphere for each
 // node l levels below the root and for each leaf above that level, at most
 // 2^l spheres that together contain every triangle. A Sphere tree gives its
-// own spheres; the other kinds fit one to each node's triangles
-// (bv.BoundingSphere), which takes time in proportion to the model's size.
+// own spheres (but for leaves, which store none); the other kinds fit one
+// to each node's triangles (bv.BoundingSphere), which takes time in
+// proportion to the model's size.
 func (t *Tree) Spheres(l int, dst []bv.Sphere) []bv.Sphere {
 	if t.impl.len() == 0 {
 		return dst
@@ -27,8 +28,8 @@ func (t *Tree) Spheres(l int, dst []bv.Sphere) []bv.Sphere {
 			walk(i+int(r), depth+1)
 			return
 		}
-		if st != nil {
-			dst = append(dst, st.vols[i])
+		if st != nil && r >= 0 { // leaves have no sphere stored
+			dst = append(dst, *st.volAt(i))
 			return
 		}
 		tris = t.subtreeTris(i, tris[:0])

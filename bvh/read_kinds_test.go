@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -166,9 +167,17 @@ type kindLayout struct {
 	// Offsets of the counts, vertices, triangles, box-tree root box,
 	// nodes and order.
 	h, v, t, root, n, o int
-	node                int // node size
+	node                int // node size, in the layouts of records
 	nf, fw              int // floats per node and their width
 	ref                 int // offset of the ref in a node
+	// The second node layout of OBB, sphere, AABB and RSS trees (see
+	// bvh/encode_kinds.go): refs at refs, the internal nodes' volumes of
+	// vsize bytes at vols, node i's the vi[i]-th (-1 for a leaf).
+	noLeaf     bool
+	refs, vols int
+	vsize      int
+	vi         []int
+	slots      []int // the nodes with floats (a box-tree's root box is node nn)
 }
 
 func parseKindLayout(b []byte) kindLayout {
@@ -202,16 +211,55 @@ func parseKindLayout(b []byte) kindLayout {
 		l.node += 4
 	}
 	l.o = l.n + l.nn*l.node
+	nodes := l.nn
+	if l.kind == bvh.BoxTree {
+		nodes++
+	}
+	tag := b[l.n:min(l.n+8, len(b))]
+	if l.kind != bvh.KDOP && l.kind != bvh.BoxTree && l.nn > 0 && len(tag) == 8 && string(tag[:2]) == "nl" && tag[6] == 0xf8 && tag[7] == 0x7f {
+		l.noLeaf = true
+		l.fw = int(tag[3])
+		l.refs = l.n + 8
+		l.vols = l.refs + 4*l.nn
+		l.vsize = l.nf * l.fw
+		for i := range l.nn {
+			if int32(le.Uint32(b[l.refs+4*i:])) >= 0 {
+				l.vi = append(l.vi, len(l.slots))
+				l.slots = append(l.slots, i)
+			} else {
+				l.vi = append(l.vi, -1)
+			}
+		}
+		l.o = l.vols + len(l.slots)*l.vsize
+		return l
+	}
+	for i := range nodes {
+		l.slots = append(l.slots, i)
+	}
 	return l
 }
 
-// floatAt returns the offset of float field f of node i; for a box-tree,
-// node nn is the root box.
+// floatAt returns the offset of float field f of node i (which must have
+// floats); for a box-tree, node nn is the root box.
 func (l kindLayout) floatAt(i, f int) int {
-	if l.kind == bvh.BoxTree && i == l.nn {
+	switch {
+	case l.kind == bvh.BoxTree && i == l.nn:
 		return l.root + 8*(f%6)
+	case l.noLeaf:
+		if l.vi[i] < 0 {
+			panic(fmt.Sprintf("node %d is a leaf, which has no volume", i))
+		}
+		return l.vols + l.vi[i]*l.vsize + (f%l.nf)*l.fw
 	}
 	return l.n + i*l.node + (f%l.nf)*l.fw
+}
+
+// refAt returns the offset of the ref of node i.
+func (l kindLayout) refAt(i int) int {
+	if l.noLeaf {
+		return l.refs + 4*i
+	}
+	return l.n + i*l.node + l.ref
 }
 
 func getFloat(b []byte, at, w int) float64 {
@@ -303,10 +351,7 @@ func applyEdits(b []byte, l kindLayout, edits []byte) {
 		op, x, y, z := edits[0], int(edits[1]), int(edits[2]), edits[3]
 		edits = edits[4:]
 		xy := x<<8 | y
-		nodes := l.nn
-		if l.kind == bvh.BoxTree {
-			nodes++ // the root box
-		}
+		nodes := len(l.slots) // the nodes with floats
 		switch op % 9 {
 		case 0:
 			b[xy%end] = z
@@ -314,12 +359,12 @@ func applyEdits(b []byte, l kindLayout, edits []byte) {
 			b[xy%end] ^= z
 		case 2: // move a node's float by ulps
 			if nodes > 0 {
-				at := l.floatAt(x%nodes, y)
+				at := l.floatAt(l.slots[x%nodes], y)
 				setFloat(b, at, l.fw, nudge(getFloat(b, at, l.fw), int(int8(z)), l.fw))
 			}
 		case 3: // set it to a special value
 			if nodes > 0 {
-				at := l.floatAt(x%nodes, y)
+				at := l.floatAt(l.slots[x%nodes], y)
 				setFloat(b, at, l.fw, special(getFloat(b, at, l.fw), z))
 			}
 		case 4: // a node's reference (or a box-tree node's axis)
@@ -327,7 +372,7 @@ func applyEdits(b []byte, l kindLayout, edits []byte) {
 				continue
 			}
 			i := x % l.nn
-			at := l.n + i*l.node + l.ref
+			at := l.refAt(i)
 			old := int32(le.Uint32(b[at:]))
 			var v int32
 			switch y % 7 {
@@ -340,7 +385,7 @@ func applyEdits(b []byte, l kindLayout, edits []byte) {
 			case 3:
 				v = ^int32(z)
 			case 4:
-				v = int32(le.Uint32(b[l.n+int(z)%l.nn*l.node+l.ref:]))
+				v = int32(le.Uint32(b[l.refAt(int(z)%l.nn):]))
 			case 5:
 				v = old ^ 1<<(z%32)
 			default:
@@ -402,7 +447,7 @@ func applyEdits(b []byte, l kindLayout, edits []byte) {
 			if nodes == 0 {
 				continue
 			}
-			i := x % nodes
+			i := l.slots[x%nodes]
 			f := 1 + float64(int8(z))*math.Ldexp(1, -(20+y%33))
 			fields := []int{y % 16}
 			if l.kind == bvh.OBB {
@@ -577,7 +622,7 @@ func TestReadTightVolumes(t *testing.T) {
 			f := func(b []byte, i, k int) float64 { return getFloat(b, l.floatAt(i, k), 8) }
 			b := slices.Clone(m.data)
 			var extents [][2]int // the node and field of every extent
-			for i := range l.nn {
+			for _, i := range l.slots {
 				c := geom.V(f(b, i, 0), f(b, i, 1), f(b, i, 2))
 				switch kind {
 				case bvh.Sphere:
@@ -707,19 +752,29 @@ func setOBB(b []byte, l kindLayout, i int, a [3]geom.Vec3, verts []geom.Vec3) {
 func TestReadForgedVolumes(t *testing.T) {
 	le := binary.LittleEndian
 	scale := func(b []byte, at int, f float64) { setFloat(b, at, 8, getFloat(b, at, 8)*f) }
+	// nodeAt(i, off) is the offset of the field at off in node i's record
+	// of the first layout (its volume's float64s, then its ref).
 	nodeAt := func(i, off int) func(l kindLayout, tr *bvh.Tree) int {
-		return func(l kindLayout, tr *bvh.Tree) int { return l.n + i*l.node + off }
+		return func(l kindLayout, tr *bvh.Tree) int {
+			if off == l.ref {
+				return l.refAt(i)
+			}
+			return l.floatAt(i, off/8)
+		}
 	}
+	// deepest returns the last internal node in layout order: one whose
+	// children are leaves.
+	deepest := func(l kindLayout) int { return l.slots[len(l.slots)-1] }
 	cases := []forgeCase{
 		// The sphere trees: negative radii lose every pair.
 		{"sphere-negative-all", bvh.Sphere, 0, func(b []byte, l kindLayout, tr *bvh.Tree) {
-			for i := range l.nn {
+			for _, i := range l.slots {
 				scale(b, l.floatAt(i, 3), -1)
 			}
 		}, "node 0: radius -", nodeAt(0, 24)},
-		{"sphere-negative-leaf", bvh.Sphere, 1, func(b []byte, l kindLayout, tr *bvh.Tree) {
-			scale(b, l.floatAt(firstLeaf(tr, 1), 3), -1)
-		}, "is negative", func(l kindLayout, tr *bvh.Tree) int { return l.floatAt(firstLeaf(tr, 1), 3) }},
+		{"sphere-negative-deep", bvh.Sphere, 1, func(b []byte, l kindLayout, tr *bvh.Tree) {
+			scale(b, l.floatAt(deepest(l), 3), -1)
+		}, "is negative", func(l kindLayout, tr *bvh.Tree) int { return l.floatAt(deepest(l), 3) }},
 		{"sphere-radius-inf", bvh.Sphere, 0, func(b []byte, l kindLayout, tr *bvh.Tree) {
 			setFloat(b, l.floatAt(0, 3), 8, math.Inf(1))
 		}, "radius +Inf is not finite", nodeAt(0, 24)},
@@ -735,7 +790,7 @@ func TestReadForgedVolumes(t *testing.T) {
 			scale(b, l.floatAt(0, 12), 0.5)
 		}, "node 0: OBB axes 0 and 0 are not orthonormal", nodeAt(0, 24)},
 		{"obb-unit-off", bvh.OBB, 1, func(b []byte, l kindLayout, tr *bvh.Tree) {
-			for i := range l.nn {
+			for _, i := range l.slots {
 				for j := range 9 {
 					scale(b, l.floatAt(i, 3+j), 1+0x1p-40)
 				}
@@ -743,7 +798,7 @@ func TestReadForgedVolumes(t *testing.T) {
 		}, "not orthonormal", nodeAt(0, 24)},
 		{"obb-shear", bvh.OBB, 0, func(b []byte, l kindLayout, tr *bvh.Tree) {
 			verts := subtreeVerts(tr)
-			for i := range l.nn {
+			for _, i := range l.slots {
 				a := rows(b, l, i)
 				a[1] = a[1].Add(a[0].Scale(0.3))
 				a[1] = a[1].Scale(1 / math.Sqrt(a[1].Dot(a[1]))) // unit, not orthogonal
@@ -752,13 +807,13 @@ func TestReadForgedVolumes(t *testing.T) {
 		}, "node 0: OBB axes 0 and 1 are not orthonormal", nodeAt(0, 24)},
 		{"obb-permuted", bvh.OBB, 0, func(b []byte, l kindLayout, tr *bvh.Tree) {
 			verts := subtreeVerts(tr)
-			for i := range l.nn {
+			for _, i := range l.slots {
 				a := rows(b, l, i)
 				setOBB(b, l, i, [3]geom.Vec3{a[2], a[0], a[1]}, verts[i])
 			}
 		}, "", nil},
 		{"obb-left-handed", bvh.OBB, 1, func(b []byte, l kindLayout, tr *bvh.Tree) {
-			for i := range l.nn {
+			for _, i := range l.slots {
 				for j := range 3 {
 					scale(b, l.floatAt(i, 9+j), -1)
 				}
@@ -777,13 +832,13 @@ func TestReadForgedVolumes(t *testing.T) {
 			scale(b, l.floatAt(0, 14), -1)
 		}, "node 0: half-extent -", nodeAt(0, 112)},
 		{"obb-far", bvh.OBB, 0, func(b []byte, l kindLayout, tr *bvh.Tree) {
-			i := firstLeaf(tr, 1)
+			i := deepest(l)
 			for k := range 3 {
 				setFloat(b, l.floatAt(i, k), 8, 0)
 			}
 			setOBB(b, l, i, rows(b, l, i), subtreeVerts(tr)[i])
 			setFloat(b, l.floatAt(i, 1), 8, 10) // no longer contains its vertices, but too far first
-		}, "centre coordinate 10 is not finite or beyond", func(l kindLayout, tr *bvh.Tree) int { return l.floatAt(firstLeaf(tr, 1), 1) }},
+		}, "centre coordinate 10 is not finite or beyond", func(l kindLayout, tr *bvh.Tree) int { return l.floatAt(deepest(l), 1) }},
 		{"obb-leaf-size", bvh.OBB, 1, func(b []byte, l kindLayout, tr *bvh.Tree) {
 			le.PutUint32(b[32:], 2)
 		}, "holds more than 2 triangles", nil},
@@ -1043,6 +1098,66 @@ func TestReadHugeVolumes(t *testing.T) {
 			if fe := formatError(t, o.Kind.String(), err); !strings.Contains(fe.Msg, "does not contain") {
 				t.Errorf("%v field %d shrunk: %v", o.Kind, f, err)
 			}
+		}
+	}
+}
+
+// TestReadLayout1 reads OBB, sphere, AABB and RSS trees saved in the first
+// node layout (a volume for every node, leaves too: testdata/layout1, saved
+// before leaves lost their volumes): they load and answer exactly, save in
+// the second layout (read back alike, smaller), and a leaf's volume that no
+// longer contains its triangles is rejected, at its bytes: every volume a
+// file holds is checked.
+func TestReadLayout1(t *testing.T) {
+	sc := theKindScene()
+	fields := map[bvh.Kind][]int{
+		bvh.OBB: {12, 13, 14}, bvh.Sphere: {3}, bvh.AABB: {3, 4, 5}, bvh.RSS: {12, 13, 14},
+	}
+	for _, kind := range []bvh.Kind{bvh.OBB, bvh.Sphere, bvh.AABB, bvh.RSS} {
+		data, err := os.ReadFile("testdata/layout1/" + kind.String() + ".collide")
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := parseKindLayout(data)
+		if l.noLeaf {
+			t.Fatalf("%v: testdata in the second layout", kind)
+		}
+		tr, err := bvh.Read(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%v: %v", kind, err)
+		}
+		if err := tr.Validate(); err != nil {
+			t.Fatalf("%v: %v", kind, err)
+		}
+		fly := must(bvh.Build(sc.fly, tr.Options()))
+		if msg := exactAnswers(tr, fly, len(sc.checks)); msg != "" {
+			t.Fatalf("%v: %s", kind, msg)
+		}
+		var buf bytes.Buffer
+		if _, err := tr.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		l2 := parseKindLayout(buf.Bytes())
+		if !l2.noLeaf || buf.Len() >= len(data) {
+			t.Errorf("%v: saved again in %d bytes (first layout %d), second layout %v", kind, buf.Len(), len(data), l2.noLeaf)
+		}
+		again, err := bvh.Read(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("%v: saved again: %v", kind, err)
+		}
+		if msg := exactAnswers(again, fly, len(sc.checks)); msg != "" {
+			t.Fatalf("%v saved again: %s", kind, msg)
+		}
+		i := firstLeaf(tr, 1)
+		b := slices.Clone(data)
+		for _, f := range fields[kind] {
+			at := l.floatAt(i, f)
+			setFloat(b, at, 8, getFloat(b, at, 8)/2)
+		}
+		fixCRC(b)
+		_, err = bvh.Read(bytes.NewReader(b))
+		if fe := formatError(t, kind.String(), err); !strings.Contains(fe.Msg, "does not contain") || fe.Offset != int64(l.floatAt(i, 0)) {
+			t.Errorf("%v: leaf %d shrunk: %v at %d, want %d", kind, i, err, fe.Offset, l.floatAt(i, 0))
 		}
 	}
 }

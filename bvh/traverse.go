@@ -33,8 +33,9 @@ import "github.com/collide3d/collide/geom"
 
 // pairOps is what the traversal asks of a kind of tree: one query's view of
 // an environment tree and a flying tree of that kind. Nodes are int32
-// indices; an environment tree is laid out depth first (node e's children
-// are e+1 and e+eref(e)); the flying tree's layout is the kind's own. X is
+// indices, each tree's root 0, their children what ekids and fkids say (a
+// kind's own layout: depth first for k-DOPs, internal nodes first for the
+// kinds without leaf volumes, see vtree). X is
 // what the walk carries with each pair of nodes besides their indices:
 // noFrame for every kind but box-trees, whose boxes are derived from the
 // cuts on the way down.
@@ -48,9 +49,12 @@ type pairOps[X any] interface {
 	// re-bound them in fsplit, and a seeded walk of k-DOPs tumbles its
 	// seeds first); the walk then updates it.
 	stale(f int32) bool
-	// eref returns the offset of environment node e's right child, or a
-	// negative number if e is a leaf.
+	// eref returns a negative number if environment node e is a leaf,
+	// else a number x ≥ 0 from which ekids(e, x) tells its children (for
+	// the kinds laid out depth first, the offset of its right child: the
+	// walk then keeps one number per node, not two).
 	eref(e int32) int32
+	ekids(e, x int32) (l, r int32)
 	// fkids returns flying node f's children, or l < 0 if f is a leaf.
 	fkids(f int32) (l, r int32)
 	// envFirst reports, for two internal nodes that overlap, whether to
@@ -183,7 +187,7 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top].e, stack[top+1].e = e+er, e+1
+			stack[top+1].e, stack[top].e = p.ekids(e, er)
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur

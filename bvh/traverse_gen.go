@@ -60,7 +60,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top].e, stack[top+1].e = e+er, e+1
+			stack[top+1].e, stack[top].e = p.ekids(e, er)
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -159,7 +159,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top].e, stack[top+1].e = e+er, e+1
+			stack[top+1].e, stack[top].e = p.ekids(e, er)
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -258,7 +258,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top].e, stack[top+1].e = e+er, e+1
+			stack[top+1].e, stack[top].e = p.ekids(e, er)
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -357,7 +357,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top].e, stack[top+1].e = e+er, e+1
+			stack[top+1].e, stack[top].e = p.ekids(e, er)
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -456,7 +456,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top].e, stack[top+1].e = e+er, e+1
+			stack[top+1].e, stack[top].e = p.ekids(e, er)
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -555,7 +555,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top].e, stack[top+1].e = e+er, e+1
+			stack[top+1].e, stack[top].e = p.ekids(e, er)
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur

@@ -21,17 +21,23 @@ import (
 //
 // # What the queries on vtrees (OBB, sphere, AABB, RSS) rely on
 //
-// The queries on OBB, sphere and AABB trees (vquery.go, kind_*.go) descend both trees
-// together and cull a pair of nodes when their volumes, the flying one moved
-// by the pose, are separated by more than padding(...) in one of the tests
-// of bv.OBBDisjoint or the sphere test. The cull is sound when:
+// The queries on OBB, sphere, AABB and RSS trees (vquery.go, kind_*.go)
+// descend both trees together and cull a pair of internal nodes when their
+// volumes, the flying one moved by the pose, are separated by more than
+// padding(...) in one of the tests of bv.OBBDisjoint, the sphere test or
+// bv.RSSDisjoint, and a leaf and an internal node when the leaf's
+// triangles are all separated from the node's volume (or its box) by more
+// than 4·padding(...) (bv.TriBoxDisjoint). Leaves have no volume (see
+// vtree); those of a tree read in the first node layout are checked as
+// the others, then dropped. The cull is sound when:
 //
 //  1. the tree has the shape the traversal walks: one binary tree laid out
-//     depth first, at most maxDepth levels, each leaf's triangles in range,
+//     depth first (as the file lists it; the queries' numbering is made
+//     from it), at most maxDepth levels, each leaf's triangles in range,
 //     every triangle in exactly one leaf, no leaf larger than Options.Leaf
 //     (and the leaves list the triangle order in turn, as Build lays it
 //     out);
-//  2. each node's volume contains, in exact arithmetic, every vertex of
+//  2. each stored volume contains, in exact arithmetic, every vertex of
 //     every triangle below it (hence the triangles: the volumes are convex);
 //     for an OBB in the slab form |(x − C)·a_k| ≤ h_k of its stored axes a_k,
 //     as bv.FitOBB guarantees; for a sphere |x − C| ≤ R with R ≥ 0; for an
@@ -135,6 +141,7 @@ const (
 	atNode                 // node i, at byte off of its record
 	atEntry                // triangle order entry i
 	atRoot                 // a box-tree's root box, at byte off
+	atByte                 // the bytes at pos
 )
 
 // fault is an invariant a tree breaks: where, and what.
@@ -142,6 +149,7 @@ type fault struct {
 	at  faultAt
 	i   int
 	off int
+	pos int64
 	msg string
 }
 
@@ -159,6 +167,8 @@ func (f *fault) offset(h *header) int64 {
 		return h.oAt + 4*int64(f.i)
 	case atRoot:
 		return h.nAt - boxRootSize + int64(f.off)
+	case atByte:
+		return f.pos
 	}
 	return h.nAt
 }
@@ -313,39 +323,78 @@ const (
 var exactChecks atomic.Int64
 
 // check checks every invariant of t over m (see the top of the file) and
-// returns the first fault, or nil.
+// returns the first fault, or nil, in the depth-first layout. The volumes
+// it checks are those stored: the internal nodes', and the leaves' of a
+// tree read in the first node layout (see encode_kinds.go). A tree that
+// Read has just read (t.pend) gets its nodes once it passes.
 func (t *vtree[V]) check(m *mesh.TriMesh, o Options, tw twinList) *fault {
-	n, nt := len(t.refs), len(m.Tris)
-	if nv := len(t.vols); nv != n {
-		return faultf(atTree, 0, 0, "%d nodes but %d volumes", n, nv)
+	f := t.pend
+	if f == nil {
+		f = t.flatten()
 	}
+	if bad := t.locate(f, t.checkFlat(f, m, o, tw)); bad != nil {
+		return bad
+	}
+	if t.pend != nil {
+		t.setNodes(t.pend)
+		t.pend = nil
+	}
+	return nil
+}
+
+func (t *vtree[V]) checkFlat(f *flat[V], m *mesh.TriMesh, o Options, tw twinList) *fault {
+	n, nt := len(f.refs), len(m.Tris)
 	if nt == 0 || n == 0 {
 		if n != nt {
 			return faultf(atTree, 0, 0, "%d nodes over %d triangles", n, nt)
 		}
 		return nil
 	}
-	refAt := 8 * len(t.vk.floats(new(V), nil))
-	sh, f := walkShape(n, nt, t.ref, t.order, shapeRules{levels: maxDepth, maxLeaf: o.Leaf, once: true, refAt: refAt, twins: tw})
-	if f != nil {
-		return f
+	ref := func(i int) int32 { return f.refs[i] }
+	sh, bad := walkShape(n, nt, ref, t.order, shapeRules{levels: maxDepth, maxLeaf: o.Leaf, once: true, refAt: t.refAt(), twins: tw})
+	if bad != nil {
+		return bad
 	}
-	return t.vk.check(t, m, sh)
+	return t.vk.check(f, m, sh)
 }
 
-// checkHolds returns the first fault of the volumes of t: out of the bounds
-// (volumeFault), or not containing a vertex below it (holds).
-func checkHolds[V any](t *vtree[V], m *mesh.TriMesh, sh *shape, volumeFault func(i int, v *V, mag float64) *fault, holds func(v *V, p geom.Vec3) bool) *fault {
+// refAt returns the offset of the ref in a node's record of the first
+// layout, the offsets faults are given in (see locate).
+func (t *vtree[V]) refAt() int { return 8 * len(t.vk.floats(new(V), nil)) }
+
+// locate returns bad with the offset of a node's field (in a record of the
+// first layout: its volume's numbers, then its ref) moved to where the
+// second layout stores it, for a tree Read found in that layout, whose
+// nodes are f.
+func (t *vtree[V]) locate(f *flat[V], bad *fault) *fault {
+	s := t.saved
+	if bad == nil || s == nil || bad.at != atNode {
+		return bad
+	}
+	g := *bad
+	g.at, g.pos = atByte, s.refsAt+4*int64(bad.i)
+	if bad.off < t.refAt() && f.refs[bad.i] >= 0 {
+		g.pos = s.volsAt + int64(f.id[bad.i])*s.size + int64(bad.off/8*s.w)
+	}
+	return &g
+}
+
+// checkHolds returns the first fault of the stored volumes of t: out of
+// the bounds (volumeFault), or not containing a vertex below it (holds).
+func checkHolds[V any](t *flat[V], kind Kind, m *mesh.TriMesh, sh *shape, volumeFault func(i int, v *V, mag float64) *fault, holds func(v *V, p geom.Vec3) bool) *fault {
 	mag := meshMag(m)
 	nodeFault := func(i int) *fault {
-		v := &t.vols[i]
+		v := t.stored(i)
+		if v == nil {
+			return nil
+		}
 		if f := volumeFault(i, v, mag); f != nil {
 			return f
 		}
 		for _, tr := range sh.seq[sh.lo[i]:sh.hi[i]] {
 			for _, x := range m.Tris[tr] {
 				if !holds(v, m.Verts[x]) {
-					return faultf(atNode, i, 0, "node %d's %v does not contain vertex %d of triangle %d below it", i, t.vk.kind, x, tr)
+					return faultf(atNode, i, 0, "node %d's %v does not contain vertex %d of triangle %d below it", i, kind, x, tr)
 				}
 			}
 		}
@@ -539,16 +588,22 @@ func sphereHolds(s *bv.Sphere, p geom.Vec3) bool {
 	return bv.Sphere{C: p}.Overlaps(*s)
 }
 
-// checkBoxes checks the volumes of an AABB tree: within the bounds, and
-// containing exactly the box of the vertices below each node, which is
-// computed children before parents in one pass: taking the nodes in
-// reverse layout order, each subtree leaves its box on a stack, the right
-// subtree's below the left one's.
-func checkBoxes(t *vtree[box], m *mesh.TriMesh, sh *shape) *fault {
+// checkBoxes checks the stored volumes of an AABB tree: within the
+// bounds, and containing exactly the box of the vertices below each node,
+// which is computed children before parents in one pass: taking the nodes
+// in reverse layout order, each subtree leaves its box on a stack, the
+// right subtree's below the left one's.
+func checkBoxes(t *flat[box], m *mesh.TriMesh, sh *shape) *fault {
 	n := len(t.refs)
 	mag := meshMag(m)
-	if i := firstFault(n, func(i int) bool { return boxFault(i, &t.vols[i], mag) != nil }); i >= 0 {
-		return boxFault(i, &t.vols[i], mag)
+	volFault := func(i int) *fault {
+		if v := t.stored(i); v != nil {
+			return boxFault(i, v, mag)
+		}
+		return nil
+	}
+	if i := firstFault(n, func(i int) bool { return volFault(i) != nil }); i >= 0 {
+		return volFault(i)
 	}
 	var stack []geom.AABB
 	bad := -1
@@ -565,7 +620,7 @@ func checkBoxes(t *vtree[box], m *mesh.TriMesh, sh *shape) *fault {
 			}
 		}
 		stack = append(stack, b)
-		if !boxHolds(&t.vols[i], b) {
+		if v := t.stored(i); v != nil && !boxHolds(v, b) {
 			bad = i
 		}
 	}

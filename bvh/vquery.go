@@ -35,14 +35,16 @@ type moveScratch struct {
 	ea, fa   bv.TriAxes
 }
 
-// begin prepares s for a query with a flying tree of n nodes over nv
-// vertices, whose volumes have axes if axes is set, against an environment
-// of env vertices.
-func (s *moveScratch) begin(n, nv, env int, axes bool) {
+// begin prepares s for a query with a flying tree of n internal nodes
+// (ids node numbers, see vtree) over nv vertices, whose volumes have axes
+// if axes is set, against an environment of env vertices.
+func (s *moveScratch) begin(n, ids, nv, env int, axes bool) {
 	if len(s.stamp) < n {
 		s.stamp = make([]uint32, n)
 		s.wc = make([]geom.Vec3, n)
-		s.walk.restarted = make([]uint32, n)
+	}
+	if len(s.walk.restarted) < ids {
+		s.walk.restarted = make([]uint32, ids)
 	}
 	if axes && len(s.wax) < n {
 		s.wax = make([]geom.Mat3, n)
@@ -87,7 +89,7 @@ func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scra
 	}
 	sc := s.move
 	et, ft := env.impl.(*vtree[V]), fly.impl.(*vtree[V])
-	sc.begin(ft.len(), len(fly.mesh.Verts), len(env.mesh.Verts), axes)
+	sc.begin(len(ft.nodes), ft.ids(), len(fly.mesh.Verts), len(env.mesh.Verts), axes)
 	sc.walk.restart = o.Restart
 	sc.walk.stack = append(sc.walk.stack[:0], item[noFrame]{})
 	pad := padding(pose, o.Eps, et.mag, ft.mag)
@@ -99,15 +101,19 @@ func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scra
 	}
 }
 
-// vtreeProbes returns what the cost probes of a vtree t test: nearby nodes
-// of t against those of t itself moved by costPose (moved beforehand: that
-// is Cu, which moves every node in turn).
-func vtreeProbes(t *Tree) probes[noFrame] {
-	n := t.impl.len()
-	ia, ib := probePairs(n, n)
+// vtreeProbes returns what the cost probes of a vtree t test: nearby
+// internal nodes of t (leaves have no volumes) against those of t itself
+// moved by costPose (moved beforehand: that is Cu, which moves every
+// internal node in turn).
+func vtreeProbes[V any](t *Tree) probes[noFrame] {
+	n := len(t.impl.(*vtree[V]).nodes)
 	all := make([]int32, n)
 	for i := range all {
 		all[i] = int32(i)
+	}
+	ia, ib := probePairs(max(n, 65), max(n, 65))
+	for j := range ia {
+		ia[j], ib[j] = ia[j]%int32(n), ib[j]%int32(n)
 	}
 	return probes[noFrame]{ia: ia, ib: ib, xs: make([]noFrame, len(ia)), all: all, fs: all}
 }
@@ -138,13 +144,14 @@ func (q *moveQuery[V]) stale(f int32) bool {
 // pairOps): both trees are laid out depth first, and the larger volume is
 // descended first, as RAPID does.
 
-func (q *moveQuery[V]) eref(e int32) int32 { return q.et.refs[e] }
-func (q *moveQuery[V]) fkids(f int32) (l, r int32) {
-	if r := q.ft.refs[f]; r >= 0 {
-		return f + 1, f + r
+func (q *moveQuery[V]) eref(e int32) int32 {
+	if uint32(e) < uint32(len(q.et.nodes)) {
+		return 0
 	}
-	return -1, -1
+	return -1
 }
+func (q *moveQuery[V]) ekids(e, _ int32) (l, r int32)    { return q.et.kids(e) }
+func (q *moveQuery[V]) fkids(f int32) (l, r int32)       { return q.ft.kids(f) }
 func (q *moveQuery[V]) esplit(int32, *noFrame, *noFrame) {}
 func (q *moveQuery[V]) fsplit(int32, *noFrame, *noFrame) {}
 func (q *moveQuery[V]) eroot(*noFrame)                   {}
@@ -158,13 +165,13 @@ func (q *moveQuery[V]) leafTests() bool { return true }
 
 // flyTris returns the triangles of flying leaf f.
 func (q *moveQuery[V]) flyTris(f int32) []int32 {
-	q.sc.ft = leafList(q.ft.order, q.ft.refs[f], q.sc.ft[:0])
+	q.sc.ft = leafList(q.ft.order, q.ft.leafRef(f), q.sc.ft[:0])
 	return q.sc.ft
 }
 
 // envTris returns the triangles of environment leaf e.
 func (q *moveQuery[V]) envTris(e int32) []int32 {
-	q.sc.et = leafList(q.et.order, q.et.refs[e], q.sc.et[:0])
+	q.sc.et = leafList(q.et.order, q.et.leafRef(e), q.sc.et[:0])
 	return q.sc.et
 }
 
@@ -222,8 +229,8 @@ func (q *moveQuery[V]) flyAxes(t int32) *bv.TriAxes {
 // leaves tests the triangles of environment leaf e against those of flying
 // leaf f.
 func (q *moveQuery[V]) leaves(e, f int32) {
-	q.sc.ft = leafList(q.ft.order, q.ft.refs[f], q.sc.ft[:0])
-	q.leaf(q.et.order, q.et.refs[e], q.sc.ft)
+	q.sc.ft = leafList(q.ft.order, q.ft.leafRef(f), q.sc.ft[:0])
+	q.leaf(q.et.order, q.et.leafRef(e), q.sc.ft)
 }
 
 // padding returns what volume tests under pose add to their radii for

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/collide3d/collide/bv"
@@ -14,14 +15,198 @@ import (
 
 // vtree is the node array of a tree whose volumes, of type V, are stored in
 // model coordinates and moved with the flying model's pose, never refitted:
-// OBB, sphere, AABB and RSS trees. It has the layout of the k-DOP trees
-// (depth first, ref > 0 the offset of the right child, leaves ^x).
+// OBB, sphere, AABB and RSS trees.
+//
+// Only the internal nodes are stored, with their volumes (OPCODE's
+// "no-leaf" trees): the queries test a leaf's triangles against the other
+// tree's volume directly (pairOps.leafTests), so a leaf's volume would
+// never be read, and an internal node names its children itself. A tree of
+// n leaves keeps n − 1 nodes of a volume and two int32s, where a volume
+// and an int32 for each of the 2n − 1 nodes took twice the memory with one
+// triangle per leaf; and a node's children come with its volume, in one
+// cache line.
+//
+// The nodes are numbered as the queries see them (pairOps): the internal
+// nodes 0 to ni − 1 in depth-first order (the root first), then the
+// leaves, leaf ni + x holding triangle x (leaf size 1) or the triangles
+// from position x of the order. A tree that is one leaf has no internal
+// node: its root, node 0, is that leaf (root). The depth-first layout of
+// the k-DOP trees and of the saved files, which Tree.Node and Tree.Height
+// number the nodes by (see impl), is made from the nodes when asked
+// (flatten, view).
 type vtree[V any] struct {
 	vk    *volKind[V]
-	refs  []int32
-	vols  []V
+	m     *mesh.TriMesh // for the boxes of leaves (bounds)
+	nodes []vnode[V]    // the internal nodes, depth first
+	nn    int           // all the nodes, leaves included: 2n − 1
+	root  int32         // a tree of one leaf: its ref ^x (else 0)
+	// order lists the triangles leaf by leaf when leaves may hold more
+	// than one (as for k-DOP trees), nil for leaf size 1.
 	order []int32
 	mag   float64 // largest |coordinate| of the mesh
+	// flat is the depth-first layout, made on the first call that needs
+	// it (ref, bounds: Tree.Node, Height, Spheres).
+	flat atomic.Pointer[flat[V]]
+	// pend holds the nodes as Read found them, depth first, until check
+	// has checked them and made the nodes from them; saved locates them
+	// in the file, so that faults name their bytes.
+	pend  *flat[V]
+	saved *savedNodes
+}
+
+// vnode is an internal node of a vtree: its volume and its children.
+type vnode[V any] struct {
+	v   V
+	kid [2]int32
+}
+
+// flat is a vtree in the depth-first layout of the k-DOP trees: node i's
+// ref refs[i] is the offset of its right child (its left child is i + 1)
+// or ^x for a leaf; id[i] counts the internal nodes (or the leaves, for a
+// leaf) before i, so that an internal node's volume is vol(id[i]). A tree
+// read from a file of the first node layout (see encode_kinds.go) also has
+// its leaves' volumes, leafVols[id[i]] for leaf i, until check has checked
+// them.
+type flat[V any] struct {
+	refs     []int32
+	id       []int32
+	vol      func(k int32) *V
+	leafVols []V
+}
+
+// stored returns the volume stored for node i: an internal node's, a
+// leaf's read in the first layout, or nil.
+func (f *flat[V]) stored(i int) *V {
+	switch {
+	case f.refs[i] >= 0:
+		return f.vol(f.id[i])
+	case f.leafVols != nil:
+		return &f.leafVols[f.id[i]]
+	}
+	return nil
+}
+
+// newFlat returns the flat layout of nodes whose refs are refs, their
+// internal nodes' volumes being vols.
+func newFlat[V any](refs []int32, vols []V, leafVols []V) *flat[V] {
+	f := &flat[V]{refs: refs, id: make([]int32, len(refs)), leafVols: leafVols,
+		vol: func(k int32) *V { return &vols[k] }}
+	var in, out int32
+	for i, r := range refs {
+		if r >= 0 {
+			f.id[i], in = in, in+1
+		} else {
+			f.id[i], out = out, out+1
+		}
+	}
+	return f
+}
+
+// setNodes sets t's nodes from f, whose shape must be valid.
+func (t *vtree[V]) setNodes(f *flat[V]) {
+	t.nn = len(f.refs)
+	t.nodes, t.root = nil, 0
+	if t.nn == 0 {
+		return
+	}
+	if f.refs[0] < 0 {
+		t.root = f.refs[0]
+		return
+	}
+	ni := int32(0)
+	for _, r := range f.refs {
+		if r >= 0 {
+			ni++
+		}
+	}
+	t.nodes = make([]vnode[V], ni)
+	kid := func(c int) int32 {
+		if r := f.refs[c]; r < 0 {
+			return ni + ^r
+		}
+		return f.id[c]
+	}
+	for i, r := range f.refs {
+		if r >= 0 {
+			n := &t.nodes[f.id[i]]
+			n.v = *f.vol(f.id[i])
+			n.kid = [2]int32{kid(i + 1), kid(i + int(r))}
+		}
+	}
+}
+
+// flatten returns t's nodes in the depth-first layout.
+func (t *vtree[V]) flatten() *flat[V] {
+	f := &flat[V]{refs: make([]int32, 0, t.nn), id: make([]int32, 0, t.nn),
+		vol: func(k int32) *V { return &t.nodes[k].v }}
+	if t.nn == 0 {
+		return f
+	}
+	if len(t.nodes) == 0 {
+		f.refs, f.id = append(f.refs, t.root), append(f.id, 0)
+		return f
+	}
+	ni := int32(len(t.nodes))
+	// Each node on the stack, when it is laid out, sets its parent's
+	// offset (at, if ≥ 0) if it is a right child.
+	type item struct{ n, at int32 }
+	stack := []item{{0, -1}}
+	leaves := int32(0)
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		i := int32(len(f.refs))
+		if it.at >= 0 {
+			f.refs[it.at] = i - it.at
+		}
+		if it.n >= ni {
+			f.refs, f.id = append(f.refs, ^(it.n-ni)), append(f.id, leaves)
+			leaves++
+			continue
+		}
+		f.refs, f.id = append(f.refs, 0), append(f.id, it.n)
+		k := &t.nodes[it.n].kid
+		stack = append(stack, item{k[1], i}, item{k[0], -1})
+	}
+	return f
+}
+
+// view returns t's depth-first layout, made once.
+func (t *vtree[V]) view() *flat[V] {
+	if f := t.flat.Load(); f != nil {
+		return f
+	}
+	f := t.flatten()
+	t.flat.CompareAndSwap(nil, f)
+	return t.flat.Load()
+}
+
+// vol returns the volume of internal node i (of the queries' numbering).
+func (t *vtree[V]) vol(i int32) *V { return &t.nodes[i].v }
+
+// kids returns node i's children, or -1, -1 for a leaf.
+func (t *vtree[V]) kids(i int32) (l, r int32) {
+	if uint32(i) >= uint32(len(t.nodes)) {
+		return -1, -1
+	}
+	k := &t.nodes[i].kid
+	return k[0], k[1]
+}
+
+// leafRef returns the ref (^x, as in the depth-first layout) of leaf i.
+func (t *vtree[V]) leafRef(i int32) int32 {
+	if len(t.nodes) == 0 {
+		return t.root
+	}
+	return ^(i - int32(len(t.nodes)))
+}
+
+// ids returns the number of node numbers of the queries' numbering.
+func (t *vtree[V]) ids() int {
+	if t.order != nil {
+		return len(t.nodes) + len(t.order)
+	}
+	return len(t.nodes) + len(t.m.Tris)
 }
 
 // volKind is what differs between the kinds of vtree: how a volume is
@@ -43,7 +228,7 @@ type volKind[V any] struct {
 	floats func(v *V, dst []*float64) []*float64
 	// check returns the first fault of t's volumes over m (their numbers
 	// within the bounds, each containing the vertices below it), or nil.
-	check func(t *vtree[V], m *mesh.TriMesh, sh *shape) *fault
+	check func(t *flat[V], m *mesh.TriMesh, sh *shape) *fault
 	// probes returns the cost probes of a tree of the kind (see
 	// Tree.CostProbes).
 	probes func(t *Tree) (cv, cu func(n int))
@@ -55,16 +240,53 @@ func (t *vtree[V]) probes(tr *Tree) (cv, cu func(n int)) { return t.vk.probes(tr
 // points c - h ≤ x ≤ c + h of exact arithmetic.
 type box struct{ C, H geom.Vec3 }
 
-func (t *vtree[V]) len() int        { return len(t.refs) }
-func (t *vtree[V]) ref(i int) int32 { return t.refs[i] }
+func (t *vtree[V]) len() int        { return t.nn }
+func (t *vtree[V]) ref(i int) int32 { return t.view().refs[i] }
 func (t *vtree[V]) perm() []int32   { return t.order }
+
+// bytes counts the nodes, the order, and the depth-first layout once made
+// (8 bytes a node).
 func (t *vtree[V]) bytes() int64 {
-	var v V
-	return int64(len(t.refs))*(int64(unsafe.Sizeof(v))+4) + 4*int64(len(t.order))
+	var n vnode[V]
+	b := int64(unsafe.Sizeof(n))*int64(len(t.nodes)) + 4*int64(len(t.order))
+	if f := t.flat.Load(); f != nil {
+		b += 8 * int64(len(f.refs))
+	}
+	return b
 }
 
-// bounds returns the axis-aligned box of node i's volume as a 6-DOP.
-func (t *vtree[V]) bounds(i int) bv.DOP { return boxDOP(t.vk.box(&t.vols[i])) }
+// bounds returns the axis-aligned box of the volume of node i (of the
+// depth-first layout) as a 6-DOP; for a leaf, which has none, the box of
+// its triangles.
+func (t *vtree[V]) bounds(i int) bv.DOP {
+	var ref int32
+	switch {
+	case i == 0 && len(t.nodes) > 0:
+		return boxDOP(t.vk.box(&t.nodes[0].v))
+	case i == 0:
+		ref = t.root
+	default:
+		f := t.view()
+		if ref = f.refs[i]; ref >= 0 {
+			return boxDOP(t.vk.box(f.vol(f.id[i])))
+		}
+	}
+	b := geom.EmptyAABB()
+	for _, tr := range leafList(t.order, ref, nil) {
+		b = b.Union(t.m.Triangle(int(tr)).Bounds())
+	}
+	return boxDOP(b)
+}
+
+// volAt returns the volume of node i of the depth-first layout, nil for a
+// leaf.
+func (t *vtree[V]) volAt(i int) *V {
+	f := t.view()
+	if f.refs[i] < 0 {
+		return nil
+	}
+	return f.vol(f.id[i])
+}
 
 // boxDOP returns b as a 6-DOP.
 func boxDOP(b geom.AABB) bv.DOP {
@@ -105,8 +327,10 @@ func aabbFrame(tris []geom.Triangle) ([3]geom.Vec3, [3]float64) {
 // newVTree builds the nodes of a tree of the kind vk over the triangles ids
 // of m, which it takes over.
 func newVTree[V any](vk *volKind[V], o Options, m *mesh.TriMesh, ids []int32) *vtree[V] {
-	t := &vtree[V]{vk: vk, mag: meshMag(m)}
-	t.refs, t.vols, t.order = buildVTree(o, m, ids, vk)
+	t := &vtree[V]{vk: vk, m: m, mag: meshMag(m)}
+	refs, vols, order := buildVTree(o, m, ids, vk)
+	t.order = order
+	t.setNodes(newFlat(refs, vols, nil))
 	return t
 }
 
@@ -121,7 +345,8 @@ type vbuilder[V any] struct {
 	order []int32
 }
 
-// vsub is the node array of a subtree under construction.
+// vsub is the node array of a subtree under construction: the references
+// of its nodes and the volumes of its internal ones.
 type vsub[V any] struct {
 	refs []int32
 	vols []V
@@ -152,23 +377,17 @@ func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V])
 	for p := runtime.GOMAXPROCS(0); p > 1; p >>= 1 {
 		depth++
 	}
-	s := vsub[V]{make([]int32, 0, 2*n-1), make([]V, 0, 2*n-1)}
+	s := vsub[V]{make([]int32, 0, 2*n-1), make([]V, 0, n-1)}
 	s = b.subtree(s, 0, n, depth+1, &fitScratch{})
 	return s.refs, s.vols, b.order
 }
 
 // subtree appends the nodes of the subtree over idx[lo:hi] to s, in
-// depth-first order. Up to par levels fork their right subtree onto another
-// goroutine.
+// depth-first order (a volume for each internal node). Up to par levels
+// fork their right subtree onto another goroutine.
 func (b *vbuilder[V]) subtree(s vsub[V], lo, hi, par int, sc *fitScratch) vsub[V] {
 	at := len(s.refs)
-	sc.tris = sc.tris[:0]
-	for _, t := range b.idx[lo:hi] {
-		sc.tris = append(sc.tris, b.m.Triangle(int(t)))
-	}
-	v := b.ops.fit(sc.tris, sc)
 	s.refs = append(s.refs, 0)
-	s.vols = append(s.vols, v)
 	if hi-lo <= b.o.Leaf {
 		if b.order == nil {
 			s.refs[at] = ^b.idx[lo]
@@ -178,12 +397,18 @@ func (b *vbuilder[V]) subtree(s vsub[V], lo, hi, par int, sc *fitScratch) vsub[V
 		}
 		return s
 	}
+	sc.tris = sc.tris[:0]
+	for _, t := range b.idx[lo:hi] {
+		sc.tris = append(sc.tris, b.m.Triangle(int(t)))
+	}
+	v := b.ops.fit(sc.tris, sc)
+	s.vols = append(s.vols, v)
 	mid := b.split(lo, hi, &v, sc)
 	if par > 0 && hi-lo >= parallelMin {
 		var right vsub[V]
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			right = b.subtree(vsub[V]{make([]int32, 0, 2*(hi-mid)-1), make([]V, 0, 2*(hi-mid)-1)}, mid, hi, par-1, &fitScratch{})
+			right = b.subtree(vsub[V]{make([]int32, 0, 2*(hi-mid)-1), make([]V, 0, hi-mid-1)}, mid, hi, par-1, &fitScratch{})
 		})
 		s = b.subtree(s, lo, mid, par-1, sc)
 		wg.Wait()
@@ -281,10 +506,10 @@ func variance(ids []int32, key func(t int32) float64) float64 {
 }
 
 // validate checks the tree's invariants, as Read does (see check): the
-// shape (as for k-DOP trees), every triangle in exactly one leaf, no leaf
-// larger than o.Leaf, every node's volume within the bounds the queries'
-// padding assumes and containing exactly the vertices of all the triangles
-// below it.
+// shape (as for k-DOP trees, in the depth-first layout), every triangle in
+// exactly one leaf, no leaf larger than o.Leaf, every internal node's
+// volume within the bounds the queries' padding assumes and containing
+// exactly the vertices of all the triangles below it.
 func (t *vtree[V]) validate(m *mesh.TriMesh, o Options, tw twinList) error {
 	if f := t.check(m, o, tw); f != nil {
 		return errors.New("bvh: " + f.msg)
