@@ -12,6 +12,7 @@ import (
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bench/scenes"
+	"github.com/collide3d/collide/flight"
 )
 
 // AutoBV is the name of collide's auto models (collide.Auto) among the
@@ -21,11 +22,21 @@ import (
 const AutoBV = "auto"
 
 // chooseScene makes the choice of sc's two auto models: at the scene's
-// path when it is planned in advance (sc.Poses, as an application that
-// knows its path would), else at the probes of random flights (a billiard
-// path is decided as it flies, so nothing is known of it ahead).
+// path when it is planned in advance (sc.Poses, or the first sc.Steps
+// poses of a billiard path that ignores collisions), as an application
+// that knows its path would, else at the probes of random flights (a
+// billiard path that reverses at contacts is decided as it flies, so
+// nothing is known of it ahead).
 func chooseScene(sc *scenes.Scene, env, fly *collide.Model) error {
-	_, err := collide.Choose(env, fly, collide.ChooseOptions{Poses: sc.Poses})
+	poses := sc.Poses
+	if poses == nil && sc.Billiard.Fixed {
+		m, err := sc.Motion()
+		if err != nil {
+			return err
+		}
+		poses = flight.Path(m, sc.Steps)
+	}
+	_, err := collide.Choose(env, fly, collide.ChooseOptions{Poses: poses})
 	return err
 }
 

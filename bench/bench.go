@@ -230,7 +230,8 @@ func availableScenes() (names, skipped []string) {
 }
 
 // makeScene makes a scene and describes it, its flight capped at steps
-// steps when steps > 0.
+// steps when steps > 0 (sc.Steps and a path planned in advance, sc.Poses,
+// are cut there too: auto chooses at the poses flown).
 func makeScene(name string, size scenes.Size, seed uint64, steps int) (*scenes.Scene, *SceneInfo, error) {
 	t0 := time.Now()
 	sc, err := scenes.New(name, size, seed)
@@ -241,6 +242,10 @@ func makeScene(name string, size scenes.Size, seed uint64, steps int) (*scenes.S
 		Steps: sc.Steps, Paper: sc.Paper, Make: time.Since(t0)}
 	if steps > 0 {
 		info.Steps = min(info.Steps, steps)
+		sc.Steps = info.Steps
+		if sc.Poses != nil {
+			sc.Poses = sc.Poses[:min(len(sc.Poses), steps)]
+		}
 	}
 	return sc, info, nil
 }
