@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -105,11 +106,11 @@ type ChooseOptions struct {
 	// when it measured faster by more than 3%. Brute and Auto are not
 	// candidates.
 	Candidates []BV
-	// Rounds is how many times at most each candidate is timed over the
-	// probes, taking turns with the best so far; its time is its fastest
-	// round (0: 3). After two rounds, a candidate more than 15% faster or
-	// slower than the best so far in every mode is not timed again, nor
-	// after any round one whose round took over 250 ms.
+	// Rounds is how many times at most each candidate is timed at each
+	// probe, taking turns with the best so far; its time at a probe is its
+	// fastest round (0: 3). After two rounds, a candidate more than 15%
+	// faster or slower than the best so far in every mode is not timed
+	// again, nor after any round one whose round took over 250 ms.
 	Rounds int
 }
 
@@ -136,9 +137,9 @@ type Choice struct {
 // CandidateCost is how a candidate kind measured at a choice's probes.
 type CandidateCost struct {
 	BV BV
-	// First and All are its time for one pass over the probes (the
-	// fastest of its rounds), in first-contact and all-pairs mode (0 for
-	// a mode not probed).
+	// First and All are its time for one query at each probe (at each
+	// the fastest of its rounds), in first-contact and all-pairs mode (0
+	// for a mode not probed).
 	First, All time.Duration
 	// FirstStats and AllStats are its counts, summed over the probes.
 	FirstStats, AllStats Stats
@@ -412,17 +413,22 @@ func Chosen(env, fly *Model) (Choice, bool) {
 // probes are taken evenly from the sorted list, so that the few costly
 // poses (contacts, near misses) are among the probes in proportion.
 // Then each candidate's trees are built over the two meshes and its
-// queries timed, in each mode of o.Modes, over the probes, taking turns
-// with the fastest so far (a candidate's time is its fastest pass, in the
-// thread's CPU time on Linux so that a busy machine does not inflate it;
-// the wall clock elsewhere; a pass shorter than 2 ms is repeated; the
-// garbage collector is run before each bout, so that it does not run
-// during one); the fastest kind wins, a tie within 3% going to the
-// earlier candidate. The timing is budgeted in work: when a first pass of
-// the first candidate says that the tournament would make more than 20
-// million volume and triangle tests and updates plus 100 per triangle of
-// the two models (at 10 to 100 ns each, about 0.4 s plus 2 µs per
-// triangle), the probes are thinned, evenly, down to 20 at least.
+// queries timed, in each mode of o.Modes, at the probes, against the
+// fastest so far: the two take turns at each probe, each timing a block
+// of the probe's query repeated (as many times as the first candidate
+// needs for 50 µs, so that the clock's resolution does not decide; the
+// repeats time the probe warm, as a flight's steps, each near the last,
+// mostly are), in the thread's CPU time on Linux so that other processes
+// on a busy machine do not inflate it (the wall clock elsewhere), for two
+// rounds, or three when the two are within 15% (a candidate's time at a
+// probe is its fastest round); the garbage collector runs before each
+// bout, not during one. The fastest kind wins, a tie within 3% going to
+// the earlier candidate. The timing is budgeted in work: when a first
+// query of the first candidate at each probe says that the tournament
+// would make more than 20 million volume and triangle tests and updates
+// plus 100 per triangle of the two models (at 10 to 100 ns each, about
+// 0.4 s plus 2 µs per triangle), the probes are thinned, evenly, down to
+// 20 at least.
 //
 // The probes, and so the counts of CandidateCost, are a function of the
 // models and of o.Seed (or o.Poses); the times are measured, so two kinds
@@ -521,12 +527,11 @@ const (
 	probeWork       = 20_000_000
 	probeWorkPerTri = 100
 	minProbes       = 20
-	// A pass over the probes shorter than minPass (as the first
-	// candidate's measured) is repeated, up to maxReps times in all, so
-	// that the clock's resolution and the cost of reading it do not
-	// decide.
-	minPass = 2 * time.Millisecond
-	maxReps = 100000
+	// A probe's block repeats its query until the first candidate's
+	// would take minBlock (up to maxReps times), so that the clock's
+	// resolution and the cost of reading it do not decide.
+	minBlock = 50 * time.Microsecond
+	maxReps  = 1000
 	// roundBudget: a round of a candidate slower than this ends its
 	// timing after that round.
 	roundBudget = 250 * time.Millisecond
@@ -541,8 +546,8 @@ type candidate struct {
 	rounds int
 }
 
-// sum returns the candidate's time in mode i: its fastest pass over the
-// probes.
+// sum returns the candidate's time in mode i: the sum over the probes of
+// its fastest round's time per query.
 func (c *candidate) sum(i int) time.Duration { return c.best[i] }
 
 // closeMargin: a challenger whose time is within this factor of the best
@@ -647,60 +652,59 @@ func choose(env, fly *Model, o ChooseOptions) (*Choice, error) {
 	order := []*candidate{c0} // every candidate timed, in order
 	best := [2]*candidate{c0, c0}
 	yes := func(Pair) bool { return true }
-	// The passes are timed in the thread's CPU time where the system
+	// The blocks are timed in the thread's CPU time where the system
 	// offers it (see clock), on one thread.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var q Query
-	reps := 1
-	// pass times reps passes of c over the probes in mode i, and returns
-	// the counts of one.
-	pass := func(c *candidate, i int) (time.Duration, Stats, error) {
+	// A probe is timed in blocks: a block repeats the query at the probe
+	// reps times (reps[j][i] for probe j in mode i, the same for every
+	// candidate), enough for the first candidate's block to take minBlock,
+	// so that the clock's resolution and the cost of reading it do not
+	// decide; the repeats time the probe warm, as a flight's steps, each
+	// near the last, mostly are.
+	reps := make([][2]int64, len(poses))
+	block := func(c *candidate, i, j int) (time.Duration, Stats, error) {
 		qo := QueryOptions{All: i == 1, Eps: o.Eps}
 		var st Stats
 		start := clock()
-		for r := range reps {
-			for _, p := range poses {
-				s, err := q.Each(c.e, c.f, p, qo, yes)
-				if err != nil {
-					return 0, st, err
-				}
-				if r == 0 {
-					st.Add(s)
-				}
+		for r := range reps[j][i] {
+			s, err := q.Each(c.e, c.f, poses[j], qo, yes)
+			if err != nil {
+				return 0, st, err
+			}
+			if r == 0 {
+				st = s
 			}
 		}
 		return max(clock()-start, 1), st, nil
 	}
-	// A first pass of the first candidate (untimed: a warm-up) tells the
-	// cost of the timing: a pass is repeated until it takes minPass, and
-	// probes are dropped, evenly, to keep the whole within the budget.
-	// The budget is counted in work (volume, triangle and leaf tests and
-	// updates), not time, so that the probes stay a function of the models
-	// and the seed.
-	var shortest time.Duration
+	// A first block of the first candidate at each probe, of one query
+	// (untimed: a warm-up), tells the cost of the timing: the repeats, and
+	// the probes kept, evenly, to stay within the budget. The budget is
+	// counted in work (volume, triangle and leaf tests and updates), not
+	// time, so that the probes stay a function of the models and the seed.
 	var work int64
-	for _, i := range probed {
-		d, st, err := pass(c0, i)
-		if err != nil {
-			return nil, err
+	for j := range poses {
+		for _, i := range probed {
+			reps[j][i] = 1
+			d, st, err := block(c0, i, j)
+			if err != nil {
+				return nil, err
+			}
+			work += st.BVTests + st.TriTests + st.LeafTests + st.Updates
+			reps[j][i] = int64(min(maxReps, minBlock/d+1))
 		}
-		work += st.BVTests + st.TriTests + st.LeafTests + st.Updates
-		if shortest == 0 || d < shortest {
-			shortest = d
-		}
-	}
-	if shortest < minPass {
-		reps = int(min(maxReps, minPass/shortest+1))
 	}
 	budget := probeWork + probeWorkPerTri*int64(len(env.mesh.Tris)+len(fly.mesh.Tris))
 	if est := 4 * int64(max(len(cands)-1, 1)) * work; est > budget && len(poses) > minProbes {
 		m := max(minProbes, int(float64(len(poses))*float64(budget)/float64(est)))
-		thin := make([]geom.Pose, m)
+		thin, thinReps := make([]geom.Pose, m), make([][2]int64, m)
 		for i := range m {
-			thin[i] = poses[(2*i+1)*len(poses)/(2*m)]
+			k := (2*i + 1) * len(poses) / (2 * m)
+			thin[i], thinReps[i] = poses[k], reps[k]
 		}
-		poses = thin
+		poses, reps = thin, thinReps
 	}
 	ch.Probes = len(poses)
 	found := false
@@ -715,7 +719,10 @@ func choose(env, fly *Model, o ChooseOptions) (*Choice, error) {
 	}
 
 	// The tournament: the best so far per mode against each candidate in
-	// turn (a bout), all of them timed in each round.
+	// turn (a bout). In each round the members take turns at each probe,
+	// so that what slows the machine for a moment falls on all of them
+	// alike; a member's time at a probe is its fastest block, its time in
+	// a mode the sum over the probes of that time per query.
 	bout := func(challenger *candidate) error {
 		// The builds and drops leave garbage: collect it now rather than
 		// while timing, when the collector's work would fall on some
@@ -728,23 +735,40 @@ func choose(env, fly *Model, o ChooseOptions) (*Choice, error) {
 		if challenger != nil && !slices.Contains(members, challenger) {
 			members = append(members, challenger)
 		}
-		for _, c := range members {
-			c.best, c.stats, c.rounds = [2]time.Duration{}, [2]Stats{}, 0
+		fastest := make([][][2]time.Duration, len(members)) // by member, probe, mode
+		for k, c := range members {
+			fastest[k] = make([][2]time.Duration, len(poses))
+			c.stats, c.rounds = [2]Stats{}, 0
 		}
 		for r := range rounds {
 			t0 := time.Now()
-			for _, c := range members {
-				for _, i := range probed {
-					d, st, err := pass(c, i)
-					if err != nil {
-						return err
+			for j := range poses {
+				for n := range members {
+					k := (n + r) % len(members) // who goes first turns each round
+					c := members[k]
+					for _, i := range probed {
+						d, st, err := block(c, i, j)
+						if err != nil {
+							return err
+						}
+						if r == 0 || d < fastest[k][j][i] {
+							fastest[k][j][i] = d
+						}
+						if r == 0 {
+							c.stats[i].Add(st)
+						}
 					}
-					if r == 0 || d < c.best[i] {
-						c.best[i] = d
-					}
-					c.stats[i] = st
 				}
+			}
+			for k, c := range members {
 				c.rounds++
+				for _, i := range probed {
+					var sum float64
+					for j := range poses {
+						sum += float64(fastest[k][j][i]) / float64(reps[j][i])
+					}
+					c.best[i] = time.Duration(max(sum, 1))
+				}
 			}
 			if r >= 1 && challenger != nil && !nearBest(challenger, best, probed) || time.Since(t0) > roundBudget*time.Duration(len(members)) {
 				break // the decision is clear, or the round was slow
@@ -811,6 +835,11 @@ func choose(env, fly *Model, o ChooseOptions) (*Choice, error) {
 			drop(b)
 		}
 	}
+	// The losers' trees are garbage, often much more memory than the
+	// winners': return it to the system now, rather than let the
+	// runtime's scavenger do so in the background during the queries to
+	// come.
+	debug.FreeOSMemory()
 	ch.Time = time.Since(start)
 	env.auto.setChoice(fly.auto.id, ch)
 	return ch, nil
