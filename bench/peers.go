@@ -242,8 +242,10 @@ type PeersReport struct {
 	// Disagreements lists every step where a system was wrong, by scene,
 	// system and step.
 	Disagreements []Disagreement
-	// Oracle counts the steps checked against the brute-force oracle.
-	Oracle int
+	// Oracle counts the steps checked against the brute-force oracle, and
+	// OracleTime is the time they took.
+	Oracle     int
+	OracleTime time.Duration
 	// Skipped says why each scene left out of a run of every scene (nil
 	// PeersConfig.Scenes) could not be made here.
 	Skipped []string
@@ -782,7 +784,9 @@ func (s *sceneRun) truth(i int) []collide.Pair {
 	if t, ok := s.oracle[i]; ok {
 		return t
 	}
+	t0 := time.Now()
 	raw := oracle.Sweep(s.scene.Env, s.scene.Fly, s.poses[i], 0)
+	s.report.OracleTime += time.Since(t0)
 	t := make([]collide.Pair, len(raw))
 	for j, p := range raw {
 		t[j] = collide.Pair{Env: p[0], Fly: p[1]}

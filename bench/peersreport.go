@@ -170,8 +170,8 @@ func (r *PeersReport) writeAgreement(w *bufio.Writer) {
 	fmt.Fprintf(w, "## Agreement\n\n")
 	fmt.Fprintf(w, "Every system's answer at every step is compared with collide's all-pairs answer with %s trees: "+
 		"the same boolean, and the same pairs for a system that reports every pair (else pairs among collide's). "+
-		"Every step where they differ is checked with the brute-force oracle (%d steps checked). "+
-		"A system is wrong at a step when its answer differs from the oracle's.\n\n", ReferenceBV, r.Oracle)
+		"Every step where they differ is checked with the brute-force oracle (%d steps checked, in %s). "+
+		"A system is wrong at a step when its answer differs from the oracle's.\n\n", ReferenceBV, r.Oracle, r.OracleTime.Round(time.Second))
 	type tally struct{ wrong, missed, falses, pairs int }
 	tallies := map[string]*tally{}
 	for _, d := range r.Disagreements {
