@@ -8,6 +8,7 @@ import (
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
 
@@ -138,5 +139,26 @@ func TestPrepareMismatch(t *testing.T) {
 	s.Prepare(k, h, QueryOptions{})
 	if s.dop != nil || h.views[bv.K18] == nil {
 		t.Error("Prepare of a model beyond any far pose: want the view alone")
+	}
+}
+
+// TestPrepareOneTriangle checks Prepare on trees whose root is a leaf, of
+// every kind: the query after it allocates nothing and finds the pair.
+func TestPrepareOneTriangle(t *testing.T) {
+	m := &mesh.TriMesh{Verts: []geom.Vec3{{}, {X: 1}, {Y: 1}}, Tris: [][3]int32{{0, 1, 2}}}
+	for _, o := range []Options{{K: bv.K18}, {K: bv.K6}, {Kind: OBB}, {Kind: Sphere}, {Kind: AABB}, {Kind: RSS}, {Kind: BoxTree}} {
+		tr, err := Build(m, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Scratch
+		s.Prepare(tr, tr, QueryOptions{All: true})
+		got := make([]Pair, 0, 4)
+		p := geom.Pose{R: geom.Mat3{{0, -1, 0}, {1, 0, 0}, {0, 0, 1}}}
+		if n := mallocs(func() {
+			Collide(tr, tr, p, QueryOptions{All: true}, &s, func(q Pair) bool { got = append(got, q); return true })
+		}); n != 0 || len(got) != 1 {
+			t.Errorf("%v: %d allocations, pairs %v; want 0 and one pair", o.Kind, n, got)
+		}
 	}
 }
