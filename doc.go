@@ -78,5 +78,7 @@
 // A built Model is immutable: any number of goroutines may query it at once,
 // through Check (which takes its scratch state from a pool) or through one
 // Query per goroutine. The first query that flies a model prepares its
-// flying view (about a tenth of the build's work), under a lock.
+// flying view (about a tenth of the build's work), under a lock, unless
+// Query.Prepare did so ahead of time: Prepare builds what a pair's first
+// query would, so that the first query costs what the others do.
 package collide

@@ -112,6 +112,7 @@
 // A Tree is immutable once built; any number of goroutines may query it at
 // once. The per-query state lives in a Scratch, one per goroutine; what a
 // pair of models keeps between queries, in a PairState. A k-DOP tree's
-// flying view is built on the first query that flies it (or by
-// PrepareFlying), under a lock; FlyingBytes reports its memory.
+// flying view is built on the first query that flies it (or ahead of time
+// by PrepareFlying or Scratch.Prepare, which also sizes the scratch for a
+// pair of trees), under a lock; FlyingBytes reports its memory.
 package bvh

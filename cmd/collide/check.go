@@ -161,6 +161,11 @@ func runCheck(e *env, opts any, args []string) error {
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
 	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
 	var query collide.Query
+	// Build what the first query would (the flying view, the scratch)
+	// before the clock starts, so that each pose's time is its own.
+	if err := query.Prepare(envModel, flyModel, q); err != nil {
+		return err
+	}
 	var hits int
 	var total time.Duration
 	for i, p := range poses {
