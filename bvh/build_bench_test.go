@@ -83,3 +83,24 @@ func BenchmarkBuildKinds(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuildKinds1M builds each kind of tree over the terrain of about
+// a million triangles of BenchmarkBuild1M (k-DOPs of the default options
+// too, for comparison), and reports its rate and memory with the mesh.
+func BenchmarkBuildKinds1M(b *testing.B) {
+	m := gen.Must(gen.Terrain(708, 100, 10, 0.5, 1))
+	for _, o := range []bvh.Options{{}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.RSS}} {
+		b.Run(o.Kind.String(), func(b *testing.B) {
+			var t *bvh.Tree
+			for b.Loop() {
+				var err error
+				if t, err = bvh.Build(m, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n := float64(len(m.Tris))
+			b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "tris/s")
+			b.ReportMetric(float64(t.Bytes()+meshBytes(m))/n, "B/tri")
+		})
+	}
+}
