@@ -375,26 +375,10 @@ func (b OBB) Volume() float64 { return 8 * b.Half.X * b.Half.Y * b.Half.Z }
 // example b's axis 1 × b's axis 2 = b's axis 3); their rounding error is a
 // few ulps of the terms, which pad must cover where that matters. A NaN
 // anywhere makes the comparisons false, so the boxes are then reported not
-// disjoint. It does not allocate and calls no function.
+// disjoint. It does not allocate; it tests the face axes with
+// OBBFacesDisjoint.
 func OBBDisjoint(a, b geom.Vec3, r, absR *geom.Mat3, t geom.Vec3, pad float64) bool {
-	// Face axes of A: L = A_i, |t_i| > a_i + Σ_j b_j|r_ij|.
-	if math.Abs(t.X) > a.X+b.X*absR[0][0]+b.Y*absR[0][1]+b.Z*absR[0][2]+pad {
-		return true
-	}
-	if math.Abs(t.Y) > a.Y+b.X*absR[1][0]+b.Y*absR[1][1]+b.Z*absR[1][2]+pad {
-		return true
-	}
-	if math.Abs(t.Z) > a.Z+b.X*absR[2][0]+b.Y*absR[2][1]+b.Z*absR[2][2]+pad {
-		return true
-	}
-	// Face axes of B: L = B_j, |t·r_j| > Σ_i a_i|r_ij| + b_j.
-	if math.Abs(t.X*r[0][0]+t.Y*r[1][0]+t.Z*r[2][0]) > a.X*absR[0][0]+a.Y*absR[1][0]+a.Z*absR[2][0]+b.X+pad {
-		return true
-	}
-	if math.Abs(t.X*r[0][1]+t.Y*r[1][1]+t.Z*r[2][1]) > a.X*absR[0][1]+a.Y*absR[1][1]+a.Z*absR[2][1]+b.Y+pad {
-		return true
-	}
-	if math.Abs(t.X*r[0][2]+t.Y*r[1][2]+t.Z*r[2][2]) > a.X*absR[0][2]+a.Y*absR[1][2]+a.Z*absR[2][2]+b.Z+pad {
+	if OBBFacesDisjoint(a, b, r, absR, t, pad) {
 		return true
 	}
 	// Edge axes L = A_i × B_j:
@@ -442,7 +426,8 @@ func trisMag(tris []geom.Triangle) float64 {
 	return m
 }
 
-// OBBFacesDisjoint is OBBDisjoint on the six face axes only: a cheaper,
+// OBBFacesDisjoint is OBBDisjoint on the six face axes only (the first it
+// tests, with its face axes of a, then of b): a cheaper,
 // weaker test (it may miss a separation along an edge-edge axis), for
 // trees that test more finely below.
 func OBBFacesDisjoint(a, b geom.Vec3, r, absR *geom.Mat3, t geom.Vec3, pad float64) bool {
