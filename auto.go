@@ -33,12 +33,13 @@ import (
 // Model.WithBV). ParseBV("auto") returns Auto; BVs does not list it, as
 // it is not a volume.
 //
-// Memory: Build(m, BuildOptions{BV: Auto}) builds the first candidate
-// (an 18-DOP tree); Choose builds the others one at a time, each timed
-// against the best so far, and drops each loser as soon as it has lost,
-// so that at most three trees of a model (four while the probes are found
-// with a tree that is not a candidate) are held at once while choosing;
-// once it has chosen, a model holds the trees chosen for its pairs (one,
+// Memory: Build(m, BuildOptions{BV: Auto}) builds an 18-DOP tree (the
+// fastest to build, with which Choose finds its probes); Choose builds the
+// other candidates one at a time, each timed against the best so far, and
+// drops each loser as soon as it has lost, so that at most four trees of a
+// model (the best so far for each mode, the one timed against them, and
+// the 18-DOP tree until its turn) are held at once while choosing; once it
+// has chosen, a model holds the trees chosen for its pairs (one,
 // or two when the modes chose differently) and no other. Model.Bytes
 // reports what it holds, and Model.Tree is nil. Building the candidates is
 // most of the cost of the choice: about the sum of their builds (OBB trees
@@ -51,16 +52,21 @@ const Auto BV = 0xff
 const autoName = "auto"
 
 // autoCandidates are the kinds Choose chooses from by default, in order
-// of preference: the first is built with the model, and a later one
-// replaces the best so far only when it is faster by more than
-// chooseTie.
-var autoCandidates = []BV{KDOP18, KDOP14, KDOP26, AABB, OBB}
+// of preference, the smaller trees first (bytes per triangle: 128, 144,
+// 176, 240, 272): a later one replaces the best so far only when it is
+// faster by more than chooseTie.
+var autoCandidates = []BV{AABB, KDOP14, KDOP18, KDOP26, OBB}
+
+// autoFirst is the kind of tree Build builds for an auto model, the
+// fastest to build: Choose finds its probes with it.
+const autoFirst = KDOP18
 
 // AutoCandidates returns the kinds Choose chooses from by default, in
 // order of preference (a kind is chosen over an earlier one only when it
-// measured faster by more than 3%): kdop18, kdop14, kdop26, aabb, obb.
-// The other kinds (kdop6, sphere, boxtree, rss) were never the fastest on
-// the benchmark scenes; ChooseOptions.Candidates can add them.
+// measured faster by more than 3%), the smaller trees first: aabb,
+// kdop14, kdop18, kdop26, obb. The other kinds (kdop6, sphere, boxtree,
+// rss) were never the fastest on the benchmark scenes;
+// ChooseOptions.Candidates can add them.
 func AutoCandidates() []BV { return slices.Clone(autoCandidates) }
 
 // chooseTie is the margin by which a later candidate must beat the best
@@ -292,10 +298,10 @@ func newAuto(m *mesh.TriMesh, o BuildOptions) *Model {
 	return md
 }
 
-// buildAuto is Build for BV Auto: it builds the first candidate, which
-// validates m and o.
+// buildAuto is Build for BV Auto: it builds the tree of kind autoFirst,
+// which validates m and o.
 func buildAuto(m *mesh.TriMesh, o BuildOptions) (*Model, error) {
-	first := autoCandidates[0]
+	first := autoFirst
 	c, err := Build(m, o.forKind(first))
 	if err != nil {
 		return nil, err

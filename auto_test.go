@@ -34,7 +34,7 @@ func TestParseAuto(t *testing.T) {
 		collide.OBB.Compatible(collide.Auto) {
 		t.Error("Auto.Compatible: wrong")
 	}
-	want := []collide.BV{collide.KDOP18, collide.KDOP14, collide.KDOP26, collide.AABB, collide.OBB}
+	want := []collide.BV{collide.AABB, collide.KDOP14, collide.KDOP18, collide.KDOP26, collide.OBB}
 	if got := collide.AutoCandidates(); !slices.Equal(got, want) {
 		t.Errorf("AutoCandidates() = %v, want %v", got, want)
 	}

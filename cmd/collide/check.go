@@ -70,7 +70,7 @@ The default is %s; brute tests every pair (the oracle). --rule, --split,
 --exact-root choose traversal variants, for experiments.
 
 --bv auto chooses the kind for the pair of models: it builds the candidate
-trees (kdop18, kdop14, kdop26, aabb, obb) of both and times their queries
+trees (aabb, kdop14, kdop18, kdop26, obb) of both and times their queries
 at (up to 40 of) the poses given, in the mode asked, before the first
 query, keeping only the fastest kind's trees; it says on stderr what it
 chose and how the candidates measured. A saved model checked with --bv
