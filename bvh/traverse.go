@@ -187,7 +187,8 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top+1].e, stack[top].e = p.ekids(e, er)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur

@@ -60,7 +60,8 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top+1].e, stack[top].e = p.ekids(e, er)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -159,7 +160,8 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top+1].e, stack[top].e = p.ekids(e, er)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -258,7 +260,8 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top+1].e, stack[top].e = p.ekids(e, er)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -357,7 +360,8 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top+1].e, stack[top].e = p.ekids(e, er)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -456,7 +460,8 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top+1].e, stack[top].e = p.ekids(e, er)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
@@ -555,7 +560,8 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			p.leaves(e, f)
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
-			stack[top+1].e, stack[top].e = p.ekids(e, er)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
 			p.esplit(e, &stack[top+1].x, &stack[top].x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
