@@ -66,6 +66,11 @@ import (
 //	                      numbers (edge directions, then normal); half
 //	                      side lengths L0, L1; radius
 //
+// That is the first node layout, which k-DOP and box-trees keep. OBB,
+// sphere, AABB and RSS trees are written in a second one, without leaf
+// volumes (see encode_kinds.go): a tag, the nn refs depth first, then the
+// volumes of the internal nodes only; Read reads both.
+//
 // A box-tree's nodes are preceded by its root box (min x, y, z, max x, y,
 // z: 48 bytes); its order lists every leaf's triangles (a triangle may be
 // in several leaves, and 1 ≤ nn ≤ 2·no−1).
