@@ -88,10 +88,25 @@ func Orient3D(a, b, c, d Vec3) int {
 	perm := float64(math.Abs(ux)*(math.Abs(vywz)+math.Abs(vzwy))) +
 		float64(math.Abs(uy)*(math.Abs(vzwx)+math.Abs(vxwz))) +
 		float64(math.Abs(uz)*(math.Abs(vxwy)+math.Abs(vywx)))
-	if perm >= tinyPerm && math.Abs(det) > errBound3*perm {
+	if perm >= tinyPerm && math.Abs(det) > errBound3*perm &&
+		(min(math.Abs(vywz), math.Abs(vzwy), math.Abs(vzwx), math.Abs(vxwz), math.Abs(vxwy), math.Abs(vywx)) >= 0x1p-969 ||
+			!(inexactProd(vy, wz, vywz) || inexactProd(vz, wy, vzwy) || inexactProd(vz, wx, vzwx) ||
+				inexactProd(vx, wz, vxwz) || inexactProd(vx, wy, vxwy) || inexactProd(vy, wx, vywx))) {
 		return sgn(det)
 	}
 	return orient3DExact(a, b, c, d)
+}
+
+// inexactProd reports whether p, the rounded product x·y, may be off by
+// more than a relative ulp: it underflowed to 0 or to below 2^-969 (where
+// a product keeps fewer than 53 bits, with margin). The filters' error
+// bounds take every product to be within a relative ulp; an underflowed
+// one is off by up to 2^-1075, which a later factor may make large.
+func inexactProd(x, y, p float64) bool {
+	if p == 0 {
+		return x != 0 && y != 0
+	}
+	return math.Abs(p) < 0x1p-969
 }
 
 func sgn(x float64) int {

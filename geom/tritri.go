@@ -72,6 +72,18 @@ func planeSigns(t, q *Triangle) [3]int {
 	py := math.Abs(uzvx) + math.Abs(uxvz)
 	pz := math.Abs(uxvy) + math.Abs(uyvx)
 	var s [3]int
+	// The bound takes each product of the normal to be within a relative
+	// ulp, which an underflowed product is not: its absolute error, up to
+	// 2^-1075, is then multiplied by the coordinates of q, which may be
+	// huge. Such a normal goes to the exact predicate.
+	if min(math.Abs(uyvz), math.Abs(uzvy), math.Abs(uzvx), math.Abs(uxvz), math.Abs(uxvy), math.Abs(uyvx)) < 0x1p-969 &&
+		(inexactProd(uy, vz, uyvz) || inexactProd(uz, vy, uzvy) || inexactProd(uz, vx, uzvx) ||
+			inexactProd(ux, vz, uxvz) || inexactProd(ux, vy, uxvy) || inexactProd(uy, vx, uyvx)) {
+		for i, p := range q {
+			s[i] = orient3DExact(t[0], t[1], t[2], p)
+		}
+		return s
+	}
 	for i, p := range q {
 		wx, wy, wz := p.X-t[0].X, p.Y-t[0].Y, p.Z-t[0].Z
 		det := float64(nx*wx) + float64(ny*wy) + float64(nz*wz)
