@@ -63,7 +63,8 @@
 //   - bvh/internal/specialize/cmd/specialize (internal): the command go generate runs for it
 //   - flight: motion: pose files, billiard paths, recorded paths, flights
 //   - bench: the k-DOP paper's experiments and the comparison with peers
-//   - bench/scenes: the paper's scenes, generated
+//   - bench/scenes: the paper's scenes and gears, generated, and two scenes
+//     of real meshes from Debian's libcgal-demo when it is installed
 //   - bench/plot: SVG charts of the reports
 //   - cmd/collide: the command-line tool
 //   - internal/exact (internal): exact floating-point expansions
