@@ -410,8 +410,9 @@ func Chosen(env, fly *Model) (Choice, bool) {
 //
 // The choice is measured. The probe poses are chosen among o.Poses (up to
 // 1,000 of them, evenly spaced), or else among the 1,200 poses of eight
-// random flights of fly through env's bounding box (billiard paths, as
-// collide flight flies given models: steps of 1% of fly's size, each from
+// random flights of fly through env's bounding box grown by a quarter of
+// fly's size (billiard paths, as collide flight flies given models: steps
+// of 1% of fly's size, each from
 // a random free start, half of them in fly's own orientation and half in
 // a random one, reversing after a contact): each candidate pose is
 // queried once (first contact, with the trees the model holds), the poses
@@ -434,7 +435,7 @@ func Chosen(env, fly *Model) (Choice, bool) {
 // would make more than 20 million volume and triangle tests and updates
 // plus 100 per triangle of the two models (at 10 to 100 ns each, about
 // 0.4 s plus 2 µs per triangle), the probes are thinned, evenly, down to
-// 20 at least.
+// 12 at least.
 //
 // The probes, and so the counts of CandidateCost, are a function of the
 // models and of o.Seed (or o.Poses); the times are measured, so two kinds
@@ -532,7 +533,7 @@ const (
 	// minProbes) so that the timing should fit in it.
 	probeWork       = 20_000_000
 	probeWorkPerTri = 100
-	minProbes       = 20
+	minProbes       = 12
 	// A probe's block repeats its query until the first candidate's
 	// would take minBlock (up to maxReps times), so that the clock's
 	// resolution and the cost of reading it do not decide.
@@ -703,7 +704,8 @@ func choose(env, fly *Model, o ChooseOptions) (*Choice, error) {
 		}
 	}
 	budget := probeWork + probeWorkPerTri*int64(len(env.mesh.Tris)+len(fly.mesh.Tris))
-	if est := 4 * int64(max(len(cands)-1, 1)) * work; est > budget && len(poses) > minProbes {
+	// A bout times two or three kinds in two or three rounds.
+	if est := 8 * int64(max(len(cands)-1, 1)) * work; est > budget && len(poses) > minProbes {
 		m := max(minProbes, int(float64(len(poses))*float64(budget)/float64(est)))
 		thin, thinReps := make([]geom.Pose, m), make([][2]int64, m)
 		for i := range m {
@@ -922,7 +924,9 @@ const (
 )
 
 // flightProbes returns the poses of random flights of fly through env's
-// bounding box, with what a first-contact query found at each: each flight
+// bounding box (grown by a quarter of fly's diagonal, so that a fly as
+// large as env has room to be apart), with what a first-contact query
+// found at each: each flight
 // starts at a random point of the box where fly does not touch env (the
 // last of 20 tries if none), in fly's own orientation (even flights) or a
 // random one (odd flights), and reverses after a step that collides, as
@@ -932,6 +936,7 @@ func flightProbes(env, fly *Model, seed uint64, eps float64) []probe {
 	rng := rand.New(rand.NewPCG(seed, 0x6175746f)) // "auto"
 	eb, fb := env.mesh.Bounds(), fly.mesh.Bounds()
 	c := fb.Center()
+	eb = eb.Expanded(fb.Size().Norm() / 4)
 	speed := flightSpeed * fb.Size().Norm()
 	if !(speed > 0) {
 		speed = flightSpeed * eb.Size().Norm()
