@@ -412,10 +412,9 @@ func Chosen(env, fly *Model) (Choice, bool) {
 // 1,000 of them, evenly spaced), or else among the 1,200 poses of eight
 // random flights of fly through env's bounding box grown by a quarter of
 // fly's size (billiard paths, as collide flight flies given models: steps
-// of 1% of fly's size, each from
-// a random free start, half of them in fly's own orientation and half in
-// a random one, reversing after a contact): each candidate pose is
-// queried once (first contact, with the trees the model holds), the poses
+// of 1% of fly's size, each from a random free start, half of them in
+// fly's own orientation and half in a random one, reversing after a
+// contact): each candidate pose is queried once (first contact, with the trees the model holds), the poses
 // are sorted by whether they touch and by the work of that query, and the
 // probes are taken evenly from the sorted list, so that the few costly
 // poses (contacts, near misses) are among the probes in proportion.
