@@ -847,6 +847,16 @@ func choose(env, fly *Model, o ChooseOptions) (*Choice, error) {
 	// runtime's scavenger do so in the background during the queries to
 	// come.
 	debug.FreeOSMemory()
+	// A last pass at the probes with the chosen trees leaves them in the
+	// caches, as a build leaves the tree it built, for the first queries.
+	for _, i := range probed {
+		e, f := env.auto.tree(best[i].cost.BV), fly.auto.tree(best[i].cost.BV)
+		for _, p := range poses {
+			if _, err := q.Each(e, f, p, QueryOptions{All: i == 1, Eps: o.Eps}, yes); err != nil {
+				return nil, err
+			}
+		}
+	}
 	ch.Time = time.Since(start)
 	env.auto.setChoice(fly.auto.id, ch)
 	return ch, nil
