@@ -469,15 +469,14 @@ func Choose(env, fly *Model, o ChooseOptions) (Choice, error) {
 // checkChoose returns the error of a Choose that cannot be made, and
 // fills in o's defaults.
 func checkChoose(env, fly *Model, o *ChooseOptions) error {
+	if err := checkBuilt(env, fly, "Choose: "); err != nil {
+		return err
+	}
 	for _, m := range []struct {
 		m    *Model
 		name string
 	}{{env, "environment"}, {fly, "flying model"}} {
 		switch {
-		case m.m == nil:
-			return fmt.Errorf("collide: %w: Choose: nil %s", ErrInvalidQuery, m.name)
-		case m.m.mesh == nil:
-			return fmt.Errorf("collide: %w: Choose: the %s was not built (use Build or ReadModel)", ErrInvalidQuery, m.name)
 		case m.m.auto == nil:
 			return fmt.Errorf("collide: %w: Choose: the %s is a %s model, not an auto model (build it with BV Auto, or use m.WithBV(collide.Auto))",
 				ErrInvalidQuery, m.name, m.m.opts.BV)

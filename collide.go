@@ -364,18 +364,27 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 	return Stats{BVTests: st.BVTests, TriTests: st.TriTests, Updates: st.Updates, LeafTests: st.LeafTests}, nil
 }
 
-// checkQuery returns the error of a query that cannot be answered.
-func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
+// checkBuilt returns the error of an operation (named by op, "" or
+// "Choose: ") on two models of which one is nil or unbuilt.
+func checkBuilt(env, fly *Model, op string) error {
 	for _, m := range []struct {
 		m    *Model
 		name string
 	}{{env, "environment"}, {fly, "flying model"}} {
 		switch {
 		case m.m == nil:
-			return fmt.Errorf("collide: %w: nil %s", ErrInvalidQuery, m.name)
+			return fmt.Errorf("collide: %w: %snil %s", ErrInvalidQuery, op, m.name)
 		case m.m.mesh == nil:
-			return fmt.Errorf("collide: %w: the %s was not built (use Build or ReadModel)", ErrInvalidQuery, m.name)
+			return fmt.Errorf("collide: %w: %sthe %s was not built (use Build or ReadModel)", ErrInvalidQuery, op, m.name)
 		}
+	}
+	return nil
+}
+
+// checkQuery returns the error of a query that cannot be answered.
+func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
+	if err := checkBuilt(env, fly, ""); err != nil {
+		return err
 	}
 	if e, f := env.opts.BV, fly.opts.BV; !e.Compatible(f) {
 		if e == Auto || f == Auto {
