@@ -6,10 +6,10 @@ import "github.com/collide3d/collide/geom"
 // object against every other object, O(m·n) box tests for m moved objects
 // among n. The zero value is an empty phase ready to use.
 type Brute struct {
-	box    []geom.AABB
-	state  []uint8 // 0 absent; bit 1 present, bit 2 static, bit 4 moved
-	moved  []int32
-	n      int
+	box   []geom.AABB
+	state []uint8 // 0 absent; bit 1 present, bit 2 static, bit 4 moved
+	moved []int32
+	n     int
 }
 
 const (

@@ -296,7 +296,9 @@ func randBox(r *rand.Rand, lo, hi, smin, smax float64) geom.AABB {
 	return geom.AABB{Min: c.Sub(s.Scale(0.5)), Max: c.Add(s.Scale(0.5))}
 }
 
-func shift(b geom.AABB, d geom.Vec3) geom.AABB { return geom.AABB{Min: b.Min.Add(d), Max: b.Max.Add(d)} }
+func shift(b geom.AABB, d geom.Vec3) geom.AABB {
+	return geom.AABB{Min: b.Min.Add(d), Max: b.Max.Add(d)}
+}
 
 // Scenes returns the scenes of the conformance suite.
 func Scenes() []Scene {
