@@ -1,0 +1,40 @@
+package world
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/collide3d/collide/broad"
+)
+
+// broads is the table of broad phases by name.
+var broads = map[string]func() broad.Phase{
+	"brute": func() broad.Phase { return broad.NewBrute() },
+}
+
+// defaultBroadName is the broad phase of Options.Broad = nil.
+const defaultBroadName = "brute"
+
+func defaultBroad() broad.Phase { return broads[defaultBroadName]() }
+
+// BroadPhases returns the names of the broad phases NewBroad knows, sorted.
+func BroadPhases() []string {
+	var names []string
+	for n := range broads {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// DefaultBroad is the name of the default broad phase.
+func DefaultBroad() string { return defaultBroadName }
+
+// NewBroad returns the constructor of the broad phase of that name (see
+// BroadPhases), for Options.Broad.
+func NewBroad(name string) (func() broad.Phase, error) {
+	if f, ok := broads[name]; ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("world: unknown broad phase %q (known: %v)", name, BroadPhases())
+}

@@ -1,0 +1,395 @@
+package world
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+)
+
+// StepStats counts the work of one Step and times its phases.
+type StepStats struct {
+	Step       int64 // the step's number, from 1 (0: nothing changed, nothing done)
+	Moved      int   // objects re-bounded (moved or added)
+	Candidates int   // pairs of overlapping boxes from the broad phase
+	Tested     int   // interesting candidates tested exactly
+	Contacts   int   // pairs in contact after the step
+	Began      int   // pairs that started touching
+	Kept       int   // pairs tested again that still touch
+	Ended      int   // pairs that stopped touching or lost an object
+	// Query sums the counts of the exact tests (Nv, Np, Nu, Nl).
+	Query collide.Stats
+	// The phases' wall-clock times: bounding the moved objects, the broad
+	// phase (its update and its pairs, with the interest filter and the
+	// sort of the pairs), the exact tests, and the update of the contacts
+	// with the callbacks.
+	Bound, Broad, Narrow, Update time.Duration
+}
+
+// contact is a Contact in the world's table.
+type contact struct {
+	Contact
+	live bool
+}
+
+// cand is a candidate pair: its key (A << 32 | B).
+type cand = uint64
+
+// result is the exact test of one candidate.
+type result struct {
+	hit    bool
+	worker int32
+	off, n int32
+}
+
+// event is a callback to make: kind 'b', 'k' or 'e' for a contact.
+type event struct {
+	key  uint64
+	kind byte
+	idx  int32
+}
+
+// worker is one goroutine's state for the exact tests.
+type worker struct {
+	q     collide.Query
+	buf   []collide.Pair
+	fn    func(collide.Pair) bool
+	stats collide.Stats
+	err   error
+}
+
+func newWorker() *worker {
+	wk := &worker{}
+	wk.fn = func(p collide.Pair) bool { wk.buf = append(wk.buf, p); return true }
+	return wk
+}
+
+// narrow is the state of the exact tests of a step.
+type narrow struct {
+	workers []*worker
+	cands   []cand
+	res     []result
+	events  []event
+	moved   []ID // the other moved buffer
+	next    atomic.Int64
+}
+
+// Step re-bounds the objects moved or added since the last Step, finds the
+// pairs whose boxes overlap, tests the interesting ones exactly, updates the
+// contacts and makes the callbacks (see the package documentation). With
+// nothing changed it does nothing and returns zero stats (but Contacts).
+func (w *World) Step() (StepStats, error) {
+	var st StepStats
+	if w.inStep {
+		return st, ErrInStep
+	}
+	if len(w.moved) == 0 && len(w.freeing) == 0 && len(w.ended) == 0 {
+		st.Contacts = len(w.contacts)
+		return st, nil
+	}
+	w.step++
+	st.Step = w.step
+	nw := &w.narrow
+
+	// Bound the moved objects and update the broad phase.
+	t0 := time.Now()
+	moved := w.moved
+	w.moved, nw.moved = nw.moved[:0], moved
+	for _, id := range moved {
+		ob := &w.objs[id]
+		ob.moved = false
+		if !ob.present {
+			continue
+		}
+		if ob.stepped != -1 {
+			ob.box = w.bound(ob)
+			w.phase.Move(int32(id), ob.box)
+		}
+		ob.stepped = w.step
+		if w.spheres != nil && !ob.static {
+			w.spheres.SetSpheres(int32(id), w.sphereBounds(ob, w.opts.SphereLevel))
+		}
+		st.Moved++
+	}
+	t1 := time.Now()
+	st.Bound = t1.Sub(t0)
+
+	// The broad phase's pairs, the interesting ones, ascending.
+	nw.cands = nw.cands[:0]
+	w.phase.Pairs(func(a, b int32) bool {
+		st.Candidates++
+		if w.wants(ID(a), ID(b)) {
+			nw.cands = append(nw.cands, pairKey(ID(a), ID(b)))
+		}
+		return true
+	})
+	slices.Sort(nw.cands)
+	t2 := time.Now()
+	st.Broad = t2.Sub(t1)
+
+	// The exact tests.
+	st.Tested = len(nw.cands)
+	if err := w.testAll(&st); err != nil {
+		w.step--
+		return StepStats{}, err
+	}
+	t3 := time.Now()
+	st.Narrow = t3.Sub(t2)
+
+	w.update(&st)
+	st.Contacts = len(w.contacts)
+	st.Update = time.Since(t3)
+	return st, nil
+}
+
+// testAll runs the exact test of every candidate on the workers.
+func (w *World) testAll(st *StepStats) error {
+	nw := &w.narrow
+	n := len(nw.cands)
+	nw.res = slices.Grow(nw.res[:0], n)[:n]
+	k := w.opts.Workers
+	if k > n/8 {
+		k = max(1, n/8)
+	}
+	for len(nw.workers) < k {
+		nw.workers = append(nw.workers, newWorker())
+	}
+	for _, wk := range nw.workers[:k] {
+		wk.buf = wk.buf[:0]
+		wk.stats = collide.Stats{}
+		wk.err = nil
+	}
+	const chunk = 16
+	run := func(wi int) {
+		wk := nw.workers[wi]
+		if w.opts.Static {
+			lo, hi := wi*n/k, (wi+1)*n/k
+			for i := lo; i < hi && wk.err == nil; i++ {
+				w.test(wk, int32(wi), i)
+			}
+			return
+		}
+		for wk.err == nil {
+			lo := int(nw.next.Add(chunk)) - chunk
+			if lo >= n {
+				return
+			}
+			for i := lo; i < min(lo+chunk, n) && wk.err == nil; i++ {
+				w.test(wk, int32(wi), i)
+			}
+		}
+	}
+	nw.next.Store(0)
+	if k == 1 {
+		run(0)
+	} else {
+		var wg sync.WaitGroup
+		for wi := 1; wi < k; wi++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); run(wi) }()
+		}
+		run(0)
+		wg.Wait()
+	}
+	for _, wk := range nw.workers[:k] {
+		if wk.err != nil {
+			return wk.err
+		}
+		st.Query.Add(wk.stats)
+	}
+	return nil
+}
+
+// test runs the exact test of candidate i on worker wk.
+func (w *World) test(wk *worker, wi int32, i int) {
+	key := w.narrow.cands[i]
+	a, b := ID(key>>32), ID(uint32(key))
+	oa, ob := &w.objs[a], &w.objs[b]
+	env, fly, swap := oa, ob, false
+	if ob.model.tris > oa.model.tris {
+		env, fly, swap = ob, oa, true
+	}
+	rel := env.pose.Inverse().Compose(fly.pose)
+	off := len(wk.buf)
+	s, err := wk.q.Each(env.model.m, fly.model.m, rel, collide.QueryOptions{All: w.opts.All, Eps: w.opts.Eps}, wk.fn)
+	if err != nil {
+		wk.err = err
+		return
+	}
+	wk.stats.Add(s)
+	ps := wk.buf[off:]
+	if swap {
+		for j := range ps {
+			ps[j].Env, ps[j].Fly = ps[j].Fly, ps[j].Env
+		}
+	}
+	if len(ps) > 1 {
+		slices.SortFunc(ps, collide.ComparePairs)
+	}
+	w.narrow.res[i] = result{hit: len(ps) > 0, worker: wi, off: int32(off), n: int32(len(ps))}
+}
+
+// update turns the step's results into contacts and callbacks.
+func (w *World) update(st *StepStats) {
+	nw := &w.narrow
+	nw.events = nw.events[:0]
+	for _, c := range w.ended {
+		idx := w.newSlot()
+		w.cs[idx] = contact{Contact: c.Contact}
+		nw.events = append(nw.events, event{pairKey(c.A, c.B), 'e', idx})
+	}
+	w.ended = w.ended[:0]
+	for i, key := range nw.cands {
+		r := nw.res[i]
+		idx, ok := w.contacts[key]
+		switch {
+		case r.hit:
+			kind := byte('k')
+			if !ok {
+				kind = 'b'
+				idx = w.newSlot()
+				w.contacts[key] = idx
+				a, b := ID(key>>32), ID(uint32(key))
+				w.cs[idx] = contact{Contact: Contact{A: a, B: b, Since: w.step, Pairs: w.cs[idx].Pairs[:0]}, live: true}
+				w.objs[a].ncont++
+				w.objs[b].ncont++
+			}
+			c := &w.cs[idx]
+			c.Step = w.step
+			c.Pairs = append(c.Pairs[:0], nw.workers[r.worker].buf[r.off:r.off+r.n]...)
+			nw.events = append(nw.events, event{key, kind, idx})
+		case ok:
+			w.cs[idx].Step = w.step
+			nw.events = append(nw.events, event{key, 'e', idx})
+		}
+	}
+	// The contacts of moved objects that the broad phase no longer pairs
+	// (their boxes parted, or the pair is no longer interesting).
+	for idx := range w.cs {
+		c := &w.cs[idx]
+		if c.live && c.Step != w.step && (w.objs[c.A].stepped == w.step || w.objs[c.B].stepped == w.step) {
+			c.Step = w.step
+			nw.events = append(nw.events, event{pairKey(c.A, c.B), 'e', int32(idx)})
+		}
+	}
+	slices.SortFunc(nw.events, func(x, y event) int { return cmp.Compare(x.key, y.key) })
+	w.inStep = true
+	for _, e := range nw.events {
+		c := &w.cs[e.idx]
+		switch e.kind {
+		case 'b':
+			st.Began++
+			if w.cb.Begin != nil {
+				w.cb.Begin(&c.Contact)
+			}
+		case 'k':
+			st.Kept++
+			if w.cb.Keep != nil {
+				w.cb.Keep(&c.Contact)
+			}
+		case 'e':
+			st.Ended++
+			if w.cb.End != nil {
+				w.cb.End(&c.Contact)
+			}
+		}
+	}
+	w.inStep = false
+	for _, e := range nw.events {
+		if e.kind == 'e' {
+			w.dropSlot(e.key, e.idx)
+		}
+	}
+	w.free = append(w.free, w.freeing...)
+	w.freeing = w.freeing[:0]
+}
+
+func (w *World) newSlot() int32 {
+	if k := len(w.csFree); k > 0 {
+		idx := w.csFree[k-1]
+		w.csFree = w.csFree[:k-1]
+		return idx
+	}
+	w.cs = append(w.cs, contact{})
+	return int32(len(w.cs) - 1)
+}
+
+// dropSlot frees contact slot idx, which held the pair key.
+func (w *World) dropSlot(key uint64, idx int32) {
+	c := &w.cs[idx]
+	if c.live {
+		delete(w.contacts, key)
+		w.objs[c.A].ncont--
+		w.objs[c.B].ncont--
+	}
+	c.live = false
+	c.A, c.B = -1, -1
+	w.csFree = append(w.csFree, idx)
+}
+
+// endContactsOf ends the contacts of object id, which is being removed:
+// they are reported by the next Step.
+func (w *World) endContactsOf(id ID) {
+	if w.objs[id].ncont == 0 {
+		return
+	}
+	for idx := range w.cs {
+		c := &w.cs[idx]
+		if c.live && (c.A == id || c.B == id) {
+			w.ended = append(w.ended, contact{Contact: Contact{A: c.A, B: c.B, Step: c.Step, Since: c.Since, Pairs: slices.Clone(c.Pairs)}})
+			w.dropSlot(pairKey(c.A, c.B), int32(idx))
+		}
+	}
+}
+
+// Contact returns the contact of objects a and b, if they touch: valid
+// until the next Step.
+func (w *World) Contact(a, b ID) (*Contact, bool) {
+	idx, ok := w.contacts[pairKey(a, b)]
+	if !ok {
+		return nil, false
+	}
+	return &w.cs[idx].Contact, true
+}
+
+// Contacts calls fn with every pair of objects in contact, in ascending
+// order of (A, B), until fn returns false.
+func (w *World) Contacts(fn func(c *Contact) bool) {
+	keys := make([]uint64, 0, len(w.contacts))
+	for k := range w.contacts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !fn(&w.cs[w.contacts[k]].Contact) {
+			return
+		}
+	}
+}
+
+// NumContacts returns the number of pairs of objects in contact.
+func (w *World) NumContacts() int { return len(w.contacts) }
+
+// relPose is the pose at which the pair (env, fly) is tested: exported for
+// tests through RelativePose.
+func relPose(env, fly geom.Pose) geom.Pose { return env.Inverse().Compose(fly) }
+
+// RelativePose returns the pose at which Step tests objects a and b (both
+// present): the environment's triangles first (the object with more
+// triangles, the lower ID on a tie), then the other's pose relative to it,
+// as collide.Query is called with. Checking the two models with it at that
+// pose gives the pair's contacts.
+func (w *World) RelativePose(a, b ID) (env, fly ID, pose geom.Pose) {
+	if a > b {
+		a, b = b, a
+	}
+	oa, ob := &w.objs[a], &w.objs[b]
+	if ob.model.tris > oa.model.tris {
+		return b, a, relPose(ob.pose, oa.pose)
+	}
+	return a, b, relPose(oa.pose, ob.pose)
+}

@@ -1,0 +1,352 @@
+package world
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/broad"
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/hull"
+)
+
+// ID names an object of a world. IDs are small non-negative integers; the
+// ID of a removed object is given to a later Add only after a Step.
+type ID int32
+
+// MaxGroups bounds the groups of the interest matrix: a group is in
+// [0, MaxGroups).
+const MaxGroups = 1024
+
+// Errors wrapped by the world's methods.
+var (
+	// ErrNoObject: an ID that names no object of the world.
+	ErrNoObject = errors.New("no such object")
+	// ErrInStep: Remove or Step called from a callback of Step.
+	ErrInStep = errors.New("called from a callback of Step")
+)
+
+// Options configures a world. The zero value is a world that reports the
+// first contact of each pair, exactly, with the default broad phase, on every
+// core.
+type Options struct {
+	// Broad makes the broad phase; nil is the default (see NewBroad).
+	Broad func() broad.Phase
+	// All asks for every pair of triangles in contact for each pair of
+	// objects; otherwise each pair of objects reports its first one.
+	All bool
+	// Eps ≥ 0 is the tolerance of the exact tests (collide.QueryOptions.Eps):
+	// objects closer than Eps are in contact; world boxes grow by Eps/2.
+	Eps float64
+	// Workers is the number of goroutines of the exact tests: 0 is
+	// runtime.GOMAXPROCS(0), 1 runs them on Step's goroutine.
+	Workers int
+	// Spheres, with a broad phase that implements broad.Spheres (CDFast's
+	// recursive grid), bounds each moving object by its spheres at level of
+	// detail SphereLevel (collide.Model.Spheres) as well as by its box.
+	Spheres     bool
+	SphereLevel int
+	// Static balances the exact tests statically (each worker a fixed
+	// share of the pairs) instead of dynamically (workers take small chunks
+	// as they go, the default): Zachmann's two schemes, for measuring them.
+	Static bool
+}
+
+// ObjectOptions describes an object added to a world.
+type ObjectOptions struct {
+	// Static objects are the environment: pairs of two static objects are
+	// never tested.
+	Static bool
+	// Group is the object's group in the interest matrix, in [0, MaxGroups).
+	Group int
+	// Data is the caller's, returned by World.Data.
+	Data any
+}
+
+// Callbacks are called by Step for the pairs whose state it changed or
+// confirmed (see the package documentation). A nil callback is not called.
+// The Contact is valid during the call only.
+type Callbacks struct {
+	Begin, Keep, End func(c *Contact)
+}
+
+// Contact is a pair of objects in contact.
+type Contact struct {
+	A, B ID // A < B
+	// Pairs holds the triangle pairs in contact, A's triangle in Env and
+	// B's in Fly, ascending (collide.ComparePairs): one pair unless
+	// Options.All.
+	Pairs []collide.Pair
+	// Step is the number of the step (counted from 1) that last tested the
+	// pair; Since is the step at which it started touching.
+	Step, Since int64
+}
+
+// model is what a world keeps per distinct model.
+type model struct {
+	m      *collide.Model
+	hull   *hull.Hull
+	tris   int
+	refs   int
+	levels [][]bv.Sphere // spheres per level of detail, model coordinates
+}
+
+// object is one object of a world.
+type object struct {
+	model   *model
+	pose    geom.Pose
+	box     geom.AABB
+	climb   bv.ClimbState
+	group   uint16
+	static  bool
+	present bool
+	moved   bool  // in the moved buffer
+	stepped int64 // the step that last re-bounded it
+	ovr     int32 // number of pair overrides of the interest matrix naming it
+	ncont   int32 // number of contacts naming it
+	data    any
+}
+
+// World is a set of objects that Step tests against each other. See the
+// package documentation.
+type World struct {
+	opts    Options
+	phase   broad.Phase
+	spheres broad.Spheres
+	objs    []object
+	models  map[*collide.Model]*model
+	free    []ID // IDs of removed objects, reusable after the next Step
+	freeing []ID // IDs removed since the last Step
+	moved   []ID
+	n       int
+	cb      Callbacks
+	inter   interest
+	step    int64
+	inStep  bool
+
+	contacts map[uint64]int32 // pair key → index in cs
+	cs       []contact
+	csFree   []int32
+	ended    []contact // contacts ended by Remove, reported at the next Step
+
+	narrow narrow
+	sbuf   []bv.Sphere
+}
+
+// New returns an empty world.
+func New(o Options) (*World, error) {
+	if !(o.Eps >= 0) || o.Eps > 1e300 {
+		return nil, fmt.Errorf("world: tolerance %v is not a finite number ≥ 0", o.Eps)
+	}
+	if o.Workers < 0 {
+		return nil, fmt.Errorf("world: %d workers", o.Workers)
+	}
+	if o.Workers == 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.SphereLevel < 0 || o.SphereLevel > 16 {
+		return nil, fmt.Errorf("world: sphere level %d is not in [0, 16]", o.SphereLevel)
+	}
+	mk := o.Broad
+	if mk == nil {
+		mk = defaultBroad
+	}
+	w := &World{
+		opts:     o,
+		phase:    mk(),
+		models:   map[*collide.Model]*model{},
+		contacts: map[uint64]int32{},
+	}
+	if o.Spheres {
+		w.spheres, _ = w.phase.(broad.Spheres)
+	}
+	w.inter.init()
+	return w, nil
+}
+
+// Options returns the options the world was made with (Workers resolved).
+func (w *World) Options() Options { return w.opts }
+
+// SetCallbacks sets the callbacks of the next steps.
+func (w *World) SetCallbacks(c Callbacks) { w.cb = c }
+
+// Add inserts an instance of m at pose p and returns its ID; the object is
+// tested at the next Step. m must be built, its bounding volume compatible
+// with the models of the world's other objects (collide.BV.Compatible),
+// and p a valid pose for it.
+func (w *World) Add(m *collide.Model, p geom.Pose, o ObjectOptions) (ID, error) {
+	if m == nil || m.Mesh() == nil {
+		return -1, fmt.Errorf("world: Add: %w: the model is nil or not built", collide.ErrInvalidQuery)
+	}
+	if err := checkPose(m, p); err != nil {
+		return -1, fmt.Errorf("world: Add: %w", err)
+	}
+	if o.Group < 0 || o.Group >= MaxGroups {
+		return -1, fmt.Errorf("world: Add: group %d is not in [0, %d)", o.Group, MaxGroups)
+	}
+	md := w.models[m]
+	if md == nil {
+		for _, other := range w.models {
+			if !m.BV().Compatible(other.m.BV()) {
+				return -1, fmt.Errorf("world: Add: %w: a %v model cannot be tested against the world's %v models (build it with a compatible BV, or use Model.WithBV)", collide.ErrInvalidQuery, m.BV(), other.m.BV())
+			}
+		}
+		md = &model{m: m, hull: hull.New(m.Mesh().Verts), tris: len(m.Mesh().Tris)}
+		w.models[m] = md
+	}
+	md.refs++
+	var id ID
+	if k := len(w.free); k > 0 {
+		id = w.free[k-1]
+		w.free = w.free[:k-1]
+	} else {
+		id = ID(len(w.objs))
+		w.objs = append(w.objs, object{})
+	}
+	ob := &w.objs[id]
+	*ob = object{model: md, pose: p, group: uint16(o.Group), static: o.Static, present: true, data: o.Data}
+	w.n++
+	ob.box = w.bound(ob)
+	ob.stepped = -1 // bounded at its pose: Step need not do it again
+	w.phase.Add(int32(id), ob.box, o.Static)
+	w.markMoved(id)
+	return id, nil
+}
+
+// markMoved puts id in the moved buffer once.
+func (w *World) markMoved(id ID) {
+	ob := &w.objs[id]
+	if !ob.moved {
+		ob.moved = true
+		w.moved = append(w.moved, id)
+	}
+}
+
+func (w *World) get(id ID) (*object, error) {
+	if id < 0 || int(id) >= len(w.objs) || !w.objs[id].present {
+		return nil, fmt.Errorf("world: %w: object %d", ErrNoObject, id)
+	}
+	return &w.objs[id], nil
+}
+
+// Move sets the pose of object id; it is re-bounded and tested at the next
+// Step. Moving an object to the pose it has still counts as a move.
+func (w *World) Move(id ID, p geom.Pose) error {
+	ob, err := w.get(id)
+	if err != nil {
+		return err
+	}
+	if err := checkPose(ob.model.m, p); err != nil {
+		return fmt.Errorf("world: Move %d: %w", id, err)
+	}
+	ob.pose = p
+	if ob.stepped == -1 {
+		ob.stepped = 0
+	}
+	w.markMoved(id)
+	return nil
+}
+
+// Remove takes object id out of the world; its contacts end (Callbacks.End
+// is called for them at the next Step). Its ID may be given to an object
+// added after the next Step.
+func (w *World) Remove(id ID) error {
+	if w.inStep {
+		return fmt.Errorf("world: Remove %d: %w", id, ErrInStep)
+	}
+	ob, err := w.get(id)
+	if err != nil {
+		return err
+	}
+	w.phase.Remove(int32(id))
+	w.endContactsOf(id)
+	ob.model.refs--
+	if ob.model.refs == 0 {
+		delete(w.models, ob.model.m)
+	}
+	w.forget(id)
+	*ob = object{}
+	w.freeing = append(w.freeing, id)
+	w.n--
+	return nil
+}
+
+// Len returns the number of objects.
+func (w *World) Len() int { return w.n }
+
+// Pose returns the pose of object id (the zero Pose if there is none).
+func (w *World) Pose(id ID) geom.Pose {
+	if ob, err := w.get(id); err == nil {
+		return ob.pose
+	}
+	return geom.Pose{}
+}
+
+// Bounds returns the world box of object id as of the last Step (or Add):
+// the box of its convex hull at its pose, padded (see the package
+// documentation). It is empty if there is no such object.
+func (w *World) Bounds(id ID) geom.AABB {
+	if ob, err := w.get(id); err == nil {
+		return ob.box
+	}
+	return geom.EmptyAABB()
+}
+
+// Model returns the model of object id (nil if there is none).
+func (w *World) Model(id ID) *collide.Model {
+	if ob, err := w.get(id); err == nil {
+		return ob.model.m
+	}
+	return nil
+}
+
+// Static reports whether object id is static.
+func (w *World) Static(id ID) bool {
+	ob, err := w.get(id)
+	return err == nil && ob.static
+}
+
+// Group returns the group of object id.
+func (w *World) Group(id ID) int {
+	if ob, err := w.get(id); err == nil {
+		return int(ob.group)
+	}
+	return -1
+}
+
+// Data returns the Data of object id's ObjectOptions.
+func (w *World) Data(id ID) any {
+	if ob, err := w.get(id); err == nil {
+		return ob.data
+	}
+	return nil
+}
+
+// Objects calls fn with the ID of every object, ascending, until fn returns
+// false.
+func (w *World) Objects(fn func(ID) bool) {
+	for i := range w.objs {
+		if w.objs[i].present && !fn(ID(i)) {
+			return
+		}
+	}
+}
+
+// RotationTol is how far from orthonormal the rotation of a pose given to a
+// world may be (geom.Mat3.IsRotation): tighter than the 1e-6 of
+// geom.Pose.Validate, so that the relative pose of two objects, at which
+// their pair is tested, is a rotation to within 1e-6.
+const RotationTol = 2e-7
+
+// checkPose returns the error of a pose for model m in a world.
+func checkPose(m *collide.Model, p geom.Pose) error {
+	if err := m.CheckPose(p); err != nil {
+		return err
+	}
+	if !p.IsIdentity() && !p.R.IsRotation(RotationTol) {
+		return fmt.Errorf("%w: pose rotation is not orthonormal with determinant 1 to within %g", collide.ErrInvalidPose, RotationTol)
+	}
+	return nil
+}
