@@ -7,16 +7,59 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
+// smallHull is the number of hull vertices up to which bound projects
+// every vertex rather than climbing: a cube's 8 cost less than 6 climbs.
+const smallHull = 12
+
 // bound returns the world box of ob at its pose: the box of its convex
-// hull's vertices moved by the pose (bv.HullDOP with the 6-DOP, climbing
-// from the extremes of the last call), padded by pad.
+// hull's vertices moved by the pose, padded by pad. It is HullDOP with the
+// 6-DOP, written for it: the extreme vertex along x (y, z) is the one that
+// maximises row 0 (1, 2) of R, found by hill climbing from the last one,
+// and its coordinate is computed as geom.Pose.Apply computes it,
+// fl(fl(rowᵢ·x) + tᵢ), so that HullDOP's proof holds (its pad for the axes,
+// 2⁻⁴⁸(3ρM + τ), is the part 2⁻⁴⁸·3M + 2⁻⁴⁸τ of pad's, ρ ≤ 1 + 1e-6); small
+// hulls project every vertex (HullDOPBrute).
+//
+// As x ↦ fl(x + tᵢ) is monotone, the extreme of fl(fl(rowᵢ·x) + tᵢ) is
+// fl(extreme of fl(rowᵢ·x) + tᵢ): bound keeps the extremes of R·x, and an
+// object that only translated gets the same box, bit for bit, from them and
+// its new t, without looking at its hull.
 func (w *World) bound(ob *object) geom.AABB {
 	h := ob.model.hull
-	d, _ := bv.HullDOP(h, bv.K6, ob.pose.R, ob.pose.T, &ob.climb)
-	p := w.pad(ob.pose, h.MaxAbs())
+	r, t := &ob.pose.R, [3]float64{ob.pose.T.X, ob.pose.T.Y, ob.pose.T.Z}
+	if !ob.rotValid || ob.rot != *r {
+		ob.rot, ob.rotValid = *r, true
+		lo, hi := &ob.rlo, &ob.rhi
+		switch n := h.Len(); {
+		case n == 0:
+			*lo, *hi = [3]float64{}, [3]float64{}
+		case n <= smallHull:
+			rows := [3]geom.Vec3{r.Row(0), r.Row(1), r.Row(2)}
+			*lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+			*hi = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+			for v := range n {
+				x := h.Vertex(v)
+				for i := range 3 {
+					c := rows[i].Dot(x)
+					lo[i] = min(lo[i], c)
+					hi[i] = max(hi[i], c)
+				}
+			}
+		default:
+			for i := range 3 {
+				g := r.Row(i)
+				a, _ := h.Extreme(g, int(ob.climb[2*i]))
+				b, _ := h.Extreme(g.Neg(), int(ob.climb[2*i+1]))
+				ob.climb[2*i], ob.climb[2*i+1] = int32(a), int32(b)
+				hi[i] = g.Dot(h.Vertex(a))
+				lo[i] = g.Dot(h.Vertex(b))
+			}
+		}
+	}
+	p := w.pad(ob, h.MaxAbs())
 	return geom.AABB{
-		Min: geom.V(d.Lo[0]-p, d.Lo[1]-p, d.Lo[2]-p),
-		Max: geom.V(d.Hi[0]+p, d.Hi[1]+p, d.Hi[2]+p),
+		Min: geom.V((ob.rlo[0]+t[0])-p, (ob.rlo[1]+t[1])-p, (ob.rlo[2]+t[2])-p),
+		Max: geom.V((ob.rhi[0]+t[0])+p, (ob.rhi[1]+t[1])+p, (ob.rhi[2]+t[2])+p),
 	}
 }
 
@@ -49,22 +92,31 @@ func (w *World) bound(ob *object) geom.AABB {
 // pad_E and pad_F share a point whenever the query can find a contact. With
 // a tolerance eps the query reports points up to eps apart in E's frame, at
 // most eps(1 + d_E) in the world: each box grows by eps(1 + 1e-5)/2 more.
-func (w *World) pad(p geom.Pose, m float64) float64 {
-	d := 0.0
+func (w *World) pad(ob *object, m float64) float64 {
+	t := ob.pose.T
+	tau := max(math.Abs(t.X), math.Abs(t.Y), math.Abs(t.Z))
+	return 3.1*ob.defect*m + 0x1p-43*(3*m+tau) + w.opts.Eps*(0.5+0.5e-5) + 0x1p-1000
+}
+
+// defect returns a bound on ‖R Rᵀ - I‖∞ for the pad, and whether R is a
+// rotation to within RotationTol (every entry of R Rᵀ - I and det R - 1).
+func defect(r *geom.Mat3) (float64, bool) {
+	d, worst := 0.0, 0.0
+	rows := [3]geom.Vec3{r.Row(0), r.Row(1), r.Row(2)}
 	for i := range 3 {
 		row := 0.0
 		for j := range 3 {
-			s := p.R[i][0]*p.R[j][0] + p.R[i][1]*p.R[j][1] + p.R[i][2]*p.R[j][2]
+			s := rows[i].Dot(rows[j])
 			if i == j {
 				s--
 			}
 			row += math.Abs(s)
+			worst = max(worst, math.Abs(s))
 		}
 		d = max(d, row)
 	}
 	d = d*(1+0x1p-30) + 0x1p-49 // the rounding of d itself
-	tau := max(math.Abs(p.T.X), math.Abs(p.T.Y), math.Abs(p.T.Z))
-	return 3.1*d*m + 0x1p-43*(3*m+tau) + w.opts.Eps*(0.5+0.5e-5) + 0x1p-1000
+	return d, worst <= RotationTol && math.Abs(r.Det()-1) <= RotationTol
 }
 
 // sphereBounds returns the world spheres of ob at level l of detail,
@@ -74,7 +126,7 @@ func (w *World) sphereBounds(ob *object, l int) []bv.Sphere {
 	for len(md.levels) <= l {
 		md.levels = append(md.levels, md.m.Spheres(len(md.levels)))
 	}
-	p := w.pad(ob.pose, ob.model.hull.MaxAbs())
+	p := w.pad(ob, ob.model.hull.MaxAbs())
 	w.sbuf = w.sbuf[:0]
 	for _, s := range md.levels[l] {
 		w.sbuf = append(w.sbuf, bv.Sphere{C: ob.pose.Apply(s.C), R: s.R*(1+0x1p-40) + 2*p})

@@ -95,18 +95,22 @@ type model struct {
 
 // object is one object of a world.
 type object struct {
-	model   *model
-	pose    geom.Pose
-	box     geom.AABB
-	climb   bv.ClimbState
-	group   uint16
-	static  bool
-	present bool
-	moved   bool  // in the moved buffer
-	stepped int64 // the step that last re-bounded it
-	ovr     int32 // number of pair overrides of the interest matrix naming it
-	ncont   int32 // number of contacts naming it
-	data    any
+	model    *model
+	pose     geom.Pose
+	box      geom.AABB
+	climb    [6]int32   // the hull vertices extreme along ±x, ±y, ±z at the last bound
+	rot      geom.Mat3  // the rotation of the last bound
+	rlo, rhi [3]float64 // the box of R·x over the hull at that rotation
+	rotValid bool
+	defect   float64 // ‖R Rᵀ - I‖∞ of the pose, bounded (pad)
+	group    uint16
+	static   bool
+	present  bool
+	moved    bool  // in the moved buffer
+	stepped  int64 // the step that last re-bounded it
+	ovr      int32 // number of pair overrides of the interest matrix naming it
+	ncont    int32 // number of contacts naming it
+	data     any
 }
 
 // World is a set of objects that Step tests against each other. See the
@@ -180,7 +184,8 @@ func (w *World) Add(m *collide.Model, p geom.Pose, o ObjectOptions) (ID, error) 
 	if m == nil || m.Mesh() == nil {
 		return -1, fmt.Errorf("world: Add: %w: the model is nil or not built", collide.ErrInvalidQuery)
 	}
-	if err := checkPose(m, p); err != nil {
+	d, err := checkPose(m, p)
+	if err != nil {
 		return -1, fmt.Errorf("world: Add: %w", err)
 	}
 	if o.Group < 0 || o.Group >= MaxGroups {
@@ -206,7 +211,7 @@ func (w *World) Add(m *collide.Model, p geom.Pose, o ObjectOptions) (ID, error) 
 		w.objs = append(w.objs, object{})
 	}
 	ob := &w.objs[id]
-	*ob = object{model: md, pose: p, group: uint16(o.Group), static: o.Static, present: true, data: o.Data}
+	*ob = object{model: md, pose: p, defect: d, group: uint16(o.Group), static: o.Static, present: true, data: o.Data}
 	w.n++
 	ob.box = w.bound(ob)
 	ob.stepped = -1 // bounded at its pose: Step need not do it again
@@ -238,10 +243,11 @@ func (w *World) Move(id ID, p geom.Pose) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPose(ob.model.m, p); err != nil {
+	d, err := checkPose(ob.model.m, p)
+	if err != nil {
 		return fmt.Errorf("world: Move %d: %w", id, err)
 	}
-	ob.pose = p
+	ob.pose, ob.defect = p, d
 	if ob.stepped == -1 {
 		ob.stepped = 0
 	}
@@ -340,13 +346,15 @@ func (w *World) Objects(fn func(ID) bool) {
 // their pair is tested, is a rotation to within 1e-6.
 const RotationTol = 2e-7
 
-// checkPose returns the error of a pose for model m in a world.
-func checkPose(m *collide.Model, p geom.Pose) error {
+// checkPose returns the error of a pose for model m in a world, or the
+// bound on its rotation's defect for the pad.
+func checkPose(m *collide.Model, p geom.Pose) (float64, error) {
 	if err := m.CheckPose(p); err != nil {
-		return err
+		return 0, err
 	}
-	if !p.IsIdentity() && !p.R.IsRotation(RotationTol) {
-		return fmt.Errorf("%w: pose rotation is not orthonormal with determinant 1 to within %g", collide.ErrInvalidPose, RotationTol)
+	d, ok := defect(&p.R)
+	if !ok {
+		return 0, fmt.Errorf("%w: pose rotation is not orthonormal with determinant 1 to within %g", collide.ErrInvalidPose, RotationTol)
 	}
-	return nil
+	return d, nil
 }
