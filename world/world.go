@@ -3,6 +3,7 @@ package world
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 
 	"github.com/collide3d/collide"
@@ -184,21 +185,18 @@ func (w *World) Add(m *collide.Model, p geom.Pose, o ObjectOptions) (ID, error) 
 	if m == nil || m.Mesh() == nil {
 		return -1, fmt.Errorf("world: Add: %w: the model is nil or not built", collide.ErrInvalidQuery)
 	}
-	d, err := checkPose(m, p)
+	md, err := w.model(m)
+	if err != nil {
+		return -1, err
+	}
+	d, err := checkPose(md, p, nil)
 	if err != nil {
 		return -1, fmt.Errorf("world: Add: %w", err)
 	}
 	if o.Group < 0 || o.Group >= MaxGroups {
 		return -1, fmt.Errorf("world: Add: group %d is not in [0, %d)", o.Group, MaxGroups)
 	}
-	md := w.models[m]
-	if md == nil {
-		for _, other := range w.models {
-			if !m.BV().Compatible(other.m.BV()) {
-				return -1, fmt.Errorf("world: Add: %w: a %v model cannot be tested against the world's %v models (build it with a compatible BV, or use Model.WithBV)", collide.ErrInvalidQuery, m.BV(), other.m.BV())
-			}
-		}
-		md = &model{m: m, hull: hull.New(m.Mesh().Verts), tris: len(m.Mesh().Tris)}
+	if md.refs == 0 {
 		w.models[m] = md
 	}
 	md.refs++
@@ -218,6 +216,21 @@ func (w *World) Add(m *collide.Model, p geom.Pose, o ObjectOptions) (ID, error) 
 	w.phase.Add(int32(id), ob.box, o.Static)
 	w.markMoved(id)
 	return id, nil
+}
+
+// model returns the world's record of m, new (not yet in w.models) if m is
+// not the model of an object, after checking that it can be tested against
+// the world's other models.
+func (w *World) model(m *collide.Model) (*model, error) {
+	if md := w.models[m]; md != nil {
+		return md, nil
+	}
+	for _, other := range w.models {
+		if !m.BV().Compatible(other.m.BV()) {
+			return nil, fmt.Errorf("world: Add: %w: a %v model cannot be tested against the world's %v models (build it with a compatible BV, or use Model.WithBV)", collide.ErrInvalidQuery, m.BV(), other.m.BV())
+		}
+	}
+	return &model{m: m, hull: hull.New(m.Mesh().Verts), tris: len(m.Mesh().Tris)}, nil
 }
 
 // markMoved puts id in the moved buffer once.
@@ -243,7 +256,7 @@ func (w *World) Move(id ID, p geom.Pose) error {
 	if err != nil {
 		return err
 	}
-	d, err := checkPose(ob.model.m, p)
+	d, err := checkPose(ob.model, p, ob)
 	if err != nil {
 		return fmt.Errorf("world: Move %d: %w", id, err)
 	}
@@ -346,15 +359,38 @@ func (w *World) Objects(fn func(ID) bool) {
 // their pair is tested, is a rotation to within 1e-6.
 const RotationTol = 2e-7
 
-// checkPose returns the error of a pose for model m in a world, or the
-// bound on its rotation's defect for the pad.
-func checkPose(m *collide.Model, p geom.Pose) (float64, error) {
-	if err := m.CheckPose(p); err != nil {
-		return 0, err
+// maxReach bounds 3M + |t|∞ for an object whose hull's largest |coordinate|
+// is M at a pose with translation t: its coordinates, and those of the
+// relative pose of any pair, then stay far from overflow (collide.Query
+// accepts a pose up to about 2¹⁰²⁴).
+const maxReach = 0x1p1020
+
+// checkPose returns the error of a pose p for an object of model md, or the
+// bound on its rotation's defect for the pad; prev is the object's pose
+// before (nil if new) with its defect, whose rotation, if p has it too, need
+// not be checked again.
+func checkPose(md *model, p geom.Pose, prev *object) (float64, error) {
+	t := p.T
+	if s := t.X + t.Y + t.Z; s-s != 0 {
+		return 0, fmt.Errorf("%w: translation %v is not finite", collide.ErrInvalidPose, t)
 	}
-	d, ok := defect(&p.R)
-	if !ok {
-		return 0, fmt.Errorf("%w: pose rotation is not orthonormal with determinant 1 to within %g", collide.ErrInvalidPose, RotationTol)
+	var d float64
+	if prev != nil && prev.pose.R == p.R {
+		d = prev.defect
+	} else {
+		a := p.Array()
+		for i, x := range a[:9] {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return 0, fmt.Errorf("%w: pose number %d is %v", collide.ErrInvalidPose, i+1, x)
+			}
+		}
+		var ok bool
+		if d, ok = defect(&p.R); !ok {
+			return 0, fmt.Errorf("%w: pose rotation is not orthonormal with determinant 1 to within %g", collide.ErrInvalidPose, RotationTol)
+		}
+	}
+	if 3*md.hull.MaxAbs()+max(math.Abs(t.X), math.Abs(t.Y), math.Abs(t.Z)) > maxReach {
+		return 0, fmt.Errorf("%w: the pose takes the model's coordinates beyond %g", collide.ErrInvalidPose, maxReach)
 	}
 	return d, nil
 }
