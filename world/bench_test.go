@@ -2,6 +2,7 @@ package world_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -48,5 +49,54 @@ func BenchmarkBound(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/object")
 		})
+	}
+}
+
+// BenchmarkStep times steps of n small objects (spheres, cubes, tori,
+// bars, tetrahedra) in a cube where every object moves and turns a little
+// each step, with one worker and with every core, and reports the time of
+// each phase per step and the exact tests per step.
+func BenchmarkStep(b *testing.B) {
+	ms := models(b, collide.KDOP18)
+	for _, n := range []int{1000, 3000} {
+		for _, workers := range []int{1, 0} {
+			b.Run(fmt.Sprintf("%d/workers=%d", n, workers), func(b *testing.B) {
+				w, _ := world.New(world.Options{Workers: workers})
+				r := rand.New(rand.NewPCG(1, 1))
+				span := 4 * math.Cbrt(float64(n))
+				poses := make([]geom.Pose, n)
+				for i := range n {
+					poses[i] = randPose(r, span)
+					w.Add(ms[i%len(ms)], poses[i], world.ObjectOptions{})
+				}
+				w.Step()
+				turn := geom.FromAxisAngle(geom.V(1, 2, 3), 0.01, geom.V(0.01, 0, 0))
+				var sum world.StepStats
+				b.ReportAllocs()
+				for b.Loop() {
+					for i := range n {
+						poses[i] = turn.Compose(poses[i])
+						w.Move(world.ID(i), poses[i])
+					}
+					st, err := w.Step()
+					if err != nil {
+						b.Fatal(err)
+					}
+					sum.Bound += st.Bound
+					sum.Broad += st.Broad
+					sum.Narrow += st.Narrow
+					sum.Update += st.Update
+					sum.Tested += st.Tested
+					sum.Contacts += st.Contacts
+				}
+				k := float64(b.N)
+				b.ReportMetric(float64(sum.Bound.Microseconds())/k, "µs-bound")
+				b.ReportMetric(float64(sum.Broad.Microseconds())/k, "µs-broad")
+				b.ReportMetric(float64(sum.Narrow.Microseconds())/k, "µs-narrow")
+				b.ReportMetric(float64(sum.Update.Microseconds())/k, "µs-update")
+				b.ReportMetric(float64(sum.Tested)/k, "tests")
+				b.ReportMetric(float64(sum.Contacts)/k, "contacts")
+			})
+		}
 	}
 }

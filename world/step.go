@@ -99,14 +99,13 @@ func (w *World) Step() (StepStats, error) {
 	t0 := time.Now()
 	moved := w.moved
 	w.moved, nw.moved = nw.moved[:0], moved
+	w.boundAll(moved)
 	for _, id := range moved {
 		ob := &w.objs[id]
-		ob.moved = false
 		if !ob.present {
 			continue
 		}
 		if ob.stepped != -1 {
-			ob.box = w.bound(ob)
 			w.phase.Move(int32(id), ob.box)
 		}
 		ob.stepped = w.step
@@ -144,6 +143,37 @@ func (w *World) Step() (StepStats, error) {
 	st.Contacts = len(w.contacts)
 	st.Update = time.Since(t3)
 	return st, nil
+}
+
+// parallelBound is the number of moved objects from which Step bounds them
+// on several goroutines.
+const parallelBound = 4096
+
+// boundAll computes the world boxes of the moved objects (but those Add
+// bounded at their pose), on the workers when there are many: each object's
+// bound touches only its own state.
+func (w *World) boundAll(moved []ID) {
+	one := func(ids []ID) {
+		for _, id := range ids {
+			ob := &w.objs[id]
+			ob.moved = false
+			if ob.present && ob.stepped != -1 {
+				ob.box = w.bound(ob)
+			}
+		}
+	}
+	k := min(w.opts.Workers, len(moved)/(parallelBound/2))
+	if k <= 1 {
+		one(moved)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < k; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); one(moved[i*len(moved)/k : (i+1)*len(moved)/k]) }()
+	}
+	one(moved[:len(moved)/k])
+	wg.Wait()
 }
 
 // testAll runs the exact test of every candidate on the workers.

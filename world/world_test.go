@@ -483,3 +483,29 @@ func TestConcurrentReads(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundsParallel checks that bounding many moved objects on several
+// goroutines gives the boxes of one.
+func TestBoundsParallel(t *testing.T) {
+	ms := models(t, collide.KDOP18)
+	var boxes [2][]geom.AABB
+	for k, workers := range []int{1, 3} {
+		w, _ := world.New(world.Options{Workers: workers, Broad: func() broadPhase { return nop{} }})
+		r := rand.New(rand.NewPCG(8, 8))
+		n := 10000
+		for i := range n {
+			w.Add(ms[i%len(ms)], randPose(r, 50), world.ObjectOptions{})
+		}
+		w.Step()
+		for i := range n {
+			w.Move(world.ID(i), randPose(r, 50))
+		}
+		w.Step()
+		for i := range n {
+			boxes[k] = append(boxes[k], w.Bounds(world.ID(i)))
+		}
+	}
+	if !slices.Equal(boxes[0], boxes[1]) {
+		t.Fatal("boxes bounded on 3 goroutines differ from those of one")
+	}
+}
