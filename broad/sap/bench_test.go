@@ -96,8 +96,6 @@ func benchBulk(b *testing.B, newPhase func() broad.Phase) {
 	}
 }
 
-func BenchmarkPairsArray(b *testing.B) { benchPairs(b, func() broad.Phase { return NewArray() }) }
-func BenchmarkBulkArray(b *testing.B)  { benchBulk(b, func() broad.Phase { return NewArray() }) }
+func BenchmarkPairs(b *testing.B) { benchPairs(b, func() broad.Phase { return New() }) }
 
-func BenchmarkPairsAxis3(b *testing.B) { benchPairs(b, func() broad.Phase { return NewAxis3() }) }
-func BenchmarkBulkAxis3(b *testing.B)  { benchBulk(b, func() broad.Phase { return NewAxis3() }) }
+func BenchmarkBulk(b *testing.B) { benchBulk(b, func() broad.Phase { return New() }) }

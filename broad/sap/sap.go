@@ -1,86 +1,109 @@
 package sap
 
 import (
+	"cmp"
+	"math/bits"
 	"slices"
 
 	"github.com/collide3d/collide/broad"
 	"github.com/collide3d/collide/geom"
 )
 
-// entry is one object in the sorted array: its box, with the sort axis
-// first, and its id and flags, in one cache-friendly record.
-type entry struct {
-	lo, hi     float64 // the box on the sort axis
-	min1, max1 float64 // on the second axis
-	min2, max2 float64 // on the third axis
-	id         int32
-	f          uint32
+// endpoint is one end of an object's interval in the sorted array of one
+// axis a, with the object's intervals on the two other axes, (a+1)%3 and
+// (a+2)%3, carried along, so that the overlap test at a swap reads nothing
+// but the two endpoints at hand.
+type endpoint struct {
+	v    float64    // the end on axis a
+	b, c [2]float64 // the object's [min, max] on axes (a+1)%3 and (a+2)%3
+	x    uint32     // id<<1, | 1 for a max
 }
 
-// Entry flags.
-const (
-	fPending = 1 << iota // added or moved since the last Pairs
-	fStatic
-	fWide // wider than Phase.w on the sort axis: in Phase.wide
-	fDead // removed; dropped at the next compaction
-)
+// less orders endpoints by value, a min before a max at equal values: then
+// a min is before another object's max in the order exactly when it is at
+// most that max, and touching intervals overlap in the order as they do as
+// closed sets.
+func less(e, f *endpoint) bool {
+	return e.v < f.v || e.v == f.v && e.x&1 < f.x&1
+}
 
-// Per-id state flags.
+func cmpEndpoint(e, f endpoint) int {
+	return cmp.Or(cmp.Compare(e.v, f.v), cmp.Compare(e.x&1, f.x&1))
+}
+
+// overlap2 reports whether the objects of e and f overlap on the two axes
+// other than the array's. Each max(...) <= min(...) is one comparison that
+// is rarely true, where four short-circuit comparisons would be mispredicted.
+func overlap2(e, f *endpoint) bool {
+	return max(e.b[0], f.b[0]) <= min(e.b[1], f.b[1]) && max(e.c[0], f.c[0]) <= min(e.c[1], f.c[1])
+}
+
+// box6 is a box indexed by axis.
+type box6 struct{ lo, hi [3]float64 }
+
+// Per-id state bits.
 const (
 	sPresent = 1 << iota
 	sStatic
-	sTouched // in Phase.touched
+	sTouched // in Phase.touched: added, moved or removed since the last Pairs
+	sIn      // in the arrays
+	sMoved   // in the arrays and moved this round
+	sAdded   // entering the arrays this round
+	sRemove  // leaving the arrays this round
 )
 
-// ArrayPhase is the single-axis array sweep and prune.
-type ArrayPhase struct {
-	box     []geom.AABB
+// Phase is an incremental three-axis sweep and prune: see the package
+// documentation. The zero value is not ready to use; call New.
+type Phase struct {
+	box     []geom.AABB // the boxes given by Add and Move
+	cur     []box6      // the boxes the arrays are sorted by
 	state   []uint8
-	pos     []int32 // index of the id's entry in ent, -1 if none
 	touched []int32
-	n       int
+	n       int // present objects
+	nin     int // objects in the arrays
 
-	ent    []entry // sorted by lo up to nsorted, then new entries
-	axis   int
-	w, wb  float64 // the width bound of non-wide entries, and w with a margin
-	meanW  float64
-	wide   []int32 // ids of the wide entries
-	wide0  int     // len(wide) after the last rebuild
-	ndead  int
-	sorted int
-	tmp    []entry
-	widths []float64
+	ep    [3][]endpoint // sorted endpoints of each axis
+	pairs pairSet       // every overlapping pair of objects in the arrays
+
+	added []int32
+	tmp   []endpoint
+	sweep []sweepBox
+
+	rebuildCost int // the last rebuild's work, in sweep steps
+	budget      int // swaps an incremental update may take before a rebuild is cheaper
 }
 
-// NewArray returns an empty array sweep and prune.
-func NewArray() *ArrayPhase { return &ArrayPhase{} }
+// New returns an empty sweep and prune.
+func New() *Phase { return &Phase{} }
 
-func (p *ArrayPhase) grow(id int32) {
+func (p *Phase) grow(id int32) {
 	if id < 0 {
 		panic("sap: negative object id")
 	}
-	for int(id) >= len(p.box) {
-		p.box = append(p.box, geom.AABB{})
-		p.state = append(p.state, 0)
-		p.pos = append(p.pos, -1)
+	if int(id) >= len(p.box) {
+		n := int(id) + 1
+		p.box = slices.Grow(p.box, n-len(p.box))[:n]
+		p.cur = slices.Grow(p.cur, n-len(p.cur))[:n]
+		p.state = slices.Grow(p.state, n-len(p.state))[:n]
 	}
 }
 
-func (p *ArrayPhase) touch(id int32) {
+func (p *Phase) touch(id int32) {
 	if p.state[id]&sTouched == 0 {
 		p.state[id] |= sTouched
 		p.touched = append(p.touched, id)
 	}
 }
 
-// Add implements broad.Phase.
-func (p *ArrayPhase) Add(id int32, b geom.AABB, static bool) {
+// Add inserts object id with box b, or replaces it; see broad.Phase.
+func (p *Phase) Add(id int32, b geom.AABB, static bool) {
 	p.grow(id)
-	if p.state[id]&sPresent == 0 {
+	s := p.state[id]
+	if s&sPresent == 0 {
 		p.n++
 	}
 	p.box[id] = b
-	s := p.state[id]&sTouched | sPresent
+	s = s&(sTouched|sIn) | sPresent
 	if static {
 		s |= sStatic
 	}
@@ -88,8 +111,9 @@ func (p *ArrayPhase) Add(id int32, b geom.AABB, static bool) {
 	p.touch(id)
 }
 
-// Move implements broad.Phase.
-func (p *ArrayPhase) Move(id int32, b geom.AABB) {
+// Move sets the box of object id, which must be present, and marks it
+// moved; see broad.Phase.
+func (p *Phase) Move(id int32, b geom.AABB) {
 	if id < 0 || int(id) >= len(p.state) || p.state[id]&sPresent == 0 {
 		panic("sap: Move of an absent object")
 	}
@@ -98,8 +122,8 @@ func (p *ArrayPhase) Move(id int32, b geom.AABB) {
 	p.touch(id)
 }
 
-// Remove implements broad.Phase.
-func (p *ArrayPhase) Remove(id int32) {
+// Remove takes object id out; removing an absent id does nothing.
+func (p *Phase) Remove(id int32) {
 	if id < 0 || int(id) >= len(p.state) || p.state[id]&sPresent == 0 {
 		return
 	}
@@ -108,399 +132,282 @@ func (p *ArrayPhase) Remove(id int32) {
 	p.touch(id)
 }
 
-// Len implements broad.Phase.
-func (p *ArrayPhase) Len() int { return p.n }
+// Len returns the number of objects.
+func (p *Phase) Len() int { return p.n }
 
-func (p *ArrayPhase) makeEntry(id int32) entry {
-	b := &p.box[id]
-	f := uint32(fPending)
-	if p.state[id]&sStatic != 0 {
-		f |= fStatic
+// Pairs brings the arrays and the pair set up to date and calls fn(a, b),
+// a < b, for every overlapping pair, not both static, with an object added
+// or moved since the last call; it stops when fn returns false. See
+// broad.Phase.
+func (p *Phase) Pairs(fn func(a, b int32) bool) {
+	if p.update() {
+		p.rebuild()
 	}
-	switch p.axis {
-	case 0:
-		return entry{b.Min.X, b.Max.X, b.Min.Y, b.Max.Y, b.Min.Z, b.Max.Z, id, f}
-	case 1:
-		return entry{b.Min.Y, b.Max.Y, b.Min.X, b.Max.X, b.Min.Z, b.Max.Z, id, f}
-	default:
-		return entry{b.Min.Z, b.Max.Z, b.Min.X, b.Max.X, b.Min.Y, b.Max.Y, id, f}
-	}
-}
-
-// Pairs implements broad.Phase.
-func (p *ArrayPhase) Pairs(fn func(a, b int32) bool) {
-	p.update()
-	defer p.clear()
-	p.sweep(fn)
-}
-
-func (p *ArrayPhase) clear() {
-	for _, id := range p.touched {
-		p.state[id] &^= sTouched
-		if k := p.pos[id]; k >= 0 {
-			p.ent[k].f &^= fPending
+	for _, k := range p.pairs.list {
+		a, b := uint32(k>>32), uint32(k)
+		sa, sb := p.state[a], p.state[b]
+		if (sa|sb)&sTouched != 0 && sa&sb&sStatic == 0 && !fn(int32(a), int32(b)) {
+			break
 		}
+	}
+	for _, id := range p.touched {
+		p.state[id] &^= sTouched | sMoved | sAdded | sRemove
 	}
 	p.touched = p.touched[:0]
 }
 
-func (p *ArrayPhase) update() {
-	nadd := 0
+// fill returns the min (max false) or max endpoint of object id for the
+// array of axis a, from cur.
+func (p *Phase) fill(a int, id uint32, max bool) endpoint {
+	c := &p.cur[id]
+	a1, a2 := next[a][0], next[a][1]
+	e := endpoint{v: c.lo[a], b: [2]float64{c.lo[a1], c.hi[a1]}, c: [2]float64{c.lo[a2], c.hi[a2]}, x: id << 1}
+	if max {
+		e.v = c.hi[a]
+		e.x |= 1
+	}
+	return e
+}
+
+var next = [3][2]int{{1, 2}, {2, 0}, {0, 1}}
+
+func toBox6(b *geom.AABB) box6 {
+	return box6{[3]float64{b.Min.X, b.Min.Y, b.Min.Z}, [3]float64{b.Max.X, b.Max.Y, b.Max.Z}}
+}
+
+// update applies the round's changes incrementally; it reports true when
+// a rebuild is needed or cheaper.
+func (p *Phase) update() bool {
+	nrem, nmov := 0, 0
+	p.added = p.added[:0]
 	for _, id := range p.touched {
-		k := p.pos[id]
-		if p.state[id]&sPresent == 0 {
-			if k >= 0 {
-				p.ent[k].f |= fDead
-				p.pos[id] = -1
-				p.ndead++
+		s := p.state[id]
+		switch {
+		case s&sPresent == 0:
+			if s&sIn != 0 {
+				p.state[id] = s&^sIn | sRemove
+				nrem++
 			}
-			continue
+		case s&sIn != 0:
+			p.state[id] |= sMoved
+			nmov++
+		default:
+			p.state[id] |= sAdded
+			p.added = append(p.added, id)
 		}
-		e := p.makeEntry(id)
-		if k >= 0 {
-			e.f |= p.ent[k].f & fWide
-			p.ent[k] = e
-			continue
-		}
-		p.pos[id] = int32(len(p.ent))
-		p.ent = append(p.ent, e)
-		nadd++
 	}
-	if p.ndead > 0 {
-		p.compact()
+	p.nin -= nrem
+	// An insertion scans the x array up to the new object (half of it on
+	// average).
+	if p.nin == 0 || len(p.added)*p.nin > p.rebuildCost {
+		return len(p.added) > 0 || nrem > 0
 	}
-	if nadd > p.sorted/4 || len(p.wide) > 2*p.wide0+64 {
-		p.rebuild()
-		return
-	}
-	p.fixWide()
-	if !p.insertionSort(p.ent[:p.sorted], 8*len(p.ent)+1024) {
-		p.rebuild()
-		return
-	}
-	if nadd > 0 {
-		p.merge()
-	}
-}
-
-// compact drops the dead entries, keeping the order.
-func (p *ArrayPhase) compact() {
-	j := 0
-	ns := 0
-	for i := range p.ent {
-		e := &p.ent[i]
-		if e.f&fDead != 0 {
-			if i < p.sorted {
-				ns++
+	if nrem > 0 {
+		for a := range 3 {
+			s := p.ep[a][:0]
+			for _, e := range p.ep[a] {
+				if p.state[e.x>>1]&sRemove == 0 {
+					s = append(s, e)
+				}
 			}
-			continue
+			p.ep[a] = s
 		}
-		if j != i {
-			p.ent[j] = *e
-			p.pos[e.id] = int32(j)
-		}
-		j++
+		p.pairs.filter(func(k uint64) bool { return (p.state[k>>32]|p.state[uint32(k)])&sRemove == 0 })
 	}
-	p.ent = p.ent[:j]
-	p.sorted -= ns
-	p.ndead = 0
-	// Wide entries that died leave the list.
-	w := p.wide[:0]
-	for _, id := range p.wide {
-		if k := p.pos[id]; k >= 0 && p.ent[k].f&fWide != 0 {
-			w = append(w, id)
+	if nmov > 0 {
+		// Axis by axis: cur takes the new interval on a, the moved
+		// endpoints of a's array take it with cur's intervals on the
+		// other axes (new on the axes done, old on those to do: the
+		// orders of their arrays), and an insertion sort of a's array
+		// updates the pair set at every min/max swap.
+		budget := p.budget
+		for a := range 3 {
+			for _, id := range p.touched {
+				if p.state[id]&sMoved != 0 {
+					c, b := &p.cur[id], &p.box[id]
+					switch a {
+					case 0:
+						c.lo[0], c.hi[0] = b.Min.X, b.Max.X
+					case 1:
+						c.lo[1], c.hi[1] = b.Min.Y, b.Max.Y
+					default:
+						c.lo[2], c.hi[2] = b.Min.Z, b.Max.Z
+					}
+				}
+			}
+			p.refill(a)
+			if budget = p.sortAxis(a, budget); budget < 0 {
+				return true
+			}
 		}
+		// The x and y arrays still carry old intervals on later axes.
+		p.refill(0)
+		p.refill(1)
 	}
-	p.wide = w
+	if len(p.added) > 0 {
+		p.insert()
+	}
+	return false
 }
 
-// fixWide keeps the wide flags and list in step with the refreshed entries.
-func (p *ArrayPhase) fixWide() {
-	for _, id := range p.touched {
-		k := p.pos[id]
-		if k < 0 || int(k) >= p.sorted {
-			continue
-		}
-		e := &p.ent[k]
-		wide := !(e.hi-e.lo <= p.w)
-		if wide == (e.f&fWide != 0) {
-			continue
-		}
-		if wide {
-			e.f |= fWide
-			p.wide = append(p.wide, id)
-		} else {
-			e.f &^= fWide
-			i := slices.Index(p.wide, id)
-			p.wide = slices.Delete(p.wide, i, i+1)
+// refill sets the moved objects' endpoints in a's array from cur.
+func (p *Phase) refill(a int) {
+	s := p.ep[a]
+	for i := range s {
+		id := s[i].x >> 1
+		if p.state[id]&sMoved != 0 {
+			s[i] = p.fill(a, id, s[i].x&1 != 0)
 		}
 	}
 }
 
-// insertionSort sorts s by lo, keeping pos, and reports false if it gave
-// up after budget shifts.
-func (p *ArrayPhase) insertionSort(s []entry, budget int) bool {
+// sortAxis re-sorts a's array by insertion, updating the pair set at every
+// swap of a min and a max, and returns the budget left: negative when it
+// gave up, leaving the array and the pair set to a rebuild.
+//
+// Every object's min stays before its max (the sort moves an endpoint only
+// past a strictly greater one), so two objects overlap on a, in the order,
+// unless one's min is after the other's max; a min moving down past
+// another object's max therefore begins an overlap on a, and a max moving
+// down past another's min ends one. Either changes the pair's state iff the
+// two overlap on the other axes, in their arrays' orders, which are those
+// of the intervals the endpoints carry.
+func (p *Phase) sortAxis(a int, budget int) int {
+	s := p.ep[a]
 	for i := 1; i < len(s); i++ {
-		if s[i-1].lo <= s[i].lo {
+		if !less(&s[i], &s[i-1]) {
 			continue
 		}
 		e := s[i]
 		j := i
-		for j > 0 && s[j-1].lo > e.lo {
-			s[j] = s[j-1]
-			p.pos[s[j].id] = int32(j)
-			j--
+		if e.x&1 == 0 {
+			for j > 0 && less(&e, &s[j-1]) {
+				f := &s[j-1]
+				if overlap2(&e, f) && f.x&1 != 0 {
+					p.pairs.add(pairKey(e.x>>1, f.x>>1))
+				}
+				s[j] = *f
+				j--
+			}
+		} else {
+			for j > 0 && less(&e, &s[j-1]) {
+				f := &s[j-1]
+				if overlap2(&e, f) && f.x&1 == 0 {
+					p.pairs.remove(pairKey(e.x>>1, f.x>>1))
+				}
+				s[j] = *f
+				j--
+			}
 		}
 		s[j] = e
-		p.pos[e.id] = int32(j)
-		budget -= i - j
-		if budget < 0 {
-			return false
+		if budget -= i - j; budget < 0 {
+			return budget
 		}
 	}
-	return true
+	return budget
 }
 
-// merge sorts the new entries and merges them into the sorted ones.
-func (p *ArrayPhase) merge() {
-	n := len(p.ent)
-	add := p.ent[p.sorted:]
-	slices.SortFunc(add, func(a, b entry) int {
-		switch {
-		case a.lo < b.lo:
-			return -1
-		case a.lo > b.lo:
-			return 1
-		}
-		return 0
-	})
-	p.tmp = append(p.tmp[:0], add...)
-	i, j, k := p.sorted-1, len(p.tmp)-1, n-1
-	for j >= 0 {
-		if i >= 0 && p.ent[i].lo > p.tmp[j].lo {
-			p.ent[k] = p.ent[i]
-			i--
-		} else {
-			p.ent[k] = p.tmp[j]
-			j--
-		}
-		p.pos[p.ent[k].id] = int32(k)
-		k--
+// insert merges the added objects' endpoints into the arrays and finds
+// their pairs by a scan of the x array.
+func (p *Phase) insert() {
+	for _, id := range p.added {
+		p.cur[id] = toBox6(&p.box[id])
+		p.state[id] |= sIn
 	}
-	p.sorted = n
-	for _, e := range p.tmp {
-		if !(e.hi-e.lo <= p.w) {
-			p.ent[p.pos[e.id]].f |= fWide
-			p.wide = append(p.wide, e.id)
-		}
-	}
-}
-
-// rebuild chooses the axis and the width bound and sorts every entry.
-func (p *ArrayPhase) rebuild() {
-	// The axis: the one along which the boxes are narrowest compared with
-	// the spread of their centres, so that a sweep meets the fewest.
-	var sw, sc, sc2 [3]float64
-	cnt := 0
-	for _, e := range p.ent {
-		b := &p.box[e.id]
-		s := b.Size()
-		c := b.Center()
-		for a, v := range [3]float64{s.X, s.Y, s.Z} {
-			if v < 1e300 {
-				sw[a] += v
-			}
-		}
-		for a, v := range [3]float64{c.X, c.Y, c.Z} {
-			if v > -1e300 && v < 1e300 {
-				sc[a] += v
-				sc2[a] += v * v
-			}
-		}
-		cnt++
-	}
-	best, bestScore := 0, 0.0
+	p.nin += len(p.added)
 	for a := range 3 {
-		if cnt == 0 {
-			break
+		p.tmp = p.tmp[:0]
+		for _, id := range p.added {
+			p.tmp = append(p.tmp, p.fill(a, uint32(id), false), p.fill(a, uint32(id), true))
 		}
-		m := sc[a] / float64(cnt)
-		v := sc2[a]/float64(cnt) - m*m
-		score := sw[a] * sw[a] / (v + 1e-300)
-		if a == 0 || score < bestScore {
-			best, bestScore = a, score
-		}
-	}
-	p.axis = best
-	p.widths = p.widths[:0]
-	for i := range p.ent {
-		e := p.makeEntry(p.ent[i].id)
-		e.f = p.ent[i].f &^ fWide
-		p.ent[i] = e
-		p.widths = append(p.widths, e.hi-e.lo)
-	}
-	p.chooseW()
-	p.wide = p.wide[:0]
-	for i := range p.ent {
-		e := &p.ent[i]
-		if !(e.hi-e.lo <= p.w) {
-			e.f |= fWide
-			p.wide = append(p.wide, e.id)
-		}
-	}
-	slices.SortFunc(p.ent, func(a, b entry) int {
-		switch {
-		case a.lo < b.lo:
-			return -1
-		case a.lo > b.lo:
-			return 1
-		}
-		return 0
-	})
-	for i, e := range p.ent {
-		p.pos[e.id] = int32(i)
-	}
-	p.sorted = len(p.ent)
-	p.wide0 = len(p.wide)
-}
-
-// chooseW sets the width bound: twice the 90th percentile of the widths,
-// raised so that at most 32 entries are wider.
-func (p *ArrayPhase) chooseW() {
-	ws := p.widths
-	if len(ws) == 0 {
-		p.w, p.wb, p.meanW = 0, 0, 0
-		return
-	}
-	slices.SortFunc(ws, func(a, b float64) int {
-		// NaN (inf - inf) sorts last.
-		switch {
-		case a < b:
-			return -1
-		case a > b:
-			return 1
-		case a == b:
-			return 0
-		case a != a:
-			if b != b {
-				return 0
-			}
-			return 1
-		}
-		return -1
-	})
-	w := 2 * ws[len(ws)*9/10]
-	if k := len(ws) - 1 - 32; k >= 0 && ws[k] > w {
-		w = ws[k]
-	}
-	if !(w < 1e300) {
-		w = 1e300
-	}
-	sum := 0.0
-	for _, v := range ws {
-		if v <= w {
-			sum += v
-		}
-	}
-	p.w = w
-	p.wb = w * (1 + 1e-9)
-	p.meanW = sum / float64(len(ws))
-}
-
-// sweep reports the pairs.
-func (p *ArrayPhase) sweep(fn func(a, b int32) bool) {
-	n := len(p.ent)
-	m := 0
-	for _, id := range p.touched {
-		if p.pos[id] >= 0 {
-			m++
-		}
-	}
-	if m == 0 {
-		return
-	}
-	// A full sweep costs n forward scans; a sweep of the moved ones alone
-	// costs m forward scans, m backward scans of length w and m passes over
-	// the wide list.
-	if float64(m)*(p.meanW+p.wb+float64(len(p.wide))*p.meanW/8) >= float64(n)*p.meanW {
-		p.sweepAll(fn)
-		return
-	}
-	p.sweepMoved(fn)
-}
-
-func pairOK(fa, fb uint32) bool {
-	return (fa|fb)&fPending != 0 && fa&fb&fStatic == 0
-}
-
-func (p *ArrayPhase) report(fn func(a, b int32) bool, a, b int32) bool {
-	if a < b {
-		return fn(a, b)
-	}
-	return fn(b, a)
-}
-
-func (p *ArrayPhase) sweepAll(fn func(a, b int32) bool) {
-	ent := p.ent
-	for i := range ent {
-		a := &ent[i]
-		hi := a.hi
-		for j := i + 1; j < len(ent) && ent[j].lo <= hi; j++ {
-			b := &ent[j]
-			if max(a.min1, b.min1) <= min(a.max1, b.max1) && max(a.min2, b.min2) <= min(a.max2, b.max2) && pairOK(a.f, b.f) {
-				if !p.report(fn, a.id, b.id) {
-					return
-				}
+		slices.SortFunc(p.tmp, cmpEndpoint)
+		n0 := len(p.ep[a])
+		s := append(p.ep[a], p.tmp...)
+		i, j := n0-1, len(p.tmp)-1
+		for k := len(s) - 1; j >= 0; k-- {
+			if i >= 0 && less(&p.tmp[j], &s[i]) {
+				s[k] = s[i]
+				i--
+			} else {
+				s[k] = p.tmp[j]
+				j--
 			}
 		}
+		p.ep[a] = s
 	}
-}
-
-func (p *ArrayPhase) sweepMoved(fn func(a, b int32) bool) {
-	ent := p.ent
-	for _, id := range p.touched {
-		i := int(p.pos[id])
-		if i < 0 {
-			continue
-		}
-		a := &ent[i]
-		hi := a.hi
-		// Forward: every entry after a that starts before a ends.
-		for j := i + 1; j < len(ent) && ent[j].lo <= hi; j++ {
-			b := &ent[j]
-			if max(a.min1, b.min1) <= min(a.max1, b.max1) && max(a.min2, b.min2) <= min(a.max2, b.max2) && pairOK(a.f, b.f) {
-				if !p.report(fn, a.id, b.id) {
-					return
-				}
+	for _, x := range p.added {
+		cx := &p.cur[x]
+		ex := p.fill(0, uint32(x), false)
+		for i := range p.ep[0] {
+			e := &p.ep[0][i]
+			if e.v > cx.hi[0] {
+				break
 			}
-		}
-		// Backward: the entries before a that end after a starts and did
-		// not move (a moved one found a in its forward scan). A non-wide
-		// entry is at most w long, so they start after a.lo - wb: the
-		// float subtraction is monotone, so no such entry is missed.
-		lo := a.lo
-		t := lo - p.wb
-		for j := i - 1; j >= 0 && ent[j].lo >= t; j-- {
-			b := &ent[j]
-			if b.f&(fPending|fWide) == 0 && b.hi >= lo && a.min1 <= b.max1 && b.min1 <= a.max1 && a.min2 <= b.max2 && b.min2 <= a.max2 && a.f&b.f&fStatic == 0 {
-				if !p.report(fn, a.id, b.id) {
-					return
-				}
-			}
-		}
-		for _, wid := range p.wide {
-			j := int(p.pos[wid])
-			if j >= i {
+			y := e.x >> 1
+			if e.x&1 != 0 || y == uint32(x) || p.state[y]&sAdded != 0 && y < uint32(x) {
 				continue
 			}
-			b := &ent[j]
-			if b.f&fPending == 0 && b.hi >= lo && a.min1 <= b.max1 && b.min1 <= a.max1 && a.min2 <= b.max2 && b.min2 <= a.max2 && a.f&b.f&fStatic == 0 {
-				if !p.report(fn, a.id, b.id) {
-					return
-				}
+			if p.cur[y].hi[0] >= cx.lo[0] && overlap2(&ex, e) {
+				p.pairs.add(pairKey(uint32(x), y))
 			}
 		}
 	}
 }
 
-var _ broad.Phase = (*ArrayPhase)(nil)
+// sweepBox is a box in the rebuild's sweep.
+type sweepBox struct {
+	lo, hi float64
+	e      *endpoint
+}
+
+// rebuild sorts every array afresh and finds every pair by a sweep along x
+// (box pruning).
+func (p *Phase) rebuild() {
+	for a := range 3 {
+		p.ep[a] = p.ep[a][:0]
+	}
+	p.nin = 0
+	for id := range p.state {
+		s := p.state[id]
+		if s&sPresent == 0 {
+			p.state[id] = s &^ sIn
+			continue
+		}
+		p.state[id] = s | sIn
+		p.cur[id] = toBox6(&p.box[id])
+		for a := range 3 {
+			p.ep[a] = append(p.ep[a], p.fill(a, uint32(id), false), p.fill(a, uint32(id), true))
+		}
+		p.nin++
+	}
+	for a := range 3 {
+		slices.SortFunc(p.ep[a], cmpEndpoint)
+	}
+	p.pairs.reset()
+	p.sweep = p.sweep[:0]
+	for i := range p.ep[0] {
+		e := &p.ep[0][i]
+		if e.x&1 == 0 {
+			p.sweep = append(p.sweep, sweepBox{e.v, p.cur[e.x>>1].hi[0], e})
+		}
+	}
+	sw := p.sweep
+	work := 0
+	for i := range sw {
+		hi, e := sw[i].hi, sw[i].e
+		j := i + 1
+		for ; j < len(sw) && sw[j].lo <= hi; j++ {
+			if overlap2(e, sw[j].e) {
+				p.pairs.add(pairKey(e.x>>1, sw[j].e.x>>1))
+			}
+		}
+		work += j - i
+	}
+	// A rebuild costs three sorts and the sweep; a swap costs about as
+	// much as three steps of the sweep or a comparison of a sort.
+	n := p.nin
+	p.rebuildCost = work + 6*n*bits.Len(uint(n)) + 1024
+	p.budget = p.rebuildCost / 3
+}
+
+var _ broad.Phase = (*Phase)(nil)

@@ -7,10 +7,6 @@ import (
 	"github.com/collide3d/collide/broad/broadtest"
 )
 
-func TestArray(t *testing.T) {
-	broadtest.Run(t, func() broad.Phase { return NewArray() })
-}
-
-func TestAxis3(t *testing.T) {
-	broadtest.Run(t, func() broad.Phase { return NewAxis3() })
+func TestConformance(t *testing.T) {
+	broadtest.Run(t, func() broad.Phase { return New() })
 }
