@@ -5,15 +5,19 @@ import (
 	"slices"
 
 	"github.com/collide3d/collide/broad"
+	"github.com/collide3d/collide/broad/octree"
+	"github.com/collide3d/collide/broad/sap"
 )
 
 // broads is the table of broad phases by name.
 var broads = map[string]func() broad.Phase{
-	"brute": func() broad.Phase { return broad.NewBrute() },
+	"brute":  func() broad.Phase { return broad.NewBrute() },
+	"sap":    func() broad.Phase { return sap.New() },
+	"octree": func() broad.Phase { return octree.New() },
 }
 
 // defaultBroadName is the broad phase of Options.Broad = nil.
-const defaultBroadName = "brute"
+const defaultBroadName = "sap"
 
 func defaultBroad() broad.Phase { return broads[defaultBroadName]() }
 

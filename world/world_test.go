@@ -132,59 +132,76 @@ func checkContacts(t *testing.T, w *world.World, all bool, eps float64, where st
 // TestWorldOracle plays seeded scenes of random, lattice and nearly
 // orthonormal poses, with adds, moves and removes, and checks the contacts
 // after every step against testing every pair of objects, for several
-// bounding volumes, both modes, a tolerance and several worker counts.
+// bounding volumes, both modes, a tolerance and several worker counts, with
+// the default broad phase; TestWorldBroadPhases plays them with every broad
+// phase.
 func TestWorldOracle(t *testing.T) {
 	for _, b := range []collide.BV{collide.KDOP18, collide.OBB, collide.AABB, collide.Sphere, collide.RSS, collide.KDOP6} {
 		ms := models(t, b)
-		for _, cfg := range []struct {
-			all     bool
-			eps     float64
-			workers int
-		}{{true, 0, 1}, {false, 0, 2}, {true, 0.05, 3}} {
-			name := fmt.Sprintf("%v/all=%v/eps=%v/workers=%d", b, cfg.all, cfg.eps, cfg.workers)
-			t.Run(name, func(t *testing.T) {
-				r := rand.New(rand.NewPCG(uint64(b)+1, 99))
-				w, err := world.New(world.Options{All: cfg.all, Eps: cfg.eps, Workers: cfg.workers})
+		for _, o := range []world.Options{{All: true, Workers: 1}, {Workers: 2}, {All: true, Eps: 0.05, Workers: 3}} {
+			t.Run(fmt.Sprintf("%v/all=%v/eps=%v/workers=%d", b, o.All, o.Eps, o.Workers), func(t *testing.T) {
+				playOracle(t, ms, o, uint64(b)+1)
+			})
+		}
+	}
+}
+
+func TestWorldBroadPhases(t *testing.T) {
+	ms := models(t, collide.KDOP18)
+	for _, name := range world.BroadPhases() {
+		mk, err := world.NewBroad(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(3) {
+			t.Run(fmt.Sprintf("%s/seed=%d", name, seed), func(t *testing.T) {
+				playOracle(t, ms, world.Options{All: true, Broad: mk}, seed)
+			})
+		}
+	}
+}
+
+// playOracle plays one seeded scene and checks every step with oracle.
+func playOracle(t *testing.T, ms []*collide.Model, o world.Options, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 99))
+	w, err := world.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var live []world.ID
+	for i := range 40 {
+		p := scenePose(r, i%3, 7)
+		id, err := w.Add(ms[i%len(ms)], p, world.ObjectOptions{Static: i%5 == 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		live = append(live, id)
+	}
+	for step := range 12 {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+		checkContacts(t, w, o.All, o.Eps, fmt.Sprintf("step %d", step))
+		for i := 0; i < len(live); i++ {
+			id := live[i]
+			switch x := r.IntN(20); {
+			case x < 8 && !w.Static(id):
+				if err := w.Move(id, scenePose(r, (i+step)%3, 7)); err != nil {
+					t.Fatal(err)
+				}
+			case x == 9:
+				if err := w.Remove(id); err != nil {
+					t.Fatal(err)
+				}
+				live = slices.Delete(live, i, i+1)
+				i--
+			case x == 10:
+				id, err := w.Add(ms[r.IntN(len(ms))], scenePose(r, step%3, 7), world.ObjectOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				var live []world.ID
-				for i := range 40 {
-					p := scenePose(r, i%3, 7)
-					id, err := w.Add(ms[i%len(ms)], p, world.ObjectOptions{Static: i%5 == 0})
-					if err != nil {
-						t.Fatal(err)
-					}
-					live = append(live, id)
-				}
-				for step := range 12 {
-					if _, err := w.Step(); err != nil {
-						t.Fatal(err)
-					}
-					checkContacts(t, w, cfg.all, cfg.eps, fmt.Sprintf("step %d", step))
-					for i := 0; i < len(live); i++ {
-						id := live[i]
-						switch x := r.IntN(20); {
-						case x < 8 && !w.Static(id):
-							if err := w.Move(id, scenePose(r, (i+step)%3, 7)); err != nil {
-								t.Fatal(err)
-							}
-						case x == 9:
-							if err := w.Remove(id); err != nil {
-								t.Fatal(err)
-							}
-							live = slices.Delete(live, i, i+1)
-							i--
-						case x == 10:
-							id, err := w.Add(ms[r.IntN(len(ms))], scenePose(r, step%3, 7), world.ObjectOptions{})
-							if err != nil {
-								t.Fatal(err)
-							}
-							live = append(live, id)
-						}
-					}
-				}
-			})
+				live = append(live, id)
+			}
 		}
 	}
 }
