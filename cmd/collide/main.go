@@ -64,7 +64,7 @@ type command struct {
 }
 
 // commands lists the subcommands, in the order help shows them.
-var commands = []*command{flightCommand(), benchCommand(), checkCommand(), buildCommand(), genCommand(), infoCommand()}
+var commands = []*command{flightCommand(), benchCommand(), checkCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand()}
 
 func lookupCommand(name string) *command {
 	for _, c := range commands {
@@ -85,6 +85,7 @@ usage:
   collide gen KIND [key=value ...] -o FILE  write a generated mesh (.obj or .stl)
   collide gen                               list the generators and their parameters
   collide info [--json] MODEL...            describe meshes and saved models
+  collide world [flags] SCENE               play a scene of many objects (a file, or builtin:NAME)
   collide help [COMMAND]                    show the flags of a command
 
 A MODEL is a mesh file (.obj, .stl, .ply, .off), a generated model
