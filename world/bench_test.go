@@ -142,3 +142,74 @@ func BenchmarkParallel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMany times steps of 10^4 and 10^5 small objects (cubes and
+// tetrahedra of AABB trees, spaced so that a few percent touch) moving by a
+// small random translation each step, or by a translation and a turn, on
+// one core, with each broad phase: the whole step, and each phase.
+func BenchmarkMany(b *testing.B) {
+	ms := models(b, collide.AABB)
+	small := []*collide.Model{ms[1], ms[4]}
+	for _, n := range []int{10000, 100000} {
+		for _, turn := range []bool{false, true} {
+			for _, name := range world.BroadPhases() {
+				if name == "brute" {
+					continue
+				}
+				mk, _ := world.NewBroad(name)
+				b.Run(fmt.Sprintf("%d/turn=%v/%s", n, turn, name), func(b *testing.B) {
+					w, _ := world.New(world.Options{Workers: 1, Broad: mk})
+					r := rand.New(rand.NewPCG(1, 1))
+					span := 6 * math.Cbrt(float64(n))
+					poses := make([]geom.Pose, n)
+					for i := range n {
+						poses[i] = randPose(r, span)
+						w.Add(small[i%2], poses[i], world.ObjectOptions{})
+					}
+					w.Step()
+					steps := make([]geom.Pose, 64)
+					for i := range steps {
+						d := geom.V(0.05*r.NormFloat64(), 0.05*r.NormFloat64(), 0.05*r.NormFloat64())
+						if turn {
+							steps[i] = geom.FromAxisAngle(geom.V(r.NormFloat64(), r.NormFloat64(), r.NormFloat64()), 0.02, d)
+						} else {
+							steps[i] = geom.Translation(d)
+						}
+					}
+					var sum world.StepStats
+					b.ReportAllocs()
+					k := 0
+					for b.Loop() {
+						for i := range n {
+							s := steps[(i+k)&63]
+							if turn {
+								poses[i] = geom.Pose{R: s.R.Mul(poses[i].R), T: poses[i].T.Add(s.T)}
+							} else {
+								poses[i].T = poses[i].T.Add(s.T)
+							}
+							w.Move(world.ID(i), poses[i])
+						}
+						k++
+						st, err := w.Step()
+						if err != nil {
+							b.Fatal(err)
+						}
+						sum.Bound += st.Bound
+						sum.Broad += st.Broad
+						sum.Narrow += st.Narrow
+						sum.Update += st.Update
+						sum.Tested += st.Tested
+						sum.Contacts += st.Contacts
+					}
+					f := float64(b.N)
+					b.ReportMetric(float64(sum.Bound.Microseconds())/f, "µs-bound")
+					b.ReportMetric(float64(sum.Broad.Microseconds())/f, "µs-broad")
+					b.ReportMetric(float64(sum.Narrow.Microseconds())/f, "µs-narrow")
+					b.ReportMetric(float64(sum.Update.Microseconds())/f, "µs-update")
+					b.ReportMetric(float64(sum.Tested)/f, "tests")
+					b.ReportMetric(float64(sum.Contacts)/f, "contacts")
+				})
+			}
+		}
+	}
+}
