@@ -6,6 +6,7 @@ import (
 
 	"github.com/collide3d/collide/broad"
 	"github.com/collide3d/collide/broad/octree"
+	"github.com/collide3d/collide/broad/rgrid"
 	"github.com/collide3d/collide/broad/sap"
 )
 
@@ -14,6 +15,7 @@ var broads = map[string]func() broad.Phase{
 	"brute":  func() broad.Phase { return broad.NewBrute() },
 	"sap":    func() broad.Phase { return sap.New() },
 	"octree": func() broad.Phase { return octree.New() },
+	"rgrid":  func() broad.Phase { return rgrid.New(rgrid.Options{}) },
 }
 
 // defaultBroadName is the broad phase of Options.Broad = nil.
