@@ -159,6 +159,13 @@ func TestWorldBroadPhases(t *testing.T) {
 			})
 		}
 	}
+	// CDFast's spheres at levels of detail 0 to 2 bound the moving objects.
+	mk, _ := world.NewBroad("rgrid")
+	for l := range 3 {
+		t.Run(fmt.Sprintf("rgrid/spheres=%d", l), func(t *testing.T) {
+			playOracle(t, ms, world.Options{All: true, Broad: mk, Spheres: true, SphereLevel: l}, uint64(l))
+		})
+	}
 }
 
 // playOracle plays one seeded scene and checks every step with oracle.
