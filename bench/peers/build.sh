@@ -269,6 +269,14 @@ if have_module bullet; then
     read -ra l <<<"$(pkg-config --libs bullet)"
     libs+=("${l[@]}")
 fi
+# broad.cpp: the broad phases of Bullet and FCL, whichever are found (the
+# libraries are linked above).
+broad_modules=()
+if have_module fcl; then broad_modules+=(fcl); fi
+if have_module bullet; then broad_modules+=(bullet); fi
+f=()
+if [[ ${#broad_modules[@]} -gt 0 ]]; then mapfile -t f < <(cflags "${broad_modules[@]}"); fi
+compile broad.cpp "${f[@]}"
 if [[ ${#defines[@]} == 0 ]]; then
     warn "no peer library found (pkg-config modules: ${modules[*]}): collide-peers will list no system"
 fi

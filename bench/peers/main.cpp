@@ -4,6 +4,8 @@
 //
 //   collide-peers --list
 //   collide-peers --system NAME [--all] ENV FLY POSES
+//   collide-peers --list-broad
+//   collide-peers --broad NAME [--hash] TRACE
 
 #include <algorithm>
 #include <cerrno>
@@ -25,7 +27,9 @@ namespace {
 
 const char kUsage[] =
     "usage: collide-peers --list\n"
-    "       collide-peers --system NAME [--all] ENV FLY POSES\n";
+    "       collide-peers --system NAME [--all] ENV FLY POSES\n"
+    "       collide-peers --list-broad\n"
+    "       collide-peers --broad NAME [--hash] TRACE\n";
 
 // UsageError reports bad command-line arguments (exit status 2).
 struct UsageError {
@@ -168,8 +172,8 @@ int mainImpl(int argc, char** argv) {
     static char stdoutBuf[1 << 16];
     std::setvbuf(stdout, stdoutBuf, _IOFBF, sizeof stdoutBuf);
 
-    bool doList = false, all = false;
-    std::string name;
+    bool doList = false, all = false, doListBroad = false, hash = false;
+    std::string name, broadName;
     std::vector<std::string> args;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -179,6 +183,15 @@ int mainImpl(int argc, char** argv) {
             doList = true;
         } else if (a == "--all") {
             all = true;
+        } else if (a == "--list-broad") {
+            doListBroad = true;
+        } else if (a == "--hash") {
+            hash = true;
+        } else if (a == "--broad") {
+            if (i + 1 >= argc) throw UsageError{"--broad needs a NAME"};
+            broadName = argv[++i];
+        } else if (a.rfind("--broad=", 0) == 0) {
+            broadName = a.substr(8);
         } else if (a == "--system") {
             if (i + 1 >= argc) throw UsageError{"--system needs a NAME"};
             name = argv[++i];
@@ -190,6 +203,24 @@ int mainImpl(int argc, char** argv) {
         } else {
             throw UsageError{"unknown flag " + a};
         }
+    }
+
+    if (doListBroad || !broadName.empty() || hash) {
+        if (doList || all || !name.empty()) throw UsageError{"--list-broad and --broad take no mesh flag"};
+        if (doListBroad) {
+            if (!broadName.empty() || hash || !args.empty()) throw UsageError{"--list-broad takes no other argument"};
+            listBroad();
+            return 0;
+        }
+        if (broadName.empty()) throw UsageError{"--hash goes with --broad NAME"};
+        if (!haveBroad(broadName)) {
+            std::string known = broadNames();
+            throw UsageError{"unknown broad system \"" + broadName + "\" (available: " + (known.empty() ? "none" : known) +
+                             ")"};
+        }
+        if (args.size() != 1) throw UsageError{"want TRACE, got " + std::to_string(args.size()) + " argument(s)"};
+        runBroad(broadName, hash, args[0]);
+        return 0;
     }
 
     std::vector<System> available = systems();

@@ -1,6 +1,6 @@
 // peer.h: the interface shared by the collide-peers driver (main.cpp) and
 // the adapters of the peer collision libraries (fcl.cpp, opcode.cpp, ode.cpp,
-// bullet.cpp).
+// bullet.cpp), and the entry points of the broad phases (broad.cpp).
 //
 // The driver loads two meshes (ENV and FLY) and a list of poses, asks one
 // peer to build its models from the loaded arrays, then runs one query per
@@ -111,6 +111,16 @@ void addOdeSystems(std::vector<System>& out);
 #ifdef HAVE_BULLET
 void addBulletSystems(std::vector<System>& out);
 #endif
+
+// Broad phases (broad.cpp): the peers' broad phases replaying a box trace.
+// listBroad prints the --list-broad lines; haveBroad reports whether a
+// system is compiled in, broadNames lists them; runBroad replays the trace
+// at path with system name, printing its JSON lines (only a hash of each
+// step's pairs with hash). Throws InputError on a bad trace.
+void listBroad();
+bool haveBroad(const std::string& name);
+std::string broadNames();
+void runBroad(const std::string& name, bool hash, const std::string& path);
 
 }  // namespace peers
 

@@ -17,10 +17,16 @@
 # Peers are not exact (float tests, clipping): a few disagreements on
 # touching poses are expected; gross ones point at a bug in the driver.
 #
+# Then it checks the broad systems (--list-broad) on box traces with
+# package bench's TestBroadPeersDriver (go test) and prints, per scene and
+# system, the exact pairs missed, how many of those only touch, the extra
+# pairs and the invalid ones.
+#
 #   bench/peers/selftest.sh [--keep]   (--keep leaves the files in a temp dir)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
+here=$(pwd)
 repo=$(cd ../.. && pwd)
 keep=0
 [[ ${1:-} == --keep ]] && keep=1
@@ -154,4 +160,23 @@ while IFS= read -r line; do
     done
 done < <("$peers" --list)
 echo "($(grep -c '"pose"' "$tmp/oracle.jsonl") poses, $(grep -c '"collide":true' "$tmp/oracle.jsonl") in contact per collide)"
+
+# The broad phases (--list-broad) against the exact pairs of box traces:
+# package bench's TestBroadPeersDriver replays its small scenes (Brownian
+# boxes, boxes on a grid that touch exactly, unit cubes on a lattice)
+# through every broad system and collide's brute force, and logs per scene
+# and system the exact pairs missed (and how many of those only touch),
+# the extra pairs and the invalid ones (an absent object, two static
+# ones). It fails if a Bullet system misses a pair.
+echo
+printf "%-10s %-24s %8s %10s %8s %8s\n" scene system missed touching extra invalid
+if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/ -count=1 -run 'TestBroadPeersDriver$' -v >"$tmp/broad.log" 2>&1); then
+    echo "broad phases: go test failed (see below)" >&2
+    grep -v '^ *|' "$tmp/broad.log" | tail -n 20 >&2
+    status=1
+fi
+sed -n 's/^ *broadpeers_test.go:[0-9]*: \([^,]*\), \([^:]*\): missed \([0-9-]*\) (\([0-9]*\) touching), extra \([0-9-]*\), invalid \([0-9]*\)$/\1|\2|\3|\4|\5|\6/p' "$tmp/broad.log" |
+    while IFS='|' read -r scene sys missed touching extra invalid; do
+        printf "%-10s %-24s %8s %10s %8s %8s\n" "$scene" "$sys" "$missed" "$touching" "$extra" "$invalid"
+    done
 exit $status
