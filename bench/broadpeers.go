@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"github.com/collide3d/collide/broad"
-	"github.com/collide3d/collide/broad/sap"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/world"
 )
 
 // BroadPhase names a constructor of one of collide's broad phases.
@@ -29,14 +29,15 @@ type BroadPhase struct {
 	New  func() broad.Phase
 }
 
-// CollideBroadPhases returns collide's broad phases for RunBroadPeers: the
-// brute-force oracle and the phases of broad/... (as they are written, each
-// is one more entry here).
+// CollideBroadPhases returns collide's broad phases for RunBroadPeers: every
+// phase of world.BroadPhases, the brute-force oracle among them.
 func CollideBroadPhases() []BroadPhase {
-	return []BroadPhase{
-		{Name: "collide brute", New: func() broad.Phase { return broad.NewBrute() }},
-		{Name: "collide sap", New: func() broad.Phase { return sap.New() }},
+	var out []BroadPhase
+	for _, name := range world.BroadPhases() {
+		mk, _ := world.NewBroad(name)
+		out = append(out, BroadPhase{Name: "collide " + name, New: mk})
 	}
+	return out
 }
 
 // BroadScene is a box trace that every system replays.
