@@ -1,125 +1,121 @@
 package octree
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/collide3d/collide/broad"
 	"github.com/collide3d/collide/geom"
 )
 
-// brownian is the benchmark scene: n boxes with sides in [0.5, 1.5] in a
-// cube of side 20·(n/1000)^(1/3) (about one overlapping partner per box),
-// of which every 1/frac-th takes a Gaussian step of 0.05 on each axis per
-// step, kept inside the cube.
-type brownian struct {
-	side  float64
-	half  []geom.Vec3 // half sizes
-	ctr   []geom.Vec3 // centres
-	step  []geom.Vec3 // a ring of steps
-	k     int
-	every int
+// benchScene is the benchmark world of the broad phases (as in broad/sap
+// and broad/grid): n boxes with sides uniform in [0.5, 1.5] at one box per
+// 8 unit³ in a cube (each box overlaps about one other), walking a
+// Brownian step of sigma (0.01) per axis, reflected at the walls.
+type benchScene struct {
+	box  []geom.AABB
+	side float64
+	disp []geom.Vec3
+	t    int
 }
 
-func newBrownian(n int, frac float64) *brownian {
+func newBenchScene(n int, sigma float64) *benchScene {
 	r := rand.New(rand.NewPCG(uint64(n), 7))
-	s := &brownian{side: 20 * math.Cbrt(float64(n)/1000), every: int(math.Round(1 / frac))}
+	s := &benchScene{side: 2 * math.Cbrt(float64(n))}
 	for range n {
-		h := geom.V(0.25+r.Float64()/2, 0.25+r.Float64()/2, 0.25+r.Float64()/2)
-		s.half = append(s.half, h)
-		s.ctr = append(s.ctr, geom.V(r.Float64(), r.Float64(), r.Float64()).Scale(s.side))
+		c := geom.V(r.Float64()*s.side, r.Float64()*s.side, r.Float64()*s.side)
+		h := geom.V(0.25+r.Float64()*0.5, 0.25+r.Float64()*0.5, 0.25+r.Float64()*0.5)
+		s.box = append(s.box, geom.AABB{Min: c.Sub(h), Max: c.Add(h)})
 	}
-	if sortedIDs {
-		key := func(c geom.Vec3) uint64 {
-			var k uint64
-			x, y, z := uint64(c.X/s.side*1023), uint64(c.Y/s.side*1023), uint64(c.Z/s.side*1023)
-			for b := 9; b >= 0; b-- {
-				k = k<<3 | (x>>b&1)<<2 | (y>>b&1)<<1 | z>>b&1
-			}
-			return k
-		}
-		slices.SortFunc(s.ctr, func(a, b geom.Vec3) int { return cmp.Compare(key(a), key(b)) })
-	}
-	for range 1 << 16 {
-		s.step = append(s.step, geom.V(r.NormFloat64(), r.NormFloat64(), r.NormFloat64()).Scale(0.05))
+	s.disp = make([]geom.Vec3, 1<<16)
+	for i := range s.disp {
+		s.disp[i] = geom.V(r.NormFloat64(), r.NormFloat64(), r.NormFloat64()).Scale(sigma)
 	}
 	return s
 }
 
-func (s *brownian) box(i int) geom.AABB {
-	return geom.AABB{Min: s.ctr[i].Sub(s.half[i]), Max: s.ctr[i].Add(s.half[i])}
-}
-
-// move moves the moving boxes one step, calling p.Move.
-func (s *brownian) move(p broad.Phase) {
-	for i := 0; i < len(s.ctr); i += s.every {
-		c := s.ctr[i].Add(s.step[s.k])
-		s.k = (s.k + 1) & (len(s.step) - 1)
-		c.X = min(max(c.X, 0), s.side)
-		c.Y = min(max(c.Y, 0), s.side)
-		c.Z = min(max(c.Z, 0), s.side)
-		s.ctr[i] = c
-		p.Move(int32(i), s.box(i))
+// step moves every every-th object by its Brownian step.
+func (s *benchScene) step(p broad.Phase, every int) {
+	s.t++
+	off := s.t * 7919
+	for i := 0; i < len(s.box); i += every {
+		d := s.disp[(i*31+off)&(len(s.disp)-1)]
+		b := &s.box[i]
+		if b.Min.X+d.X < 0 || b.Max.X+d.X > s.side {
+			d.X = -d.X
+		}
+		if b.Min.Y+d.Y < 0 || b.Max.Y+d.Y > s.side {
+			d.Y = -d.Y
+		}
+		if b.Min.Z+d.Z < 0 || b.Max.Z+d.Z > s.side {
+			d.Z = -d.Z
+		}
+		b.Min, b.Max = b.Min.Add(d), b.Max.Add(d)
+		p.Move(int32(i), *b)
 	}
 }
 
-func benchPairs(b *testing.B, p broad.Phase, n int, frac float64) {
-	s := newBrownian(n, frac)
-	for i := range n {
-		p.Add(int32(i), s.box(i), false)
+var sink int
+
+// benchStep times one step (the moves and Pairs) of the scene on p, after
+// settling steps that grow every array to its steady size.
+func benchStep(b *testing.B, p broad.Phase, n, every int, sigma float64) {
+	s := newBenchScene(n, sigma)
+	for i, bx := range s.box {
+		p.Add(int32(i), bx, false)
 	}
-	pairs := 0
-	count := func(a, b int32) bool { pairs++; return true }
+	count := func(a, b int32) bool { sink++; return true }
 	p.Pairs(count)
-	for range 20 { // settle: grow every array to its steady size
-		s.move(p)
+	for range 20 {
+		s.step(p, every)
 		p.Pairs(count)
 	}
-	pairs = 0
+	sink = 0
 	b.ReportAllocs()
 	b.ResetTimer()
-	for range b.N {
-		s.move(p)
+	for b.Loop() {
+		s.step(p, every)
 		p.Pairs(count)
 	}
-	b.ReportMetric(float64(pairs)/float64(b.N), "pairs/step")
+	b.ReportMetric(float64(sink)/float64(b.N), "pairs/step")
 }
 
-// BenchmarkPairs is one step of the Brownian scene: the moves and Pairs.
-func BenchmarkPairs(b *testing.B) {
+func benchPairs(b *testing.B, newPhase func() broad.Phase) {
 	for _, n := range []int{1000, 10000, 100000} {
-		for _, frac := range []float64{1, 0.1} {
-			b.Run(fmt.Sprintf("n=%d/moving=%g", n, frac), func(b *testing.B) {
-				benchPairs(b, New(), n, frac)
+		for _, every := range []int{1, 10} {
+			b.Run(fmt.Sprintf("n=%d/moving=%d%%", n, 100/every), func(b *testing.B) {
+				benchStep(b, newPhase(), n, every, 0.01)
 			})
 		}
 	}
 }
 
-// BenchmarkBrute is the baseline: broad.Brute on the smallest scene.
-func BenchmarkBrute(b *testing.B) {
-	for _, frac := range []float64{1, 0.1} {
-		b.Run(fmt.Sprintf("n=1000/moving=%g", frac), func(b *testing.B) {
-			benchPairs(b, broad.NewBrute(), 1000, frac)
-		})
+func benchBulk(b *testing.B, newPhase func() broad.Phase) {
+	s := newBenchScene(100000, 0.01)
+	b.ReportAllocs()
+	for b.Loop() {
+		p := newPhase()
+		for i, bx := range s.box {
+			p.Add(int32(i), bx, false)
+		}
+		p.Pairs(func(a, b int32) bool { sink++; return true })
 	}
 }
 
-// BenchmarkBulk adds 10^5 boxes to an empty tree and calls Pairs once.
-func BenchmarkBulk(b *testing.B) {
-	const n = 100000
-	s := newBrownian(n, 1)
-	b.ReportAllocs()
-	for range b.N {
-		p := New()
-		for i := range n {
-			p.Add(int32(i), s.box(i), false)
-		}
-		p.Pairs(func(a, b int32) bool { return true })
+// BenchmarkPairs is one step of the scene: the moves and Pairs.
+func BenchmarkPairs(b *testing.B) { benchPairs(b, func() broad.Phase { return New() }) }
+
+// BenchmarkBulk adds 10^5 boxes to an empty phase and calls Pairs once.
+func BenchmarkBulk(b *testing.B) { benchBulk(b, func() broad.Phase { return New() }) }
+
+// BenchmarkBrute is the baseline: broad.Brute on the smallest scene.
+func BenchmarkBrute(b *testing.B) {
+	for _, every := range []int{1, 10} {
+		b.Run(fmt.Sprintf("n=1000/moving=%d%%", 100/every), func(b *testing.B) {
+			benchStep(b, broad.NewBrute(), 1000, every, 0.01)
+		})
 	}
 }
 
@@ -137,26 +133,28 @@ func BenchmarkMoveStrategy(b *testing.B) {
 		b.Run(name+"/brownian", func(b *testing.B) {
 			t := New()
 			t.diffMoves = diff
-			benchPairs(b, t, 10000, 1)
+			benchStep(b, t, 10000, 1, 0.01)
 		})
 		b.Run(name+"/mixed", func(b *testing.B) {
 			t := New()
 			t.diffMoves = diff
-			s := newBrownian(10000, 1)
-			for i := 0; i < len(s.half); i += 10 {
-				s.half[i] = s.half[i].Scale(8)
+			s := newBenchScene(10000, 0.01)
+			for i := 0; i < len(s.box); i += 10 {
+				c, h := s.box[i].Center(), s.box[i].Size().Scale(4)
+				s.box[i] = geom.AABB{Min: c.Sub(h), Max: c.Add(h)}
 			}
-			for i := range s.ctr {
-				t.Add(int32(i), s.box(i), false)
+			for i, bx := range s.box {
+				t.Add(int32(i), bx, false)
 			}
 			r := rand.New(rand.NewPCG(1, 1))
 			count := func(a, b int32) bool { return true }
 			step := func() {
-				s.move(t)
+				s.step(t, 1)
 				for range 100 {
-					i := r.IntN(len(s.ctr)/10) * 10
-					s.half[i] = geom.V(2+r.Float64()*4, 2+r.Float64()*4, 2+r.Float64()*4)
-					t.Move(int32(i), s.box(i))
+					i := r.IntN(len(s.box)/10) * 10
+					c, h := s.box[i].Center(), geom.V(2+r.Float64()*4, 2+r.Float64()*4, 2+r.Float64()*4)
+					s.box[i] = geom.AABB{Min: c.Sub(h), Max: c.Add(h)}
+					t.Move(int32(i), s.box[i])
 				}
 				t.Pairs(count)
 			}
@@ -176,7 +174,3 @@ func BenchmarkMoveStrategy(b *testing.B) {
 		})
 	}
 }
-
-// sortedIDs numbers the boxes of the scene in Morton order, as a world
-// that numbers its objects by place would.
-var sortedIDs = false
