@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/collide3d/collide/broad"
+	"github.com/collide3d/collide/broad/dbvt"
+	"github.com/collide3d/collide/broad/grid"
 	"github.com/collide3d/collide/broad/octree"
 	"github.com/collide3d/collide/broad/rgrid"
 	"github.com/collide3d/collide/broad/sap"
@@ -15,6 +17,8 @@ var broads = map[string]func() broad.Phase{
 	"brute":  func() broad.Phase { return broad.NewBrute() },
 	"sap":    func() broad.Phase { return sap.New() },
 	"octree": func() broad.Phase { return octree.New() },
+	"grid":   func() broad.Phase { return grid.New(nil) },
+	"dbvt":   func() broad.Phase { return dbvt.New() },
 	"rgrid":  func() broad.Phase { return rgrid.New(rgrid.Options{}) },
 }
 
