@@ -25,9 +25,9 @@ type StepStats struct {
 	// Query sums the counts of the exact tests (Nv, Np, Nu, Nl).
 	Query collide.Stats
 	// The phases' wall-clock times: bounding the moved objects, the broad
-	// phase (its update and its pairs, with the interest filter and the
-	// sort of the pairs), the exact tests, and the update of the contacts
-	// with the callbacks.
+	// phase (its update with their boxes, its pairs, the interest filter
+	// and the sort of the pairs), the exact tests, and the update of the
+	// contacts with the callbacks.
 	Bound, Broad, Narrow, Update time.Duration
 }
 
@@ -96,11 +96,13 @@ func (w *World) Step() (StepStats, error) {
 	st.Step = w.step
 	nw := &w.narrow
 
-	// Bound the moved objects and update the broad phase.
+	// Bound the moved objects; update the broad phase with them.
 	t0 := time.Now()
 	moved := w.moved
 	w.moved, nw.moved = nw.moved[:0], moved
 	w.boundAll(moved)
+	t1 := time.Now()
+	st.Bound = t1.Sub(t0)
 	for _, id := range moved {
 		ob := &w.objs[id]
 		if !ob.present {
@@ -115,8 +117,6 @@ func (w *World) Step() (StepStats, error) {
 		}
 		st.Moved++
 	}
-	t1 := time.Now()
-	st.Bound = t1.Sub(t0)
 
 	// The broad phase's pairs, the interesting ones, ascending.
 	nw.cands = nw.cands[:0]
