@@ -73,6 +73,7 @@ func newWorker() *worker {
 type narrow struct {
 	workers []*worker
 	cands   []cand
+	tmp     []cand // the radix sort's scratch
 	res     []result
 	events  []event
 	moved   []ID // the other moved buffer
@@ -127,7 +128,7 @@ func (w *World) Step() (StepStats, error) {
 		}
 		return true
 	})
-	slices.Sort(nw.cands)
+	nw.tmp = sortKeys(nw.cands, nw.tmp, ID(len(w.objs)))
 	t2 := time.Now()
 	st.Broad = t2.Sub(t1)
 
