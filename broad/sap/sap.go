@@ -2,7 +2,7 @@ package sap
 
 import (
 	"cmp"
-	"math/bits"
+	"math"
 	"slices"
 
 	"github.com/collide3d/collide/broad"
@@ -50,6 +50,7 @@ const (
 	sMoved   // in the arrays and moved this round
 	sAdded   // entering the arrays this round
 	sRemove  // leaving the arrays this round
+	sStale   // its endpoints in the x and y arrays carry old intervals
 )
 
 // Phase is an incremental three-axis sweep and prune: see the package
@@ -65,11 +66,16 @@ type Phase struct {
 	ep    [3][]endpoint // sorted endpoints of each axis
 	pairs pairSet       // every overlapping pair of objects in the arrays
 
-	added []int32
-	tmp   []endpoint
-	sweep []sweepBox
+	added   []int32
+	stale   []int32 // the objects marked sStale
+	tmp     []endpoint
+	sweep   []sweepBox
+	rk, rk2 []rkey
+	start   []int32
+	slabbed []int32
 
-	rebuildCost int // the last rebuild's work, in sweep steps
+	mode        int // tests: 0 by the cost model, 1 never rebuilds for cost, 2 always rebuilds
+	rebuildCost int // the cost of a rebuild (ns, by a model)
 	budget      int // swaps an incremental update may take before a rebuild is cheaper
 }
 
@@ -140,7 +146,7 @@ func (p *Phase) Len() int { return p.n }
 // or moved since the last call; it stops when fn returns false. See
 // broad.Phase.
 func (p *Phase) Pairs(fn func(a, b int32) bool) {
-	if p.update() {
+	if p.update() || p.mode == 2 {
 		p.rebuild()
 	}
 	for _, k := range p.pairs.list {
@@ -199,7 +205,7 @@ func (p *Phase) update() bool {
 	p.nin -= nrem
 	// An insertion scans the x array up to the new object (half of it on
 	// average).
-	if p.nin == 0 || len(p.added)*p.nin > p.rebuildCost {
+	if p.nin == 0 || 3*len(p.added)*p.nin > 2*p.rebuildCost {
 		return len(p.added) > 0 || nrem > 0
 	}
 	if nrem > 0 {
@@ -235,27 +241,55 @@ func (p *Phase) update() bool {
 					}
 				}
 			}
-			p.refill(a)
+			p.refill(a, sMoved|sStale)
 			if budget = p.sortAxis(a, budget); budget < 0 {
 				return true
 			}
 		}
-		// The x and y arrays still carry old intervals on later axes.
-		p.refill(0)
-		p.refill(1)
+		// The x and y arrays still carry the moved objects' old intervals
+		// on later axes: they are stale until the next refills.
+		for _, id := range p.stale {
+			p.state[id] &^= sStale
+		}
+		p.stale = p.stale[:0]
+		for _, id := range p.touched {
+			if p.state[id]&sMoved != 0 {
+				p.state[id] |= sStale
+				p.stale = append(p.stale, id)
+			}
+		}
 	}
 	if len(p.added) > 0 {
+		p.freshen()
 		p.insert()
 	}
 	return false
 }
 
-// refill sets the moved objects' endpoints in a's array from cur.
-func (p *Phase) refill(a int) {
+// freshen refills the stale endpoints of the x and y arrays.
+func (p *Phase) freshen() {
+	if len(p.stale) == 0 {
+		return
+	}
+	p.refill(0, sStale)
+	p.refill(1, sStale)
+	for _, id := range p.stale {
+		p.state[id] &^= sStale
+	}
+	p.stale = p.stale[:0]
+}
+
+// refill sets the endpoints in a's array of the objects with a state bit
+// of mask from cur. Only the arrays of x and y can be stale: their
+// endpoints carry intervals on later axes.
+func (p *Phase) refill(a int, mask uint8) {
+	if a == 2 {
+		mask &^= sStale
+	}
 	s := p.ep[a]
 	for i := range s {
 		id := s[i].x >> 1
-		if p.state[id]&sMoved != 0 {
+		if p.state[id]&mask != 0 {
 			s[i] = p.fill(a, id, s[i].x&1 != 0)
 		}
 	}
@@ -354,60 +388,221 @@ func (p *Phase) insert() {
 	}
 }
 
-// sweepBox is a box in the rebuild's sweep.
+// sweepBox is a box in the rebuild's sweep: its interval on x, its min
+// endpoint in the x array (which carries its y and z intervals) and its
+// first slab.
 type sweepBox struct {
 	lo, hi float64
 	e      *endpoint
+	s0, s1 int32
 }
 
-// rebuild sorts every array afresh and finds every pair by a sweep along x
-// (box pruning).
+// rebuild sorts every array afresh and finds every pair.
 func (p *Phase) rebuild() {
 	for a := range 3 {
 		p.ep[a] = p.ep[a][:0]
 	}
 	p.nin = 0
+	p.stale = p.stale[:0]
 	for id := range p.state {
-		s := p.state[id]
+		s := p.state[id] &^ sStale
 		if s&sPresent == 0 {
 			p.state[id] = s &^ sIn
 			continue
 		}
 		p.state[id] = s | sIn
 		p.cur[id] = toBox6(&p.box[id])
-		for a := range 3 {
-			p.ep[a] = append(p.ep[a], p.fill(a, uint32(id), false), p.fill(a, uint32(id), true))
-		}
 		p.nin++
 	}
 	for a := range 3 {
-		slices.SortFunc(p.ep[a], cmpEndpoint)
+		p.sortFresh(a)
 	}
 	p.pairs.reset()
+	work := p.findPairs()
+	// The cost model, in nanoseconds measured on the benchmark scene: a
+	// rebuild costs about 500 per object (the sorts) and 3 per candidate
+	// of the sweep; a swap of the incremental sort costs about 5, and an
+	// insertion's scan about 1.5 per object.
+	p.rebuildCost = 500*p.nin + 3*work + 10000
+	p.budget = p.rebuildCost / 5
+	if p.mode == 1 {
+		p.rebuildCost, p.budget = math.MaxInt/4, math.MaxInt/4
+	}
+}
+
+// rkey is an endpoint's sort key and its object and end, for the radix
+// sort of a rebuild.
+type rkey struct {
+	key uint64
+	x   uint32
+}
+
+// sortFresh fills a's array with the endpoints of the objects in the
+// arrays, sorted by an LSD radix sort of their values made into unsigned
+// integers of the same order (-0 first made +0, which it equals). The
+// sort is stable and the mins come first, so a min is before a max of the
+// same value.
+func (p *Phase) sortFresh(a int) {
+	n := 2 * p.nin
+	if n == 0 {
+		p.ep[a] = p.ep[a][:0]
+		return
+	}
+	k := slices.Grow(p.rk[:0], n)
+	for _, max := range []bool{false, true} {
+		for id := range p.state {
+			if p.state[id]&sIn == 0 {
+				continue
+			}
+			c := &p.cur[id]
+			v, x := c.lo[a], uint32(id)<<1
+			if max {
+				v, x = c.hi[a], x|1
+			}
+			b := math.Float64bits(v + 0)
+			if b>>63 != 0 {
+				b = ^b
+			} else {
+				b |= 1 << 63
+			}
+			k = append(k, rkey{b, x})
+		}
+	}
+	tmp := slices.Grow(p.rk2[:0], n)[:n]
+	const d = 11
+	var count [1 << d]int32
+	for shift := uint(0); shift < 64; shift += d {
+		clear(count[:])
+		for _, e := range k {
+			count[e.key>>shift&(1<<d-1)]++
+		}
+		if int(count[k[0].key>>shift&(1<<d-1)]) == n {
+			continue // one digit: nothing to do
+		}
+		sum := int32(0)
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, e := range k {
+			j := e.key >> shift & (1<<d - 1)
+			tmp[count[j]] = e
+			count[j]++
+		}
+		k, tmp = tmp, k
+	}
+	p.rk, p.rk2 = k, tmp
+	ep := slices.Grow(p.ep[a][:0], n)
+	for _, e := range k {
+		ep = append(ep, p.fill(a, e.x>>1, e.x&1 != 0))
+	}
+	p.ep[a] = ep
+}
+
+// findPairs puts every overlapping pair into the pair set and returns the
+// number of candidates it met. It is box pruning (a sweep along x, each box
+// against those that start before it ends) within slabs along y: a box is
+// in every slab its y interval meets, and a pair is taken only in the
+// lowest slab the two share. The slab of a value is a monotone function of
+// it, so overlapping boxes share a slab. With slabs as thick as the mean
+// box, a sweep meets about 4·w/Y as many candidates as one sweep of all
+// (w the mean thickness, Y the extent along y): in a cube of 10^5 boxes, 23
+// times fewer.
+func (p *Phase) findPairs() int {
 	p.sweep = p.sweep[:0]
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	sum, cnt := 0.0, 0
 	for i := range p.ep[0] {
 		e := &p.ep[0][i]
-		if e.x&1 == 0 {
-			p.sweep = append(p.sweep, sweepBox{e.v, p.cur[e.x>>1].hi[0], e})
+		if e.x&1 != 0 {
+			continue
+		}
+		p.sweep = append(p.sweep, sweepBox{lo: e.v, hi: p.cur[e.x>>1].hi[0], e: e})
+		if w := e.b[1] - e.b[0]; w < math.Inf(1) {
+			ylo, yhi = min(ylo, e.b[0]), max(yhi, e.b[1])
+			sum += w
+			cnt++
 		}
 	}
 	sw := p.sweep
-	work := 0
+	ext := yhi - ylo
+	k, inv := 1, 0.0
+	if cnt > 0 && ext > 0 && ext < math.Inf(1) {
+		h := max(sum/float64(cnt), 2*ext/float64(len(sw)))
+		for {
+			k = int(min(ext/h, float64(len(sw)))) + 1
+			inv = float64(k-1) / ext
+			total := 0
+			for i := range sw {
+				b := &sw[i]
+				b.s0, b.s1 = slab(b.e.b[0], ylo, inv, k), slab(b.e.b[1], ylo, inv, k)
+				total += int(b.s1-b.s0) + 1
+			}
+			// Many boxes across many slabs: thicker slabs.
+			if total <= 3*len(sw) || k <= 2 {
+				break
+			}
+			h *= 2
+		}
+	} else {
+		for i := range sw {
+			sw[i].s0, sw[i].s1 = 0, 0
+		}
+	}
+	// The slabs' lists, in x order: a counting sort.
+	p.start = slices.Grow(p.start[:0], k+1)[:k+1]
+	clear(p.start)
 	for i := range sw {
-		hi, e := sw[i].hi, sw[i].e
-		j := i + 1
-		for ; j < len(sw) && sw[j].lo <= hi; j++ {
-			if overlap2(e, sw[j].e) {
-				p.pairs.add(pairKey(e.x>>1, sw[j].e.x>>1))
+		for s := sw[i].s0; s <= sw[i].s1; s++ {
+			p.start[s+1]++
+		}
+	}
+	for s := 1; s <= k; s++ {
+		p.start[s] += p.start[s-1]
+	}
+	total := int(p.start[k])
+	p.slabbed = slices.Grow(p.slabbed[:0], total)[:total]
+	for i := range sw {
+		for s := sw[i].s0; s <= sw[i].s1; s++ {
+			p.slabbed[p.start[s]] = int32(i)
+			p.start[s]++
+		}
+	}
+	work := 0
+	lo := int32(0)
+	for s := range int32(k) {
+		hi := p.start[s]
+		l := p.slabbed[lo:hi]
+		lo = hi
+		for a, i := range l {
+			bi := &sw[i]
+			for _, j := range l[a+1:] {
+				bj := &sw[j]
+				if bj.lo > bi.hi {
+					break
+				}
+				work++
+				if overlap2(bi.e, bj.e) && max(bi.s0, bj.s0) == s {
+					p.pairs.add(pairKey(bi.e.x>>1, bj.e.x>>1))
+				}
 			}
 		}
-		work += j - i
+		work += len(l)
 	}
-	// A rebuild costs three sorts and the sweep; a swap costs about as
-	// much as three steps of the sweep or a comparison of a sort.
-	n := p.nin
-	p.rebuildCost = work + 6*n*bits.Len(uint(n)) + 1024
-	p.budget = p.rebuildCost / 3
+	return work
+}
+
+// slab returns the slab of v: (v-lo)·inv truncated, clamped to [0, k-1];
+// a monotone function of v.
+func slab(v, lo, inv float64, k int) int32 {
+	f := (v - lo) * inv
+	if !(f >= 0) {
+		return 0
+	}
+	if f >= float64(k-1) {
+		return int32(k - 1)
+	}
+	return int32(f)
 }
 
 var _ broad.Phase = (*Phase)(nil)
