@@ -321,3 +321,76 @@ func ExamplePhase() {
 	// 0 1
 	// 1 2
 }
+
+// TestInfinite mixes boxes with infinite sides (half-spaces, slabs, the
+// whole space, points at infinity) with ordinary ones, in both modes.
+func TestInfinite(t *testing.T) {
+	inf := math.Inf(1)
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, mode := range []int{1, 2} {
+		p, q := New(nil), broad.NewBrute()
+		p.mode = mode
+		add := func(id int32, b geom.AABB, static bool) { p.Add(id, b, static); q.Add(id, b, static) }
+		move := func(id int32, b geom.AABB) { p.Move(id, b); q.Move(id, b) }
+		add(0, geom.AABB{Min: geom.V(-inf, -inf, -inf), Max: geom.V(inf, inf, inf)}, true)
+		add(1, geom.AABB{Min: geom.V(-inf, 0, 0), Max: geom.V(0, 1, 1)}, false)
+		add(2, geom.AABB{Min: geom.V(inf, inf, inf), Max: geom.V(inf, inf, inf)}, false)
+		add(3, geom.AABB{Min: geom.V(-inf, -inf, -inf), Max: geom.V(-inf, -inf, -inf)}, false)
+		for i := int32(4); i < 100; i++ {
+			add(i, cube(r.Float64()*20, r.Float64()*20, r.Float64()*20, 1), i%5 == 0)
+		}
+		for step := range 10 {
+			if step > 0 {
+				for i := int32(1); i < 100; i += 3 {
+					if i%5 == 0 {
+						continue
+					}
+					if i < 4 {
+						c := r.Float64()*40 - 20
+						move(i, geom.AABB{Min: geom.V(-inf, c, 0), Max: geom.V(c, c+1, 1)})
+						continue
+					}
+					move(i, cube(r.Float64()*20, r.Float64()*20, r.Float64()*20, 1))
+				}
+			}
+			got, want := collect(p), collect(q)
+			if !slices.Equal(got, want) {
+				t.Fatalf("mode %d step %d: %v, want %v", mode, step, got, want)
+			}
+		}
+	}
+}
+
+// TestReplace removes and re-adds ids within one call, and replaces
+// present objects with Add, changing their static flags.
+func TestReplace(t *testing.T) {
+	for _, mode := range []int{1, 2} {
+		p, q := New(nil), broad.NewBrute()
+		p.mode = mode
+		add := func(id int32, b geom.AABB, static bool) { p.Add(id, b, static); q.Add(id, b, static) }
+		remove := func(id int32) { p.Remove(id); q.Remove(id) }
+		check := func(what string) {
+			t.Helper()
+			if got, want := collect(p), collect(q); !slices.Equal(got, want) {
+				t.Fatalf("mode %d %s: %v, want %v", mode, what, got, want)
+			}
+		}
+		for i := range int32(30) {
+			add(i, cube(float64(i)*0.7, 0, 0, 1), i%2 == 0)
+		}
+		check("start")
+		remove(3)
+		add(3, cube(10, 0, 0, 1), true)
+		remove(4)
+		add(4, cube(4, 0, 0, 1), false)
+		add(6, cube(1, 0, 0, 1), false) // static to moving
+		add(7, cube(1, 0, 0, 1), true)  // moving to static
+		add(40, geom.AABB{Min: geom.V(0, 0, 0), Max: geom.V(30, 1, 1)}, false)
+		remove(40)
+		remove(41)
+		check("replaced")
+		p.Move(7, cube(2, 0, 0, 1))
+		q.Move(7, cube(2, 0, 0, 1))
+		check("moved")
+	}
+}

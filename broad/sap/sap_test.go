@@ -218,3 +218,28 @@ func ExamplePhase() {
 	// 0 1
 	// 1 2
 }
+
+// TestReplace removes and re-adds ids within one call, and replaces
+// present objects with Add, changing their static flags.
+func TestReplace(t *testing.T) {
+	for _, mode := range []int{0, 1, 2} {
+		b := newBoth(t, mode)
+		for i := range int32(30) {
+			f := float64(i) * 0.7
+			b.add(i, box(f, 0, 0, f+1, 1, 1), i%2 == 0)
+		}
+		b.check("start")
+		b.remove(3)
+		b.add(3, box(10, 0, 0, 11, 1, 1), true)
+		b.remove(4)
+		b.add(4, box(4, 0, 0, 5, 1, 1), false)
+		b.add(6, box(1, 0, 0, 2, 1, 1), false) // static to moving
+		b.add(7, box(1, 0, 0, 2, 1, 1), true)  // moving to static
+		b.add(40, box(0, 0, 0, 30, 1, 1), false)
+		b.remove(40)
+		b.remove(41)
+		b.check(fmt.Sprint("mode ", mode, " replaced"))
+		b.move(7, box(2, 0, 0, 3, 1, 1))
+		b.check(fmt.Sprint("mode ", mode, " moved"))
+	}
+}
