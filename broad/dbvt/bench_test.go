@@ -130,7 +130,7 @@ func BenchmarkBrute(b *testing.B) {
 // choice of DefaultMargin.
 func BenchmarkMargin(b *testing.B) {
 	for _, sigma := range []float64{0.01, 0.05} {
-		for _, m := range []float64{-1, 0.05, 0.1, 0.2, 0.4} {
+		for _, m := range []float64{-1, 0.05, 0.1, 0.2, 0.3, 0.5} {
 			b.Run(fmt.Sprintf("step=%g/margin=%g", sigma, m), func(b *testing.B) {
 				benchStep(b, NewWith(Options{Margin: m}), 100000, 1, sigma)
 			})

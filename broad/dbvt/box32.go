@@ -86,3 +86,9 @@ func (a *box32) holds(b *geom.AABB) bool {
 	return float64(a.min[0]) <= b.Min.X && float64(a.min[1]) <= b.Min.Y && float64(a.min[2]) <= b.Min.Z &&
 		b.Max.X <= float64(a.max[0]) && b.Max.Y <= float64(a.max[1]) && b.Max.Z <= float64(a.max[2])
 }
+
+// contains reports whether b lies in a.
+func (a *box32) contains(b *box32) bool {
+	return a.min[0] <= b.min[0] && a.min[1] <= b.min[1] && a.min[2] <= b.min[2] &&
+		b.max[0] <= a.max[0] && b.max[1] <= a.max[1] && b.max[2] <= a.max[2]
+}

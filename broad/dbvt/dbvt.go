@@ -63,7 +63,7 @@ type Options struct {
 
 const (
 	// DefaultMargin is the default Options.Margin.
-	DefaultMargin = 0.1
+	DefaultMargin = 0.2
 	// DefaultRebuildFraction is the default Options.RebuildFraction.
 	DefaultRebuildFraction = 0.25
 )
@@ -75,30 +75,50 @@ const (
 	fMoved // added or moved since the last Pairs (in t.moved)
 	fForce // to be inserted again whatever its box: added, or no longer static
 	fFresh // during Pairs: inserted at this call
-	fDone  // during Pairs: its pairs have been reported
 )
 
 // Tree is a dynamic AABB tree broad phase; it implements broad.Phase. The
 // zero value is not ready: use New or NewWith. A Tree is not safe for
 // concurrent use.
+//
+// Internally objects live in slots, numbered at each top-down build in the
+// order of the tree's leaves, so that objects near in space are near in
+// memory: a step then reads the boxes of an object's partners from the
+// caches rather than from memory.
 type Tree struct {
 	margin  float64
 	rebuild float64
 
-	box   []geom.AABB // each object's box
-	fat   []box32     // each object's fat box, that of its leaf
-	leaf  []int32     // each object's leaf, null if none
+	slot []int32 // each id's slot, null if absent
+
+	// By slot.
+	id    []int32     // its object, null if free
+	box   []geom.AABB // the object's box
+	fat   []box32     // its fat box, that of its leaf
+	leaf  []int32     // its leaf, null if none
 	flags []uint8
-	adj   [][]int32 // each object's partners: fat boxes overlap, not both static
-	moved []int32
-	n     int
+	adj   [][]int32 // partners: fat boxes overlap, not both static; higher slots first
+	up    []int32   // how many partners have higher slots
+	free  []int32   // free slots
+
+	moved  []int32 // slots marked fMoved
+	nmoved int     // Pairs: how many of them are present
+	n      int
 
 	tr   tree
-	ins  []int32 // Pairs: the objects to insert
-	objs []int32 // rebuild: the present objects
-	qid  int32   // the object whose query runs
-	qfn  func(int32) bool
-	pfn  func(a, b int32)
+	ins  []int32 // Pairs: the slots to insert
+	objs []int32 // rebuild: the present slots
+	perm []int32 // rebuild: old slot to new
+	lnk  []int32 // rebuild: the cached pairs, two slots each
+	tmp  []int32 // rebuild: scratch
+	pool []int32 // rebuild: the adjacency arrays' backing
+	// rebuild: the per-slot arrays being renumbered
+	boxTmp   []geom.AABB
+	fatTmp   []box32
+	flagsTmp []uint8
+	qid      int32 // the slot whose query runs
+	qfn      func(int32) bool
+	pfn      func(a, b int32)
 }
 
 // New returns an empty tree with the default options.
@@ -118,31 +138,12 @@ func NewWith(o Options) *Tree {
 	}
 	t.tr.reset()
 	t.qfn = t.found
-	t.pfn = t.link
+	t.pfn = t.collect
 	return t
 }
 
 // Len implements broad.Phase.
 func (t *Tree) Len() int { return t.n }
-
-func (t *Tree) grow(id int32) {
-	if id < 0 {
-		panic("dbvt: negative object id")
-	}
-	if int(id) < len(t.box) {
-		return
-	}
-	n := int(id) + 1
-	t.box = grow(t.box, n)
-	t.fat = grow(t.fat, n)
-	m := len(t.leaf)
-	t.leaf = grow(t.leaf, n)
-	for i := m; i < n; i++ {
-		t.leaf[i] = null
-	}
-	t.flags = grow(t.flags, n)
-	t.adj = grow(t.adj, n)
-}
 
 // grow returns s extended with zero values to length n, at least
 // doubling its capacity when it grows it.
@@ -156,67 +157,109 @@ func grow[T any](s []T, n int) []T {
 	return s
 }
 
+// newSlot gives id a slot: a free one (whose fMoved mark, if any, stays:
+// the slot is in t.moved) or a new one.
+func (t *Tree) newSlot(id int32) int32 {
+	var s int32
+	if k := len(t.free); k > 0 {
+		s = t.free[k-1]
+		t.free = t.free[:k-1]
+	} else {
+		s = int32(len(t.id))
+		n := len(t.id) + 1
+		t.id = grow(t.id, n)
+		t.box = grow(t.box, n)
+		t.fat = grow(t.fat, n)
+		t.leaf = grow(t.leaf, n)
+		t.leaf[s] = null
+		t.flags = grow(t.flags, n)
+		t.adj = grow(t.adj, n)
+		t.up = grow(t.up, n)
+	}
+	t.id[s] = id
+	t.slot[id] = s
+	return s
+}
+
 // Add implements broad.Phase.
 func (t *Tree) Add(id int32, b geom.AABB, static bool) {
-	t.grow(id)
-	f := t.flags[id]
-	if f&fPresent == 0 {
+	if id < 0 {
+		panic("dbvt: negative object id")
+	}
+	if int(id) >= len(t.slot) {
+		m := len(t.slot)
+		t.slot = grow(t.slot, int(id)+1)
+		for i := m; i < len(t.slot); i++ {
+			t.slot[i] = null
+		}
+	}
+	s := t.slot[id]
+	if s == null {
+		s = t.newSlot(id)
 		t.n++
 	}
-	f = f&fMoved | fPresent | fForce
+	f := t.flags[s]&fMoved | fPresent | fForce
 	if static {
 		f |= fStatic
 	}
-	t.flags[id] = f
-	t.box[id] = b
-	t.mark(id)
+	t.flags[s] = f
+	t.box[s] = b
+	t.mark(s)
 }
 
-func (t *Tree) mark(id int32) {
-	if t.flags[id]&fMoved == 0 {
-		t.flags[id] |= fMoved
-		t.moved = append(t.moved, id)
+func (t *Tree) mark(s int32) {
+	if t.flags[s]&fMoved == 0 {
+		t.flags[s] |= fMoved
+		t.moved = append(t.moved, s)
 	}
 }
 
 // Move implements broad.Phase.
 func (t *Tree) Move(id int32, b geom.AABB) {
-	if id < 0 || int(id) >= len(t.flags) || t.flags[id]&fPresent == 0 {
+	if id < 0 || int(id) >= len(t.slot) || t.slot[id] == null {
 		panic("dbvt: Move of an absent object")
 	}
-	if t.flags[id]&fStatic != 0 {
-		t.flags[id] = t.flags[id]&^fStatic | fForce
+	s := t.slot[id]
+	if t.flags[s]&fStatic != 0 {
+		t.flags[s] = t.flags[s]&^fStatic | fForce
 	}
-	t.box[id] = b
-	t.mark(id)
+	t.box[s] = b
+	t.mark(s)
 }
 
 // Remove implements broad.Phase: the object's leaf goes at once.
 func (t *Tree) Remove(id int32) {
-	if id < 0 || int(id) >= len(t.flags) || t.flags[id]&fPresent == 0 {
+	if id < 0 || int(id) >= len(t.slot) || t.slot[id] == null {
 		return
 	}
+	s := t.slot[id]
 	t.n--
-	t.takeOut(id)
-	t.flags[id] &^= fPresent | fStatic | fForce
+	t.takeOut(s)
+	t.flags[s] &= fMoved
+	t.id[s] = null
+	t.slot[id] = null
+	t.free = append(t.free, s)
 }
 
-// takeOut removes object id's leaf, if any, and its cached pairs.
-func (t *Tree) takeOut(id int32) {
-	l := t.leaf[id]
+// takeOut removes slot s's leaf, if any, and its cached pairs.
+func (t *Tree) takeOut(s int32) {
+	l := t.leaf[s]
 	if l == null {
 		return
 	}
 	t.tr.removeLeaf(l)
 	t.tr.release(l)
-	t.leaf[id] = null
-	for _, b := range t.adj[id] {
-		s := t.adj[b]
-		i := slices.Index(s, id)
-		s[i] = s[len(s)-1]
-		t.adj[b] = s[:len(s)-1]
+	t.leaf[s] = null
+	t.unlink(s)
+}
+
+// unlink drops the cached pairs of slot s.
+func (t *Tree) unlink(s int32) {
+	for _, b := range t.adj[s] {
+		t.dropPartner(b, s)
 	}
-	t.adj[id] = t.adj[id][:0]
+	t.adj[s] = t.adj[s][:0]
+	t.up[s] = 0
 }
 
 // link caches the pair a, b, unless both are static.
@@ -224,8 +267,45 @@ func (t *Tree) link(a, b int32) {
 	if t.flags[a]&t.flags[b]&fStatic != 0 {
 		return
 	}
-	t.adj[a] = append(t.adj[a], b)
-	t.adj[b] = append(t.adj[b], a)
+	t.addPartner(a, b)
+	t.addPartner(b, a)
+}
+
+// addPartner adds b to s's partners, keeping those in higher slots first.
+func (t *Tree) addPartner(s, b int32) {
+	a := append(t.adj[s], b)
+	if b > s {
+		u := t.up[s]
+		a[u], a[len(a)-1] = b, a[u]
+		t.up[s] = u + 1
+	}
+	t.adj[s] = a
+}
+
+// dropPartner removes b from s's partners.
+func (t *Tree) dropPartner(s, b int32) {
+	a := t.adj[s]
+	last := len(a) - 1
+	if b > s {
+		// Fill the hole with the last higher partner, and its place
+		// with the last partner.
+		u := t.up[s] - 1
+		i := slices.Index(a[:u+1], b)
+		a[i] = a[u]
+		a[u] = a[last]
+		t.up[s] = u
+	} else {
+		i := int(t.up[s]) + slices.Index(a[t.up[s]:], b)
+		a[i] = a[last]
+	}
+	t.adj[s] = a[:last]
+}
+
+// collect is link for a rebuild, which gathers the pairs first.
+func (t *Tree) collect(a, b int32) {
+	if t.flags[a]&t.flags[b]&fStatic == 0 {
+		t.lnk = append(t.lnk, a, b)
+	}
 }
 
 // found is the callback of the query of the fat box of t.qid, newly
@@ -239,120 +319,246 @@ func (t *Tree) found(b int32) bool {
 	return true
 }
 
-// fatten sets the fat box of object id: its box grown by its margin,
-// rounded outwards to float32.
-func (t *Tree) fatten(id int32) {
-	b := &t.box[id]
-	m := t.room(id)
+// fatten sets the fat box of slot s: its box grown by its margin, rounded
+// outwards to float32.
+func (t *Tree) fatten(s int32) {
+	b := &t.box[s]
+	m := t.room(s)
 	f := geom.AABB{
 		Min: geom.Vec3{X: b.Min.X - m, Y: b.Min.Y - m, Z: b.Min.Z - m},
 		Max: geom.Vec3{X: b.Max.X + m, Y: b.Max.Y + m, Z: b.Max.Z + m},
 	}
-	t.fat[id] = roundOut(&f)
+	t.fat[s] = roundOut(&f)
 }
 
-// room is the margin of object id's fat box.
-func (t *Tree) room(id int32) float64 {
-	if t.flags[id]&fStatic != 0 {
+// room is the margin of slot s's fat box.
+func (t *Tree) room(s int32) float64 {
+	if t.flags[s]&fStatic != 0 {
 		return 0
 	}
-	b := &t.box[id]
-	return t.margin * max(b.Max.X-b.Min.X, b.Max.Y-b.Min.Y, b.Max.Z-b.Min.Z)
+	b := &t.box[s]
+	m := b.Max.X - b.Min.X
+	if y := b.Max.Y - b.Min.Y; y > m {
+		m = y
+	}
+	if z := b.Max.Z - b.Min.Z; z > m {
+		m = z
+	}
+	return t.margin * m
 }
 
-// fits reports whether object id's box lies in its fat box, without more
+// fits reports whether slot s's box lies in its fat box, without more
 // than four times the margin it would get now on any side (a box that
 // shrank gets a smaller fat box).
-func (t *Tree) fits(id int32) bool {
-	b, f := &t.box[id], &t.fat[id]
+func (t *Tree) fits(s int32) bool {
+	b, f := &t.box[s], &t.fat[s]
 	if !f.holds(b) {
 		return false
 	}
-	m := 4 * t.room(id)
+	m := 4 * t.room(s)
 	return b.Min.X-float64(f.min[0]) <= m && b.Min.Y-float64(f.min[1]) <= m && b.Min.Z-float64(f.min[2]) <= m &&
 		float64(f.max[0])-b.Max.X <= m && float64(f.max[1])-b.Max.Y <= m && float64(f.max[2])-b.Max.Z <= m
 }
 
 // Pairs implements broad.Phase.
 func (t *Tree) Pairs(fn func(a, b int32) bool) {
+	if len(t.moved) > len(t.flags)/32 {
+		// Many moved: take them in the order of their slots, which is
+		// that of the memory.
+		t.moved = t.moved[:0]
+		for s, f := range t.flags {
+			if f&fMoved != 0 {
+				t.moved = append(t.moved, int32(s))
+			}
+		}
+	}
 	t.update()
 	moved := t.moved
 	t.moved = t.moved[:0]
-	stopped := false
+	// A pair of two moved objects is reported from the lower slot: a
+	// moved object reports its partners in higher slots, and those in
+	// lower slots that did not move (none when all moved).
+	all := t.nmoved == t.n
 	for _, a := range moved {
-		if t.flags[a]&fPresent == 0 || stopped {
+		if t.flags[a]&fPresent == 0 {
 			continue
 		}
 		ba := &t.box[a]
-		for _, b := range t.adj[a] {
-			if t.flags[b]&fDone != 0 || !broad.Overlaps(ba, &t.box[b]) {
-				continue
-			}
-			lo, hi := a, b
-			if hi < lo {
-				lo, hi = hi, lo
-			}
-			if !fn(lo, hi) {
-				stopped = true
-				break
+		adj, u := t.adj[a], t.up[a]
+		for _, b := range adj[:u] {
+			if broad.Overlaps(ba, &t.box[b]) && !t.report(fn, a, b) {
+				goto stop
 			}
 		}
-		t.flags[a] |= fDone
+		if all {
+			continue
+		}
+		for _, b := range adj[u:] {
+			if t.flags[b]&fMoved == 0 && broad.Overlaps(ba, &t.box[b]) && !t.report(fn, a, b) {
+				goto stop
+			}
+		}
 	}
+stop:
 	for _, a := range moved {
-		t.flags[a] &^= fMoved | fDone
+		t.flags[a] &^= fMoved
 	}
+}
+
+// report calls fn on the ids of slots a and b, in order.
+func (t *Tree) report(fn func(a, b int32) bool, a, b int32) bool {
+	lo, hi := t.id[a], t.id[b]
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	return fn(lo, hi)
 }
 
 // update brings the tree and the cached pairs up to date with the boxes.
 func (t *Tree) update() {
 	ins := t.ins[:0]
-	for _, id := range t.moved {
-		f := t.flags[id]
-		if f&fPresent == 0 || f&fForce == 0 && t.leaf[id] != null && t.fits(id) {
+	t.nmoved = 0
+	for _, s := range t.moved {
+		f := t.flags[s]
+		if f&fPresent == 0 {
 			continue
 		}
-		t.takeOut(id)
-		t.flags[id] = f &^ fForce
-		t.fatten(id)
-		ins = append(ins, id)
+		t.nmoved++
+		if f&fForce == 0 && t.leaf[s] != null && t.fits(s) {
+			continue
+		}
+		t.flags[s] = f &^ fForce
+		ins = append(ins, s)
 	}
 	t.ins = ins[:0]
 	if len(ins) == 0 {
 		return
 	}
 	if len(ins) > 1 && (t.tr.root == null || float64(len(ins)) >= t.rebuild*float64(t.n)) {
+		for _, s := range ins {
+			t.fatten(s)
+		}
 		t.rebuildAll()
 		return
 	}
-	for _, id := range ins {
-		l := t.tr.alloc()
-		t.tr.nodes[l].box = t.fat[id]
-		t.tr.nodes[l].child[1] = id
-		t.leaf[id] = l
-		t.tr.insertLeaf(l)
-		t.flags[id] |= fFresh
+	for _, s := range ins {
+		t.unlink(s)
+		t.fatten(s)
+		if l := t.leaf[s]; l != null {
+			t.tr.move(l, t.fat[s])
+		} else {
+			l = t.tr.alloc()
+			t.tr.nodes[l].box = t.fat[s]
+			t.tr.nodes[l].child[1] = s
+			t.leaf[s] = l
+			t.tr.insertLeaf(l)
+		}
+		t.flags[s] |= fFresh
 	}
-	for _, id := range ins {
-		t.qid = id
-		t.tr.query(&t.fat[id], t.qfn)
+	for _, s := range ins {
+		t.qid = s
+		t.tr.query(&t.fat[s], t.qfn)
 	}
-	for _, id := range ins {
-		t.flags[id] &^= fFresh
+	for _, s := range ins {
+		t.flags[s] &^= fFresh
 	}
 }
 
-// rebuildAll builds the tree of every present object top down and finds
-// the cached pairs again by a traversal of the tree against itself.
+// rebuildAll builds the tree of every present object top down, numbers
+// the slots again in the order of the leaves, and finds the cached pairs
+// again by a traversal of the tree against itself.
 func (t *Tree) rebuildAll() {
 	objs := t.objs[:0]
-	for id := range int32(len(t.flags)) {
-		if t.flags[id]&fPresent != 0 {
-			objs = append(objs, id)
-			t.adj[id] = t.adj[id][:0]
+	for s := range int32(len(t.flags)) {
+		if t.flags[s]&fPresent != 0 {
+			objs = append(objs, s)
 		}
 	}
 	t.objs = objs[:0]
 	t.tr.build(objs, t.fat, t.leaf)
+
+	// Renumber: perm[old] = new, in the order of the leaves.
+	perm := grow(t.perm[:0], len(t.flags))
+	for i := range perm {
+		perm[i] = null
+	}
+	t.perm = perm
+	k := int32(0)
+	for i := range t.tr.nodes {
+		nd := &t.tr.nodes[i]
+		if nd.leaf() && nd.height == 0 {
+			perm[nd.child[1]] = k
+			nd.child[1] = k
+			k++
+		}
+	}
+	t.id, t.tmp = permute(t.id, perm, t.tmp), t.id
+	t.box, t.boxTmp = permute(t.box, perm, t.boxTmp), t.box
+	t.fat, t.fatTmp = permute(t.fat, perm, t.fatTmp), t.fat
+	t.flags, t.flagsTmp = permute(t.flags, perm, t.flagsTmp), t.flags
+	t.adj = t.adj[:k]
+	t.up = t.up[:k]
+	clear(t.up)
+	t.leaf = t.leaf[:k]
+	for i := range t.tr.nodes {
+		nd := &t.tr.nodes[i]
+		if nd.leaf() && nd.height == 0 {
+			t.leaf[nd.child[1]] = int32(i)
+		}
+	}
+	for s, id := range t.id {
+		t.slot[id] = int32(s)
+	}
+	t.free = t.free[:0]
+	moved := t.moved[:0]
+	for _, s := range t.moved {
+		if p := perm[s]; p != null {
+			moved = append(moved, p)
+		}
+	}
+	t.moved = moved
+
+	// The cached pairs, each slot's in one run of one array.
+	t.lnk = t.lnk[:0]
 	t.tr.pairs(t.pfn)
+	deg := grow(t.tmp[:0], int(k))
+	for _, s := range t.lnk {
+		deg[s]++
+	}
+	total := 0
+	for _, d := range deg {
+		total += int(d) + 4
+	}
+	if cap(t.pool) < total {
+		t.pool = make([]int32, total)
+	}
+	pool := t.pool[:total]
+	for s, d := range deg {
+		c := int(d) + 4
+		t.adj[s], pool = pool[:0:c], pool[c:]
+	}
+	t.tmp = deg[:0]
+	for i := 0; i < len(t.lnk); i += 2 {
+		a, b := t.lnk[i], t.lnk[i+1]
+		t.addPartner(a, b)
+		t.addPartner(b, a)
+	}
+}
+
+// permute returns src reordered by perm in dst's array: src[i] goes to
+// [perm[i]], and entries with perm[i] == null are dropped.
+func permute[T any](src []T, perm []int32, dst []T) []T {
+	n := 0
+	for _, p := range perm {
+		if p != null {
+			n++
+		}
+	}
+	dst = grow(dst[:0], n)
+	for i, p := range perm {
+		if p != null {
+			dst[p] = src[i]
+		}
+	}
+	return dst
 }

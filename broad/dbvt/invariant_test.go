@@ -81,29 +81,49 @@ func (t *Tree) check() error {
 		return fmt.Errorf("%d objects still marked moved", len(t.moved))
 	}
 	n := 0
-	var ids []int32
+	var ids []int32 // present slots
+	free := map[int32]bool{}
+	for _, s := range t.free {
+		if free[s] || s < 0 || int(s) >= len(t.id) {
+			return fmt.Errorf("free slot %d out of range or listed twice", s)
+		}
+		free[s] = true
+	}
+	for id, s := range t.slot {
+		if s != null && (s < 0 || int(s) >= len(t.id) || t.id[s] != int32(id)) {
+			return fmt.Errorf("id %d: slot %d does not name it", id, s)
+		}
+	}
+	for _, l := range []int{len(t.box), len(t.fat), len(t.leaf), len(t.flags), len(t.adj), len(t.up)} {
+		if l != len(t.id) {
+			return fmt.Errorf("per-slot arrays of lengths %d and %d", len(t.id), l)
+		}
+	}
 	for id := range int32(len(t.flags)) {
 		f := t.flags[id]
-		if f&(fMoved|fForce|fFresh|fDone) != 0 {
-			return fmt.Errorf("object %d: flags %b after Pairs", id, f)
+		if f&(fMoved|fForce|fFresh) != 0 {
+			return fmt.Errorf("slot %d: flags %b after Pairs", id, f)
 		}
 		if f&fPresent == 0 {
-			if t.leaf[id] != null || len(t.adj[id]) != 0 {
-				return fmt.Errorf("object %d absent with leaf %d and %d partners", id, t.leaf[id], len(t.adj[id]))
+			if t.leaf[id] != null || len(t.adj[id]) != 0 || t.id[id] != null || !free[id] {
+				return fmt.Errorf("slot %d absent with leaf %d, %d partners, id %d, free %v", id, t.leaf[id], len(t.adj[id]), t.id[id], free[id])
 			}
 			continue
+		}
+		if free[id] || t.id[id] < 0 || t.slot[t.id[id]] != id {
+			return fmt.Errorf("slot %d present but free or with id %d", id, t.id[id])
 		}
 		n++
 		ids = append(ids, id)
 		l := t.leaf[id]
 		if l < 0 || int(l) >= len(t.tr.nodes) || !t.tr.nodes[l].leaf() || t.tr.nodes[l].height != 0 || t.tr.nodes[l].obj() != id {
-			return fmt.Errorf("object %d: bad leaf %d", id, l)
+			return fmt.Errorf("slot %d: bad leaf %d", id, l)
 		}
 		if t.tr.nodes[l].box != t.fat[id] {
-			return fmt.Errorf("object %d: leaf box %v, fat box %v", id, t.tr.nodes[l].box, t.fat[id])
+			return fmt.Errorf("slot %d: leaf box %v, fat box %v", id, t.tr.nodes[l].box, t.fat[id])
 		}
 		if !t.fat[id].holds(&t.box[id]) {
-			return fmt.Errorf("object %d: box %v not in its fat box %v", id, t.box[id], t.fat[id])
+			return fmt.Errorf("slot %d: box %v not in its fat box %v", id, t.box[id], t.fat[id])
 		}
 	}
 	if n != t.n || leaves != n {
@@ -113,7 +133,14 @@ func (t *Tree) check() error {
 	type pair struct{ a, b int32 }
 	var got []pair
 	for _, a := range ids {
-		for _, b := range t.adj[a] {
+		u := int(t.up[a])
+		if u < 0 || u > len(t.adj[a]) {
+			return fmt.Errorf("slot %d: %d partners above of %d", a, u, len(t.adj[a]))
+		}
+		for i, b := range t.adj[a] {
+			if (i < u) != (b > a) {
+				return fmt.Errorf("slot %d: partner %d at %d, %d above", a, b, i, u)
+			}
 			if t.flags[b]&fPresent == 0 || b == a {
 				return fmt.Errorf("object %d: partner %d absent or itself", a, b)
 			}

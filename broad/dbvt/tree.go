@@ -66,16 +66,20 @@ func area(b *box32) float32 {
 
 // insertLeaf puts leaf, a node with its box set, into the tree: down from
 // the root to the sibling that costs least by the surface-area heuristic,
-// then up to the root, refitting boxes and rotating where the heights of
-// two children differ by more than one.
+// then up, refitting boxes and rotating where the heights of two children
+// differ by more than one, as far as anything changes.
 func (t *tree) insertLeaf(leaf int32) {
 	if t.root == null {
 		t.root = leaf
 		t.nodes[leaf].parent = null
 		return
 	}
+	t.insertFrom(leaf, t.root)
+}
+
+// insertFrom is insertLeaf with the descent starting at node i.
+func (t *tree) insertFrom(leaf, i int32) {
 	lb := t.nodes[leaf].box
-	i := t.root
 	for !t.nodes[i].leaf() {
 		n := &t.nodes[i]
 		a := area(&n.box)
@@ -117,7 +121,29 @@ func (t *tree) insertLeaf(leaf int32) {
 	} else {
 		t.replaceChild(oldParent, sib, p)
 	}
-	t.fixUp(p)
+	t.balance(p)
+	t.fixUp(oldParent)
+}
+
+// move gives leaf the box b: out of the tree and in again, the descent
+// starting from the lowest ancestor of its old place whose box holds b
+// (Bullet's btDbvt::update with look-ahead), so that a short move costs a
+// few levels rather than the height of the tree.
+func (t *tree) move(leaf int32, b box32) {
+	if leaf == t.root {
+		t.nodes[leaf].box = b
+		return
+	}
+	start := t.removeLeaf(leaf)
+	for start != t.root && !t.nodes[start].box.contains(&b) {
+		start = t.nodes[start].parent
+	}
+	t.nodes[leaf].box = b
+	if t.root == null {
+		t.root = leaf
+		return
+	}
+	t.insertFrom(leaf, start)
 }
 
 // replaceChild makes c the child of p in place of old.
@@ -129,24 +155,29 @@ func (t *tree) replaceChild(p, old, c int32) {
 	}
 }
 
-// fixUp refits the boxes and heights from node i up to the root,
-// balancing on the way.
+// fixUp refits the boxes and heights from node i up, balancing on the
+// way, until a node's box and height come out as they were.
 func (t *tree) fixUp(i int32) {
 	for i != null {
+		ob, oh := t.nodes[i].box, t.nodes[i].height
 		i = t.balance(i)
 		n := &t.nodes[i]
 		a, b := &t.nodes[n.child[0]], &t.nodes[n.child[1]]
 		n.height = 1 + max(a.height, b.height)
 		n.box = a.box.union(&b.box)
+		if n.height == oh && n.box == ob {
+			return
+		}
 		i = n.parent
 	}
 }
 
-// removeLeaf takes leaf out of the tree (the node stays allocated).
-func (t *tree) removeLeaf(leaf int32) {
+// removeLeaf takes leaf out of the tree (the node stays allocated) and
+// returns the node now in its parent's place (null if the tree is empty).
+func (t *tree) removeLeaf(leaf int32) int32 {
 	if leaf == t.root {
 		t.root = null
-		return
+		return null
 	}
 	p := t.nodes[leaf].parent
 	gp := t.nodes[p].parent
@@ -156,14 +187,14 @@ func (t *tree) removeLeaf(leaf int32) {
 	}
 	t.release(p)
 	t.nodes[leaf].parent = null
+	t.nodes[sib].parent = gp
 	if gp == null {
 		t.root = sib
-		t.nodes[sib].parent = null
-		return
+		return sib
 	}
 	t.replaceChild(gp, p, sib)
-	t.nodes[sib].parent = gp
 	t.fixUp(gp)
+	return sib
 }
 
 // balance rotates node a when the heights of its children differ by more
