@@ -121,6 +121,8 @@ type Tree struct {
 	pfn      func(a, b int32)
 }
 
+var _ broad.Phase = (*Tree)(nil)
+
 // New returns an empty tree with the default options.
 func New() *Tree { return NewWith(Options{}) }
 
@@ -352,12 +354,26 @@ func (t *Tree) room(s int32) float64 {
 // shrank gets a smaller fat box).
 func (t *Tree) fits(s int32) bool {
 	b, f := &t.box[s], &t.fat[s]
-	if !f.holds(b) {
-		return false
-	}
 	m := 4 * t.room(s)
-	return b.Min.X-float64(f.min[0]) <= m && b.Min.Y-float64(f.min[1]) <= m && b.Min.Z-float64(f.min[2]) <= m &&
-		float64(f.max[0])-b.Max.X <= m && float64(f.max[1])-b.Max.Y <= m && float64(f.max[2])-b.Max.Z <= m
+	return f.holds(b) && b2i(b.Min.X-float64(f.min[0]) > m)|b2i(b.Min.Y-float64(f.min[1]) > m)|b2i(b.Min.Z-float64(f.min[2]) > m)|
+		b2i(float64(f.max[0])-b.Max.X > m)|b2i(float64(f.max[1])-b.Max.Y > m)|b2i(float64(f.max[2])-b.Max.Z > m) == 0
+}
+
+// b2i is 1 for true, 0 for false, without a branch.
+func b2i(c bool) uint8 {
+	if c {
+		return 1
+	}
+	return 0
+}
+
+// overlaps is broad.Overlaps without branches: in the loops over cached
+// partners, whether two boxes overlap is a coin toss that a branch
+// predictor loses.
+func overlaps(a, b *geom.AABB) bool {
+	return b2i(a.Min.X > b.Max.X)|b2i(b.Min.X > a.Max.X)|
+		b2i(a.Min.Y > b.Max.Y)|b2i(b.Min.Y > a.Max.Y)|
+		b2i(a.Min.Z > b.Max.Z)|b2i(b.Min.Z > a.Max.Z) == 0
 }
 
 // Pairs implements broad.Phase.
@@ -386,7 +402,7 @@ func (t *Tree) Pairs(fn func(a, b int32) bool) {
 		ba := &t.box[a]
 		adj, u := t.adj[a], t.up[a]
 		for _, b := range adj[:u] {
-			if broad.Overlaps(ba, &t.box[b]) && !t.report(fn, a, b) {
+			if overlaps(ba, &t.box[b]) && !t.report(fn, a, b) {
 				goto stop
 			}
 		}
@@ -394,7 +410,7 @@ func (t *Tree) Pairs(fn func(a, b int32) bool) {
 			continue
 		}
 		for _, b := range adj[u:] {
-			if t.flags[b]&fMoved == 0 && broad.Overlaps(ba, &t.box[b]) && !t.report(fn, a, b) {
+			if t.flags[b]&fMoved == 0 && overlaps(ba, &t.box[b]) && !t.report(fn, a, b) {
 				goto stop
 			}
 		}
