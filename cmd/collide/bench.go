@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/collide3d/collide/bench"
 	"github.com/collide3d/collide/bench/scenes"
+	"github.com/collide3d/collide/scene"
 )
 
 type benchOptions struct {
@@ -28,6 +30,10 @@ type benchOptions struct {
 	rounds int
 	// slowSteps caps the slow systems of --peers (0: bench's default).
 	slowSteps int
+	// worlds runs the worlds' experiments (bench.RunWorlds); sizes are
+	// their many-body scenes' object counts.
+	worlds bool
+	sizes  string
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -83,8 +89,34 @@ peers-disagreements.csv). A system slower than 10 ms a query over the first
 --slow-steps steps of a flight flies only those (on the full scenes: FCL's
 RSS, k-DOP and AABB trees, which copy and refit a model at every query, and
 collide's box-trees on Pipes). The driver is found at --driver, or
-$COLLIDE_PEERS, or %s.`,
-			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver),
+$COLLIDE_PEERS, or %s.
+
+With --worlds, bench instead runs the experiments of worlds of many objects
+and writes worlds.md. First CDFast's (Sanna and Milani): its three scenes
+with the torus and with the elongated mover, 10,000 steps each, through its
+recursive grid alone (the mover bounded by its spheres at levels of detail
+0 to 3, or by its box), counting everything the paper's undefined
+"collision number" may mean, and through the exact world (18-DOP trees,
+first contact and all pairs), beside the paper's Tables 1 and 2, with its
+time against the number of static spheres and the paper's conclusions
+checked against our numbers. Then the many-body scenes %s at
+10^3, 10^4 and 10^5 objects (--sizes; --scenes picks among them) on every
+broad phase, one worker: per step the median and p99 of the broad phase
+(bounding the moved objects and finding the pairs) and of the whole step,
+the candidate pairs and contacts, and a step with nothing moved. Last, the
+exact tests of two scenes on one worker and on every core, shared out in
+chunks as the workers go (the default) or in fixed shares (Zachmann's two
+schemes). The full run takes about half an hour; --quick (10^3 and 10^4
+objects, %d steps, CDFast's paths %d steps) a minute or so. --steps caps
+every play.
+
+With --worlds --peers, the many-body scenes' box traces (every object's
+world box at every step, as a world bounds it) are replayed through
+collide's broad phases and through Bullet's and FCL's (the driver's --broad
+mode), each step's pairs checked against a sort and sweep, and the
+comparison is written to worlds-peers.md.`,
+			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
+			strings.Join(bench.WorldsScenes, ", "), bench.WorldsQuickSteps, bench.WorldsQuickCDFastSteps),
 		flags: func(fs *flag.FlagSet) any {
 			o := &benchOptions{}
 			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about a minute)")
@@ -97,6 +129,8 @@ $COLLIDE_PEERS, or %s.`,
 			fs.StringVar(&o.driver, "driver", "", "with --peers: the peers driver `FILE` (default $COLLIDE_PEERS or "+defaultDriver+")")
 			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick)")
 			intFlag(fs, &o.slowSteps, "slow-steps", 0, "with --peers: a system slower than 10 ms a query over a flight's first `N` steps flies only those (default 100; -1: no cap)")
+			fs.BoolVar(&o.worlds, "worlds", false, "run the worlds' experiments instead: CDFast's, many bodies, cores (see below)")
+			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick)")
 			return o
 		},
 		run: runBench,
@@ -119,6 +153,12 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.slowSteps < -1 {
 		return usagef("--slow-steps must be a count of steps, or -1 for no cap, not %d", o.slowSteps)
+	}
+	if o.worlds {
+		return runWorlds(e, o)
+	}
+	if o.sizes != "" {
+		return usagef("--sizes goes with --worlds")
 	}
 	c := bench.Config{Seed: o.seed, Steps: o.steps}
 	if o.quick {
@@ -213,6 +253,96 @@ func runPeers(e *env, o *benchOptions, bc bench.Config) error {
 	printSkipped(e, r.Skipped)
 	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d systems, %d scenes, %d wrong answers (%s)\n",
 		report, len(r.Systems), len(r.Scenes), len(r.Disagreements), r.Elapsed.Round(time.Second))
+	return err
+}
+
+// runWorlds runs bench --worlds (and --worlds --peers).
+func runWorlds(e *env, o *benchOptions) error {
+	if o.slowSteps != 0 {
+		return usagef("--slow-steps does not go with --worlds")
+	}
+	var names []string
+	if o.scenes != "" {
+		for _, s := range strings.Split(o.scenes, ",") {
+			if !slices.Contains(bench.WorldsScenes, s) {
+				return usagef("--scenes: with --worlds, the scenes are %s (not %q)", strings.Join(bench.WorldsScenes, ", "), s)
+			}
+			names = append(names, s)
+		}
+	}
+	var sizes []int
+	if o.sizes != "" {
+		for _, f := range strings.Split(o.sizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 || n > scene.MaxObjects {
+				return usagef("--sizes: %q is not a count of objects in [1, %d]", f, scene.MaxObjects)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	if o.out == "" {
+		return usagef("-o must name a folder")
+	}
+	if o.peers {
+		return runWorldsPeers(e, o, names, sizes)
+	}
+	report := filepath.Join(o.out, "worlds.md")
+	if err := keep(report, o.force); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	c := bench.WorldsConfig{Seed: o.seed, Quick: o.quick, Sizes: sizes, Scenes: names, Steps: o.steps}
+	if o.steps > 0 {
+		c.CDFast.Steps = min(o.steps, scene.CDFastSteps)
+	}
+	var r *bench.WorldsReport
+	var err error
+	withStatus(e, "bench --worlds", func(progress func(string)) {
+		c.Progress = progress
+		r, err = bench.RunWorlds(c)
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(report, o.force, r.WriteMarkdown); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %s (%s)\n", report, r.Elapsed.Round(time.Second))
+	return err
+}
+
+// runWorldsPeers runs bench --worlds --peers.
+func runWorldsPeers(e *env, o *benchOptions, names []string, sizes []int) error {
+	driver := o.driver
+	if driver == "" {
+		driver = cmp.Or(os.Getenv("COLLIDE_PEERS"), defaultDriver)
+	}
+	if _, err := os.Stat(driver); err != nil {
+		return fmt.Errorf("the peers driver %s: %w (build it with bench/peers/build.sh, or name it with --driver)", driver, err)
+	}
+	report := filepath.Join(o.out, "worlds-peers.md")
+	if err := keep(report, o.force); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	c := bench.WorldsPeersConfig{Seed: o.seed, Quick: o.quick, Sizes: sizes, Scenes: names, Steps: o.steps, Driver: driver, Rounds: o.rounds}
+	var r *bench.BroadPeersReport
+	var err error
+	withStatus(e, "bench --worlds --peers", func(progress func(string)) {
+		c.Progress = progress
+		r, err = bench.RunWorldsPeers(c)
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(report, o.force, r.WriteMarkdown); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d systems, %d scenes (%s)\n", report, len(r.Systems), len(r.Scenes), r.Elapsed.Round(time.Second))
 	return err
 }
 

@@ -1,0 +1,141 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/collide3d/collide/broad"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/scene"
+	"github.com/collide3d/collide/world"
+)
+
+// SceneBoxes returns the box trace of playing s for steps steps (0: the
+// scene's) on a world: step 0 adds every object with its world box
+// (world.World.Bounds: the tight box of its convex hull at its pose,
+// padded) and whether it is static, each later step moves the objects whose
+// pose the step changed, with their new boxes. Object ids are the world's
+// IDs, 0 to len(s.Objects)-1. The world bounds the objects and tests
+// nothing; the scene is played as Next is called, and an error in it (a
+// model that does not build) is returned by Next.
+func SceneBoxes(s *scene.Scene, steps int) BoxSource {
+	if steps <= 0 {
+		steps = s.Steps
+	}
+	return &sceneBoxes{s: s, steps: steps}
+}
+
+type sceneBoxes struct {
+	s     *scene.Scene
+	steps int
+	p     *scene.Player
+	prev  []geom.Pose
+	done  int
+	err   error
+}
+
+func (b *sceneBoxes) Header() (objects, steps int) { return len(b.s.Objects), b.steps }
+
+func (b *sceneBoxes) Next(st *BoxStep) error {
+	if b.err != nil {
+		return b.err
+	}
+	if b.done >= b.steps {
+		return io.EOF
+	}
+	if b.p == nil {
+		b.p, b.err = scene.NewPlayer(b.s, world.Options{Workers: 1, Broad: func() broad.Phase { return &boundsOnly{} }})
+		if b.err != nil {
+			return b.err
+		}
+		b.prev = make([]geom.Pose, len(b.s.Objects))
+	}
+	if _, b.err = b.p.Step(); b.err != nil {
+		return b.err
+	}
+	st.Reset()
+	w := b.p.World()
+	for i := range b.s.Objects {
+		id := b.p.ID(i)
+		pose := w.Pose(id)
+		switch {
+		case b.done == 0:
+			st.Add = append(st.Add, BoxAdd{ID: int32(id), Static: b.s.Objects[i].Static, Box: w.Bounds(id)})
+		case pose != b.prev[i]:
+			st.Move = append(st.Move, BoxMove{ID: int32(id), Box: w.Bounds(id)})
+		}
+		b.prev[i] = pose
+	}
+	b.done++
+	return nil
+}
+
+// WorldsPeersConfig configures RunWorldsPeers.
+type WorldsPeersConfig struct {
+	Seed uint64
+	// Quick: sizes 10³ and 10⁴ and at most WorldsQuickSteps steps.
+	Quick bool
+	// Sizes, Scenes and Steps are as in WorldsConfig.
+	Sizes  []int
+	Scenes []string
+	Steps  int
+	// Driver, Rounds, Timeout and Progress are as in BroadPeersConfig,
+	// but a Timeout of 0 is WorldsPeersTimeout.
+	Driver   string
+	Rounds   int
+	Timeout  time.Duration
+	Progress func(line string)
+}
+
+// WorldsPeersTimeout bounds one system's replay of one scene in
+// RunWorldsPeers (the steps done by then are kept, and the run marked):
+// some peers take minutes on a trace others replay in milliseconds.
+const WorldsPeersTimeout = 2 * time.Minute
+
+// RunWorldsPeers replays the box traces of the many-body built-in scenes
+// (SceneBoxes) through collide's broad phases (but brute, which tests every
+// pair: the pairs are checked against a sort and sweep anyway) and the
+// peers driver's broad systems (RunBroadPeers).
+func RunWorldsPeers(c WorldsPeersConfig) (*BroadPeersReport, error) {
+	if c.Sizes == nil {
+		c.Sizes = []int{1000, 10000}
+		if !c.Quick {
+			c.Sizes = append(c.Sizes, 100000)
+		}
+	}
+	if c.Scenes == nil {
+		c.Scenes = WorldsScenes
+	}
+	if c.Steps == 0 && c.Quick {
+		c.Steps = WorldsQuickSteps
+	}
+	var scenes []BroadScene
+	for _, name := range c.Scenes {
+		for _, n := range c.Sizes {
+			s, err := scene.Builtin(name, n, c.Seed)
+			if err != nil {
+				return nil, err
+			}
+			steps := s.Steps
+			if c.Steps > 0 {
+				steps = min(steps, c.Steps)
+			}
+			scenes = append(scenes, BroadScene{
+				Name:   fmt.Sprintf("%s %s", name, thousands(n)),
+				Doc:    fmt.Sprintf("The built-in scene %s (seed %d): the world boxes of its objects as a world bounds them, %d steps.", name, c.Seed, steps),
+				Source: func() BoxSource { return SceneBoxes(s, steps) },
+			})
+		}
+	}
+	var phases []BroadPhase
+	for _, p := range CollideBroadPhases() {
+		if p.Name != "collide brute" {
+			phases = append(phases, p)
+		}
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = WorldsPeersTimeout
+	}
+	return RunBroadPeers(BroadPeersConfig{Scenes: scenes, Phases: phases, Driver: c.Driver, Rounds: c.Rounds, Timeout: c.Timeout, Progress: c.Progress})
+}
