@@ -137,3 +137,35 @@ func BenchmarkMargin(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNoCache is the design not taken: every object of the scene at
+// 10^5 boxes queries the tree with its box at each step, each candidate
+// confirmed by the exact test, instead of scanning its cached partners
+// (the moves and the tree's updates are not timed; compare with
+// BenchmarkPairs/n=100000/moving=100%).
+func BenchmarkNoCache(b *testing.B) {
+	p := New()
+	s := newBenchScene(100000, 0.01)
+	for i, bx := range s.box {
+		p.Add(int32(i), bx, false)
+	}
+	p.Pairs(func(a, b int32) bool { return true })
+	pairs := 0
+	var a int32
+	var ba *geom.AABB
+	found := func(c int32) bool {
+		if c > a && broad.Overlaps(ba, &p.box[c]) {
+			pairs++
+		}
+		return true
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for a = range int32(len(p.box)) {
+			ba = &p.box[a]
+			q := roundOut(ba)
+			p.tr.query(&q, found)
+		}
+	}
+	b.ReportMetric(float64(pairs)/float64(b.N), "pairs/step")
+}
