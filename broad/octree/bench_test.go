@@ -119,25 +119,24 @@ func BenchmarkBrute(b *testing.B) {
 	}
 }
 
-// BenchmarkMoveStrategy compares the two ways of moving an object whose
-// integer box changed: out of every octant and in again from the root
-// (kept), or Zachmann's box difference, on the Brownian scene and on one
-// where every tenth box is 8 times larger (sides in [4, 12], attached at
-// coarser octants), and 100 of those change size at each step.
+// BenchmarkMoveStrategy compares the ways of moving an object whose
+// integer box changed: out of every octant and in again from the root,
+// Zachmann's box difference, or (kept) the box difference for boxes of at
+// most 27 cells that keep their size and reinsertion otherwise; on the
+// scene at 10^4 boxes, and on one where every tenth box is 8 times larger
+// (sides in [4, 12], attached at coarser octants) and 100 of those change
+// size at each step.
 func BenchmarkMoveStrategy(b *testing.B) {
-	for _, diff := range []bool{false, true} {
-		name := "reinsert"
-		if diff {
-			name = "diff"
-		}
+	for _, moves := range []int{movesReinsert, movesDiff, movesHybrid} {
+		name := [...]string{"hybrid", "reinsert", "diff"}[moves]
 		b.Run(name+"/brownian", func(b *testing.B) {
 			t := New()
-			t.diffMoves = diff
+			t.moves = moves
 			benchStep(b, t, 10000, 1, 0.01)
 		})
 		b.Run(name+"/mixed", func(b *testing.B) {
 			t := New()
-			t.diffMoves = diff
+			t.moves = moves
 			s := newBenchScene(10000, 0.01)
 			for i := 0; i < len(s.box); i += 10 {
 				c, h := s.box[i].Center(), s.box[i].Size().Scale(4)

@@ -22,20 +22,21 @@ func TestInvariants(t *testing.T) {
 	cases := []struct {
 		name  string
 		opt   Options
-		diff  bool
+		moves int
 		force int
 	}{
-		{"reinsert", Options{}, false, 0},
-		{"search", Options{}, false, forceSearch},
-		{"sweep", Options{}, false, forceSweep},
-		{"diff", Options{}, true, 0},
-		{"depth5-diff", Options{Depth: 5}, true, forceSweep},
-		{"depth1", Options{Depth: 1}, false, 0},
-		{"bounds", Options{Bounds: box(0, 0, 0, 10, 10, 10), Depth: 4}, false, forceSearch},
-		{"bounds-sweep", Options{Bounds: box(0, 0, 0, 10, 10, 10), Depth: 4}, false, forceSweep},
-		{"bounds-diff", Options{Bounds: box(0, 0, 0, 10, 10, 10), Depth: 4}, true, 0},
-		{"fine-cells", Options{CellSize: 0.25}, true, forceSearch},
-		{"fine-cells-sweep", Options{CellSize: 0.25}, false, forceSweep},
+		{"default", Options{}, movesHybrid, 0},
+		{"reinsert", Options{}, movesReinsert, 0},
+		{"search", Options{}, movesHybrid, forceSearch},
+		{"sweep", Options{}, movesHybrid, forceSweep},
+		{"diff", Options{}, movesDiff, 0},
+		{"depth5-diff", Options{Depth: 5}, movesDiff, forceSweep},
+		{"depth1", Options{Depth: 1}, movesReinsert, 0},
+		{"bounds", Options{Bounds: box(0, 0, 0, 10, 10, 10), Depth: 4}, movesHybrid, forceSearch},
+		{"bounds-sweep", Options{Bounds: box(0, 0, 0, 10, 10, 10), Depth: 4}, movesReinsert, forceSweep},
+		{"bounds-diff", Options{Bounds: box(0, 0, 0, 10, 10, 10), Depth: 4}, movesDiff, 0},
+		{"fine-cells", Options{CellSize: 0.25}, movesDiff, forceSearch},
+		{"fine-cells-sweep", Options{CellSize: 0.25}, movesHybrid, forceSweep},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,7 +47,7 @@ func TestInvariants(t *testing.T) {
 				t.Run(sc.Name, func(t *testing.T) {
 					for seed := range uint64(3) {
 						tr := NewWith(c.opt)
-						tr.diffMoves = c.diff
+						tr.moves = c.moves
 						tr.force = c.force
 						broadtest.RunScene(t, sc, seed+1, checked{tr, t})
 					}
@@ -103,9 +104,9 @@ func TestCell(t *testing.T) {
 // partly covered; its stationary partners in the part it still covers, in
 // the part it left and in the part it entered must all be right.
 func TestCoarseOctantMove(t *testing.T) {
-	for _, diff := range []bool{false, true} {
+	for _, moves := range []int{movesReinsert, movesDiff} {
 		tr := NewWith(Options{Bounds: box(0, 0, 0, 16, 16, 16), Depth: 4}) // unit cells
-		tr.diffMoves = diff
+		tr.moves = moves
 		p := checked{tr, t}
 		// Object 0 covers the octant [0,8)^3 exactly (cells 0..7).
 		p.Add(0, box(0.1, 0.1, 0.1, 7.9, 7.9, 7.9), false)
@@ -130,14 +131,14 @@ func TestCoarseOctantMove(t *testing.T) {
 				}
 			}
 			if got := collect(t, p); !slices.Equal(got, want) {
-				t.Fatalf("diff %v, after a move by %g: got %v, want %v", diff, d, got, want)
+				t.Fatalf("moves %d, after a move by %g: got %v, want %v", moves, d, got, want)
 			}
 			// The partners, searching from their side, see it too.
 			for i := range int32(12) {
 				p.Move(i+1, tr.obj[i+1].box)
 			}
 			if got := collect(t, p); !slices.Equal(got, want) {
-				t.Fatalf("diff %v, from the partners' side: got %v, want %v", diff, got, want)
+				t.Fatalf("moves %d, from the partners' side: got %v, want %v", moves, got, want)
 			}
 		}
 	}
@@ -149,7 +150,7 @@ func TestCoarseOctantMove(t *testing.T) {
 func TestEnteringBoxes(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	tr := NewWith(Options{Bounds: box(0, 0, 0, 16, 16, 16), Depth: 4})
-	tr.diffMoves = true
+	tr.moves = movesDiff
 	p := checked{tr, t}
 	rb := func() geom.AABB {
 		var lo, hi [3]float64
