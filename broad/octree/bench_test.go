@@ -59,8 +59,12 @@ func (s *benchScene) step(p broad.Phase, every int) {
 
 var sink int
 
+// settle is the number of steps before the timing, enough for the object
+// and octant arrays to reach their steady sizes (no more allocations).
+const settle = 300
+
 // benchStep times one step (the moves and Pairs) of the scene on p, after
-// settling steps that grow every array to its steady size.
+// settle steps.
 func benchStep(b *testing.B, p broad.Phase, n, every int, sigma float64) {
 	s := newBenchScene(n, sigma)
 	for i, bx := range s.box {
@@ -68,7 +72,7 @@ func benchStep(b *testing.B, p broad.Phase, n, every int, sigma float64) {
 	}
 	count := func(a, b int32) bool { sink++; return true }
 	p.Pairs(count)
-	for range 20 {
+	for range settle {
 		s.step(p, every)
 		p.Pairs(count)
 	}

@@ -18,6 +18,27 @@ func (t *Tree) check() error {
 	if len(t.moved) != 0 {
 		return fmt.Errorf("%d objects still marked moved", len(t.moved))
 	}
+	if len(t.ids) != len(t.obj) || len(t.ib) != len(t.obj) || len(t.att) != len(t.obj) {
+		return fmt.Errorf("per-slot arrays of lengths %d %d %d %d", len(t.ids), len(t.obj), len(t.ib), len(t.att))
+	}
+	free := map[int32]bool{}
+	for _, s := range t.free {
+		if free[s] || s < 0 || int(s) >= len(t.obj) || t.ids[s] != null {
+			return fmt.Errorf("free slot %d out of range, listed twice or in use", s)
+		}
+		free[s] = true
+	}
+	for id, s := range t.slot {
+		if s != null && (s < 0 || int(s) >= len(t.ids) || t.ids[s] != int32(id)) {
+			return fmt.Errorf("id %d: slot %d does not name it", id, s)
+		}
+	}
+	for s, id := range t.ids {
+		present := t.obj[s].flags&fPresent != 0
+		if present != (id != null) || present == free[int32(s)] || id != null && t.slot[id] != int32(s) {
+			return fmt.Errorf("slot %d: id %d, present %v, free %v", s, id, present, free[int32(s)])
+		}
+	}
 	n, out := 0, 0
 	for id := range t.obj {
 		o := &t.obj[id]

@@ -55,6 +55,7 @@
 package octree
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -134,12 +135,19 @@ type attach struct {
 type Tree struct {
 	opt Options
 
+	slot []int32 // each id's slot, null if absent
+
+	// By slot: objects are numbered at each build in the order of their
+	// cells along a Morton curve, so that objects near in space are near
+	// in memory.
+	ids   []int32 // the object in each slot, null if free
 	obj   []object
 	ib    []ibox     // integer box of each attached object
 	att   [][]attach // octants each object is attached to
-	moved []int32
-	n     int // present objects
-	fresh int // present objects not attached
+	free  []int32    // free slots
+	moved []int32    // slots marked fMoved
+	n     int        // present objects
+	fresh int        // present objects not attached
 
 	// The tree.
 	built  bool
@@ -161,6 +169,11 @@ type Tree struct {
 	scratch []float64
 	part    []attach
 	anc     []int32 // sweep: the octants with objects on the path from the root
+	keys    []keyed // rebuild: the present slots by Morton code
+	perm    []int32 // rebuild: old slot to new
+	idsTmp  []int32
+	objTmp  []object
+	attTmp  [][]attach
 
 	moves int // movesHybrid, or the tests' movesReinsert or movesDiff
 	force int // forceSearch or forceSweep: the tests' choice of sweepAll
@@ -196,17 +209,48 @@ func (t *Tree) Bounds() geom.AABB {
 	return geom.AABB{Min: t.origin, Max: t.origin.Add(geom.V(t.side, t.side, t.side))}
 }
 
-func (t *Tree) grow(id int32) {
+// null is no slot.
+const null = -1
+
+// slotOf returns the slot of id, giving it one if it has none.
+func (t *Tree) slotOf(id int32) int32 {
 	if id < 0 {
 		panic("octree: negative object id")
 	}
-	if int(id) < len(t.obj) {
-		return
+	if int(id) >= len(t.slot) {
+		m := len(t.slot)
+		t.slot = grow(t.slot, int(id)+1)
+		for i := m; i < len(t.slot); i++ {
+			t.slot[i] = null
+		}
 	}
-	n := int(id) + 1
-	t.obj = grow(t.obj, n)
-	t.ib = grow(t.ib, n)
-	t.att = grow(t.att, n)
+	if s := t.slot[id]; s != null {
+		return s
+	}
+	var s int32
+	if k := len(t.free); k > 0 {
+		// A free slot keeps its fMoved mark, if any: it is in t.moved.
+		s = t.free[k-1]
+		t.free = t.free[:k-1]
+	} else {
+		s = int32(len(t.obj))
+		n := len(t.obj) + 1
+		t.ids = grow(t.ids, n)
+		t.obj = grow(t.obj, n)
+		t.ib = grow(t.ib, n)
+		t.att = grow(t.att, n)
+	}
+	t.ids[s] = id
+	t.slot[id] = s
+	return s
+}
+
+// present returns the slot of id, null if absent.
+func (t *Tree) present(id int32) int32 {
+	if id < 0 || int(id) >= len(t.slot) {
+		return null
+	}
+	return t.slot[id]
 }
 
 // grow returns s extended with zero values to length n.
@@ -219,7 +263,7 @@ func grow[T any](s []T, n int) []T {
 
 // Add implements broad.Phase.
 func (t *Tree) Add(id int32, b geom.AABB, static bool) {
-	t.grow(id)
+	id = t.slotOf(id)
 	o := &t.obj[id]
 	if o.flags&fPresent == 0 {
 		t.n++
@@ -246,7 +290,7 @@ func (t *Tree) mark(id int32) {
 
 // Move implements broad.Phase.
 func (t *Tree) Move(id int32, b geom.AABB) {
-	if id < 0 || int(id) >= len(t.obj) || t.obj[id].flags&fPresent == 0 {
+	if id = t.present(id); id == null {
 		panic("octree: Move of an absent object")
 	}
 	o := &t.obj[id]
@@ -258,17 +302,21 @@ func (t *Tree) Move(id int32, b geom.AABB) {
 // Remove implements broad.Phase: the object is taken out of its octants at
 // once.
 func (t *Tree) Remove(id int32) {
-	if id < 0 || int(id) >= len(t.obj) || t.obj[id].flags&fPresent == 0 {
+	s := t.present(id)
+	if s == null {
 		return
 	}
-	o := &t.obj[id]
+	o := &t.obj[s]
 	t.n--
 	if o.flags&fAttached != 0 {
-		t.detachAll(id)
+		t.detachAll(s)
 	} else {
 		t.fresh--
 	}
-	o.flags &^= fPresent | fStatic
+	o.flags &= fMoved
+	t.ids[s] = null
+	t.slot[id] = null
+	t.free = append(t.free, s)
 }
 
 // detachAll takes object id out of every octant.
@@ -345,6 +393,16 @@ func (t *Tree) unlink(node, id int32) {
 
 // Pairs implements broad.Phase.
 func (t *Tree) Pairs(fn func(a, b int32) bool) {
+	if len(t.moved) > len(t.obj)/32 {
+		// Many moved: take them in the order of their slots, that of
+		// space and memory.
+		t.moved = t.moved[:0]
+		for s := range t.obj {
+			if t.obj[s].flags&fMoved != 0 {
+				t.moved = append(t.moved, int32(s))
+			}
+		}
+	}
 	t.update()
 	moved := t.moved
 	t.moved = t.moved[:0]
@@ -450,18 +508,16 @@ func (t *Tree) insertObj(id int32, nb ibox) {
 // rebuild chooses the root cube and the depth from the present boxes and
 // inserts every present object into an empty tree.
 func (t *Tree) rebuild() {
-	t.nodes = slices.Grow(t.nodes[:0], 3*t.n+1)
 	t.nmore = 0
-	t.newNode()
 	t.out = 0
-	// Octant arrays of 4 from one allocation for the objects without.
+	// Octant arrays of 8 from one allocation for the objects without.
 	var pool []attach
 	for id := range t.obj {
 		if cap(t.att[id]) == 0 && t.obj[id].flags&fPresent != 0 {
 			if len(pool) == 0 {
-				pool = make([]attach, 4*(len(t.obj)-id))
+				pool = make([]attach, 8*(len(t.obj)-id))
 			}
-			t.att[id], pool = pool[:0:4], pool[4:]
+			t.att[id], pool = pool[:0:8], pool[8:]
 		}
 		t.att[id] = t.att[id][:0]
 		t.obj[id].flags &^= fAttached | fOut
@@ -470,6 +526,16 @@ func (t *Tree) rebuild() {
 	t.chooseGrid()
 	t.built = true
 	t.nBuild = t.n
+	t.renumber()
+	// Room for the whole backbone (at most 9.2 nodes an object at the
+	// automatic depth), as Zachmann allocates it at the start: nodes are
+	// made as objects reach new cells, without growing the array.
+	room := 16*t.n + 1024
+	if t.depth < 8 {
+		room = min(room, (1<<(3*(t.depth+1))-1)/7)
+	}
+	t.nodes = slices.Grow(t.nodes[:0], room)
+	t.newNode()
 	for id := range int32(len(t.obj)) {
 		o := &t.obj[id]
 		if o.flags&fPresent != 0 {
@@ -477,6 +543,76 @@ func (t *Tree) rebuild() {
 			t.insertObj(id, t.intBox(&o.box))
 		}
 	}
+}
+
+// keyed is a slot and its Morton code.
+type keyed struct {
+	key  uint64
+	slot int32
+}
+
+// renumber gives the present objects the slots 0 to n-1 in the order of
+// the Morton codes of their boxes' centre cells, and drops the free
+// slots. The objects are not attached.
+func (t *Tree) renumber() {
+	keys := t.keys[:0]
+	for s := range int32(len(t.obj)) {
+		if t.obj[s].flags&fPresent == 0 {
+			continue
+		}
+		b := t.intBox(&t.obj[s].box)
+		var k uint64
+		for bit := t.depth - 1; bit >= 0; bit-- {
+			for ax := range 3 {
+				c := (b.lo[ax] + b.hi[ax]) / 2
+				k = k<<1 | uint64(c>>bit&1)
+			}
+		}
+		keys = append(keys, keyed{k, s})
+	}
+	slices.SortFunc(keys, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
+	t.keys = keys[:0]
+	perm := grow(t.perm[:0], len(t.obj))
+	for i := range perm {
+		perm[i] = null
+	}
+	for i, k := range keys {
+		perm[k.slot] = int32(i)
+	}
+	t.perm = perm
+	t.ids, t.idsTmp = permute(t.ids, perm, t.idsTmp), t.ids
+	t.obj, t.objTmp = permute(t.obj, perm, t.objTmp), t.obj
+	t.att, t.attTmp = permute(t.att, perm, t.attTmp), t.att
+	t.ib = t.ib[:len(keys)]
+	for s, id := range t.ids {
+		t.slot[id] = int32(s)
+	}
+	t.free = t.free[:0]
+	moved := t.moved[:0]
+	for _, s := range t.moved {
+		if p := perm[s]; p != null {
+			moved = append(moved, p)
+		}
+	}
+	t.moved = moved
+}
+
+// permute returns src reordered by perm in dst's array: src[i] goes to
+// [perm[i]], and entries with perm[i] == null are dropped.
+func permute[T any](src []T, perm []int32, dst []T) []T {
+	n := 0
+	for _, p := range perm {
+		if p != null {
+			n++
+		}
+	}
+	dst = grow(dst[:0], n)
+	for i, p := range perm {
+		if p != null {
+			dst[p] = src[i]
+		}
+	}
+	return dst
 }
 
 // chooseGrid sets the root cube and the depth.
@@ -840,7 +976,7 @@ func (t *Tree) sweepPairs(a int32, bs []int32, o [3]int32) bool {
 		if !broad.Overlaps(&t.obj[a].box, &t.obj[b].box) {
 			continue
 		}
-		lo, hi := a, b
+		lo, hi := t.ids[a], t.ids[b]
 		if hi < lo {
 			lo, hi = hi, lo
 		}
@@ -953,7 +1089,7 @@ func (t *Tree) scanObjs(objs []int32, a int32, ba *geom.AABB, st uint8, q uint32
 		if !broad.Overlaps(ba, &ob.box) {
 			continue
 		}
-		lo, hi := a, b
+		lo, hi := t.ids[a], t.ids[b]
 		if hi < lo {
 			lo, hi = hi, lo
 		}

@@ -116,17 +116,17 @@ func TestCoarseOctantMove(t *testing.T) {
 			p.Add(i+1, box(x+0.2, 4.2, 4.2, x+0.8, 4.8, 4.8), true)
 		}
 		collect(t, p)
-		if a := tr.att[0]; len(a) != 1 || a[0].lvl != 1 {
+		if a := tr.att[tr.slot[0]]; len(a) != 1 || a[0].lvl != 1 {
 			t.Fatalf("object 0 attached at %v, want the one octant at level 1", a)
 		}
 		for _, d := range []float64{1, 1, -3, 0.5, 2.5} {
-			b := tr.obj[0].box
+			b := tr.obj[tr.slot[0]].box
 			b.Min.X += d
 			b.Max.X += d
 			p.Move(0, b)
 			var want []broadtest.Pair
 			for i := range int32(12) {
-				if broad.Overlaps(&tr.obj[0].box, &tr.obj[i+1].box) {
+				if broad.Overlaps(&tr.obj[tr.slot[0]].box, &tr.obj[tr.slot[i+1]].box) {
 					want = append(want, broadtest.Pair{A: 0, B: i + 1})
 				}
 			}
@@ -135,7 +135,7 @@ func TestCoarseOctantMove(t *testing.T) {
 			}
 			// The partners, searching from their side, see it too.
 			for i := range int32(12) {
-				p.Move(i+1, tr.obj[i+1].box)
+				p.Move(i+1, tr.obj[tr.slot[i+1]].box)
 			}
 			if got := collect(t, p); !slices.Equal(got, want) {
 				t.Fatalf("moves %d, from the partners' side: got %v, want %v", moves, got, want)
@@ -163,7 +163,7 @@ func TestEnteringBoxes(t *testing.T) {
 	p.Add(0, rb(), false)
 	collect(t, p)
 	for range 2000 {
-		b := tr.obj[0].box
+		b := tr.obj[tr.slot[0]].box
 		switch r.IntN(3) {
 		case 0:
 			b = rb()
