@@ -3,6 +3,13 @@
 // octants of a cube that its box covers, on the integer grid of the finest
 // octants.
 //
+//	p := octree.New()
+//	p.Add(0, box0, true) // static
+//	p.Add(1, box1, false)
+//	p.Pairs(func(a, b int32) bool { ...; return true })
+//	p.Move(1, box1Moved)
+//	p.Pairs(...) // the pairs of object 1 only
+//
 // # Structure
 //
 // The root cube is divided into 2^Depth cells a side. An object's box is
@@ -22,9 +29,20 @@
 // array of every octant it visits, including the ancestors of the octants
 // the object is attached to, and the whole subtree of an octant that lies
 // inside its box. A query stamp per object removes the duplicates of
-// objects met in several octants, and every candidate is confirmed by the
+// objects met in several octants, and a pair of two moved objects is
+// reported from the first searched. Every candidate is confirmed by the
 // exact test on the float64 boxes (broad.Overlaps) before it is reported,
 // so the pairs are exactly those of broad.Brute.
+//
+// When a quarter of the objects or more moved, Pairs sweeps the whole tree
+// once instead of searching around each (it costs about as much as the
+// searches of a fifth of the objects): every object against those attached
+// at the same octant and at its ancestors, a pair tested only at the
+// octant that holds the lower corner of the intersection of the two
+// integer boxes, so that it is met once without stamps.
+//
+// Objects are kept in slots numbered at each build along a Morton curve of
+// their cells, so that objects near in space are near in memory.
 //
 // # Moves
 //
@@ -178,6 +196,8 @@ type Tree struct {
 	moves int // movesHybrid, or the tests' movesReinsert or movesDiff
 	force int // forceSearch or forceSweep: the tests' choice of sweepAll
 }
+
+var _ broad.Phase = (*Tree)(nil)
 
 // New returns an empty octree with the default options.
 func New() *Tree { return NewWith(Options{}) }
