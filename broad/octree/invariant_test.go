@@ -168,7 +168,7 @@ func (t *Tree) check() error {
 			if !inside(a.o, size, &ib) {
 				return fmt.Errorf("object %d: octant %v size %d outside its integer box %v", id, a.o, size, ib)
 			}
-			if (t.moves == movesReinsert || t.moves == movesHybrid && cells(&ib) > diffCells) && a.lvl > 0 {
+			if (t.moves == movesReinsert || t.moves == movesHybrid && cellCount(&ib) > diffCells) && a.lvl > 0 {
 				// Canonical: the parent does not lie in the box.
 				ps := size * 2
 				po := [3]int32{a.o[0] &^ (ps - 1), a.o[1] &^ (ps - 1), a.o[2] &^ (ps - 1)}
@@ -218,12 +218,4 @@ var _ broad.Phase = checked{}
 
 func box(x0, y0, z0, x1, y1, z1 float64) geom.AABB {
 	return geom.AABB{Min: geom.V(x0, y0, z0), Max: geom.V(x1, y1, z1)}
-}
-
-func cells(b *ibox) int64 {
-	n := int64(1)
-	for ax := range 3 {
-		n *= int64(b.hi[ax] - b.lo[ax] + 1)
-	}
-	return n
 }
