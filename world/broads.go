@@ -23,7 +23,7 @@ var broads = map[string]func() broad.Phase{
 }
 
 // defaultBroadName is the broad phase of Options.Broad = nil.
-const defaultBroadName = "dbvt"
+const defaultBroadName = "grid"
 
 func defaultBroad() broad.Phase { return broads[defaultBroadName]() }
 
