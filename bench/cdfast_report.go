@@ -239,36 +239,13 @@ func (r *CDFastReport) Conclusions() []string {
 				mover, series, strings.Join(ns, ", "), sig(a), sig(b), s, verdict, sp, cells[0], cells[len(cells)-1], spp))
 		}
 	}
-	// Tree versus one sphere.
+	// Level 1 and the tree's level versus one sphere.
 	for _, mover := range CDFastMovers {
-		tl := CDFastTreeLevel[mover]
-		var cr, tr, hr []float64
-		for _, base := range CDFastScenes {
-			run := r.Run(base, mover)
-			if run == nil {
-				continue
+		for _, tl := range []int{1, CDFastTreeLevel[mover]} {
+			if line := r.levelConclusion(mover, tl); line != "" {
+				out = append(out, line)
 			}
-			l0, lt := run.Level(0), run.Level(tl)
-			cr = append(cr, float64(lt.ObjectPairs)/float64(max(l0.ObjectPairs, 1)))
-			hr = append(hr, float64(lt.SphereBoxHits)/float64(max(l0.SphereBoxHits, 1)))
-			tr = append(tr, float64(lt.PerStep())/float64(l0.PerStep()))
 		}
-		if len(cr) == 0 {
-			continue
-		}
-		p := paperCDFast[mover]
-		a, b, _ := spread(cr)
-		c, d, _ := spread(tr)
-		e, f, _ := spread(hr)
-		verdict := "fewer interferences"
-		if b >= 1 {
-			verdict = "not always fewer interferences"
-		}
-		out = append(out, fmt.Sprintf("**Sphere-tree vs one sphere** (%s, level %d vs 0): %s: object pairs ×%.2f to ×%.2f, sphere-box pairs ×%.2f to ×%.2f, "+
-			"at ×%.2f to ×%.2f the time (the paper: counts ×%.3f to ×%.3f at ×%.2f to ×%.2f the time).",
-			mover, tl, verdict, a, b, e, f, c, d,
-			min(p[0][5]/p[0][4], p[1][5]/p[1][4], p[2][5]/p[2][4]), max(p[0][5]/p[0][4], p[1][5]/p[1][4], p[2][5]/p[2][4]),
-			min(p[0][2]/p[0][1], p[1][2]/p[1][1], p[2][2]/p[2][1]), max(p[0][2]/p[0][1], p[1][2]/p[1][1], p[2][2]/p[2][1])))
 	}
 	// The box against the spheres.
 	var boxFaster, total int
@@ -304,4 +281,38 @@ func (r *CDFastReport) Conclusions() []string {
 			mover, a, b, c, d, min(p[0][0]/p[0][1], p[1][0]/p[1][1], p[2][0]/p[2][1]), max(p[0][0]/p[0][1], p[1][0]/p[1][1], p[2][0]/p[2][1])))
 	}
 	return out
+}
+
+// levelConclusion compares level l with level 0 for mover, against the
+// paper's sphere-tree and one sphere ("" when there is no run).
+func (r *CDFastReport) levelConclusion(mover string, l int) string {
+	var cr, tr, hr []float64
+	spheres := 0
+	for _, base := range CDFastScenes {
+		run := r.Run(base, mover)
+		if run == nil || run.Level(l) == nil || run.Level(0) == nil {
+			continue
+		}
+		l0, lt := run.Level(0), run.Level(l)
+		spheres = lt.Spheres
+		cr = append(cr, float64(lt.ObjectPairs)/float64(max(l0.ObjectPairs, 1)))
+		hr = append(hr, float64(lt.SphereBoxHits)/float64(max(l0.SphereBoxHits, 1)))
+		tr = append(tr, float64(lt.PerStep())/float64(l0.PerStep()))
+	}
+	if len(cr) == 0 {
+		return ""
+	}
+	p := paperCDFast[mover]
+	a, b, _ := spread(cr)
+	c, d, _ := spread(tr)
+	e, f, _ := spread(hr)
+	verdict := "fewer interferences"
+	if b >= 1 {
+		verdict = "not always fewer interferences"
+	}
+	return fmt.Sprintf("**Level %d vs one sphere** (%s, %d spheres): %s: object pairs ×%.2f to ×%.2f, sphere-box pairs ×%.2f to ×%.2f, "+
+		"at ×%.2f to ×%.2f the time (the paper's sphere-tree: counts ×%.3f to ×%.3f at ×%.2f to ×%.2f the time).",
+		l, mover, spheres, verdict, a, b, e, f, c, d,
+		min(p[0][5]/p[0][4], p[1][5]/p[1][4], p[2][5]/p[2][4]), max(p[0][5]/p[0][4], p[1][5]/p[1][4], p[2][5]/p[2][4]),
+		min(p[0][2]/p[0][1], p[1][2]/p[1][1], p[2][2]/p[2][1]), max(p[0][2]/p[0][1], p[1][2]/p[1][1], p[2][2]/p[2][1]))
 }

@@ -86,7 +86,7 @@ func TestCDFastShort(t *testing.T) {
 	}
 	md := buf.String()
 	for _, s := range []string{"## CDFast's experiments", "### Table 1: the torus", "### Table 2", "11,390", "210,540", "3,166,900",
-		"### CDFast's time against N_s", "**Time independent of N_s**", "**Sphere-tree vs one sphere**", "**Exact vs broad phase alone**"} {
+		"### CDFast's time against N_s", "**Time independent of N_s**", "**Level 1 vs one sphere**", "**Level 3 vs one sphere** (torus", "**Exact vs broad phase alone**"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("the report lacks %q", s)
 		}

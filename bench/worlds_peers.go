@@ -80,9 +80,10 @@ type WorldsPeersConfig struct {
 	Sizes  []int
 	Scenes []string
 	Steps  int
-	// Driver, Rounds, Timeout and Progress are as in BroadPeersConfig,
-	// but a Timeout of 0 is WorldsPeersTimeout.
+	// Driver, Systems, Rounds, Timeout and Progress are as in
+	// BroadPeersConfig, but a Timeout of 0 is WorldsPeersTimeout.
 	Driver   string
+	Systems  []string
 	Rounds   int
 	Timeout  time.Duration
 	Progress func(line string)
@@ -137,5 +138,5 @@ func RunWorldsPeers(c WorldsPeersConfig) (*BroadPeersReport, error) {
 	if c.Timeout <= 0 {
 		c.Timeout = WorldsPeersTimeout
 	}
-	return RunBroadPeers(BroadPeersConfig{Scenes: scenes, Phases: phases, Driver: c.Driver, Rounds: c.Rounds, Timeout: c.Timeout, Progress: c.Progress})
+	return RunBroadPeers(BroadPeersConfig{Scenes: scenes, Phases: phases, Driver: c.Driver, Systems: c.Systems, Rounds: c.Rounds, Timeout: c.Timeout, Progress: c.Progress})
 }

@@ -95,7 +95,7 @@ func (r *WorldsReport) WriteMarkdown(out io.Writer) error {
 			"*broad* is bound plus broad, updating the moved objects' boxes and finding the pairs (Broadmark's measure); "+
 			"*step* the world's whole step (bound, broad, exact tests, contacts and callbacks; the scene's motions not "+
 			"included). Candidates are the broad phase's pairs, tested the exact tests, contacts the pairs of objects in contact. "+
-			"*Idle* is a step with nothing moved (the mean of %s). brute runs up to %s objects only.\n\n",
+			"*Idle* is a step with nothing moved after the play (%s of them in 20 batches; the median batch's mean). brute runs up to %s objects only.\n\n",
 			strings.Join(c.Scenes, ", "), c.Seed, steps, thousands(IdleSteps), thousands(BruteMaxObjects))
 		for _, name := range c.Scenes {
 			fmt.Fprintf(w, "### %s\n\n", name)
