@@ -211,12 +211,9 @@ func (r *BroadPeersReport) Run(scene, system string) *BroadRun { return r.Runs[s
 // DriverBroadSystems runs `driver --list-broad` and returns the names of
 // its broad systems.
 func DriverBroadSystems(driver string) ([]string, error) {
-	cmd := exec.Command(driver, "--list-broad")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := driverList(driver, "--list-broad")
 	if err != nil {
-		return nil, driverError(driver, err, stderr.Bytes())
+		return nil, err
 	}
 	var names []string
 	dec := json.NewDecoder(bytes.NewReader(out))

@@ -124,15 +124,25 @@ type driverSystem struct {
 	Pairs  string   `json:"pairs"` // "all" or "some"
 }
 
-// DriverSystems runs `driver --list` and returns the systems it offers, in
-// each of their modes.
-func DriverSystems(driver string) ([]System, error) {
-	cmd := exec.Command(driver, "--list")
+// driverList runs the driver with one listing flag and returns its
+// output, or the error naming the driver and what it said.
+func driverList(driver, flag string) ([]byte, error) {
+	cmd := exec.Command(driver, flag)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, driverError(driver, err, stderr.Bytes())
+	}
+	return out, nil
+}
+
+// DriverSystems runs `driver --list` and returns the systems it offers, in
+// each of their modes.
+func DriverSystems(driver string) ([]System, error) {
+	out, err := driverList(driver, "--list")
+	if err != nil {
+		return nil, err
 	}
 	var systems []System
 	dec := json.NewDecoder(bytes.NewReader(out))

@@ -73,7 +73,7 @@ func BenchmarkStep(b *testing.B) {
 				}
 				w.Step()
 				turn := geom.FromAxisAngle(geom.V(1, 2, 3), 0.01, geom.V(0.01, 0, 0))
-				var sum world.StepStats
+				var sum stepSum
 				b.ReportAllocs()
 				for b.Loop() {
 					for i := range n {
@@ -84,20 +84,9 @@ func BenchmarkStep(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					sum.Bound += st.Bound
-					sum.Broad += st.Broad
-					sum.Narrow += st.Narrow
-					sum.Update += st.Update
-					sum.Tested += st.Tested
-					sum.Contacts += st.Contacts
+					sum.add(st)
 				}
-				k := float64(b.N)
-				b.ReportMetric(float64(sum.Bound.Microseconds())/k, "µs-bound")
-				b.ReportMetric(float64(sum.Broad.Microseconds())/k, "µs-broad")
-				b.ReportMetric(float64(sum.Narrow.Microseconds())/k, "µs-narrow")
-				b.ReportMetric(float64(sum.Update.Microseconds())/k, "µs-update")
-				b.ReportMetric(float64(sum.Tested)/k, "tests")
-				b.ReportMetric(float64(sum.Contacts)/k, "contacts")
+				sum.report(b)
 			})
 		}
 	}
@@ -176,7 +165,7 @@ func BenchmarkMany(b *testing.B) {
 							steps[i] = geom.Translation(d)
 						}
 					}
-					var sum world.StepStats
+					var sum stepSum
 					b.ReportAllocs()
 					k := 0
 					for b.Loop() {
@@ -194,22 +183,34 @@ func BenchmarkMany(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						sum.Bound += st.Bound
-						sum.Broad += st.Broad
-						sum.Narrow += st.Narrow
-						sum.Update += st.Update
-						sum.Tested += st.Tested
-						sum.Contacts += st.Contacts
+						sum.add(st)
 					}
-					f := float64(b.N)
-					b.ReportMetric(float64(sum.Bound.Microseconds())/f, "µs-bound")
-					b.ReportMetric(float64(sum.Broad.Microseconds())/f, "µs-broad")
-					b.ReportMetric(float64(sum.Narrow.Microseconds())/f, "µs-narrow")
-					b.ReportMetric(float64(sum.Update.Microseconds())/f, "µs-update")
-					b.ReportMetric(float64(sum.Tested)/f, "tests")
-					b.ReportMetric(float64(sum.Contacts)/f, "contacts")
+					sum.report(b)
 				})
 			}
 		}
 	}
+}
+
+// stepSum sums the StepStats of a benchmark's steps and reports them per
+// step: each phase's time, the exact tests and the contacts.
+type stepSum struct{ world.StepStats }
+
+func (s *stepSum) add(st world.StepStats) {
+	s.Bound += st.Bound
+	s.Broad += st.Broad
+	s.Narrow += st.Narrow
+	s.Update += st.Update
+	s.Tested += st.Tested
+	s.Contacts += st.Contacts
+}
+
+func (s *stepSum) report(b *testing.B) {
+	n := float64(b.N)
+	b.ReportMetric(float64(s.Bound.Microseconds())/n, "µs-bound")
+	b.ReportMetric(float64(s.Broad.Microseconds())/n, "µs-broad")
+	b.ReportMetric(float64(s.Narrow.Microseconds())/n, "µs-narrow")
+	b.ReportMetric(float64(s.Update.Microseconds())/n, "µs-update")
+	b.ReportMetric(float64(s.Tested)/n, "tests")
+	b.ReportMetric(float64(s.Contacts)/n, "contacts")
 }

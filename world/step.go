@@ -245,7 +245,7 @@ func (w *World) test(wk *worker, wi int32, i int) {
 	if ob.model.tris > oa.model.tris {
 		env, fly, swap = ob, oa, true
 	}
-	rel := env.pose.Inverse().Compose(fly.pose)
+	rel := relPose(env.pose, fly.pose)
 	off := len(wk.buf)
 	s, err := wk.q.Each(env.model.m, fly.model.m, rel, collide.QueryOptions{All: w.opts.All, Eps: w.opts.Eps}, wk.fn)
 	if err != nil {
