@@ -251,6 +251,7 @@ compile heap.cpp
 if have_module fcl; then
     mapfile -t f < <(cflags fcl)
     compile fcl.cpp "${f[@]}"
+    compile distance.cpp "${f[@]}"
     read -ra l <<<"$(pkg-config --libs fcl)"
     libs+=("${l[@]}")
 fi

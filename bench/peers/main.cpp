@@ -6,10 +6,13 @@
 //   collide-peers --system NAME [--all] ENV FLY POSES
 //   collide-peers --list-broad
 //   collide-peers --broad NAME [--hash] TRACE
+//   collide-peers --list-distance
+//   collide-peers --distance NAME ENV FLY POSES
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -29,7 +32,9 @@ const char kUsage[] =
     "usage: collide-peers --list\n"
     "       collide-peers --system NAME [--all] ENV FLY POSES\n"
     "       collide-peers --list-broad\n"
-    "       collide-peers --broad NAME [--hash] TRACE\n";
+    "       collide-peers --broad NAME [--hash] TRACE\n"
+    "       collide-peers --list-distance\n"
+    "       collide-peers --distance NAME ENV FLY POSES\n";
 
 // UsageError reports bad command-line arguments (exit status 2).
 struct UsageError {
@@ -50,6 +55,16 @@ std::vector<System> systems() {
 #endif
 #ifdef HAVE_BULLET
     addBulletSystems(out);
+#endif
+    return out;
+}
+
+// distanceSystems returns the distance systems compiled in, in the order of
+// --list-distance.
+std::vector<DistanceSystem> distanceSystems() {
+    std::vector<DistanceSystem> out;
+#ifdef HAVE_FCL
+    addFclDistanceSystems(out);
 #endif
     return out;
 }
@@ -80,6 +95,21 @@ public:
     Output& real(double x) {
         char tmp[40];
         std::snprintf(tmp, sizeof tmp, "%.9g", x);
+        buf_ += tmp;
+        return *this;
+    }
+    // exact appends x with 17 significant digits (it reads back as the same
+    // double), or null if x is not finite.
+    Output& exact(double x) {
+        if (!std::isfinite(x)) return raw("null");
+        char tmp[40];
+        std::snprintf(tmp, sizeof tmp, "%.17g", x);
+        buf_ += tmp;
+        return *this;
+    }
+    Output& integer(long long x) {
+        char tmp[32];
+        std::snprintf(tmp, sizeof tmp, "%lld", x);
         buf_ += tmp;
         return *this;
     }
@@ -168,12 +198,65 @@ void run(const System& sys, bool all, const std::string& envPath, const std::str
     }
 }
 
+void listDistance(const std::vector<DistanceSystem>& all) {
+    Output out;
+    for (const DistanceSystem& s : all) {
+        out.raw("{\"system\":").str(s.name).raw(",\"variant\":").str(s.variant).raw("}");
+        out.endLine();
+    }
+}
+
+// runDistance runs one distance system on the meshes and poses, as run does
+// for a collision system: a build line, then one line per pose.
+void runDistance(const DistanceSystem& sys, const std::string& envPath, const std::string& flyPath,
+                 const std::string& posesPath) {
+    std::vector<Pose> poses = readPoses(posesPath);
+    Mesh env = readMesh(envPath);
+    Mesh fly = readMesh(flyPath);
+    if (env.numTris() == 0) throw InputError(envPath + ": the mesh has no triangles");
+    if (fly.numTris() == 0) throw InputError(flyPath + ": the mesh has no triangles");
+
+    std::unique_ptr<DistancePeer> peer = sys.make(sys.name);
+
+    std::size_t before = heap::inUse();
+    heap::resetPeak();
+    Clock::time_point t0 = Clock::now();
+    peer->build(env, fly);
+    Clock::time_point t1 = Clock::now();
+    std::size_t after = heap::inUse();
+    std::size_t peak = heap::peak();
+
+    Output out;
+    out.raw("{\"build\":{\"system\":").str(sys.name).raw(",\"mode\":\"distance\"");
+    out.raw(",\"seconds\":").real(seconds(t0, t1));
+    out.raw(",\"bytes\":").num(after > before ? after - before : 0);
+    out.raw(",\"peak_bytes\":").num(peak > before ? peak - before : 0);
+    out.raw(",\"env_triangles\":").num(env.numTris()).raw(",\"fly_triangles\":").num(fly.numTris()).raw("}}");
+    out.endLine();
+
+    DistanceResult r;
+    for (std::size_t i = 0; i < poses.size(); i++) {
+        r = DistanceResult{};
+        Clock::time_point q0 = Clock::now();
+        peer->query(poses[i], r);
+        Clock::time_point q1 = Clock::now();
+        long long ns = std::chrono::duration_cast<std::chrono::nanoseconds>(q1 - q0).count();
+
+        out.raw("{\"pose\":").num(i).raw(",\"distance\":").exact(r.distance);
+        out.raw(",\"env\":").integer(r.env).raw(",\"fly\":").integer(r.fly);
+        out.raw(",\"p_env\":[").exact(r.pEnv[0]).raw(",").exact(r.pEnv[1]).raw(",").exact(r.pEnv[2]).raw("]");
+        out.raw(",\"p_fly\":[").exact(r.pFly[0]).raw(",").exact(r.pFly[1]).raw(",").exact(r.pFly[2]).raw("]");
+        out.raw(",\"ns\":").integer(ns).raw("}");
+        out.endLine();
+    }
+}
+
 int mainImpl(int argc, char** argv) {
     static char stdoutBuf[1 << 16];
     std::setvbuf(stdout, stdoutBuf, _IOFBF, sizeof stdoutBuf);
 
-    bool doList = false, all = false, doListBroad = false, hash = false;
-    std::string name, broadName;
+    bool doList = false, all = false, doListBroad = false, hash = false, doListDistance = false;
+    std::string name, broadName, distanceName;
     std::vector<std::string> args;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -185,6 +268,13 @@ int mainImpl(int argc, char** argv) {
             all = true;
         } else if (a == "--list-broad") {
             doListBroad = true;
+        } else if (a == "--list-distance") {
+            doListDistance = true;
+        } else if (a == "--distance") {
+            if (i + 1 >= argc) throw UsageError{"--distance needs a NAME"};
+            distanceName = argv[++i];
+        } else if (a.rfind("--distance=", 0) == 0) {
+            distanceName = a.substr(11);
         } else if (a == "--hash") {
             hash = true;
         } else if (a == "--broad") {
@@ -203,6 +293,31 @@ int mainImpl(int argc, char** argv) {
         } else {
             throw UsageError{"unknown flag " + a};
         }
+    }
+
+    if (doListDistance || !distanceName.empty()) {
+        if (doList || all || !name.empty() || doListBroad || !broadName.empty() || hash)
+            throw UsageError{"--list-distance and --distance take no other mode flag"};
+        std::vector<DistanceSystem> available = distanceSystems();
+        if (doListDistance) {
+            if (!distanceName.empty() || !args.empty()) throw UsageError{"--list-distance takes no other argument"};
+            listDistance(available);
+            return 0;
+        }
+        const DistanceSystem* sys = nullptr;
+        for (const DistanceSystem& s : available) {
+            if (s.name == distanceName) sys = &s;
+        }
+        if (sys == nullptr) {
+            std::string known;
+            for (const DistanceSystem& s : available) known += (known.empty() ? "" : " ") + s.name;
+            throw UsageError{"unknown distance system \"" + distanceName + "\" (available: " +
+                             (known.empty() ? "none" : known) + ")"};
+        }
+        if (args.size() != 3)
+            throw UsageError{"want ENV FLY POSES, got " + std::to_string(args.size()) + " argument(s)"};
+        runDistance(*sys, args[0], args[1], args[2]);
+        return 0;
     }
 
     if (doListBroad || !broadName.empty() || hash) {

@@ -97,10 +97,47 @@ struct System {
     std::unique_ptr<Peer> (*make)(const std::string& name, bool all);
 };
 
+// DistanceResult receives the outcome of one distance query: the smallest
+// distance the peer found between a triangle of env and one of fly, the two
+// triangles (-1 if the peer names none) and their closest points, both in
+// the environment's (world) frame.
+struct DistanceResult {
+    double distance = 0;
+    int64_t env = -1, fly = -1;
+    double pEnv[3] = {0, 0, 0};
+    double pFly[3] = {0, 0, 0};
+};
+
+// DistancePeer is one distance system set up for one run (one pair of
+// meshes).
+class DistancePeer {
+public:
+    virtual ~DistancePeer() = default;
+
+    // build creates the models of env and fly, as Peer::build does. It is
+    // timed, and the heap it retains is measured.
+    virtual void build(const Mesh& env, const Mesh& fly) = 0;
+
+    // query places fly at pose (env at the identity), computes the distance
+    // of the two models and stores it in r. It is timed.
+    virtual void query(const Pose& pose, DistanceResult& r) = 0;
+};
+
+// DistanceSystem describes one distance system: its name, a one-line
+// description (--list-distance) and how to make it.
+struct DistanceSystem {
+    std::string name;
+    std::string variant;
+    std::unique_ptr<DistancePeer> (*make)(const std::string& name);
+};
+
 // Each peer family appends its systems to the list, in the order of the
 // --list output. They are compiled only when the library is available.
 #ifdef HAVE_FCL
 void addFclSystems(std::vector<System>& out);
+// addFclDistanceSystems appends FCL's distance systems (distance.cpp), in
+// the order of the --list-distance output.
+void addFclDistanceSystems(std::vector<DistanceSystem>& out);
 #endif
 #ifdef HAVE_OPCODE
 void addOpcodeSystems(std::vector<System>& out);

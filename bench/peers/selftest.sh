@@ -17,7 +17,12 @@
 # Peers are not exact (float tests, clipping): a few disagreements on
 # touching poses are expected; gross ones point at a bug in the driver.
 #
-# Then it checks the broad systems (--list-broad) on box traces with
+# Then it checks the distance systems (--list-distance) against brute force
+# with package bench's TestDistancePeersDriver (go test), and prints per
+# system the poses whose distance agrees and those whose witnesses are
+# wrong (see below).
+#
+# Last it checks the broad systems (--list-broad) on box traces with
 # package bench's TestBroadPeersDriver (go test) and prints, per scene and
 # system, the exact pairs missed, how many of those only touch, the extra
 # pairs and the invalid ones.
@@ -160,6 +165,27 @@ while IFS= read -r line; do
     done
 done < <("$peers" --list)
 echo "($(grep -c '"pose"' "$tmp/oracle.jsonl") poses, $(grep -c '"collide":true' "$tmp/oracle.jsonl") in contact per collide)"
+
+# The distance systems (--list-distance) against brute force: package
+# bench's TestDistancePeersDriver runs every distance system on a small torus
+# and sphere at 10 poses (far, near, touching within rounding, overlapping),
+# fails if a distance differs from the brute-force minimum over all triangle
+# pairs by more than a relative 1e-6 (1e-9 absolute near 0), and logs the
+# wrong witnesses (FCL's, not failed): per system, the poses whose witness
+# has a point off its triangle (point), |p_env - p_fly| other than the
+# distance (length), triangles at another distance (pair), a triangle out
+# of range (triangle).
+echo
+printf "%-12s %5s %7s %6s %7s %5s %6s %4s %8s\n" system poses contact agree witness point length pair triangle
+if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/ -count=1 -run 'TestDistancePeersDriver$' -v >"$tmp/distance.log" 2>&1); then
+    echo "distance systems: go test failed (see below)" >&2
+    tail -n 20 "$tmp/distance.log" >&2
+    status=1
+fi
+sed -n 's/^ *distpeers_test.go:[0-9]*: summary \([^:]*\): poses \([0-9]*\), contact \([0-9]*\), distances agree \([0-9]*\), witnesses wrong \([0-9]*\) (point \([0-9]*\), length \([0-9]*\), pair \([0-9]*\), triangle \([0-9]*\))$/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' "$tmp/distance.log" |
+    while read -r sys poses contact agree wrong point length pair triangle; do
+        printf "%-12s %5s %7s %6s %7s %5s %6s %4s %8s\n" "$sys" "$poses" "$contact" "$agree" "$wrong" "$point" "$length" "$pair" "$triangle"
+    done
 
 # The broad phases (--list-broad) against the exact pairs of box traces:
 # package bench's TestBroadPeersDriver replays its small scenes (Brownian
