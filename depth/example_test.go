@@ -19,14 +19,16 @@ func ExampleTranslation() {
 	}
 	fmt.Printf("PD in [%.3f, %.3f], exact %v, move %v\n", res.Lower, res.Upper, res.Exact, res.Move)
 
-	// A cube in the notch of an L-shaped solid: non-convex, so bounds.
-	l, _ := collide.Build(gen.Must(gen.Box(geom.Box(geom.V(0, 0, 0), geom.V(2, 1, 1)), 1)), collide.BuildOptions{})
-	res, err = depth.Translation(l, fly, geom.Translation(geom.V(0.5, 0.5, 0)), depth.Options{})
+	// A ball pushed into the tube of a torus: non-convex, so certified
+	// bounds.
+	torus, _ := collide.Build(gen.Must(gen.Torus(geom.V(0, 0, 0), 2, 0.6, 400)), collide.BuildOptions{})
+	ball, _ := collide.Build(gen.Must(gen.Icosphere(geom.V(0, 0, 0), 0.5, 80)), collide.BuildOptions{})
+	res, err = depth.Translation(torus, ball, geom.Translation(geom.V(2, 0, 0.8)), depth.Options{})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("certified: %.3f ≤ PD ≤ %.3f\n", res.Lower, res.Upper)
+	fmt.Printf("certified: %.2f ≤ PD ≤ %.2f\n", res.Lower, res.Upper)
 	// Output:
 	// PD in [0.250, 0.250], exact true, move (0.25, 0, 0)
-	// certified: 0.500 ≤ PD ≤ 0.500
+	// certified: 0.28 ≤ PD ≤ 0.28
 }
