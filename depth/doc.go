@@ -117,6 +117,14 @@
 // of up to a few thousand triangles. The gap between Lower and Upper is
 // what the non-convex case leaves open; the tests measure it.
 //
+// Certificate (b) needs surfaces without contact, and (a) convex hulls
+// apart. A non-convex configuration whose interiors are disjoint while the
+// surfaces touch under every small translation (a box in a slot of its own
+// width, a piece wedged between two walls) is certified by neither: there
+// PD may be 0, or reached only at that touching position, and Upper is the
+// next certifiable way out. Lower is 0 when the search finds no point
+// inside both solids, even if they interpenetrate slightly.
+//
 // # Concurrency
 //
 // Translation allocates its own state; concurrent calls on the same models
