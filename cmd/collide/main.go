@@ -6,6 +6,7 @@
 //	collide flight [flags]                   fly a model through a scene, time each step
 //	collide bench [--quick] [-o DIR]         reproduce the paper's experiments as a report
 //	collide check [flags] ENV FLY            test FLY at each pose against ENV
+//	collide distance [flags] ENV FLY         FLY's distance to ENV at each pose
 //	collide build [flags] ENV -o FILE        build a hierarchy and save the model
 //	collide gen KIND [key=value ...] -o FILE write a generated mesh
 //	collide info [--json] MODEL...           describe meshes and saved models
@@ -64,7 +65,7 @@ type command struct {
 }
 
 // commands lists the subcommands, in the order help shows them.
-var commands = []*command{flightCommand(), benchCommand(), checkCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand()}
+var commands = []*command{flightCommand(), benchCommand(), checkCommand(), distanceCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand()}
 
 func lookupCommand(name string) *command {
 	for _, c := range commands {
@@ -81,6 +82,7 @@ usage:
   collide flight [flags]                    fly a model through a scene and time every step
   collide bench [--quick] [-o DIR]          reproduce the paper's experiments as a report
   collide check [flags] ENV FLY             test FLY, at each pose, against ENV
+  collide distance [flags] ENV FLY          FLY's distance to ENV at each pose, with the witnesses
   collide build [flags] ENV -o FILE         build ENV's hierarchy and save the model
   collide gen KIND [key=value ...] -o FILE  write a generated mesh (.obj or .stl)
   collide gen                               list the generators and their parameters

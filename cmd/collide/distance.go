@@ -1,0 +1,288 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+)
+
+type distanceOptions struct {
+	build buildFlags
+	pose  string
+	poses string
+	max   float64
+	json  bool
+}
+
+// distanceProgressMin is the number of poses from which distance keeps a
+// progress line on stderr (a terminal) while stdout is not one. A variable
+// for the tests.
+var distanceProgressMin = 1000
+
+func distanceCommand() *command {
+	return &command{
+		name:  "distance",
+		usage: "distance [flags] ENV FLY",
+		help: fmt.Sprintf(`
+Builds (or loads, if saved) a collision model for each of ENV and FLY once,
+then computes, for FLY placed at each pose, its distance to ENV at the
+identity pose: the smallest distance between a triangle of ENV and one of
+FLY, with the two witness triangles and their closest points. It prints one
+result per pose.
+
+ENV and FLY are models as in check: mesh files (.obj, .stl, .ply, .off),
+generated models gen:KIND[:key=value,...] (run 'collide gen' for the kinds)
+or models saved by 'collide build'. Poses are given as in check (--pose,
+--poses; the identity without either) and numbered from 0 in the order
+given.
+
+The distance is 0 exactly when two triangles are in contact (as check
+decides it, exactly: touching counts), and otherwise within bound of the
+exact distance of the triangles as the pose places them. The witness
+points are both in ENV's frame (FLY's point is on FLY's triangle at the
+pose); on contact they are the same point, common to the two triangles.
+Triangles are named by their index in their file.
+
+--max D is a cut-off: only triangles closer than D are looked for, and a
+pose with none is reported far, often much sooner than its distance would
+be found. 0, the default, is no cut-off.
+
+With --json each pose prints one line (JSON Lines):
+  {"pose":N,"distance":D,"bound":B,"env":I,"fly":J,"p_env":[X,Y,Z],"p_fly":[X,Y,Z],
+   "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
+or, for a pose with nothing closer than the cut-off,
+  {"pose":N,"far":true,"max":D,"stats":{...},"seconds":S}
+Numbers are printed with as many digits as read back the same float64;
+seconds is the time of the query alone. Without --json each pose prints a
+line, and more than one pose a summary: the number of poses, in contact and
+far, the least, median and largest distance, and the time querying.
+
+Bounding volumes (--bv): %s.
+The default is %s; brute tests every pair (the oracle). --bv auto chooses
+the kind as check does (timing first-contact queries at the poses given);
+it says on stderr what it chose. --rule, --split, --env-leaf and --leaf
+choose how the hierarchies are built. Saved models keep their options, as
+in check.
+
+With many poses (%d or more), while stdout is not a terminal, a progress
+line is kept on stderr when it is one.`,
+			bvNames(collide.BVs()), collide.BVDefault, distanceProgressMin),
+		flags: func(fs *flag.FlagSet) any {
+			o := &distanceOptions{}
+			o.build.define(fs, collide.BVs())
+			fs.StringVar(&o.pose, "pose", "", "one `POSE`: 12 numbers \"r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz\" (default identity)")
+			fs.StringVar(&o.poses, "poses", "", "read poses from `FILE`: one pose a line, the same 12 numbers; blank lines and # comments skipped")
+			floatFlag(fs, &o.max, "max", 0, "cut-off `D` >= 0: look only for triangles closer than D, else report the pose far (0: none)")
+			fs.BoolVar(&o.json, "json", false, "print JSON Lines, one object per pose")
+			return o
+		},
+		run: runDistance,
+	}
+}
+
+func runDistance(e *env, opts any, args []string) error {
+	o := opts.(*distanceOptions)
+	if len(args) != 2 {
+		return usagef("need 2 models, ENV and FLY; got %d", len(args))
+	}
+	bo, err := o.build.options()
+	if err != nil {
+		return err
+	}
+	if !(o.max >= 0 && o.max <= math.MaxFloat64) {
+		return usagef("--max must be a finite number >= 0, not %v", o.max)
+	}
+	if o.pose != "" && o.poses != "" {
+		return usagef("give --pose or --poses, not both")
+	}
+	for _, f := range []struct{ name, value string }{{"pose", o.pose}, {"poses", o.poses}} {
+		if o.build.given(f.name) && strings.TrimSpace(f.value) == "" {
+			return usagef("--%s is empty (omit it for the identity pose)", f.name)
+		}
+	}
+	// poseError names poses as check's do.
+	where := &checkOptions{pose: o.pose, poses: o.poses}
+
+	// Read the poses first: a bad pose file fails before the models load.
+	poses := []geom.Pose{geom.Identity()}
+	switch {
+	case o.pose != "":
+		p, err := parsePose(o.pose)
+		if err != nil {
+			return usagef("--pose: %v", err)
+		}
+		poses[0] = p
+	case o.poses != "":
+		var err error
+		if poses, err = readPoseFile(o.poses); err != nil {
+			return err
+		}
+	}
+
+	envModel, flyModel, err := buildModels(e, args[0], args[1], &o.build, bo)
+	if err != nil {
+		return err
+	}
+	// Every pose must place FLY, before anything is printed.
+	for i, p := range poses {
+		if err := flyModel.CheckPose(p); err != nil {
+			return poseError(where, i, err)
+		}
+	}
+	if err := chooseAuto(e, "distance", envModel, flyModel, poses, false, 0); err != nil {
+		return err
+	}
+
+	var query collide.Query
+	// Build what the first query would before the clock starts, so that
+	// each pose's time is its own.
+	if err := query.Prepare(envModel, flyModel, collide.QueryOptions{}); err != nil {
+		return err
+	}
+	w := bufio.NewWriter(e.stdout)
+	dp := &distancePrinter{w: w, json: o.json, max: o.max}
+	dists := make([]float64, 0, len(poses)) // of the poses not far
+	var contacts int
+	var total time.Duration
+	var done atomic.Int64
+	show := len(poses) >= distanceProgressMin && !isTerminal(e.stdout)
+	withTicker(e, show, func(elapsed time.Duration) string {
+		return fmt.Sprintf("distance: pose %d of %d, %.1f s", done.Load(), len(poses), elapsed.Seconds())
+	}, func() {
+		lastFlush := time.Now()
+		for i, p := range poses {
+			start := time.Now()
+			r, qerr := query.Distance(envModel, flyModel, p, collide.DistanceOptions{Max: o.max})
+			d := time.Since(start)
+			if qerr != nil {
+				w.Flush()
+				err = poseError(where, i, qerr)
+				return
+			}
+			total += d
+			if !r.Far {
+				dists = append(dists, r.Distance)
+				if r.Distance == 0 {
+					contacts++
+				}
+			}
+			if werr := dp.print(i, &r, d); werr != nil {
+				err = fmt.Errorf("writing output: %w", werr)
+				return
+			}
+			done.Store(int64(i + 1))
+			if time.Since(lastFlush) > 100*time.Millisecond {
+				if werr := w.Flush(); werr != nil {
+					err = fmt.Errorf("writing output: %w", werr)
+					return
+				}
+				lastFlush = time.Now()
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if !o.json && len(poses) > 1 {
+		fmt.Fprintf(w, "%s\n", distanceSummary(len(poses), contacts, dists, o.max, total))
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// distanceSummary is the last line of distance in text: the poses, those
+// in contact and far, the least, median and largest distance of those not
+// far (which it sorts) and the time querying.
+func distanceSummary(n, contacts int, dists []float64, max float64, total time.Duration) string {
+	s := fmt.Sprintf("%d poses, %d in contact", n, contacts)
+	if far := n - len(dists); max > 0 {
+		s += fmt.Sprintf(", %d farther than %s", far, formatFloat(max))
+	}
+	if len(dists) > 0 {
+		slices.Sort(dists)
+		s += fmt.Sprintf("; distance least %s, median %s, largest %s",
+			formatFloat(dists[0]), formatFloat(dists[len(dists)/2]), formatFloat(dists[len(dists)-1]))
+	}
+	return s + fmt.Sprintf("; %s querying", fmtDuration(total))
+}
+
+// distancePrinter prints the result of each pose of distance, in text or
+// as JSON Lines.
+type distancePrinter struct {
+	w    *bufio.Writer
+	json bool
+	max  float64
+	b    []byte
+}
+
+// print prints the result r of pose i, which took d.
+func (p *distancePrinter) print(i int, r *collide.DistanceResult, d time.Duration) error {
+	if p.json {
+		b := strconv.AppendInt(append(p.b[:0], `{"pose":`...), int64(i), 10)
+		if r.Far {
+			b = appendJSONNumber(append(b, `,"far":true,"max":`...), p.max)
+		} else {
+			b = appendJSONNumber(append(b, `,"distance":`...), r.Distance)
+			b = appendJSONNumber(append(b, `,"bound":`...), r.Bound)
+			b = strconv.AppendInt(append(b, `,"env":`...), int64(r.Env), 10)
+			b = strconv.AppendInt(append(b, `,"fly":`...), int64(r.Fly), 10)
+			b = appendJSONVec(append(b, `,"p_env":`...), r.PEnv)
+			b = appendJSONVec(append(b, `,"p_fly":`...), r.PFly)
+		}
+		st := r.Stats
+		b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":`,
+			st.BVTests, st.TriTests, st.Updates, st.LeafTests)
+		b = appendJSONNumber(b, d.Seconds())
+		p.b = append(b, "}\n"...)
+		_, err := p.w.Write(p.b)
+		return err
+	}
+	st := r.Stats
+	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, fmtDuration(d))
+	var err error
+	switch {
+	case r.Far:
+		_, err = fmt.Fprintf(p.w, "pose %d: farther than %s (%s)\n", i, formatFloat(p.max), stats)
+	case r.Distance == 0:
+		_, err = fmt.Fprintf(p.w, "pose %d: contact, triangles %d %d at %s (%s)\n", i, r.Env, r.Fly, textVec(r.PEnv), stats)
+	default:
+		_, err = fmt.Fprintf(p.w, "pose %d: distance %s (error <= %s), triangles %d %d, closest points %s %s (%s)\n",
+			i, formatFloat(r.Distance), formatFloat(r.Bound), r.Env, r.Fly, textVec(r.PEnv), textVec(r.PFly), stats)
+	}
+	return err
+}
+
+// appendJSONNumber appends x as encoding/json writes it, the shortest
+// decimal that reads back as x (appendJSONFloat), or null if x is not
+// finite, which JSON cannot write.
+func appendJSONNumber(b []byte, x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(b, "null"...)
+	}
+	return appendJSONFloat(b, x)
+}
+
+// appendJSONVec appends v as a JSON array [x,y,z].
+func appendJSONVec(b []byte, v geom.Vec3) []byte {
+	b = appendJSONNumber(append(b, '['), v.X)
+	b = appendJSONNumber(append(b, ','), v.Y)
+	b = appendJSONNumber(append(b, ','), v.Z)
+	return append(b, ']')
+}
+
+// textVec formats v as "(x y z)", each coordinate with the fewest digits
+// that read back as it.
+func textVec(v geom.Vec3) string {
+	return "(" + formatFloat(v.X) + " " + formatFloat(v.Y) + " " + formatFloat(v.Z) + ")"
+}
