@@ -34,6 +34,8 @@ type benchOptions struct {
 	// their many-body scenes' object counts.
 	worlds bool
 	sizes  string
+	// front runs the front and budget experiments (bench.RunFront).
+	front bool
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -114,7 +116,20 @@ With --worlds --peers, the many-body scenes' box traces (every object's
 world box at every step, as a world bounds it) are replayed through
 collide's broad phases and through Bullet's and FCL's (the driver's --broad
 mode), each step's pairs checked against a sort and sweep, and the
-comparison is written to worlds-peers.md.`,
+comparison is written to worlds-peers.md.
+
+With --front, bench instead runs the front experiments of Klosowski's
+dissertation (section 6.3.3): the paper's scenes (--scenes picks any) flown
+with 6-, 14-, 18- and 26-DOPs, OBB, RSS, sphere, AABB and box-trees, in
+both modes, from the roots and with a front (temporal coherence) on the
+same poses, every step's answers checked against each other; then, in
+first-contact mode, how often a 1 ms deadline and budgets of 1000 and
+10000 tests answer a step, and how many resumes a maybe needs. It writes
+front.md: per scene and tree the volume tests and the median and maximum
+step times with and without the front, the dissertation's conclusions
+checked against them, where the front loses, and the budgets. Every
+flight is flown --rounds times (default 3), each step timed by the least
+of its rounds. --quick takes about a minute.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(bench.WorldsScenes, ", "), bench.WorldsQuickSteps, bench.WorldsQuickCDFastSteps),
 		flags: func(fs *flag.FlagSet) any {
@@ -127,9 +142,10 @@ comparison is written to worlds-peers.md.`,
 			fs.BoolVar(&o.force, "force", false, "overwrite an existing report in DIR")
 			fs.BoolVar(&o.peers, "peers", false, "compare collide with FCL, OPCODE, ODE and Bullet (see below)")
 			fs.StringVar(&o.driver, "driver", "", "with --peers: the peers driver `FILE` (default $COLLIDE_PEERS or "+defaultDriver+")")
-			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick)")
+			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick); with --front: fly every flight N times, each step timed by its least (default 3)")
 			intFlag(fs, &o.slowSteps, "slow-steps", 0, "with --peers: a system slower than 10 ms a query over a flight's first `N` steps flies only those (default 100; -1: no cap)")
 			fs.BoolVar(&o.worlds, "worlds", false, "run the worlds' experiments instead: CDFast's, many bodies, cores (see below)")
+			fs.BoolVar(&o.front, "front", false, "run the front-tracking and budget experiments instead (see below)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick)")
 			return o
 		},
@@ -148,11 +164,14 @@ func runBench(e *env, opts any, args []string) error {
 	if o.rounds < 0 {
 		return usagef("--rounds must be >= 0, not %d", o.rounds)
 	}
-	if !o.peers && (o.driver != "" || o.rounds != 0 || o.slowSteps != 0) {
-		return usagef("--driver, --rounds and --slow-steps go with --peers")
+	if !o.peers && (o.driver != "" || (o.rounds != 0 && !o.front) || o.slowSteps != 0) {
+		return usagef("--driver, --rounds and --slow-steps go with --peers (and --rounds with --front)")
 	}
 	if o.slowSteps < -1 {
 		return usagef("--slow-steps must be a count of steps, or -1 for no cap, not %d", o.slowSteps)
+	}
+	if o.front && (o.worlds || o.peers) {
+		return usagef("--front does not go with --worlds or --peers")
 	}
 	if o.worlds {
 		return runWorlds(e, o)
@@ -174,6 +193,9 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.out == "" {
 		return usagef("-o must name a folder")
+	}
+	if o.front {
+		return runFront(e, o, c)
 	}
 	if o.peers {
 		return runPeers(e, o, c)
@@ -253,6 +275,32 @@ func runPeers(e *env, o *benchOptions, bc bench.Config) error {
 	printSkipped(e, r.Skipped)
 	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d systems, %d scenes, %d wrong answers (%s)\n",
 		report, len(r.Systems), len(r.Scenes), len(r.Disagreements), r.Elapsed.Round(time.Second))
+	return err
+}
+
+// runFront runs bench --front.
+func runFront(e *env, o *benchOptions, bc bench.Config) error {
+	report := filepath.Join(o.out, "front.md")
+	if err := keep(report, o.force); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	c := bench.FrontConfig{Size: bc.Size, Seed: bc.Seed, Scenes: bc.Scenes, Steps: bc.Steps, Rounds: o.rounds}
+	var r *bench.FrontReport
+	var err error
+	withStatus(e, "bench --front", func(progress func(string)) {
+		c.Progress = progress
+		r, err = bench.RunFront(c)
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(report, o.force, r.WriteMarkdown); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d flights, %d with budgets (%s)\n", report, len(r.Flights), len(r.Budgets), r.Elapsed.Round(time.Second))
 	return err
 }
 
