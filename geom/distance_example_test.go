@@ -12,6 +12,6 @@ func ExampleTriTriLowerBound() {
 	d, _, _ := geom.TriTriDistance(a, b)
 	L, B := geom.TriTriLowerBound(a, b), geom.TriTriDistanceBound(a, b)
 	// L ≤ d, and the computed distance is within B of the exact one.
-	fmt.Println(L <= d, L > 1.99, d, B < 1e-14)
+	fmt.Println(L <= d, L > 1.99, d, B < 1e-12)
 	// Output: true true 2 true
 }
