@@ -55,6 +55,19 @@ type QueryOptions struct {
 	// finds one more, and Result.Truncated says so. Each ignores it (its
 	// callback stops the query when it wants).
 	MaxPairs int
+	// Front, if not nil, is the pair's front (see Front): the query starts
+	// from where the pair's last query ended. Same answers, less work when
+	// poses change little from one query to the next. Experiment.Restart
+	// ignores it.
+	Front *Front
+	// Budget, if not zero, makes the query time-critical: when it has spent
+	// the budget, it stops, and Pending (which must not be nil) holds the
+	// pairs of nodes it has not tested; Result.Maybe then says that no
+	// contact was found yet. A query with a Front ignores it.
+	Budget Budget
+	// Pending receives the rest of a query its Budget stopped; Query.Resume
+	// goes on with it.
+	Pending *Pending
 	// Experiment selects traversal variants for experiments; applications
 	// leave it zero.
 	Experiment Experiment
@@ -91,6 +104,9 @@ type Stats struct {
 	// other tree's volume, which replace the volume tests of pairs with a
 	// leaf in OBB, AABB, sphere and RSS trees.
 	LeafTests int64
+	// Skipped counts the pairs of nodes of a Front kept without a test:
+	// the flying model has moved less since than they were proved apart.
+	Skipped int64
 }
 
 // Add adds the counts of s to st.
@@ -99,6 +115,7 @@ func (st *Stats) Add(s Stats) {
 	st.TriTests += s.TriTests
 	st.Updates += s.Updates
 	st.LeafTests += s.LeafTests
+	st.Skipped += s.Skipped
 }
 
 // Result is the answer to one query.
@@ -108,7 +125,12 @@ type Result struct {
 	// Truncated says that there are more pairs than QueryOptions.MaxPairs:
 	// Pairs holds the first MaxPairs the query found.
 	Truncated bool
-	Stats     Stats
+	// Maybe says that the query's Budget ran out before it found a contact
+	// or could rule every contact out: QueryOptions.Pending holds the
+	// rest (Query.Resume). A time-critical query's "contact" (Collide) and
+	// "no contact" (neither Collide nor Maybe) are never wrong.
+	Maybe bool
+	Stats Stats
 }
 
 // ComparePairs orders pairs as Result.Pairs lists them: by Env, then Fly.
@@ -331,7 +353,8 @@ func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, 
 	q.pairs, q.max, q.truncated = q.pairs[:0], o.MaxPairs, false
 	st, err := q.Each(env, fly, pose, o, q.hit)
 	slices.SortFunc(q.pairs, ComparePairs)
-	return Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Stats: st}, err
+	maybe := len(q.pairs) == 0 && o.Pending != nil && !o.Pending.Done()
+	return Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}, err
 }
 
 // Each calls fn for every pair in contact, in no particular order, until fn
@@ -349,6 +372,9 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 		}
 	}
 	if env.tree == nil || fly.tree == nil {
+		if o.Pending != nil {
+			*o.Pending = Pending{} // brute force has no budget: done
+		}
 		return bruteForce(env, fly, pose, o, fn), nil
 	}
 	if q.each == nil {
@@ -359,9 +385,19 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 	if bo.ExactRoot {
 		bo.State = &q.ps
 	}
+	if o.Front != nil {
+		bo.Front = &o.Front.f
+	}
+	if pd := o.Pending; pd != nil && o.Front == nil {
+		*pd = Pending{p: pd.p, env: env, fly: fly, o: o}
+		bo.Budget, bo.Pending = bvh.Budget{Tests: o.Budget.Tests, Deadline: o.Budget.Deadline}, &pd.p
+		if bo.Budget.IsZero() {
+			bo.Budget.Tests = math.MaxInt64
+		}
+	}
 	st := bvh.Collide(env.tree, fly.tree, pose, bo, &q.s, q.each)
 	q.fn = nil
-	return Stats{BVTests: st.BVTests, TriTests: st.TriTests, Updates: st.Updates, LeafTests: st.LeafTests}, nil
+	return statsOf(st), nil
 }
 
 // checkBuilt returns the error of an operation (named by op, "" or
@@ -396,6 +432,9 @@ func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
 	}
 	if !(o.Eps >= 0 && o.Eps <= math.MaxFloat64) {
 		return fmt.Errorf("collide: %w: tolerance %v is not a finite number >= 0", ErrInvalidQuery, o.Eps)
+	}
+	if o.Pending == nil && (o.Budget.Tests > 0 || !o.Budget.Deadline.IsZero()) {
+		return fmt.Errorf("collide: %w: a Budget needs a Pending to keep what it leaves", ErrInvalidQuery)
 	}
 	if o.MaxPairs < 0 {
 		return fmt.Errorf("collide: %w: MaxPairs %d is negative", ErrInvalidQuery, o.MaxPairs)

@@ -43,6 +43,7 @@ func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
 		// this pose: bvh's Prepare builds the hull.
 		w := o
 		w.MaxPairs, w.Experiment.ExactRoot = 0, false
+		w.Front, w.Budget, w.Pending = nil, Budget{}, nil
 		if _, err := q.Check(env, fly, pose, w); err != nil {
 			return err
 		}
@@ -58,6 +59,9 @@ func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
 	}
 	if e.tree != nil && f.tree != nil {
 		q.s.Prepare(e.tree, f.tree, bvh.QueryOptions{Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot})
+		if o.Front != nil {
+			o.Front.f.Prepare(e.tree, f.tree)
+		}
 	}
 	n := 1
 	if o.All {

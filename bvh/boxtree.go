@@ -269,6 +269,7 @@ type boxScratch struct {
 	vertexCache
 	walk walk[boxFrame]
 	ft   []int32 // triangles of a flying leaf
+	et   []int32 // triangles of an environment leaf
 	seen map[Pair]struct{}
 }
 
@@ -280,9 +281,6 @@ type boxQuery struct {
 	absR   geom.Mat3
 	pad    float64
 	sc     *boxScratch
-	// esize and fsize are the largest half-extents of the boxes overlap
-	// tested last, for envFirst, which the walk asks about the same pair.
-	esize, fsize float64
 }
 
 // newBoxQuery prepares the query of fly at pose against env in s, with its
@@ -305,16 +303,19 @@ func newBoxQuery(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn 
 		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
 		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), pad: padding(pose, o.Eps, et.mag, ft.mag), sc: sc,
 	}
-	if o.All && (et.dup != nil || ft.dup != nil) {
-		if sc.seen == nil {
-			sc.seen = map[Pair]struct{}{}
-		}
-		clear(sc.seen)
-		q.seen, q.edup, q.fdup = sc.seen, et.dup, ft.dup
-	}
 	w := &sc.walk
-	w.cur, w.restart = sc.cur, o.Restart
-	w.stack = append(w.stack[:0], item[boxFrame]{x: boxFrame{et.root, ft.root}})
+	w.cur = sc.cur
+	kept := w.setup(o, env, fly, 0, pose, item[boxFrame]{x: boxFrame{et.root, ft.root}})
+	if o.All && (et.dup != nil || ft.dup != nil) {
+		if kept == nil {
+			if sc.seen == nil {
+				sc.seen = map[Pair]struct{}{}
+			}
+			clear(sc.seen)
+			kept = sc.seen
+		}
+		q.seen, q.edup, q.fdup = kept, et.dup, ft.dup
+	}
 	return q
 }
 
@@ -329,7 +330,6 @@ func (q *boxQuery) overlap(_, _ int32, x *boxFrame) bool {
 	eb, fb := &x.eb, &x.fb
 	ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
 	eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
-	q.esize, q.fsize = max(eh.X, eh.Y, eh.Z), max(fh.X, fh.Y, fh.Z)
 	return !bv.OBBDisjoint(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad)
 }
 
@@ -342,9 +342,11 @@ func (q *boxQuery) fkids(f int32) (l, r int32) {
 	return -1, -1
 }
 
-// envFirst descends the box with the larger half-extent (of the pair
-// overlap has just tested).
-func (q *boxQuery) envFirst(_, _ int32, _ *boxFrame) bool { return q.esize >= q.fsize }
+// envFirst descends the box with the larger half-extent.
+func (q *boxQuery) envFirst(_, _ int32, x *boxFrame) bool {
+	eh, fh := x.eb.Max.Sub(x.eb.Min), x.fb.Max.Sub(x.fb.Min)
+	return max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z)
+}
 
 // Box-trees keep their leaf volumes: a leaf's box is cut from its parent's
 // on the way down and costs no more than a triangle test to compare.

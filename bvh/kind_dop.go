@@ -108,6 +108,7 @@ type dopScratch[F bv.Float, A bv.Slabs[F]] struct {
 	stamp []uint32 // query stamp of fdop[i]
 	vertexCache
 	walk walk[noFrame]
+	et   []int32 // triangles of an environment leaf
 }
 
 // begin prepares s for a query flying view v over a mesh of nv vertices.
@@ -192,9 +193,7 @@ func (et *tree[F, A]) query(env, fly *Tree, pose geom.Pose, o QueryOptions, s *S
 	} else {
 		q.tumble(0)
 	}
-	w := &sc.walk
-	w.restart = o.Restart
-	w.stack = append(w.stack[:0], item[noFrame]{})
+	sc.walk.setup(o, env, fly, int(k), pose, item[noFrame]{})
 	return q
 }
 

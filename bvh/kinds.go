@@ -111,6 +111,7 @@ type Scratch struct {
 	dop  any          // *dopScratch[F, A], for k-DOP trees
 	move *moveScratch // for the vtrees
 	box  *boxScratch  // for box-trees
+	dist distState    // for Distance
 }
 
 // Collide tests fly, placed at pose, against env at the identity pose,

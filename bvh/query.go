@@ -18,6 +18,10 @@ type Stats struct {
 	// other tree's volume, which replace the volume tests of pairs with a
 	// leaf in the kinds that make them (OBB, AABB, sphere and RSS trees).
 	LeafTests int64
+	// Skipped counts the pairs of nodes of a front (QueryOptions.Front)
+	// kept without a test: the flying model has moved less since the
+	// distance their triangles were proved apart.
+	Skipped int64
 }
 
 // Add adds the counts of s to st.
@@ -26,6 +30,7 @@ func (st *Stats) Add(s Stats) {
 	st.TriTests += s.TriTests
 	st.Updates += s.Updates
 	st.LeafTests += s.LeafTests
+	st.Skipped += s.Skipped
 }
 
 // QueryOptions configures Collide. The zero value asks for the first contact
@@ -50,6 +55,22 @@ type QueryOptions struct {
 	// State, if not nil, is kept by the two models between their queries
 	// (see PairState).
 	State *PairState
+	// Front, if not nil, is the front of the pair of models (see Front):
+	// the query starts from it rather than from the roots, and leaves its
+	// own there. The pairs found are those of a query from the roots. A
+	// query with Restart ignores it.
+	Front *Front
+	// Budget, if not zero, bounds the query's work (see Budget): when it
+	// runs out, the query stops and Pending, which must then not be nil,
+	// holds what it has not tested. A query with a Front ignores it.
+	Budget Budget
+	// Pending receives the rest of a query its budget stopped.
+	Pending *Pending
+
+	// resume says the query resumes Pending; dist makes it a distance
+	// query (see Distance).
+	resume bool
+	dist   *distState
 }
 
 // PairState is what one pair of models keeps from one query to the next:

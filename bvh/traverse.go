@@ -1,8 +1,12 @@
 package bvh
 
-import "github.com/collide3d/collide/geom"
+import (
+	"math"
 
-//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,probe -out traverse_gen.go -import github.com/collide3d/collide/bv "DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]" "OBB|noFrame|*obbQuery" "Sphere|noFrame|*sphereQuery" "AABB|noFrame|*aabbQuery" "RSS|noFrame|*rssQuery" "Box|boxFrame|*boxQuery"
+	"github.com/collide3d/collide/geom"
+)
+
+//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv "DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]" "OBB|noFrame|*obbQuery" "Sphere|noFrame|*sphereQuery" "AABB|noFrame|*aabbQuery" "RSS|noFrame|*rssQuery" "Box|boxFrame|*boxQuery"
 
 // This file is the one traversal of every query: the simultaneous descent
 // of an environment tree and a flying tree. Each kind of tree supplies the
@@ -69,6 +73,12 @@ type pairOps[X any] interface {
 	esplit(e int32, l, r *X)
 	fsplit(f int32, l, r *X)
 	eroot(x *X)
+	// ejoin sets x to the frame of the pair of the parent of the
+	// environment nodes of the frames l and r with their flying node (the
+	// inverse of esplit); fjoin likewise for flying nodes. Fronts raise
+	// pairs with them.
+	ejoin(l, r, x *X)
+	fjoin(l, r, x *X)
 	// leafTests reports whether the kind tests the triangles of a leaf
 	// directly against the other tree's volume (OPCODE's "no-leaf" trees):
 	// a pair with one leaf is then tested by envLeaf or flyLeaf rather
@@ -94,6 +104,19 @@ type pairOps[X any] interface {
 	// returns its walk.
 	base() *tester
 	state() *walk[X]
+	// sep returns a lower bound g, proved with the rounding, on how much
+	// farther apart than the query's tolerance the triangles below e and f
+	// are: every environment triangle below e is farther than eps + g from
+	// every flying triangle below f at the pose (in the sense of
+	// geom.TriTriWithin); g ≤ 0 proves nothing. It takes any pair, leaves
+	// included, with f's volume at the pose (ready). See sep.go.
+	sep(e, f int32, x *X) float64
+	// ready puts flying node f's volume at the query's pose, if it is not
+	// there yet (a walk seeded with other pairs than the roots' readies
+	// its seeds).
+	ready(f int32)
+	// tris returns the triangles of environment leaf e and flying leaf f.
+	tris(e, f int32) (et, ft []int32)
 }
 
 // noFrame is the frame of kinds that need none.
@@ -110,8 +133,9 @@ type item[X any] struct {
 }
 
 // walk is the state of one traversal: its stack (on entry, the pairs to
-// start from; the root pair for a query from scratch), its variant and
-// what it records.
+// start from; the root pair for a query from scratch; on exit, the pairs
+// left untested when the tester stopped it or its budget ran out), its
+// variant and what it records.
 type walk[X any] struct {
 	stack []item[X]
 	// restart selects the variant that, when an internal flying node meets
@@ -124,15 +148,63 @@ type walk[X any] struct {
 	restarted []uint32
 	cur       uint32
 	// front, when record is set, receives the pairs the walk ended at:
-	// those whose volumes were disjoint and those of two leaves.
+	// those whose volumes were disjoint, with the bound sep proved (at the
+	// flying model's motion moved), and those of two leaves.
 	record bool
-	front  []item[X]
+	front  []fentry[X]
+	moved  float64
+	// limit is the most pairs the walk tests before it stops (its budget),
+	// left in the stack; noLimit for none.
+	limit int64
+	// track, when not nil, is the front the query starts from and leaves
+	// (see front.go): run tracks it rather than walking from the stack.
+	fs *frontState[X]
+	// dist, when not nil, makes the query a distance query (see
+	// nearest.go), whose stack is dstack.
+	dist   *distState
+	dstack []fentry[X]
+	// lastMove bounds the flying model's motion since the last query of
+	// the front.
+	lastMove float64
+	// seeded says that the stack holds other pairs than the roots', whose
+	// flying volumes run readies first.
+	seeded bool
+	// bud, when not nil, is the query's budget: run walks in chunks of
+	// limit and keeps what is left in bud.pend.
+	bud *budget
 }
+
+// noLimit is the limit of a walk without a budget.
+const noLimit = math.MaxInt64
 
 // run runs the query p from the pairs on its walk's stack to its end and
 // returns its statistics.
 func run[X any, P pairOps[X]](p P) Stats {
-	traverse(p, p.state())
+	w := p.state()
+	if w.seeded {
+		for _, it := range w.stack {
+			p.ready(it.f)
+		}
+	}
+	switch {
+	case w.dist != nil:
+		nearest(p, w)
+	case w.fs != nil:
+		track(p, w)
+	case w.bud != nil:
+		t := p.base()
+		for {
+			w.limit = w.bud.chunk()
+			n := w.limit
+			traverse(p, w)
+			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(w.bud.pend, w.stack, t.stop)
+	default:
+		traverse(p, w)
+	}
 	return p.base().st
 }
 
@@ -144,7 +216,11 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	left := w.limit
 	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
 		top := len(stack) - 1
 		it := &stack[top]
 		e, f := it.e, it.f
@@ -173,7 +249,11 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 		}
 		if !hit {
 			if record {
-				w.front = append(w.front, *it)
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front = append(w.front, fentry[X]{*it, low, w.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -181,7 +261,7 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, *it)
+				w.front = append(w.front, fentry[X]{item: *it, at: w.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -204,7 +284,173 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	w.stack = stack[:0]
+	w.stack = stack
+	if w.limit != noLimit {
+		w.limit = max(left, 0)
+	}
+}
+
+// track runs the query p from the front w.fs instead of the roots (see
+// front.go) and leaves the new front there. Each pair of the old front is
+// kept without a test while the flying model has moved less than the
+// distance its triangles were proved apart; tested again otherwise, and
+// kept (with its new bound) if still disjoint, or else walked from, the
+// walk recording its end pairs in its place. A first-contact query starts
+// at the pair of leaves of the last contact, and when it stops, the pairs it
+// has not tested stay in the front as they were.
+func track[X any, P pairOps[X]](p P, w *walk[X]) {
+	t := p.base()
+	fs := w.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := w.moved, t.eps
+	leafTests := p.leafTests()
+	// Raising: an entry tested disjoint in this query may join the one
+	// before it, if they are siblings; merged, from index raised on, marks
+	// the entries already raised in this query (one level a query).
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[X]{en.item, lowOf(eps, g), moved})
+			// Raise with the entry before, if it is disjoint, far enough
+			// for its parent to be worth a test, and a sibling.
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*w.lastMove {
+					continue
+				}
+				var up fentry[X]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+		// The pair may overlap: walk from it, recording where the walk
+		// ends (the walk tests the pair again).
+		w.stack = append(w.stack[:0], en.item)
+		w.front, w.record = next, true
+		traverse(p, w)
+		next = w.front
+		if t.stop {
+			// The contact is in the last pair of leaves recorded; the
+			// pairs the walk left go into the front untested.
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[X]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	w.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearest runs the distance query p (w.dist): the walk of a tolerance
+// query whose tolerance is the smallest distance found so far. It starts
+// at the pair on the stack, tests the triangles of each pair of leaves it
+// reaches, and of each pair of children it splits a pair into, computes
+// the lower bounds sep proves and visits the nearer first, dropping every
+// pair whose bound, less the slack of the computed distances, is not below
+// the best distance so far.
+func nearest[X any, P pairOps[X]](p P, w *walk[X]) {
+	t := p.base()
+	d := w.dist
+	leafTests := p.leafTests()
+	stack := w.dstack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[X]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[X]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dstack = stack[:0]
 }
 
 // probes is what the cost probes of a query test: the pairs (ia[j], ib[j])

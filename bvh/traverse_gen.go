@@ -8,7 +8,31 @@ import (
 
 // runDOP is run for noFrame, *dopQuery[F, A].
 func runDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A]) Stats {
-	traverseDOP(p, p.state())
+	w := p.state()
+	if w.seeded {
+		for _, it := range w.stack {
+			p.ready(it.f)
+		}
+	}
+	switch {
+	case w.dist != nil:
+		nearestDOP(p, w)
+	case w.fs != nil:
+		trackDOP(p, w)
+	case w.bud != nil:
+		t := p.base()
+		for {
+			w.limit = w.bud.chunk()
+			n := w.limit
+			traverseDOP(p, w)
+			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(w.bud.pend, w.stack, t.stop)
+	default:
+		traverseDOP(p, w)
+	}
 	return p.base().st
 }
 
@@ -17,7 +41,11 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	left := w.limit
 	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
 		top := len(stack) - 1
 		it := &stack[top]
 		e, f := it.e, it.f
@@ -46,7 +74,11 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		}
 		if !hit {
 			if record {
-				w.front = append(w.front, *it)
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -54,7 +86,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, *it)
+				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -77,7 +109,155 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	w.stack = stack[:0]
+	w.stack = stack
+	if w.limit != noLimit {
+		w.limit = max(left, 0)
+	}
+}
+
+// trackDOP is track for noFrame, *dopQuery[F, A].
+func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
+	t := p.base()
+	fs := w.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := w.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*w.lastMove {
+					continue
+				}
+				var up fentry[noFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		w.front, w.record = next, true
+		traverseDOP(p, w)
+		next = w.front
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[noFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	w.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestDOP is nearest for noFrame, *dopQuery[F, A].
+func nearestDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
+	t := p.base()
+	d := w.dist
+	leafTests := p.leafTests()
+	stack := w.dstack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[noFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dstack = stack[:0]
 }
 
 // probeDOP is probe for noFrame, *dopQuery[F, A].
@@ -108,7 +288,31 @@ func probeDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], ps probes[noFrame]) 
 
 // runOBB is run for noFrame, *obbQuery.
 func runOBB(p *obbQuery) Stats {
-	traverseOBB(p, p.state())
+	w := p.state()
+	if w.seeded {
+		for _, it := range w.stack {
+			p.ready(it.f)
+		}
+	}
+	switch {
+	case w.dist != nil:
+		nearestOBB(p, w)
+	case w.fs != nil:
+		trackOBB(p, w)
+	case w.bud != nil:
+		t := p.base()
+		for {
+			w.limit = w.bud.chunk()
+			n := w.limit
+			traverseOBB(p, w)
+			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(w.bud.pend, w.stack, t.stop)
+	default:
+		traverseOBB(p, w)
+	}
 	return p.base().st
 }
 
@@ -117,7 +321,11 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	left := w.limit
 	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
 		top := len(stack) - 1
 		it := &stack[top]
 		e, f := it.e, it.f
@@ -146,7 +354,11 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				w.front = append(w.front, *it)
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -154,7 +366,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, *it)
+				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -177,7 +389,155 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	w.stack = stack[:0]
+	w.stack = stack
+	if w.limit != noLimit {
+		w.limit = max(left, 0)
+	}
+}
+
+// trackOBB is track for noFrame, *obbQuery.
+func trackOBB(p *obbQuery, w *walk[noFrame]) {
+	t := p.base()
+	fs := w.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := w.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*w.lastMove {
+					continue
+				}
+				var up fentry[noFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		w.front, w.record = next, true
+		traverseOBB(p, w)
+		next = w.front
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[noFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	w.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestOBB is nearest for noFrame, *obbQuery.
+func nearestOBB(p *obbQuery, w *walk[noFrame]) {
+	t := p.base()
+	d := w.dist
+	leafTests := p.leafTests()
+	stack := w.dstack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[noFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dstack = stack[:0]
 }
 
 // probeOBB is probe for noFrame, *obbQuery.
@@ -208,7 +568,31 @@ func probeOBB(p *obbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 
 // runSphere is run for noFrame, *sphereQuery.
 func runSphere(p *sphereQuery) Stats {
-	traverseSphere(p, p.state())
+	w := p.state()
+	if w.seeded {
+		for _, it := range w.stack {
+			p.ready(it.f)
+		}
+	}
+	switch {
+	case w.dist != nil:
+		nearestSphere(p, w)
+	case w.fs != nil:
+		trackSphere(p, w)
+	case w.bud != nil:
+		t := p.base()
+		for {
+			w.limit = w.bud.chunk()
+			n := w.limit
+			traverseSphere(p, w)
+			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(w.bud.pend, w.stack, t.stop)
+	default:
+		traverseSphere(p, w)
+	}
 	return p.base().st
 }
 
@@ -217,7 +601,11 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	left := w.limit
 	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
 		top := len(stack) - 1
 		it := &stack[top]
 		e, f := it.e, it.f
@@ -246,7 +634,11 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				w.front = append(w.front, *it)
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -254,7 +646,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, *it)
+				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -277,7 +669,155 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	w.stack = stack[:0]
+	w.stack = stack
+	if w.limit != noLimit {
+		w.limit = max(left, 0)
+	}
+}
+
+// trackSphere is track for noFrame, *sphereQuery.
+func trackSphere(p *sphereQuery, w *walk[noFrame]) {
+	t := p.base()
+	fs := w.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := w.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*w.lastMove {
+					continue
+				}
+				var up fentry[noFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		w.front, w.record = next, true
+		traverseSphere(p, w)
+		next = w.front
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[noFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	w.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestSphere is nearest for noFrame, *sphereQuery.
+func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
+	t := p.base()
+	d := w.dist
+	leafTests := p.leafTests()
+	stack := w.dstack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[noFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dstack = stack[:0]
 }
 
 // probeSphere is probe for noFrame, *sphereQuery.
@@ -308,7 +848,31 @@ func probeSphere(p *sphereQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 
 // runAABB is run for noFrame, *aabbQuery.
 func runAABB(p *aabbQuery) Stats {
-	traverseAABB(p, p.state())
+	w := p.state()
+	if w.seeded {
+		for _, it := range w.stack {
+			p.ready(it.f)
+		}
+	}
+	switch {
+	case w.dist != nil:
+		nearestAABB(p, w)
+	case w.fs != nil:
+		trackAABB(p, w)
+	case w.bud != nil:
+		t := p.base()
+		for {
+			w.limit = w.bud.chunk()
+			n := w.limit
+			traverseAABB(p, w)
+			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(w.bud.pend, w.stack, t.stop)
+	default:
+		traverseAABB(p, w)
+	}
 	return p.base().st
 }
 
@@ -317,7 +881,11 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	left := w.limit
 	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
 		top := len(stack) - 1
 		it := &stack[top]
 		e, f := it.e, it.f
@@ -346,7 +914,11 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				w.front = append(w.front, *it)
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -354,7 +926,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, *it)
+				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -377,7 +949,155 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	w.stack = stack[:0]
+	w.stack = stack
+	if w.limit != noLimit {
+		w.limit = max(left, 0)
+	}
+}
+
+// trackAABB is track for noFrame, *aabbQuery.
+func trackAABB(p *aabbQuery, w *walk[noFrame]) {
+	t := p.base()
+	fs := w.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := w.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*w.lastMove {
+					continue
+				}
+				var up fentry[noFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		w.front, w.record = next, true
+		traverseAABB(p, w)
+		next = w.front
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[noFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	w.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestAABB is nearest for noFrame, *aabbQuery.
+func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
+	t := p.base()
+	d := w.dist
+	leafTests := p.leafTests()
+	stack := w.dstack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[noFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dstack = stack[:0]
 }
 
 // probeAABB is probe for noFrame, *aabbQuery.
@@ -408,7 +1128,31 @@ func probeAABB(p *aabbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 
 // runRSS is run for noFrame, *rssQuery.
 func runRSS(p *rssQuery) Stats {
-	traverseRSS(p, p.state())
+	w := p.state()
+	if w.seeded {
+		for _, it := range w.stack {
+			p.ready(it.f)
+		}
+	}
+	switch {
+	case w.dist != nil:
+		nearestRSS(p, w)
+	case w.fs != nil:
+		trackRSS(p, w)
+	case w.bud != nil:
+		t := p.base()
+		for {
+			w.limit = w.bud.chunk()
+			n := w.limit
+			traverseRSS(p, w)
+			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(w.bud.pend, w.stack, t.stop)
+	default:
+		traverseRSS(p, w)
+	}
 	return p.base().st
 }
 
@@ -417,7 +1161,11 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	left := w.limit
 	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
 		top := len(stack) - 1
 		it := &stack[top]
 		e, f := it.e, it.f
@@ -446,7 +1194,11 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				w.front = append(w.front, *it)
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -454,7 +1206,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, *it)
+				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -477,7 +1229,155 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	w.stack = stack[:0]
+	w.stack = stack
+	if w.limit != noLimit {
+		w.limit = max(left, 0)
+	}
+}
+
+// trackRSS is track for noFrame, *rssQuery.
+func trackRSS(p *rssQuery, w *walk[noFrame]) {
+	t := p.base()
+	fs := w.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := w.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*w.lastMove {
+					continue
+				}
+				var up fentry[noFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		w.front, w.record = next, true
+		traverseRSS(p, w)
+		next = w.front
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[noFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	w.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestRSS is nearest for noFrame, *rssQuery.
+func nearestRSS(p *rssQuery, w *walk[noFrame]) {
+	t := p.base()
+	d := w.dist
+	leafTests := p.leafTests()
+	stack := w.dstack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[noFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dstack = stack[:0]
 }
 
 // probeRSS is probe for noFrame, *rssQuery.
@@ -508,7 +1408,31 @@ func probeRSS(p *rssQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 
 // runBox is run for boxFrame, *boxQuery.
 func runBox(p *boxQuery) Stats {
-	traverseBox(p, p.state())
+	w := p.state()
+	if w.seeded {
+		for _, it := range w.stack {
+			p.ready(it.f)
+		}
+	}
+	switch {
+	case w.dist != nil:
+		nearestBox(p, w)
+	case w.fs != nil:
+		trackBox(p, w)
+	case w.bud != nil:
+		t := p.base()
+		for {
+			w.limit = w.bud.chunk()
+			n := w.limit
+			traverseBox(p, w)
+			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(w.bud.pend, w.stack, t.stop)
+	default:
+		traverseBox(p, w)
+	}
 	return p.base().st
 }
 
@@ -517,7 +1441,11 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
+	left := w.limit
 	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
 		top := len(stack) - 1
 		it := &stack[top]
 		e, f := it.e, it.f
@@ -546,7 +1474,11 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		if !hit {
 			if record {
-				w.front = append(w.front, *it)
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front = append(w.front, fentry[boxFrame]{*it, low, w.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -554,7 +1486,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, *it)
+				w.front = append(w.front, fentry[boxFrame]{item: *it, at: w.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -577,7 +1509,155 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 			p.fsplit(f, &stack[top+1].x, &stack[top].x)
 		}
 	}
-	w.stack = stack[:0]
+	w.stack = stack
+	if w.limit != noLimit {
+		w.limit = max(left, 0)
+	}
+}
+
+// trackBox is track for boxFrame, *boxQuery.
+func trackBox(p *boxQuery, w *walk[boxFrame]) {
+	t := p.base()
+	fs := w.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := w.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*w.lastMove {
+					continue
+				}
+				var up fentry[boxFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		w.front, w.record = next, true
+		traverseBox(p, w)
+		next = w.front
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[boxFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	w.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestBox is nearest for boxFrame, *boxQuery.
+func nearestBox(p *boxQuery, w *walk[boxFrame]) {
+	t := p.base()
+	d := w.dist
+	leafTests := p.leafTests()
+	stack := w.dstack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[boxFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[boxFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dstack = stack[:0]
 }
 
 // probeBox is probe for boxFrame, *boxQuery.

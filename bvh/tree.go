@@ -27,6 +27,7 @@ type Tree struct {
 
 	flyMu sync.Mutex
 	views map[bv.K]*flyView // built on first use as a flying model
+	side  treeSide          // for fronts and distances, on first use
 }
 
 // Mesh returns the mesh the tree was built over.

@@ -90,8 +90,7 @@ func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scra
 	sc := s.move
 	et, ft := env.impl.(*vtree[V]), fly.impl.(*vtree[V])
 	sc.begin(len(ft.nodes), ft.ids(), len(fly.mesh.Verts), len(env.mesh.Verts), axes)
-	sc.walk.restart = o.Restart
-	sc.walk.stack = append(sc.walk.stack[:0], item[noFrame]{})
+	sc.walk.setup(o, env, fly, 0, pose, item[noFrame]{})
 	pad := padding(pose, o.Eps, et.mag, ft.mag)
 	rt := pose.R.Transpose()
 	return moveQuery[V]{

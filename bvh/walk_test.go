@@ -213,7 +213,7 @@ func TestFrontSeeds(t *testing.T) {
 			w := b.state()
 			w.record, w.front = true, w.front[:0]
 			traverseBox(&b, w)
-			front := slices.Clone(w.front)
+			front := frontItems(w.front)
 			b = newBoxQuery(env, fly, pose, q, s, collect(&second))
 			w.record, w.stack = false, append(w.stack[:0], front...)
 			traverseBox(&b, w)
@@ -258,7 +258,7 @@ func TestFrontSeeds(t *testing.T) {
 					}
 				}
 				run()
-				front = slices.Clone(st.front)
+				front = frontItems(st.front)
 			}
 		}
 		slices.SortFunc(first, func(a, b Pair) int { return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly)) })
@@ -267,4 +267,13 @@ func TestFrontSeeds(t *testing.T) {
 			t.Errorf("%v: %d pairs from the roots, %d from the front", o.Kind, len(first), len(second))
 		}
 	}
+}
+
+// frontItems returns the pairs of the front entries f.
+func frontItems[X any](f []fentry[X]) []item[X] {
+	out := make([]item[X], len(f))
+	for i, e := range f {
+		out[i] = e.item
+	}
+	return out
 }

@@ -20,7 +20,57 @@ type Options struct {
 	// tolerance; Query.MaxPairs bounds a step's pairs, and its memory,
 	// whatever the models).
 	Query collide.QueryOptions
+	// Front says whether the steps use temporal coherence (a
+	// collide.Front kept from step to step: the same answers, found from
+	// where the last step ended). The default, FrontAuto, uses it while
+	// it pays; Query.Front, if set, overrides it.
+	Front FrontPolicy
 }
+
+// FrontPolicy says when a flight keeps a collide.Front.
+type FrontPolicy uint8
+
+const (
+	// FrontAuto keeps a front while it pays: every probeEvery steps, the
+	// step's query is timed again from the roots (not counted in the
+	// flight's times), and when the front has been slower on the median of
+	// the last probes, the rest of the flight goes without it.
+	FrontAuto FrontPolicy = iota
+	// FrontOn keeps a front at every step.
+	FrontOn
+	// FrontOff queries from the roots at every step.
+	FrontOff
+)
+
+// String returns auto, on or off.
+func (p FrontPolicy) String() string {
+	switch p {
+	case FrontAuto:
+		return "auto"
+	case FrontOn:
+		return "on"
+	case FrontOff:
+		return "off"
+	}
+	return fmt.Sprintf("FrontPolicy(%d)", uint8(p))
+}
+
+// ParseFrontPolicy parses auto, on or off.
+func ParseFrontPolicy(s string) (FrontPolicy, error) {
+	for p := FrontAuto; p <= FrontOff; p++ {
+		if p.String() == s {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("flight: unknown front policy %q (want auto, on or off)", s)
+}
+
+// probeEvery is how often FrontAuto times a step again from the roots, and
+// probes how many probes it compares.
+const (
+	probeEvery = 64
+	probes     = 5
+)
 
 // Step is one step of a flight, as Fly passes it to its callback.
 type Step struct {
@@ -43,6 +93,11 @@ type Summary struct {
 	// step (collide.Query.Prepare), not counted in Times.
 	Prepare time.Duration
 	Times   []time.Duration // each step's query time, in step order
+	// Front says whether the flight kept a front to its end; FrontSteps
+	// counts the steps that used one (FrontAuto stops when it does not
+	// pay).
+	Front      bool
+	FrontSteps int
 }
 
 // Fly flies fly through env (at the identity pose) along m: at each step it
@@ -74,16 +129,47 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 	s.Prepare = time.Since(t0)
 	var st Step
 	collided := false
+	qo := o.Query
+	var front collide.Front
+	if qo.Front == nil && o.Front != FrontOff {
+		qo.Front = &front
+	}
+	var with, without []time.Duration // FrontAuto's probes
+	var probe collide.Query
+	if qo.Front != nil {
+		if err := q.Prepare(env, fly, qo); err != nil {
+			return s, fmt.Errorf("flight: %w", err)
+		}
+		if o.Query.Front == nil && o.Front == FrontAuto {
+			with, without = make([]time.Duration, 0, o.Steps/probeEvery+1), make([]time.Duration, 0, o.Steps/probeEvery+1)
+			if err := probe.Prepare(env, fly, o.Query); err != nil {
+				return s, fmt.Errorf("flight: %w", err)
+			}
+		}
+	}
 	for i := range o.Steps {
 		pose, ok := m.Next(collided)
 		if !ok {
 			break
 		}
 		t0 := time.Now()
-		res, err := q.Check(env, fly, pose, o.Query)
+		res, err := q.Check(env, fly, pose, qo)
 		d := time.Since(t0)
 		if err != nil {
 			return s, fmt.Errorf("flight: step %d: %w", i, err)
+		}
+		if qo.Front != nil {
+			s.FrontSteps++
+			if o.Query.Front == nil && o.Front == FrontAuto && i%probeEvery == probeEvery-1 {
+				p := o.Query
+				t1 := time.Now()
+				if _, err := probe.Check(env, fly, pose, p); err == nil {
+					with, without = append(with, d), append(without, time.Since(t1))
+				}
+				if len(with) >= probes && median(with[len(with)-probes:]) > median(without[len(without)-probes:]) {
+					qo.Front = nil
+				}
+			}
 		}
 		collided = res.Collide
 		s.Steps++
@@ -103,7 +189,15 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 			}
 		}
 	}
+	s.Front = qo.Front != nil
 	return s, nil
+}
+
+// median returns the median of ts (not empty), which it sorts.
+func median(ts []time.Duration) time.Duration {
+	ts = slices.Clone(ts)
+	slices.Sort(ts)
+	return ts[len(ts)/2]
 }
 
 // Mean returns the mean query time (0 for no step).

@@ -22,6 +22,7 @@ type StepStats struct {
 	Kept       int   // pairs tested again that still touch
 	Ended      int   // pairs that stopped touching or lost an object
 	Pairs      int   // triangle pairs reported by the pairs tested (one per pair in contact unless Options.All)
+	Fronts     int   // pairs tested from their front (Options.Fronts)
 	// Query sums the counts of the exact tests (Nv, Np, Nu, Nl).
 	Query collide.Stats
 	// The phases' wall-clock times: bounding the moved objects, the broad
@@ -73,7 +74,8 @@ func newWorker() *worker {
 type narrow struct {
 	workers []*worker
 	cands   []cand
-	tmp     []cand // the radix sort's scratch
+	fr      []*collide.Front // the candidates' fronts (nil: none)
+	tmp     []cand           // the radix sort's scratch
 	res     []result
 	events  []event
 	moved   []ID // the other moved buffer
@@ -134,10 +136,12 @@ func (w *World) Step() (StepStats, error) {
 
 	// The exact tests.
 	st.Tested = len(nw.cands)
+	w.attachFronts(&st)
 	if err := w.testAll(&st); err != nil {
 		w.step--
 		return StepStats{}, err
 	}
+	w.dropFronts()
 	t3 := time.Now()
 	st.Narrow = t3.Sub(t2)
 
@@ -247,7 +251,7 @@ func (w *World) test(wk *worker, wi int32, i int) {
 	}
 	rel := relPose(env.pose, fly.pose)
 	off := len(wk.buf)
-	s, err := wk.q.Each(env.model.m, fly.model.m, rel, collide.QueryOptions{All: w.opts.All, Eps: w.opts.Eps}, wk.fn)
+	s, err := wk.q.Each(env.model.m, fly.model.m, rel, collide.QueryOptions{All: w.opts.All, Eps: w.opts.Eps, Front: w.narrow.fr[i]}, wk.fn)
 	if err != nil {
 		wk.err = err
 		return
@@ -426,4 +430,46 @@ func (w *World) RelativePose(a, b ID) (env, fly ID, pose geom.Pose) {
 		return b, a, relPose(ob.pose, oa.pose)
 	}
 	return a, b, relPose(oa.pose, ob.pose)
+}
+
+// attachFronts gives each candidate that keeps a front (Options.Fronts) its
+// front: the one it kept at the last step, or a fresh one.
+func (w *World) attachFronts(st *StepStats) {
+	nw := &w.narrow
+	nw.fr = slices.Grow(nw.fr[:0], len(nw.cands))[:len(nw.cands)]
+	for i, key := range nw.cands {
+		nw.fr[i] = nil
+		a, b := &w.objs[ID(key>>32)], &w.objs[ID(uint32(key))]
+		switch w.opts.Fronts {
+		case FrontOff:
+			continue
+		case FrontAuto:
+			if min(a.model.tris, b.model.tris) < FrontMinTris {
+				continue
+			}
+		}
+		pf := w.fronts[key]
+		if pf == nil {
+			if n := len(w.spare); n > 0 {
+				pf, w.spare = w.spare[n-1], w.spare[:n-1]
+				pf.f.Reset()
+			} else {
+				pf = new(pairFront)
+			}
+			w.fronts[key] = pf
+		}
+		pf.step = w.step
+		nw.fr[i] = &pf.f
+		st.Fronts++
+	}
+}
+
+// dropFronts sets aside the fronts of the pairs not tested at this step.
+func (w *World) dropFronts() {
+	for key, pf := range w.fronts {
+		if pf.step != w.step {
+			delete(w.fronts, key)
+			w.spare = append(w.spare, pf)
+		}
+	}
 }

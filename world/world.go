@@ -53,7 +53,26 @@ type Options struct {
 	// share of the pairs) instead of dynamically (workers take small chunks
 	// as they go, the default): Zachmann's two schemes, for measuring them.
 	Static bool
+	// Fronts says when a pair of objects keeps a collide.Front from one
+	// step to the next while its boxes keep overlapping (the same contacts,
+	// found from where the pair's last test ended). The default, FrontAuto,
+	// keeps one for the pairs whose two models both have at least
+	// FrontMinTris triangles: for smaller ones a test from the roots costs
+	// less than a front's upkeep.
+	Fronts FrontPolicy
 }
+
+// FrontPolicy says which pairs of a world keep a front.
+type FrontPolicy uint8
+
+const (
+	FrontAuto FrontPolicy = iota // pairs of models of at least FrontMinTris triangles
+	FrontOn                      // every pair
+	FrontOff                     // none
+)
+
+// FrontMinTris is the size of the models from which FrontAuto keeps fronts.
+const FrontMinTris = 256
 
 // ObjectOptions describes an object added to a world.
 type ObjectOptions struct {
@@ -138,6 +157,16 @@ type World struct {
 
 	narrow narrow
 	sbuf   []bv.Sphere
+	// fronts holds the fronts of the pairs tested at the last step (see
+	// Options.Fronts); spare, fronts to reuse.
+	fronts map[uint64]*pairFront
+	spare  []*pairFront
+}
+
+// pairFront is a pair's front, with the step that last used it.
+type pairFront struct {
+	f    collide.Front
+	step int64
 }
 
 // New returns an empty world.
@@ -163,6 +192,7 @@ func New(o Options) (*World, error) {
 		phase:    mk(),
 		models:   map[*collide.Model]*model{},
 		contacts: map[uint64]int32{},
+		fronts:   map[uint64]*pairFront{},
 	}
 	if o.Spheres {
 		w.spheres, _ = w.phase.(broad.Spheres)

@@ -138,7 +138,7 @@ func checkContacts(t *testing.T, w *world.World, all bool, eps float64, where st
 func TestWorldOracle(t *testing.T) {
 	for _, b := range []collide.BV{collide.KDOP18, collide.OBB, collide.AABB, collide.Sphere, collide.RSS, collide.KDOP6} {
 		ms := models(t, b)
-		for _, o := range []world.Options{{All: true, Workers: 1}, {Workers: 2}, {All: true, Eps: 0.05, Workers: 3}} {
+		for _, o := range []world.Options{{All: true, Workers: 1}, {Workers: 2}, {All: true, Eps: 0.05, Workers: 3}, {All: true, Workers: 2, Fronts: world.FrontOn}, {Eps: 0.02, Fronts: world.FrontOn}, {All: true, Fronts: world.FrontOff}} {
 			t.Run(fmt.Sprintf("%v/all=%v/eps=%v/workers=%d", b, o.All, o.Eps, o.Workers), func(t *testing.T) {
 				playOracle(t, ms, o, uint64(b)+1)
 			})

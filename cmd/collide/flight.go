@@ -38,6 +38,8 @@ type flightOptions struct {
 	force  bool
 	// maxPairs stops a step's query after so many pairs (0: no limit).
 	maxPairs int
+	// front is the front-tracking policy (flight.FrontPolicy's names).
+	front string
 }
 
 // defaultScene is the scene of a bare 'collide flight'.
@@ -98,6 +100,7 @@ Bounding volumes (--bv): %s.`,
 			fs.StringVar(&o.record, "record", "", "write the poses of the flight to `FILE` (a pose file)")
 			fs.StringVar(&o.poses, "poses", "", "replay the poses of `FILE` instead of the path")
 			fs.BoolVar(&o.force, "force", false, "overwrite the files of --plot and --record if they exist")
+			fs.StringVar(&o.front, "front", "auto", "front tracking `auto|on|off`: start each step where the last one ended (same answers); auto keeps it while it pays")
 			return o
 		},
 		run: runFlight,
@@ -180,6 +183,10 @@ func runFlight(e *env, opts any, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	var sum *flight.Summary
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, MaxPairs: o.maxPairs}
+	policy, err := flight.ParseFrontPolicy(o.front)
+	if err != nil {
+		return usagef("--front: want auto, on or off, not %q", o.front)
+	}
 	sink := newStepSink(o.json, o.record != "", w, s.steps)
 	// Collect the garbage of making the scene and building the models now,
 	// rather than in a collection that runs beside the first steps: the
@@ -188,7 +195,7 @@ func runFlight(e *env, opts any, args []string) error {
 	withTicker(e, true, func(elapsed time.Duration) string {
 		return fmt.Sprintf("flying %s: step %d of %d, %d in contact, %.1f s", s.name, sink.done.Load(), s.steps, sink.hits.Load(), elapsed.Seconds())
 	}, func() {
-		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q}, sink.step)
+		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q, Front: policy}, sink.step)
 	})
 	recorded := sink.recorded
 	if err != nil {
@@ -318,7 +325,8 @@ func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q coll
 	fmt.Fprintf(w, "query time   mean %s, median %s, p99 %s, p99.9 %s, max %s (prepared in %s)\n",
 		fmtDuration(ts.Mean), fmtDuration(ts.Median), fmtDuration(ts.P99), fmtDuration(ts.P999), fmtDuration(ts.Max),
 		fmtDuration(sum.Prepare))
-	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates), sum.Per(sum.Stats.LeafTests))
+	fmt.Fprintf(w, "front        %s\n", frontLine(sum))
+	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f, kept %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates), sum.Per(sum.Stats.LeafTests), sum.Per(sum.Stats.Skipped))
 	return err
 }
 
@@ -477,6 +485,11 @@ type jsonFlight struct {
 	P99, P999, Max float64
 	Prepare        float64 `json:"prepare_seconds"`
 	Nv, Np, Nu, Nl float64 // per step
+	// Kept is the front pairs kept untested per step; Front whether the
+	// flight kept a front to its end, FrontSteps the steps that used one.
+	Kept       float64
+	Front      bool `json:"front"`
+	FrontSteps int  `json:"front_steps"`
 }
 
 func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collide.QueryOptions) error {
@@ -492,6 +505,7 @@ func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collid
 		Mean: ts.Mean.Seconds(), Median: ts.Median.Seconds(),
 		P99: ts.P99.Seconds(), P999: ts.P999.Seconds(), Max: ts.Max.Seconds(), Prepare: sum.Prepare.Seconds(),
 		Nv: sum.Per(sum.Stats.BVTests), Np: sum.Per(sum.Stats.TriTests), Nu: sum.Per(sum.Stats.Updates), Nl: sum.Per(sum.Stats.LeafTests),
+		Kept: sum.Per(sum.Stats.Skipped), Front: sum.Front, FrontSteps: sum.FrontSteps,
 	}})
 }
 
@@ -506,4 +520,15 @@ func flightPlot(s *flightSetup, sum *flight.Summary, q collide.QueryOptions) *pl
 		XLabel: "step", YLabel: "query time (µs)",
 		Series: []plot.Series{{Name: s.env.BV().String(), X: x, Y: y}},
 	}
+}
+
+// frontLine says how the flight used front tracking.
+func frontLine(sum *flight.Summary) string {
+	switch {
+	case sum.FrontSteps == 0:
+		return "off: every step from the roots"
+	case sum.Front:
+		return fmt.Sprintf("on: every step started where the last one ended (%.1f pairs kept untested a step)", sum.Per(sum.Stats.Skipped))
+	}
+	return fmt.Sprintf("off after step %d: it did not pay (auto)", sum.FrontSteps)
 }

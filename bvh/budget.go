@@ -1,0 +1,162 @@
+package bvh
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/collide3d/collide/geom"
+)
+
+// This file is time-critical queries: a walk with a budget stops when it
+// has spent it and keeps the pairs of nodes it has not tested, from which
+// it can be resumed. Whatever it found before it stopped is true (a pair
+// reported is in contact); "no contact" needs the whole walk.
+
+// Budget bounds the work of a query. The zero value is no bound.
+type Budget struct {
+	// Tests > 0 is the most pairs of nodes the walk tests (each a volume
+	// test, a leaf's triangles against a volume, or the triangles of two
+	// leaves).
+	Tests int64
+	// Deadline, if not zero, is when the walk stops; it looks at the clock
+	// every 256 pairs.
+	Deadline time.Time
+}
+
+// IsZero reports whether b bounds nothing.
+func (b Budget) IsZero() bool { return b.Tests <= 0 && b.Deadline.IsZero() }
+
+// deadlineChunk is how many pairs a walk with a deadline tests between two
+// looks at the clock.
+const deadlineChunk = 256
+
+// budget is what a budgeted walk has left.
+type budget struct {
+	tests    int64 // noLimit for none
+	deadline time.Time
+	pend     *Pending
+}
+
+// newBudget returns the budget b of a walk that keeps its rest in pd.
+func newBudget(b Budget, pd *Pending) *budget {
+	bu := &pd.bud
+	*bu = budget{tests: noLimit, deadline: b.Deadline, pend: pd}
+	if b.Tests > 0 {
+		bu.tests = b.Tests
+	}
+	return bu
+}
+
+// chunk returns how many pairs the walk may test before it looks again.
+func (b *budget) chunk() int64 {
+	if b.deadline.IsZero() {
+		return b.tests
+	}
+	return min(b.tests, deadlineChunk)
+}
+
+// spend takes n tests off the budget and reports whether it has run out.
+func (b *budget) spend(n int64) bool {
+	if b.tests != noLimit {
+		b.tests -= n
+		if b.tests <= 0 {
+			return true
+		}
+	}
+	return !b.deadline.IsZero() && !time.Now().Before(b.deadline)
+}
+
+// Pending is what a query its budget stopped has left: the pairs of nodes
+// it has not tested, from which Resume goes on. A query that finished (or
+// whose tester stopped: its first contact, or the callback) leaves a
+// Pending that is Done. The zero value is Done. A Pending belongs to one
+// query; it must not be used by two goroutines at once.
+type Pending struct {
+	env, fly *Tree
+	pose     geom.Pose
+	o        QueryOptions
+	// items is the []item[X] of the trees' kind: the pairs left.
+	items any
+	n     int
+	bud   budget
+	// seen holds the pairs a box-tree query reported so far, when its
+	// leaves share triangles (see tester.seen), so that a resumed query
+	// reports each pair once.
+	seen map[Pair]struct{}
+}
+
+// Done reports whether the query has nothing left to test.
+func (pd *Pending) Done() bool { return pd.n == 0 }
+
+// Left returns the number of pairs of nodes the query has not tested.
+func (pd *Pending) Left() int { return pd.n }
+
+// keep stores stack in pd (nothing if stopped: the tester stopped the
+// query, which is then over).
+func keep[X any](pd *Pending, stack []item[X], stopped bool) {
+	if stopped {
+		stack = nil
+	}
+	pd.n = len(stack)
+	if s, ok := pd.items.([]item[X]); ok {
+		pd.items = append(s[:0], stack...)
+	} else if len(stack) > 0 {
+		pd.items = slices.Clone(stack)
+	}
+}
+
+// Resume goes on with the query pd holds, within budget b, calling fn for
+// each pair in contact as Collide does (the pairs reported before are not
+// reported again), in scratch s (nil: a new one). It returns the
+// statistics of this part of the walk; pd then holds what is left.
+func (pd *Pending) Resume(s *Scratch, b Budget, fn func(Pair) bool) Stats {
+	if pd.Done() {
+		return Stats{}
+	}
+	o := pd.o
+	o.Budget, o.Pending, o.resume = b, pd, true
+	if b.IsZero() {
+		o.Budget.Tests = math.MaxInt64
+	}
+	return Collide(pd.env, pd.fly, pd.pose, o, s, fn)
+}
+
+// setup readies the walk w of a query of fly at pose against env (env's k
+// for k-DOP trees) with options o, from root, the pair of the roots: its
+// stack, or the front o.Front, or the pairs o.Pending has left, and its
+// variant, budget and recording. It returns the seen set a box-tree query
+// should keep for a resumed query (nil: its own).
+func (w *walk[X]) setup(o QueryOptions, env, fly *Tree, k int, pose geom.Pose, root item[X]) map[Pair]struct{} {
+	w.restart = o.Restart
+	w.stack = append(w.stack[:0], root)
+	w.record, w.seeded, w.limit = false, false, noLimit
+	w.fs, w.dist, w.bud = nil, o.dist, nil
+	switch {
+	case o.dist != nil:
+		w.restart = false
+	case o.resume:
+		pd := o.Pending
+		w.restart = false
+		w.stack = append(w.stack[:0], pd.items.([]item[X])...)
+		w.seeded = true
+		w.bud = newBudget(o.Budget, pd)
+		return pd.seen
+	case o.Front != nil && !o.Restart:
+		fr := o.Front
+		w.fs = attach(fr, env, fly, k, pose, root)
+		w.moved, w.lastMove = fr.moved, fr.lastMove
+	case !o.Budget.IsZero() && o.Pending != nil:
+		pd := o.Pending
+		*pd = Pending{env: env, fly: fly, pose: pose, o: o, items: pd.items, seen: pd.seen}
+		pd.o.Budget, pd.o.Pending, pd.o.Front = Budget{}, nil, nil
+		w.restart = false
+		w.bud = newBudget(o.Budget, pd)
+		if pd.seen == nil {
+			pd.seen = map[Pair]struct{}{}
+		}
+		clear(pd.seen)
+		return pd.seen
+	}
+	return nil
+}

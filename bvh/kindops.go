@@ -1,0 +1,133 @@
+package bvh
+
+import (
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+)
+
+// This file holds the operations of pairOps that the walks from fronts,
+// budgets' rests and distance queries add (ready, tris, ejoin, fjoin), for
+// every kind, and the parents of the trees' nodes that fronts raise pairs
+// with.
+
+func (q *dopQuery[F, A]) ready(f int32) { q.tumble(f) }
+func (q *dopQuery[F, A]) tris(e, f int32) (et, ft []int32) {
+	q.sc.et = leafList(q.et.order, q.et.nodes[e].ref, q.sc.et[:0])
+	return q.sc.et, q.fv.tris[^q.fv.kid[f]:q.fv.end[f]]
+}
+func (q *dopQuery[F, A]) ejoin(_, _, _ *noFrame) {}
+func (q *dopQuery[F, A]) fjoin(_, _, _ *noFrame) {}
+
+// ready moves internal flying node f (leaves have no volume) if this
+// query has not.
+func (q *obbQuery) ready(f int32) {
+	if q.internal(f) && q.stale(f) {
+		q.update(f)
+	}
+}
+func (q *rssQuery) ready(f int32) {
+	if q.internal(f) && q.stale(f) {
+		q.update(f)
+	}
+}
+func (q *sphereQuery) ready(f int32) {
+	if q.internal(f) && q.stale(f) {
+		q.update(f)
+	}
+}
+func (q *aabbQuery) ready(f int32) {
+	if q.internal(f) && q.stale(f) {
+		q.update(f)
+	}
+}
+
+// internal reports whether flying node f is internal (has a volume).
+func (q *moveQuery[V]) internal(f int32) bool            { return uint32(f) < uint32(len(q.ft.nodes)) }
+func (q *moveQuery[V]) tris(e, f int32) (et, ft []int32) { return q.envTris(e), q.flyTris(f) }
+func (q *moveQuery[V]) ejoin(_, _, _ *noFrame)           {}
+func (q *moveQuery[V]) fjoin(_, _, _ *noFrame)           {}
+
+func (q *boxQuery) ready(int32) {}
+func (q *boxQuery) tris(e, f int32) (et, ft []int32) {
+	q.sc.et = leafList(q.et.order, q.et.nodes[e].ref, q.sc.et[:0])
+	q.sc.ft = leafList(q.ft.order, q.ft.nodes[f].ref, q.sc.ft[:0])
+	return q.sc.et, q.sc.ft
+}
+
+// ejoin: the box of a node is the union of its children's (the cut of the
+// left child lowers the parent's upper side, that of the right raises its
+// lower side, along one axis).
+func (q *boxQuery) ejoin(l, r, x *boxFrame) { x.eb, x.fb = l.eb.Union(r.eb), l.fb }
+func (q *boxQuery) fjoin(l, r, x *boxFrame) { x.eb, x.fb = l.eb, l.fb.Union(r.fb) }
+
+// frontParents returns the parents of env's nodes, numbered as the queries
+// number an environment's, and of fly's, numbered as they number a flying
+// tree's against env (of k-DOPs of k).
+func frontParents(env, fly *Tree, k int) (epar, fpar []int32) {
+	epar = treeParents(env)
+	if env.opts.Kind != KDOP {
+		return epar, treeParents(fly)
+	}
+	fv := fly.view(bv.K(k))
+	fpar = fly.parents(k, len(fv.kid), func(i int32) (l, r int32) {
+		if c := fv.kid[i]; c >= 0 {
+			return c, c + 1
+		}
+		return -1, -1
+	})
+	return epar, fpar
+}
+
+// treeParents returns the parents of t's nodes as the queries number them.
+func treeParents(t *Tree) []int32 {
+	if v, ok := t.impl.(interface {
+		kids(i int32) (l, r int32)
+		ids() int
+	}); ok {
+		return t.parents(0, v.ids(), v.kids)
+	}
+	im := t.impl
+	return t.parents(0, im.len(), func(i int32) (l, r int32) {
+		if x := im.ref(int(i)); x >= 0 {
+			return i + 1, i + x
+		}
+		return -1, -1
+	})
+}
+
+// distState is the state of a distance query: the smallest distance found
+// so far (or the cut-off), with its witnesses.
+type distState struct {
+	best float64
+	// slack bounds how far below a pair's exact distance its computed one
+	// (geom.TriTriDistance) may be: pairs proved no nearer than best plus
+	// slack cannot give a smaller computed distance, so the query finds
+	// the smallest computed distance of all pairs, as testing every pair
+	// would.
+	slack  float64
+	e, f   int32 // witness triangles, -1 while none is below the cut-off
+	pe, pf geom.Vec3
+}
+
+// closest computes the distances between environment triangles et and
+// flying triangles ft at the pose, keeping the smallest in d. It stops
+// at 0 (contact).
+func (q *tester) closest(et, ft []int32, d *distState) {
+	for _, e := range et {
+		a := q.emesh.Triangle(int(e))
+		for _, f := range ft {
+			b := q.flyTriangle(f)
+			if geom.TriTriLowerBound(a, b)-d.slack >= d.best {
+				continue
+			}
+			q.st.TriTests++
+			dist, pa, pb := geom.TriTriDistance(a, b)
+			if dist < d.best {
+				d.best, d.e, d.f, d.pe, d.pf = dist, e, f, pa, pb
+				if dist == 0 {
+					return
+				}
+			}
+		}
+	}
+}

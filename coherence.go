@@ -1,0 +1,182 @@
+package collide
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/collide3d/collide/bvh"
+	"github.com/collide3d/collide/geom"
+)
+
+// Front is what one pair of models keeps from one query to the next for
+// temporal coherence (Klosowski's front tracking): the pairs of nodes of
+// the two hierarchies where the last query ended, with the distances they
+// were proved apart, and how far the flying model has moved since. A query
+// given a Front (QueryOptions.Front) starts from it rather than from the
+// roots, keeps without a test every pair the motion since cannot have
+// brought into contact, drops the front where volumes now overlap and
+// raises it where they have parted; it finds exactly the pairs a query from
+// the roots finds, and a first-contact query still stops at its first pair
+// (starting where the last contact was).
+//
+// A Front belongs to one pair of models (a flight, a world's pair of
+// objects), never to a model: given to a query of other models, it starts
+// afresh. Fronts pay when poses change little between queries; brute-force
+// models ignore them. The zero value is ready to use; a Front must not be
+// used by two queries at once.
+type Front struct {
+	f bvh.Front
+}
+
+// Reset forgets the front: the next query starts from the roots.
+func (f *Front) Reset() { f.f.Reset() }
+
+// Len returns the number of pairs of nodes in the front.
+func (f *Front) Len() int { return f.f.Len() }
+
+// Budget bounds the work of a time-critical query (QueryOptions.Budget):
+// a number of tests, a deadline, or both. The zero value bounds nothing.
+type Budget struct {
+	// Tests > 0 is the most pairs of nodes the query tests (each a volume
+	// test, a leaf's triangles against a volume, or the triangles of two
+	// leaves).
+	Tests int64
+	// Deadline, if not zero, is when the query stops; it looks at the
+	// clock every 256 pairs of nodes.
+	Deadline time.Time
+}
+
+// Pending is what a time-critical query left when its budget ran out: the
+// pairs of nodes it has not tested. A query that stops early answers
+// "maybe": the pairs it found are in contact (a contact is never wrong),
+// but "no contact" needs the rest, which Query.Resume tests later, within
+// another budget. The zero value is done; a Pending belongs to one query.
+type Pending struct {
+	p        bvh.Pending
+	env, fly *Model
+	o        QueryOptions
+}
+
+// Done reports whether the query has nothing left to test.
+func (p *Pending) Done() bool { return p.p.Done() }
+
+// Left returns the number of pairs of nodes the query has not tested.
+func (p *Pending) Left() int { return p.p.Left() }
+
+// Resume goes on with the query p holds, within budget b (zero: to the
+// end), calling fn for each pair in contact that the earlier parts did not
+// report, and returns this part's counts; p then holds what is left.
+func (q *Query) Resume(p *Pending, b Budget, fn func(Pair) bool) Stats {
+	if p.Done() {
+		return Stats{}
+	}
+	if q.each == nil {
+		q.each = func(x bvh.Pair) bool { return q.fn(Pair{Env: x.Env, Fly: x.Fly}) }
+	}
+	q.fn = fn
+	st := p.p.Resume(&q.s, bvh.Budget{Tests: b.Tests, Deadline: b.Deadline}, q.each)
+	q.fn = nil
+	return statsOf(st)
+}
+
+// statsOf returns bvh's counts as the facade's.
+func statsOf(st bvh.Stats) Stats {
+	return Stats{BVTests: st.BVTests, TriTests: st.TriTests, Updates: st.Updates, LeafTests: st.LeafTests, Skipped: st.Skipped}
+}
+
+// DistanceOptions configures a distance query.
+type DistanceOptions struct {
+	// Max > 0 is a cut-off: the query looks only for triangles closer than
+	// Max and reports Far if there are none, which it can often tell much
+	// sooner than the distance ("is it farther than Max?"). 0: none.
+	Max float64
+}
+
+// DistanceResult is the answer of a distance query.
+type DistanceResult struct {
+	// Distance is the smallest distance between a triangle of the
+	// environment and one of the flying model at the pose, +Inf if Far.
+	// It is 0 exactly when two triangles are in contact (as Check decides
+	// it, exactly), and otherwise within Bound of the exact distance of
+	// the triangles as the pose places them.
+	Distance float64
+	// Bound bounds the error of Distance (geom.TriTriDistanceBound of the
+	// witnesses); 0 on contact.
+	Bound float64
+	// Far says that no two triangles are closer than DistanceOptions.Max.
+	Far bool
+	// Env and Fly are the witness triangles (-1 if Far); PEnv and PFly
+	// their closest points, both in the environment's frame (PFly is on
+	// the flying triangle at the pose). On contact PEnv = PFly is a common
+	// point.
+	Env, Fly   int32
+	PEnv, PFly geom.Vec3
+	Stats      Stats
+}
+
+// Distance returns the smallest distance between the triangles of env and
+// those of fly at pose, with the two witness triangles and their closest
+// points. It is safe to call from many goroutines on the same models.
+// The errors are those of Check, and a cut-off that is not a finite
+// number ≥ 0.
+func Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (DistanceResult, error) {
+	q := queryPool.Get().(*Query)
+	r, err := q.Distance(env, fly, pose, o)
+	queryPool.Put(q)
+	return r, err
+}
+
+// Distance is like the function Distance, with q's scratch state.
+//
+// The hierarchies are walked together from the nearer pair of children,
+// and a pair of nodes is dropped as soon as its volumes prove its triangles
+// no nearer than the best distance found so far (every kind of tree: the
+// bounds are those of the collision tests, computed with their proven
+// rounding). Two triangles' distance is geom.TriTriDistance's.
+func (q *Query) Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (DistanceResult, error) {
+	if err := checkQuery(env, fly, pose, QueryOptions{}); err != nil {
+		return DistanceResult{}, err
+	}
+	if !(o.Max >= 0 && o.Max <= math.MaxFloat64) {
+		return DistanceResult{}, fmt.Errorf("collide: %w: distance cut-off %v is not a finite number >= 0", ErrInvalidQuery, o.Max)
+	}
+	if env.auto != nil && fly.auto != nil {
+		var err error
+		if env, fly, err = resolveAuto(env, fly, QueryOptions{}); err != nil {
+			return DistanceResult{}, err
+		}
+	}
+	var r DistanceResult
+	if env.tree == nil || fly.tree == nil {
+		r = bruteDistance(env, fly, pose, o)
+	} else {
+		d := bvh.Distance(env.tree, fly.tree, pose, bvh.DistanceOptions{Max: o.Max}, &q.s)
+		r = DistanceResult{Distance: d.Distance, Far: d.Far, Env: d.Env, Fly: d.Fly, PEnv: d.PEnv, PFly: d.PFly, Stats: statsOf(d.Stats)}
+	}
+	if !r.Far && r.Distance > 0 {
+		r.Bound = geom.TriTriDistanceBound(env.mesh.Triangle(int(r.Env)), pose.ApplyTriangle(fly.mesh.Triangle(int(r.Fly))))
+	}
+	return r, nil
+}
+
+// bruteDistance is Distance by testing every pair of triangles.
+func bruteDistance(env, fly *Model, pose geom.Pose, o DistanceOptions) DistanceResult {
+	r := DistanceResult{Distance: math.Inf(1), Env: -1, Fly: -1}
+	best := math.Inf(1)
+	if o.Max > 0 {
+		best = o.Max
+	}
+	for j := range fly.mesh.Tris {
+		b := pose.ApplyTriangle(fly.mesh.Triangle(j))
+		for i := range env.mesh.Tris {
+			r.Stats.TriTests++
+			if d, pa, pb := geom.TriTriDistance(env.mesh.Triangle(i), b); d < best {
+				best = d
+				r.Distance, r.Env, r.Fly, r.PEnv, r.PFly = d, int32(i), int32(j), pa, pb
+			}
+		}
+	}
+	r.Far = r.Env < 0
+	return r
+}
