@@ -68,8 +68,8 @@ func ParseFrontPolicy(s string) (FrontPolicy, error) {
 // probeEvery is how often FrontAuto times a step again from the roots, and
 // probes how many probes it compares.
 const (
-	probeEvery = 64
-	probes     = 5
+	probeEvery = 16
+	probes     = 3
 )
 
 // Step is one step of a flight, as Fly passes it to its callback.
