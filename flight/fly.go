@@ -193,11 +193,12 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 	return s, nil
 }
 
-// median returns the median of ts (not empty), which it sorts.
+// median returns the median of the probes ts (len(ts) == probes).
 func median(ts []time.Duration) time.Duration {
-	ts = slices.Clone(ts)
-	slices.Sort(ts)
-	return ts[len(ts)/2]
+	var c [probes]time.Duration
+	copy(c[:], ts)
+	slices.Sort(c[:])
+	return c[probes/2]
 }
 
 // Mean returns the mean query time (0 for no step).
