@@ -282,7 +282,7 @@ func fly(sc *scenes.Scene, k FlightKey, steps int) (*Flight, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum, err := flight.Fly(env, fm, m, flight.Options{Steps: steps, Query: collide.QueryOptions{All: true}}, nil)
+	sum, err := flight.Fly(env, fm, m, flight.Options{Steps: steps, Query: collide.QueryOptions{All: true}, Front: flight.FrontOff}, nil)
 	if err != nil {
 		return nil, err
 	}

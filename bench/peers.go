@@ -418,7 +418,7 @@ func recordFlight(sc *scenes.Scene, steps int) ([]geom.Pose, error) {
 		return nil, err
 	}
 	poses := make([]geom.Pose, 0, steps)
-	_, err = flight.Fly(env, fly, m, flight.Options{Steps: steps}, func(s *flight.Step) error {
+	_, err = flight.Fly(env, fly, m, flight.Options{Steps: steps, Front: flight.FrontOff}, func(s *flight.Step) error {
 		poses = append(poses, s.Pose)
 		return nil
 	})
