@@ -79,11 +79,11 @@ func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 	w := &dopW[len(*a)]
 	g := math.Inf(-1)
 	for i := 0; i < len(*a); i += 2 {
-		s := float64((*a)[i]) - float64((*b)[i+1])
-		if t := float64((*b)[i]) - float64((*a)[i+1]); t > s || s != s {
-			s = t
+		wi := w[i/2]
+		if s := (float64((*a)[i]) - float64((*b)[i+1])) * wi; s > g {
+			g = s
 		}
-		if s *= w[i/2]; s > g {
+		if s := (float64((*b)[i]) - float64((*a)[i+1])) * wi; s > g {
 			g = s
 		}
 	}
