@@ -53,9 +53,7 @@ type Budget struct {
 // but "no contact" needs the rest, which Query.Resume tests later, within
 // another budget. The zero value is done; a Pending belongs to one query.
 type Pending struct {
-	p        bvh.Pending
-	env, fly *Model
-	o        QueryOptions
+	p bvh.Pending
 }
 
 // Done reports whether the query has nothing left to test.

@@ -389,7 +389,6 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 		bo.Front = &o.Front.f
 	}
 	if pd := o.Pending; pd != nil && o.Front == nil {
-		*pd = Pending{p: pd.p, env: env, fly: fly, o: o}
 		bo.Budget, bo.Pending = bvh.Budget{Tests: o.Budget.Tests, Deadline: o.Budget.Deadline}, &pd.p
 		if bo.Budget.IsZero() {
 			bo.Budget.Tests = math.MaxInt64

@@ -125,32 +125,9 @@ func runCheck(e *env, opts any, args []string) error {
 		return usagef("--max-pairs must be >= 0, not %d", o.maxPairs)
 	}
 
-	// Read the poses first: a bad pose file fails before the models load.
-	poses := []geom.Pose{geom.Identity()}
-	switch {
-	case o.pose != "":
-		p, err := parsePose(o.pose)
-		if err != nil {
-			return usagef("--pose: %v", err)
-		}
-		poses[0] = p
-	case o.poses != "":
-		var err error
-		if poses, err = readPoseFile(o.poses); err != nil {
-			return err
-		}
-	}
-
-	envModel, flyModel, err := buildModels(e, args[0], args[1], &o.build, bo)
+	poses, envModel, flyModel, err := posesAndModels(e, args, o, &o.build, bo)
 	if err != nil {
 		return err
-	}
-
-	// Every pose must place FLY, before anything is printed.
-	for i, p := range poses {
-		if err := flyModel.CheckPose(p); err != nil {
-			return poseError(o, i, err)
-		}
 	}
 	if err := chooseAuto(e, "check", envModel, flyModel, poses, o.all, o.eps); err != nil {
 		return err
@@ -349,4 +326,35 @@ func readPoseFile(path string) ([]geom.Pose, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return poses, nil
+}
+
+// posesAndModels reads the poses of where's --pose or --poses (the
+// identity if neither), then builds ENV and FLY (args), and checks that
+// every pose places FLY, before anything is printed: a bad pose file fails
+// before the models load.
+func posesAndModels(e *env, args []string, where *checkOptions, b *buildFlags, bo collide.BuildOptions) ([]geom.Pose, *collide.Model, *collide.Model, error) {
+	poses := []geom.Pose{geom.Identity()}
+	switch {
+	case where.pose != "":
+		p, err := parsePose(where.pose)
+		if err != nil {
+			return nil, nil, nil, usagef("--pose: %v", err)
+		}
+		poses[0] = p
+	case where.poses != "":
+		var err error
+		if poses, err = readPoseFile(where.poses); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	envModel, flyModel, err := buildModels(e, args[0], args[1], b, bo)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for i, p := range poses {
+		if err := flyModel.CheckPose(p); err != nil {
+			return nil, nil, nil, poseError(where, i, err)
+		}
+	}
+	return poses, envModel, flyModel, nil
 }

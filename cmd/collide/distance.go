@@ -112,31 +112,9 @@ func runDistance(e *env, opts any, args []string) error {
 	// poseError names poses as check's do.
 	where := &checkOptions{pose: o.pose, poses: o.poses}
 
-	// Read the poses first: a bad pose file fails before the models load.
-	poses := []geom.Pose{geom.Identity()}
-	switch {
-	case o.pose != "":
-		p, err := parsePose(o.pose)
-		if err != nil {
-			return usagef("--pose: %v", err)
-		}
-		poses[0] = p
-	case o.poses != "":
-		var err error
-		if poses, err = readPoseFile(o.poses); err != nil {
-			return err
-		}
-	}
-
-	envModel, flyModel, err := buildModels(e, args[0], args[1], &o.build, bo)
+	poses, envModel, flyModel, err := posesAndModels(e, args, where, &o.build, bo)
 	if err != nil {
 		return err
-	}
-	// Every pose must place FLY, before anything is printed.
-	for i, p := range poses {
-		if err := flyModel.CheckPose(p); err != nil {
-			return poseError(where, i, err)
-		}
 	}
 	if err := chooseAuto(e, "distance", envModel, flyModel, poses, false, 0); err != nil {
 		return err
