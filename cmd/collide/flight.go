@@ -67,7 +67,8 @@ swept a path fixed in advance; with --env and --fly, a billiard path through
 ENV's bounding box at a speed of 1%% of FLY's size per step. --seed chooses
 the random path (and the scene's random geometry). --poses replays a pose
 file instead (one pose a line: the 12 numbers of check --poses), such as one
---record wrote: a recorded flight replays to the same contacts.
+--record wrote: a recorded flight replays to the same contacts (and, with
+--front on or off, to the same counters; auto decides by timing).
 
 Scenes: %s. With no flags, flight flies the %s scene with %s.
 
