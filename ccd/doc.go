@@ -1,0 +1,35 @@
+// Package ccd decides continuous collisions between primitives moving
+// linearly in time: a vertex against a triangle (VertexFace), an edge
+// against an edge (EdgeEdge), and a triangle against a triangle (TriTri),
+// each point moving on a straight line from its position at t = 0 to its
+// position at t = 1, at constant speed.
+//
+// The answers are exact for the float64 coordinates as given: whether the
+// primitives, as closed point sets, ever share a point for some t in
+// [0, 1] (touching counts, as in package geom), and if so the earliest such
+// t, as an Interval [Lo, Hi] that contains it, of width at most 2^-40 (a
+// single point when the earliest time is 0). Every degenerate case is
+// decided: parallel and collinear edges, motion within the triangle's
+// plane, zero-length edges and zero-area triangles (the segment or point
+// that they are), points that do not move, contact that begins or ends
+// exactly at t = 0 or t = 1.
+//
+// How: contact at a time t is decided from the signs of a fixed family of
+// polynomials in t (the orientation of the four points, the orientations
+// of each three in the three coordinate planes, and their coordinate
+// differences): between two roots of these polynomials the answer cannot
+// change, so the earliest contact is at t = 0 or at one of their roots. A
+// float fast path computes the coplanarity cubic in Bernstein form with a
+// proven error bound, isolates its roots in [0, 1] in time order, and
+// decides contact at each from the signs of quadratics over the root's
+// interval; when a sign is within its error bound it gives up, and the
+// exact path decides the query with math/big: it isolates every root of
+// the family exactly (Sturm sequences) and evaluates the static contact
+// test at each, earliest first, with the signs of the family at these
+// algebraic times (a polynomial is zero at a root when it shares a factor
+// with the root's polynomial; otherwise the root's interval is narrowed
+// until the polynomial's sign is constant on it).
+//
+// Inputs must be finite: a NaN or infinite coordinate gives no contact and
+// an Interval of NaNs.
+package ccd
