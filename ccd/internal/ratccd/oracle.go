@@ -3,6 +3,7 @@ package ratccd
 import (
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/collide3d/collide/geom"
 )
@@ -10,30 +11,35 @@ import (
 // system is a continuous contact query: contact at time t is coplanar
 // (f(t) = 0) and contact(sign) for the signs of the family at t.
 type system struct {
-	f       poly   // the coplanarity cubic (or lower)
-	family  []poly // every polynomial whose sign contact reads
-	contact func(sign func(poly) int) bool
+	f       *fpoly   // the coplanarity cubic (or lower)
+	family  []*fpoly // every polynomial whose sign contact reads
+	contact func(sign func(*fpoly) int) bool
 }
 
 // at reports whether the system is in contact at t.
-func (s *system) at(t *Time) bool {
-	sign := t.sign
-	return sign(s.f) == 0 && s.contact(sign)
-}
+func (s *system) at(t *Time) bool { return s.contact(t.sign) }
 
 // earliest returns the earliest time in [0, 1] of contact, if any.
 func (s *system) earliest() (*Time, bool) {
-	var cands []*Time
-	if !s.f.isZero() {
-		cands = roots(s.f) // already in increasing order
-	} else {
-		cands = []*Time{ratTime(zeroRat()), ratTime(oneRat())}
-		for _, g := range s.family {
-			cands = append(cands, roots(g)...)
+	if !s.f.p.isZero() {
+		for _, t := range s.f.roots() { // in increasing order
+			sign := func(g *fpoly) int {
+				if g == s.f { // t is a root of f
+					return 0
+				}
+				return t.sign(g)
+			}
+			if s.contact(sign) {
+				return t, true
+			}
 		}
-		cands = sortTimes(cands)
+		return nil, false
 	}
-	for _, t := range cands {
+	cands := []*Time{ratTime(zeroRat()), ratTime(oneRat())}
+	for _, g := range s.family {
+		cands = append(cands, g.roots()...)
+	}
+	for _, t := range sortTimes(cands) {
 		if s.contact(t.sign) {
 			return t, true
 		}
@@ -41,29 +47,35 @@ func (s *system) earliest() (*Time, bool) {
 	return nil, false
 }
 
+// fvec is a vector of polynomials of a contact test.
+type fvec [3]*fpoly
+
+func newFvec(v pvec) fvec { return fvec{newFpoly(v[0]), newFpoly(v[1]), newFpoly(v[2])} }
+
+func zeroVec(sign func(*fpoly) int, v fvec) bool {
+	return sign(v[0]) == 0 && sign(v[1]) == 0 && sign(v[2]) == 0
+}
+
 // segTest is point P on the closed segment XY, as polynomial signs:
 // if d = Y − X is zero, P = X; else d × (P − X) = 0 and
 // 0 ≤ (P − X)·d ≤ d·d.
 type segTest struct {
-	d, w, c     pvec
-	lo, hiMinus poly // (P − X)·d and (P − X)·d − d·d
+	d, w, c     fvec
+	lo, hiMinus *fpoly // (P − X)·d and (P − X)·d − d·d
 }
 
 func newSegTest(P, X, Y pvec) *segTest {
 	d, w := vsub(Y, X), vsub(P, X)
 	dw := dot(w, d)
-	return &segTest{d: d, w: w, c: cross(d, w), lo: dw, hiMinus: sub(dw, dot(d, d))}
+	return &segTest{d: newFvec(d), w: newFvec(w), c: newFvec(cross(d, w)),
+		lo: newFpoly(dw), hiMinus: newFpoly(sub(dw, dot(d, d)))}
 }
 
-func (s *segTest) polys() []poly {
-	return []poly{s.d[0], s.d[1], s.d[2], s.w[0], s.w[1], s.w[2], s.c[0], s.c[1], s.c[2], s.lo, s.hiMinus}
+func (s *segTest) polys() []*fpoly {
+	return []*fpoly{s.d[0], s.d[1], s.d[2], s.w[0], s.w[1], s.w[2], s.c[0], s.c[1], s.c[2], s.lo, s.hiMinus}
 }
 
-func zeroVec(sign func(poly) int, v pvec) bool {
-	return sign(v[0]) == 0 && sign(v[1]) == 0 && sign(v[2]) == 0
-}
-
-func (s *segTest) holds(sign func(poly) int) bool {
+func (s *segTest) holds(sign func(*fpoly) int) bool {
 	if zeroVec(sign, s.d) {
 		return zeroVec(sign, s.w)
 	}
@@ -76,19 +88,20 @@ func (s *segTest) holds(sign func(poly) int) bool {
 // zero the triangle is the union of its three sides.
 func vfSystem(P, A, B, C pvec) *system {
 	ba, ca := vsub(B, A), vsub(C, A)
-	n := cross(ba, ca)
-	f := dot(n, vsub(P, A))
-	e := [3]poly{
-		dot(n, cross(ba, vsub(P, A))),
-		dot(n, cross(vsub(C, B), vsub(P, B))),
-		dot(n, cross(vsub(A, C), vsub(P, C))),
+	pn := cross(ba, ca)
+	f := newFpoly(dot(pn, vsub(P, A)))
+	n := newFvec(pn)
+	e := [3]*fpoly{
+		newFpoly(dot(pn, cross(ba, vsub(P, A)))),
+		newFpoly(dot(pn, cross(vsub(C, B), vsub(P, B)))),
+		newFpoly(dot(pn, cross(vsub(A, C), vsub(P, C)))),
 	}
 	sides := [3]*segTest{newSegTest(P, A, B), newSegTest(P, B, C), newSegTest(P, C, A)}
-	fam := []poly{n[0], n[1], n[2], e[0], e[1], e[2]}
+	fam := []*fpoly{n[0], n[1], n[2], e[0], e[1], e[2]}
 	for _, s := range sides {
 		fam = append(fam, s.polys()...)
 	}
-	return &system{f: f, family: fam, contact: func(sign func(poly) int) bool {
+	return &system{f: f, family: fam, contact: func(sign func(*fpoly) int) bool {
 		if sign(f) != 0 {
 			return false
 		}
@@ -107,17 +120,19 @@ func vfSystem(P, A, B, C pvec) *system {
 // the other.
 func eeSystem(P, Q, R, S pvec) *system {
 	u, v, w := vsub(Q, P), vsub(S, R), vsub(R, P)
-	m := cross(u, v)
-	f := dot(cross(u, w), vsub(S, P))
-	mm := dot(m, m)
-	al, be := dot(cross(w, v), m), dot(cross(w, u), m)
-	alHi, beHi := sub(al, mm), sub(be, mm)
+	pm := cross(u, v)
+	f := newFpoly(dot(cross(u, w), vsub(S, P)))
+	mm := dot(pm, pm)
+	pal, pbe := dot(cross(w, v), pm), dot(cross(w, u), pm)
+	m := newFvec(pm)
+	al, be := newFpoly(pal), newFpoly(pbe)
+	alHi, beHi := newFpoly(sub(pal, mm)), newFpoly(sub(pbe, mm))
 	ends := [4]*segTest{newSegTest(P, R, S), newSegTest(Q, R, S), newSegTest(R, P, Q), newSegTest(S, P, Q)}
-	fam := []poly{m[0], m[1], m[2], al, alHi, be, beHi}
+	fam := []*fpoly{m[0], m[1], m[2], al, alHi, be, beHi}
 	for _, s := range ends {
 		fam = append(fam, s.polys()...)
 	}
-	return &system{f: f, family: fam, contact: func(sign func(poly) int) bool {
+	return &system{f: f, family: fam, contact: func(sign func(*fpoly) int) bool {
 		if sign(f) != 0 {
 			return false
 		}
@@ -144,7 +159,37 @@ func finite(vs ...geom.Vec3) bool {
 	return true
 }
 
-func moving(x0, x1 geom.Vec3) pvec { return motion(ratVec(x0), ratVec(x1)) }
+// scaled returns the linear motions of the points x[i] (t = 0) to
+// x[i+len(x)/2] (t = 1), all scaled by the same power of two so that every
+// coordinate is an integer: contact times do not change, and the
+// polynomials get integer coefficients (cheap big.Rat arithmetic).
+func scaled(x ...geom.Vec3) []pvec {
+	e := 0 // the least exponent of a set bit, over all coordinates
+	first := true
+	for _, v := range x {
+		for _, c := range [3]float64{v.X, v.Y, v.Z} {
+			if c == 0 {
+				continue
+			}
+			fr, exp := math.Frexp(math.Abs(c)) // c = fr·2^exp, fr in [1/2, 1)
+			m := uint64(math.Ldexp(fr, 53))    // c = m·2^(exp−53)
+			low := exp - 53 + bits.TrailingZeros64(m)
+			if first || low < e {
+				e, first = low, false
+			}
+		}
+	}
+	s := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(max(-e, 0))))
+	if e > 0 {
+		s.Inv(new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(e))))
+	}
+	h := len(x) / 2
+	out := make([]pvec, h)
+	for i := range out {
+		out[i] = motion(ratVec(x[i]).scale(s), ratVec(x[i+h]).scale(s))
+	}
+	return out
+}
 
 // VertexFace reports whether vertex p, moving linearly from p0 (t = 0) to
 // p1 (t = 1), ever lies in the closed triangle abc whose vertices move
@@ -154,7 +199,8 @@ func VertexFace(p0, a0, b0, c0, p1, a1, b1, c1 geom.Vec3) (*Time, bool) {
 	if !finite(p0, a0, b0, c0, p1, a1, b1, c1) {
 		return nil, false
 	}
-	return vfSystem(moving(p0, p1), moving(a0, a1), moving(b0, b1), moving(c0, c1)).earliest()
+	m := scaled(p0, a0, b0, c0, p1, a1, b1, c1)
+	return vfSystem(m[0], m[1], m[2], m[3]).earliest()
 }
 
 // EdgeEdge reports whether the closed segment pq, whose ends move linearly
@@ -165,7 +211,8 @@ func EdgeEdge(p0, q0, r0, s0, p1, q1, r1, s1 geom.Vec3) (*Time, bool) {
 	if !finite(p0, q0, r0, s0, p1, q1, r1, s1) {
 		return nil, false
 	}
-	return eeSystem(moving(p0, p1), moving(q0, q1), moving(r0, r1), moving(s0, s1)).earliest()
+	m := scaled(p0, q0, r0, s0, p1, q1, r1, s1)
+	return eeSystem(m[0], m[1], m[2], m[3]).earliest()
 }
 
 // TriTri reports whether triangle a, its vertex i moving linearly from

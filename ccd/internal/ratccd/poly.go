@@ -181,24 +181,30 @@ func squarefree(p poly) poly {
 }
 
 // sturm returns the Sturm sequence of a squarefree p of degree at least
-// 1: p, p′, and the negated remainders, each scaled by a positive number.
-func sturm(p poly) []poly {
+// 1: p, p′, and the negated remainders, each scaled by a positive number
+// to integer coefficients.
+func sturm(p poly) []zpoly {
 	seq := []poly{p, unitLead(deriv(p))}
 	for {
 		_, r := divmod(seq[len(seq)-2], seq[len(seq)-1])
 		if r.isZero() {
-			return seq
+			break
 		}
 		seq = append(seq, unitLead(neg(r)))
 	}
+	z := make([]zpoly, len(seq))
+	for i, p := range seq {
+		z[i] = integral(p)
+	}
+	return z
 }
 
 // variations returns the number of sign changes in the sequence of values
 // of seq at x, zeros ignored.
-func variations(seq []poly, x *big.Rat) int {
+func variations(seq []zpoly, x *big.Rat) int {
 	n, last := 0, 0
 	for _, p := range seq {
-		s := signAt(p, x)
+		s := p.signAt(x)
 		if s == 0 {
 			continue
 		}
@@ -236,6 +242,62 @@ func (p poly) String() string {
 }
 
 func itoa(i int) string { return new(big.Int).SetInt64(int64(i)).String() }
+
+// zpoly is a polynomial with integer coefficients, lowest degree first,
+// for fast sign evaluation (no normalization of fractions).
+type zpoly []*big.Int
+
+// integral returns c·p with integer coefficients for some c > 0 (the
+// least common multiple of the denominators).
+func integral(p poly) zpoly {
+	l := big.NewInt(1)
+	var g big.Int
+	for _, c := range p {
+		d := c.Denom()
+		g.GCD(nil, nil, l, d)
+		l.Mul(l, new(big.Int).Quo(d, &g))
+	}
+	z := make(zpoly, len(p))
+	for i, c := range p {
+		z[i] = new(big.Int).Mul(c.Num(), new(big.Int).Quo(l, c.Denom()))
+	}
+	return z
+}
+
+// value returns p(x).
+func (p zpoly) value(x *big.Rat) *big.Rat {
+	if len(p) == 0 {
+		return new(big.Rat)
+	}
+	n, d := x.Num(), x.Denom()
+	r := new(big.Int).Set(p[len(p)-1])
+	dp := big.NewInt(1)
+	var t big.Int
+	for i := len(p) - 2; i >= 0; i-- {
+		r.Mul(r, n)
+		dp.Mul(dp, d)
+		r.Add(r, t.Mul(p[i], dp))
+	}
+	return new(big.Rat).SetFrac(r, dp)
+}
+
+// signAt returns the sign of p(x): of the sum of c_i·n^i·d^(deg−i) for
+// x = n/d, d > 0.
+func (p zpoly) signAt(x *big.Rat) int {
+	if len(p) == 0 {
+		return 0
+	}
+	n, d := x.Num(), x.Denom()
+	r := new(big.Int).Set(p[len(p)-1])
+	dp := big.NewInt(1)
+	var t big.Int
+	for i := len(p) - 2; i >= 0; i-- {
+		r.Mul(r, n)
+		dp.Mul(dp, d)
+		r.Add(r, t.Mul(p[i], dp))
+	}
+	return r.Sign()
+}
 
 // pvec is a point or a vector whose coordinates are polynomials in t.
 type pvec [3]poly

@@ -172,10 +172,7 @@ func checkSamples(t *testing.T, kind string, x []geom.Vec3, got *Time, hit bool,
 	}
 	var sys *system
 	if kind != "tt" {
-		P := make([]pvec, 4)
-		for i := range P {
-			P[i] = moving(x[i], x[i+4])
-		}
+		P := scaled(x...)
 		if kind == "vf" {
 			sys = vfSystem(P[0], P[1], P[2], P[3])
 		} else {
@@ -348,10 +345,10 @@ func TestTimeCompare(t *testing.T) {
 	if !r1[0].In(0.7071067811865475, 0.7071067811865476) || r1[0].In(0.7071067811865476, 1) || r1[0].In(0, 0.7071067811865475) {
 		t.Errorf("In around 1/√2 = %v", r1[0])
 	}
-	if s := r1[0].sign(mk(-1, 0, 4)); s != 1 { // 4t² − 1 at 1/√2 = 1
+	if s := r1[0].sign(newFpoly(mk(-1, 0, 4))); s != 1 { // 4t² − 1 at 1/√2 = 1
 		t.Errorf("sign of 4t²−1 at 1/√2 = %d", s)
 	}
-	if s := r1[0].sign(mul(mk(-1, 0, 2), mk(5, 1))); s != 0 {
+	if s := r1[0].sign(newFpoly(mul(mk(-1, 0, 2), mk(5, 1)))); s != 0 {
 		t.Errorf("sign of (2t²−1)(t+5) at 1/√2 = %d", s)
 	}
 	// Roots at 0 and 1 and a double root.

@@ -15,6 +15,7 @@ import (
 type Time struct {
 	r      *big.Rat // the value when known rational, else nil
 	p      poly     // squarefree, with one root in (lo, hi)
+	pz     zpoly    // p with integer coefficients
 	lo, hi *big.Rat
 	slo    int // the sign of p at lo
 }
@@ -42,7 +43,7 @@ func (t *Time) refine() {
 	}
 	m := new(big.Rat).Add(t.lo, t.hi)
 	m.Mul(m, big.NewRat(1, 2))
-	switch s := signAt(t.p, m); {
+	switch s := t.pz.signAt(m); {
 	case s == 0:
 		t.r, t.lo, t.hi = m, m, m
 	case s == t.slo:
@@ -87,7 +88,7 @@ func (t *Time) CmpRat(x *big.Rat) int {
 	if x.Cmp(t.hi) >= 0 {
 		return -1
 	}
-	s := signAt(t.p, x)
+	s := t.pz.signAt(x)
 	switch {
 	case s == 0:
 		t.r, t.lo, t.hi = new(big.Rat).Set(x), new(big.Rat).Set(x), new(big.Rat).Set(x)
@@ -123,8 +124,22 @@ func (t *Time) Cmp(u *Time) int {
 	if u.r != nil {
 		return t.CmpRat(u.r)
 	}
+	for range 8 { // cheap first: narrow both while they overlap
+		switch {
+		case t.r != nil:
+			return -u.CmpRat(t.r)
+		case u.r != nil:
+			return t.CmpRat(u.r)
+		case t.hi.Cmp(u.lo) <= 0:
+			return -1
+		case u.hi.Cmp(t.lo) <= 0:
+			return 1
+		}
+		t.refine()
+		u.refine()
+	}
 	// Equal when t is a root of u's polynomial lying in u's interval.
-	if t.sign(u.p) == 0 && t.CmpRat(u.lo) > 0 && t.CmpRat(u.hi) < 0 {
+	if t.sign(newFpoly(u.p)) == 0 && t.CmpRat(u.lo) > 0 && t.CmpRat(u.hi) < 0 {
 		return 0
 	}
 	for {
@@ -143,27 +158,85 @@ func (t *Time) Cmp(u *Time) int {
 	}
 }
 
+// fpoly is a polynomial of a contact test, with its integer form and,
+// once needed, the Sturm sequence of its squarefree part.
+type fpoly struct {
+	p   poly
+	z   zpoly
+	dz  *big.Rat // Σ i·|z_i|, a bound on |z′| over [0, 1]
+	sq  poly     // the squarefree part of p, once needed
+	seq []zpoly  // its Sturm sequence, once needed
+}
+
+func newFpoly(p poly) *fpoly {
+	z := integral(p)
+	d := new(big.Int)
+	for i, c := range z {
+		d.Add(d, new(big.Int).Mul(big.NewInt(int64(i)), new(big.Int).Abs(c)))
+	}
+	return &fpoly{p: p, z: z, dz: new(big.Rat).SetInt(d)}
+}
+
+// sturm returns the squarefree part of g and its Sturm sequence (g of
+// degree at least 1).
+func (g *fpoly) sturm() (poly, []zpoly) {
+	if g.seq == nil {
+		g.sq = squarefree(g.p)
+		g.seq = sturm(g.sq)
+	}
+	return g.sq, g.seq
+}
+
+// quickSign returns the sign of g on [lo, hi] ⊂ [0, 1] when the mean
+// value theorem proves it constant there (|g(hi)| > max|g′|·(hi − lo)),
+// else 0.
+func (g *fpoly) quickSign(lo, hi *big.Rat) int {
+	v := g.z.value(hi)
+	w := new(big.Rat).Sub(hi, lo)
+	w.Mul(w, g.dz)
+	if new(big.Rat).Abs(v).Cmp(w) > 0 {
+		return v.Sign()
+	}
+	return 0
+}
+
 // sign returns the sign of g(t).
-func (t *Time) sign(g poly) int {
+func (t *Time) sign(g *fpoly) int {
 	if t.r != nil {
-		return signAt(g, t.r)
+		return g.z.signAt(t.r)
 	}
-	if g.deg() <= 0 {
-		return signAt(g, t.lo)
-	}
-	// g(t) = 0 iff t is a root of gcd(p, g): the only root of p in
-	// (lo, hi), a simple one, so iff that gcd changes sign on it.
-	if c := gcd(t.p, g); c.deg() >= 1 && signAt(c, t.lo) != signAt(c, t.hi) {
+	switch g.p.deg() {
+	case -1:
 		return 0
+	case 0:
+		return g.p[0].Sign()
 	}
-	seq := sturm(squarefree(g))
+	for range 8 { // cheap first: narrow t while g is not proven constant
+		if t.r != nil {
+			return g.z.signAt(t.r)
+		}
+		if s := g.quickSign(t.lo, t.hi); s != 0 {
+			return s
+		}
+		t.refine()
+	}
+	_, seq := g.sturm()
+	zeroChecked := false
 	for {
 		if t.r != nil {
-			return signAt(g, t.r)
+			return g.z.signAt(t.r)
 		}
 		// No root of g in (lo, hi]: its sign at t is its sign at hi.
 		if variations(seq, t.lo) == variations(seq, t.hi) {
-			return signAt(g, t.hi)
+			return g.z.signAt(t.hi)
+		}
+		// g(t) = 0 iff t is a root of gcd(p, g): the only root of p in
+		// (lo, hi), a simple one, so iff that gcd changes sign on it.
+		if !zeroChecked {
+			if c := integral(gcd(t.p, g.p)); len(c) >= 2 && c.signAt(t.lo) != c.signAt(t.hi) {
+				return 0
+			}
+			zeroChecked = true
 		}
 		t.refine()
 	}
@@ -180,12 +253,16 @@ func (t *Time) String() string {
 
 // roots returns the distinct roots of p in [0, 1], in increasing order (none
 // when p is constant).
-func roots(p poly) []*Time {
-	if p.deg() <= 0 {
+func roots(p poly) []*Time { return newFpoly(p).roots() }
+
+// roots returns the distinct roots of g in [0, 1], in increasing order
+// (none when g is constant).
+func (g *fpoly) roots() []*Time {
+	if g.p.deg() <= 0 {
 		return nil
 	}
 	zero, one := new(big.Rat), big.NewRat(1, 1)
-	q := squarefree(p)
+	q, seq := g.sturm()
 	var out []*Time
 	if q.deg() == 1 { // −q0/q1, rational
 		r := new(big.Rat).Neg(q[0])
@@ -195,28 +272,27 @@ func roots(p poly) []*Time {
 		}
 		return out
 	}
-	if signAt(q, zero) == 0 {
+	if q[0].Sign() == 0 {
 		out = append(out, ratTime(zero))
 	}
-	seq := sturm(q)
 	return isolate(q, seq, zero, one, variations(seq, zero), variations(seq, one), out)
 }
 
 // isolate appends to out, in increasing order, the roots of the
 // squarefree q in (a, b], which number va − vb, the difference of the
 // Sturm variations at a and b.
-func isolate(q poly, seq []poly, a, b *big.Rat, va, vb int, out []*Time) []*Time {
+func isolate(q poly, seq []zpoly, a, b *big.Rat, va, vb int, out []*Time) []*Time {
 	n := va - vb
 	if n == 0 {
 		return out
 	}
 	if n == 1 {
-		sb := signAt(q, b)
+		sb := seq[0].signAt(b)
 		if sb == 0 {
 			return append(out, ratTime(b))
 		}
-		if sa := signAt(q, a); sa != 0 {
-			return append(out, &Time{p: q, lo: a, hi: b, slo: sa})
+		if sa := seq[0].signAt(a); sa != 0 {
+			return append(out, &Time{p: q, pz: seq[0], lo: a, hi: b, slo: sa})
 		}
 	}
 	m := new(big.Rat).Add(a, b)
