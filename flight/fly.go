@@ -25,6 +25,14 @@ type Options struct {
 	// where the last step ended). The default, FrontAuto, uses it while
 	// it pays; Query.Front, if set, overrides it.
 	Front FrontPolicy
+	// CCD asks, at every step after the first, for the continuous query of
+	// the motion from the previous step's pose to this one
+	// (collide.Query.TimeOfImpact, with the same models), besides the
+	// step's own query: Step.CCD holds its answer, and the summary counts
+	// the steps where it found a contact that the queries at both poses
+	// missed (Step.Missed). Its time is not counted in the step's Time
+	// (see Step.CCDTime).
+	CCD bool
 }
 
 // FrontPolicy says when a flight keeps a collide.Front.
@@ -80,6 +88,15 @@ type Step struct {
 	// Time is the query's own time (the motion and the callback are not
 	// counted).
 	Time time.Duration
+	// With Options.CCD, from the second step on (HasCCD), CCD is the
+	// answer of the continuous query of the motion from the previous
+	// step's pose to Pose, which took CCDTime; Missed says that it found a
+	// contact (CCD.Hit) while the queries at both poses found none: the
+	// flight passed through a contact between its samples.
+	HasCCD  bool
+	CCD     collide.TOIResult
+	CCDTime time.Duration
+	Missed  bool
 }
 
 // Summary gathers a flight's figures.
@@ -98,6 +115,15 @@ type Summary struct {
 	// pay).
 	Front      bool
 	FrontSteps int
+	// With Options.CCD: CCDSteps counts the continuous queries (one per
+	// step after the first), CCDHits those that found a contact, CCDMaybe
+	// those that answered Maybe (turning motions that pass within rounding
+	// of a contact), and Missed the steps whose motion touched with no
+	// contact found at either end (Step.Missed). CCDStats sums their
+	// counts and CCDTimes holds their times, in step order.
+	CCDSteps, CCDHits, CCDMaybe, Missed int
+	CCDStats                            collide.Stats
+	CCDTimes                            []time.Duration
 }
 
 // Fly flies fly through env (at the identity pose) along m: at each step it
@@ -116,6 +142,15 @@ type Summary struct {
 // scratch state, so the flight allocates nothing per step beyond what fn
 // does (and, in all-pairs mode, the pairs buffer growing to the most pairs
 // a step has found).
+//
+// With o.CCD, every step after the first also asks the continuous query of
+// the motion from the previous step's pose to its own (the rigid motion of
+// ccd.Motion; with the same models, in scratch state of its own, prepared
+// with the step's: Summary.Prepare counts both); it is timed apart
+// (Step.CCDTime, Summary.CCDTimes), and its error is Fly's, naming the
+// step. The continuous query may allocate. The motion
+// still moves as the discrete queries tell it (a contact found only by the
+// continuous query does not turn a billiard back).
 func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*Summary, error) {
 	if o.Steps < 0 {
 		return nil, errors.New("flight: negative number of steps")
@@ -134,6 +169,17 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 	if qo.Front == nil && o.Front != FrontOff {
 		qo.Front = &front
 	}
+	var cq *collide.Query // the continuous queries' (only with o.CCD: a Query is large)
+	if o.CCD {
+		cq = new(collide.Query)
+		t0 := time.Now()
+		if err := cq.Prepare(env, fly, collide.QueryOptions{}); err != nil {
+			return s, fmt.Errorf("flight: %w", err)
+		}
+		s.Prepare += time.Since(t0)
+		s.CCDTimes = make([]time.Duration, 0, max(o.Steps-1, 0))
+	}
+	var prev geom.Pose                // the previous step's pose
 	var with, without []time.Duration // FrontAuto's probes
 	var probe collide.Query
 	if qo.Front != nil {
@@ -171,6 +217,33 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 				}
 			}
 		}
+		var toi collide.TOIResult
+		var dc time.Duration
+		hasCCD := o.CCD && i > 0
+		if hasCCD {
+			t1 := time.Now()
+			toi, err = cq.TimeOfImpact(env, fly, prev, pose)
+			dc = time.Since(t1)
+			if err != nil {
+				return s, fmt.Errorf("flight: step %d: continuous query from step %d: %w", i, i-1, err)
+			}
+		}
+		missed := hasCCD && toi.Hit && !collided && !res.Collide
+		if hasCCD {
+			s.CCDSteps++
+			switch {
+			case toi.Hit:
+				s.CCDHits++
+			case toi.Maybe:
+				s.CCDMaybe++
+			}
+			if missed {
+				s.Missed++
+			}
+			s.CCDStats.Add(toi.Stats)
+			s.CCDTimes = append(s.CCDTimes, dc)
+		}
+		prev = pose
 		collided = res.Collide
 		s.Steps++
 		if collided {
@@ -183,7 +256,7 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 		s.Stats.Add(res.Stats)
 		s.Times = append(s.Times, d)
 		if fn != nil {
-			st = Step{Index: i, Pose: pose, Result: res, Time: d}
+			st = Step{Index: i, Pose: pose, Result: res, Time: d, HasCCD: hasCCD, CCD: toi, CCDTime: dc, Missed: missed}
 			if err := fn(&st); err != nil {
 				return s, err
 			}
@@ -245,14 +318,25 @@ type TimeStats struct {
 
 // TimeStats returns the summary's time statistics (all 0 for no step),
 // sorting a copy of Times once.
-func (s *Summary) TimeStats() TimeStats {
-	if len(s.Times) == 0 {
+func (s *Summary) TimeStats() TimeStats { return timeStats(s.Times) }
+
+// CCDTimeStats returns the statistics of the continuous queries' times
+// (CCDTimes; all 0 for none), as TimeStats does those of the steps.
+func (s *Summary) CCDTimeStats() TimeStats { return timeStats(s.CCDTimes) }
+
+// timeStats returns the statistics of times, sorting a copy once.
+func timeStats(times []time.Duration) TimeStats {
+	if len(times) == 0 {
 		return TimeStats{}
 	}
-	sorted := slices.Clone(s.Times)
+	sorted := slices.Clone(times)
 	slices.Sort(sorted)
+	var sum time.Duration
+	for _, t := range times {
+		sum += t
+	}
 	return TimeStats{
-		Mean: s.Mean(), Median: quantile(sorted, 0.5), P99: quantile(sorted, 0.99),
+		Mean: sum / time.Duration(len(times)), Median: quantile(sorted, 0.5), P99: quantile(sorted, 0.99),
 		P999: quantile(sorted, 0.999), Max: sorted[len(sorted)-1],
 	}
 }

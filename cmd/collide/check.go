@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +27,9 @@ type checkOptions struct {
 	restart   bool
 	exactRoot bool
 	maxPairs  int64
+	// ccd asks for the continuous query of each motion from a pose to the
+	// next (--ccd).
+	ccd bool
 }
 
 func checkCommand() *command {
@@ -82,7 +86,29 @@ error, and a mesh checked against a saved model is built with the saved
 model's options unless the flags say otherwise. ENV and FLY may both be
 saved, with different bounding volumes: k-DOPs of different k fly together
 as they are; for other volumes FLY's hierarchy of ENV's volume is built
-first.`,
+first.
+
+--ccd asks, instead, whether FLY touches ENV while it moves from each pose
+of --poses to the next (continuous collision), and when first: N poses
+make N-1 motions, numbered from 0, motion i going from pose i (t = 0) to
+pose i+1 (t = 1). The translation moves linearly in t; the rotation turns
+at a constant rate about a fixed axis (the shorter way). A motion that does
+not turn (the two rotation matrices equal) is decided exactly, every
+vertex moving on a straight line; a turning one by bisection of time, its
+answer "maybe" where the models pass within rounding of each other with
+no contact proved. Each motion prints one result; with --json a line
+  {"motion":I,"hit":BOOL,"toi":[LO,HI],"pair":[envTri,flyTri],"maybe":BOOL,
+   "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
+where, on a hit, the earliest time of contact t lies in [LO, HI] (at most
+2^-40 wide; [0,0] when the models touch at pose i) and pair is two
+triangles that touch then; toi and pair are printed only on a hit (toi
+also on a maybe: the span where the models come within rounding, no
+contact proved before LO). seconds is the time of the query alone. The
+continuous query reports the earliest contact only, exactly: --ccd with
+--all, --max-pairs, a non-zero --eps, --restart or --exact-root is a usage
+error, as is --ccd without --poses or with a file of fewer than 2 poses.
+--bv brute tests every pair of triangles (the oracle); --bv auto chooses
+the kind by timing first-contact queries at the poses.`,
 			sortLimit, sortLimit, bvNames(collide.BVs()), collide.BVDefault),
 		flags: func(fs *flag.FlagSet) any {
 			o := &checkOptions{}
@@ -95,6 +121,7 @@ first.`,
 			intFlag(fs, &o.maxPairs, "max-pairs", 0, "with --all, stop each pose's query after `N` pairs and say so (0: no limit)")
 			fs.BoolVar(&o.restart, "restart", false, "use the restart-at-the-root traversal variant (for experiments)")
 			fs.BoolVar(&o.exactRoot, "exact-root", false, "bound the flying root by its exact k-DOP (hill climbing on its convex hull) instead of tumbling")
+			fs.BoolVar(&o.ccd, "ccd", false, "continuous collision: when FLY first touches ENV moving from each pose of --poses to the next")
 			return o
 		},
 		run: runCheck,
@@ -124,6 +151,11 @@ func runCheck(e *env, opts any, args []string) error {
 	if o.maxPairs < 0 {
 		return usagef("--max-pairs must be >= 0, not %d", o.maxPairs)
 	}
+	if o.ccd {
+		if err := checkCCDUsage(o); err != nil {
+			return err
+		}
+	}
 
 	poses, envModel, flyModel, err := posesAndModels(e, args, o, &o.build, bo)
 	if err != nil {
@@ -131,6 +163,9 @@ func runCheck(e *env, opts any, args []string) error {
 	}
 	if err := chooseAuto(e, "check", envModel, flyModel, poses, o.all, o.eps); err != nil {
 		return err
+	}
+	if o.ccd {
+		return checkMotions(e, o, poses, envModel, flyModel)
 	}
 
 	w := bufio.NewWriter(e.stdout)
@@ -347,6 +382,9 @@ func posesAndModels(e *env, args []string, where *checkOptions, b *buildFlags, b
 			return nil, nil, nil, err
 		}
 	}
+	if where.ccd && len(poses) < 2 {
+		return nil, nil, nil, usagef("--ccd needs at least 2 poses, a motion from each to the next; %s has %d", where.poses, len(poses))
+	}
 	envModel, flyModel, err := buildModels(e, args[0], args[1], b, bo)
 	if err != nil {
 		return nil, nil, nil, err
@@ -357,4 +395,131 @@ func posesAndModels(e *env, args []string, where *checkOptions, b *buildFlags, b
 		}
 	}
 	return poses, envModel, flyModel, nil
+}
+
+// checkCCDUsage returns the usage error of check --ccd's flags, if any:
+// the continuous query needs motions (--poses) and reports the earliest
+// contact of each, exactly, so the flags of the discrete queries do not
+// apply.
+func checkCCDUsage(o *checkOptions) error {
+	const why = "a continuous query reports the earliest contact of each motion, exactly"
+	switch {
+	case o.poses == "" && o.pose != "":
+		return usagef("--ccd needs --poses FILE, for a motion from each pose to the next (--pose gives one pose, no motion)")
+	case o.poses == "":
+		return usagef("--ccd needs --poses FILE, for a motion from each pose to the next")
+	case o.all:
+		return usagef("--ccd with --all: %s, not every pair", why)
+	case o.maxPairs != 0:
+		return usagef("--ccd with --max-pairs: %s, a single pair", why)
+	case o.eps != 0:
+		return usagef("--ccd with --eps %s: %s (at distance 0, with no tolerance)", formatFloat(o.eps), why)
+	case o.restart:
+		return usagef("--ccd with --restart: --restart is a variant of the discrete traversal, which --ccd does not run")
+	case o.exactRoot:
+		return usagef("--ccd with --exact-root: --exact-root is a variant of the discrete traversal, which --ccd does not run")
+	}
+	return nil
+}
+
+// checkMotions runs check --ccd: the continuous query of FLY against ENV
+// moving from each pose to the next, printing each motion's result as it
+// comes, then, in text, a summary.
+func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel *collide.Model) error {
+	var query collide.Query
+	// Build what the first query would (the flying view, the scratch)
+	// before the clock starts, so that each motion's time is its own.
+	if err := query.Prepare(envModel, flyModel, collide.QueryOptions{}); err != nil {
+		return err
+	}
+	w := bufio.NewWriter(e.stdout)
+	lastFlush := time.Now()
+	var hits, maybes int
+	var total time.Duration
+	var b []byte
+	for i := range len(poses) - 1 {
+		start := time.Now()
+		r, err := query.TimeOfImpact(envModel, flyModel, poses[i], poses[i+1])
+		d := time.Since(start)
+		if err != nil {
+			w.Flush()
+			return fmt.Errorf("motion %d (poses %d and %d of %s): %s", i, i, i+1, o.poses, strings.TrimPrefix(err.Error(), "collide: "))
+		}
+		total += d
+		switch {
+		case r.Hit:
+			hits++
+		case r.Maybe:
+			maybes++
+		}
+		if o.json {
+			b = appendMotionJSON(b[:0], i, &r, d)
+		} else {
+			b = appendMotionText(b[:0], i, &r, d)
+		}
+		if _, err := w.Write(b); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+		if time.Since(lastFlush) > 100*time.Millisecond {
+			if err := w.Flush(); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			lastFlush = time.Now()
+		}
+	}
+	if n := len(poses) - 1; !o.json && n > 1 {
+		fmt.Fprintf(w, "%d motions, %d in contact", n, hits)
+		if maybes > 0 {
+			fmt.Fprintf(w, ", %d maybe", maybes)
+		}
+		fmt.Fprintf(w, ", %s querying\n", fmtDuration(total))
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// appendMotionJSON appends the line of check --ccd --json for motion i,
+// whose query answered r in d:
+//
+//	{"motion":I,"hit":BOOL,"toi":[LO,HI],"pair":[envTri,flyTri],"maybe":BOOL,
+//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
+//
+// with toi on a hit or a maybe, pair on a hit only.
+func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []byte {
+	b = strconv.AppendInt(append(b, `{"motion":`...), int64(i), 10)
+	b = strconv.AppendBool(append(b, `,"hit":`...), r.Hit)
+	if r.Hit || r.Maybe {
+		b = appendJSONNumber(append(b, `,"toi":[`...), r.TOI.Lo)
+		b = appendJSONNumber(append(b, ','), r.TOI.Hi)
+		b = append(b, ']')
+	}
+	if r.Hit {
+		b = strconv.AppendInt(append(b, `,"pair":[`...), int64(r.Pair.Env), 10)
+		b = strconv.AppendInt(append(b, ','), int64(r.Pair.Fly), 10)
+		b = append(b, ']')
+	}
+	b = strconv.AppendBool(append(b, `,"maybe":`...), r.Maybe)
+	st := r.Stats
+	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":`,
+		st.BVTests, st.TriTests, st.Updates, st.LeafTests)
+	b = appendJSONNumber(b, d.Seconds())
+	return append(b, "}\n"...)
+}
+
+// appendMotionText appends the line of check --ccd for motion i, whose
+// query answered r in d.
+func appendMotionText(b []byte, i int, r *collide.TOIResult, d time.Duration) []byte {
+	st := r.Stats
+	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, fmtDuration(d))
+	switch {
+	case r.Hit:
+		return fmt.Appendf(b, "motion %d: collide at t in [%s, %s], pair %d %d (%s)\n",
+			i, formatFloat(r.TOI.Lo), formatFloat(r.TOI.Hi), r.Pair.Env, r.Pair.Fly, stats)
+	case r.Maybe:
+		return fmt.Appendf(b, "motion %d: maybe: within rounding of contact at t in [%s, %s], no contact proved (%s)\n",
+			i, formatFloat(r.TOI.Lo), formatFloat(r.TOI.Hi), stats)
+	}
+	return fmt.Appendf(b, "motion %d: no contact (%s)\n", i, stats)
 }

@@ -40,6 +40,8 @@ type flightOptions struct {
 	maxPairs int
 	// front is the front-tracking policy (flight.FrontPolicy's names).
 	front string
+	// ccd asks for the continuous query of every step's motion (--ccd).
+	ccd bool
 }
 
 // defaultScene is the scene of a bare 'collide flight'.
@@ -82,6 +84,24 @@ then a last line {"summary":{...}} with the figures of the text summary.
 --plot FILE.svg draws the query time of every step. Files given to --plot and
 --record are not overwritten unless --force is given.
 
+--ccd asks, at every step after the first, also the continuous query of the
+motion from the previous step's pose to the step's (as check --ccd does:
+translation linear in time, rotation at a constant rate about a fixed axis),
+with the same models, and reports every step where the discrete queries
+missed a contact that happened between the samples: the motion touched,
+but neither the previous step's query nor the step's found a contact. Each
+such step prints a line
+  step N: missed a contact between steps N-1 and N: at t in [LO, HI], pair E F
+(t from 0 at step N-1's pose to 1 at step N's; E and F the triangles that
+touch then), and the summary counts them and gives the continuous queries'
+time, apart from the steps' own. With --json no such line is printed; each
+step's line but the first gains, after "seconds",
+  "ccd":{"hit":BOOL,"toi":[LO,HI],"pair":[E,F],"maybe":true,"missed":true,"seconds":S}
+(toi on a hit or a maybe, pair on a hit, maybe and missed only when true),
+and the summary a "ccd" object. The motion still moves as the discrete
+queries tell it. --ccd decides exact contact: with a non-zero --eps it is a
+usage error. --plot draws the continuous queries' time too.
+
 Bounding volumes (--bv): %s.`,
 			strings.Join(scenes.Names(), ", "), defaultScene, collide.BVDefault, bvNames(collide.BVs())),
 		flags: func(fs *flag.FlagSet) any {
@@ -101,6 +121,7 @@ Bounding volumes (--bv): %s.`,
 			fs.StringVar(&o.record, "record", "", "write the poses of the flight to `FILE` (a pose file)")
 			fs.StringVar(&o.poses, "poses", "", "replay the poses of `FILE` instead of the path")
 			fs.BoolVar(&o.force, "force", false, "overwrite the files of --plot and --record if they exist")
+			fs.BoolVar(&o.ccd, "ccd", false, "also ask the continuous query of every step's motion, and report the contacts the steps missed between samples")
 			fs.StringVar(&o.front, "front", "auto", "front tracking `auto|on|off`: start each step where the last one ended (same answers); auto keeps it while it pays")
 			return o
 		},
@@ -116,6 +137,7 @@ type flightSetup struct {
 	envT, flyT time.Duration // build (or load) times; flyT < 0: counted in envT
 	motion     flight.Motion
 	steps      int
+	ccd        bool // the flight asks continuous queries too (--ccd)
 }
 
 func runFlight(e *env, opts any, args []string) error {
@@ -140,6 +162,8 @@ func runFlight(e *env, opts any, args []string) error {
 		return usagef("--eps must be a finite number >= 0, not %v", o.eps)
 	case o.maxPairs < 0:
 		return usagef("--max-pairs must be >= 0, not %d", o.maxPairs)
+	case o.ccd && o.eps != 0:
+		return usagef("--ccd with --eps %s: the continuous query decides exact contact (at distance 0), so the contacts the steps missed are measured against exact steps", formatFloat(o.eps))
 	}
 	if o.scene == "" && o.envArg == "" {
 		o.scene = defaultScene
@@ -180,6 +204,7 @@ func runFlight(e *env, opts any, args []string) error {
 	if o.steps > 0 {
 		s.steps = o.steps
 	}
+	s.ccd = o.ccd
 
 	w := bufio.NewWriter(e.stdout)
 	var sum *flight.Summary
@@ -189,14 +214,19 @@ func runFlight(e *env, opts any, args []string) error {
 		return usagef("--front: want auto, on or off, not %q", o.front)
 	}
 	sink := newStepSink(o.json, o.record != "", w, s.steps)
+	sink.setCCD(o.ccd)
 	// Collect the garbage of making the scene and building the models now,
 	// rather than in a collection that runs beside the first steps: the
 	// steps allocate nothing, so none starts during the flight.
 	runtime.GC()
 	withTicker(e, true, func(elapsed time.Duration) string {
-		return fmt.Sprintf("flying %s: step %d of %d, %d in contact, %.1f s", s.name, sink.done.Load(), s.steps, sink.hits.Load(), elapsed.Seconds())
+		missed := ""
+		if o.ccd {
+			missed = fmt.Sprintf(", %d missed between steps", sink.missed.Load())
+		}
+		return fmt.Sprintf("flying %s: step %d of %d, %d in contact%s, %.1f s", s.name, sink.done.Load(), s.steps, sink.hits.Load(), missed, elapsed.Seconds())
 	}, func() {
-		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q, Front: policy}, sink.step)
+		sum, err = flight.Fly(s.env, s.fly, s.motion, flight.Options{Steps: s.steps, Query: q, Front: policy, CCD: o.ccd}, sink.step)
 	})
 	recorded := sink.recorded
 	if err != nil {
@@ -328,6 +358,31 @@ func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q coll
 		fmtDuration(sum.Prepare))
 	fmt.Fprintf(w, "front        %s\n", frontLine(sum))
 	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f, kept %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates), sum.Per(sum.Stats.LeafTests), sum.Per(sum.Stats.Skipped))
+	if err == nil && s.ccd {
+		err = writeCCDSummary(w, sum)
+	}
+	return err
+}
+
+// writeCCDSummary writes the lines of flight --ccd's summary: the steps
+// that tunnelled past contacts, the continuous queries' answers, time and
+// counts.
+func writeCCDSummary(w io.Writer, sum *flight.Summary) error {
+	fmt.Fprintf(w, "ccd          %d %s tunnelled past contacts the samples missed; %d of %d %s in contact",
+		sum.Missed, plural(sum.Missed, "step", "steps"), sum.CCDHits, sum.CCDSteps, plural(sum.CCDSteps, "motion", "motions"))
+	if sum.CCDMaybe > 0 {
+		fmt.Fprintf(w, ", %d maybe (within rounding, no contact proved)", sum.CCDMaybe)
+	}
+	ts := sum.CCDTimeStats()
+	fmt.Fprintf(w, "\nccd time     continuous query time mean %s, median %s, p99 %s, max %s\n",
+		fmtDuration(ts.Mean), fmtDuration(ts.Median), fmtDuration(ts.P99), fmtDuration(ts.Max))
+	per := func(n int64) float64 {
+		if sum.CCDSteps == 0 {
+			return 0
+		}
+		return float64(n) / float64(sum.CCDSteps)
+	}
+	_, err := fmt.Fprintf(w, "ccd per step Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f\n", per(sum.CCDStats.BVTests), per(sum.CCDStats.TriTests), per(sum.CCDStats.Updates), per(sum.CCDStats.LeafTests))
 	return err
 }
 
@@ -351,10 +406,12 @@ func fmtBytes(n int64) string {
 // collection.
 type stepSink struct {
 	json, record bool
+	ccd          bool // print the steps that missed a contact (text), or each step's continuous query (JSON)
 	w            io.Writer
 	buf          []byte
 	recorded     []geom.Pose
 	done, hits   atomic.Int64
+	missed       atomic.Int64 // steps that missed a contact between samples (--ccd)
 }
 
 // newStepSink returns the callback of a flight of steps steps, writing
@@ -372,10 +429,28 @@ func newStepSink(json, record bool, w io.Writer, steps int) *stepSink {
 	return k
 }
 
+// setCCD sets whether the flight asks continuous queries (--ccd): then a
+// step that missed a contact prints a line (text), or each step's line
+// holds its continuous query (JSON).
+func (k *stepSink) setCCD(ccd bool) {
+	k.ccd = ccd
+	if ccd && k.buf == nil {
+		k.buf = make([]byte, 0, stepLine)
+	}
+}
+
 func (k *stepSink) step(st *flight.Step) error {
 	k.done.Add(1)
 	if st.Result.Collide {
 		k.hits.Add(1)
+	}
+	if st.Missed {
+		k.missed.Add(1)
+		if k.ccd && !k.json {
+			if err := k.writeMissed(st); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+		}
 	}
 	if k.record {
 		k.recorded = append(k.recorded, st.Pose)
@@ -442,7 +517,58 @@ func (k *stepSink) writeJSON(st *flight.Step) error {
 	b = strconv.AppendInt(b, r.Stats.LeafTests, 10)
 	b = append(b, `},"seconds":`...)
 	b = appendJSONFloat(b, st.Time.Seconds())
+	if k.ccd && st.HasCCD {
+		b = appendStepCCD(append(b, `,"ccd":`...), st)
+	}
 	b = append(b, "}\n"...)
+	k.buf = b[:0]
+	_, err := k.w.Write(b)
+	return err
+}
+
+// appendStepCCD appends the "ccd" object of st's line of flight --ccd
+// --json,
+//
+//	{"hit":BOOL,"toi":[LO,HI],"pair":[E,F],"maybe":true,"missed":true,"seconds":S}
+//
+// with toi on a hit or a maybe, pair on a hit, maybe and missed only when
+// true, as encoding/json writes it.
+func appendStepCCD(b []byte, st *flight.Step) []byte {
+	r := &st.CCD
+	b = strconv.AppendBool(append(b, `{"hit":`...), r.Hit)
+	if r.Hit || r.Maybe {
+		b = appendJSONNumber(append(b, `,"toi":[`...), r.TOI.Lo)
+		b = appendJSONNumber(append(b, ','), r.TOI.Hi)
+		b = append(b, ']')
+	}
+	if r.Hit {
+		b = strconv.AppendInt(append(b, `,"pair":[`...), int64(r.Pair.Env), 10)
+		b = strconv.AppendInt(append(b, ','), int64(r.Pair.Fly), 10)
+		b = append(b, ']')
+	}
+	if r.Maybe {
+		b = append(b, `,"maybe":true`...)
+	}
+	if st.Missed {
+		b = append(b, `,"missed":true`...)
+	}
+	b = appendJSONFloat(append(b, `,"seconds":`...), st.CCDTime.Seconds())
+	return append(b, '}')
+}
+
+// writeMissed writes the line of flight --ccd (text) for st, a step that
+// missed a contact between samples:
+//
+//	step N: missed a contact between steps N-1 and N: at t in [LO, HI], pair E F
+func (k *stepSink) writeMissed(st *flight.Step) error {
+	b := strconv.AppendInt(append(k.buf[:0], "step "...), int64(st.Index), 10)
+	b = strconv.AppendInt(append(b, ": missed a contact between steps "...), int64(st.Index-1), 10)
+	b = strconv.AppendInt(append(b, " and "...), int64(st.Index), 10)
+	b = strconv.AppendFloat(append(b, ": at t in ["...), st.CCD.TOI.Lo, 'g', -1, 64)
+	b = strconv.AppendFloat(append(b, ", "...), st.CCD.TOI.Hi, 'g', -1, 64)
+	b = strconv.AppendInt(append(b, "], pair "...), int64(st.CCD.Pair.Env), 10)
+	b = strconv.AppendInt(append(b, ' '), int64(st.CCD.Pair.Fly), 10)
+	b = append(b, '\n')
 	k.buf = b[:0]
 	_, err := k.w.Write(b)
 	return err
@@ -491,6 +617,46 @@ type jsonFlight struct {
 	Kept       float64
 	Front      bool `json:"front"`
 	FrontSteps int  `json:"front_steps"`
+	// CCD holds the continuous queries' figures (--ccd).
+	CCD *jsonFlightCCD `json:"ccd,omitempty"`
+}
+
+// jsonFlightCCD is the "ccd" object of flight --ccd --json's summary.
+type jsonFlightCCD struct {
+	Motions int `json:"motions"` // continuous queries: one per step after the first
+	Hits    int `json:"hits"`    // motions in contact
+	Maybe   int `json:"maybe"`   // motions within rounding of a contact, none proved
+	Missed  int `json:"missed"`  // steps that tunnelled past a contact the samples missed
+	// The continuous queries' times, in seconds.
+	Mean   float64 `json:"mean"`
+	Median float64 `json:"median"`
+	P99    float64 `json:"p99"`
+	Max    float64 `json:"max"`
+	// Nv, Np, Nu and Nl per continuous query.
+	Nv float64 `json:"nv"`
+	Np float64 `json:"np"`
+	Nu float64 `json:"nu"`
+	Nl float64 `json:"nl"`
+}
+
+// jsonCCDSummary returns the "ccd" object of the JSON summary of a flight
+// with continuous queries, or nil.
+func jsonCCDSummary(s *flightSetup, sum *flight.Summary) *jsonFlightCCD {
+	if !s.ccd {
+		return nil
+	}
+	per := func(n int64) float64 {
+		if sum.CCDSteps == 0 {
+			return 0
+		}
+		return float64(n) / float64(sum.CCDSteps)
+	}
+	ts := sum.CCDTimeStats()
+	return &jsonFlightCCD{
+		Motions: sum.CCDSteps, Hits: sum.CCDHits, Maybe: sum.CCDMaybe, Missed: sum.Missed,
+		Mean: ts.Mean.Seconds(), Median: ts.Median.Seconds(), P99: ts.P99.Seconds(), Max: ts.Max.Seconds(),
+		Nv: per(sum.CCDStats.BVTests), Np: per(sum.CCDStats.TriTests), Nu: per(sum.CCDStats.Updates), Nl: per(sum.CCDStats.LeafTests),
+	}
 }
 
 func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collide.QueryOptions) error {
@@ -507,6 +673,7 @@ func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collid
 		P99: ts.P99.Seconds(), P999: ts.P999.Seconds(), Max: ts.Max.Seconds(), Prepare: sum.Prepare.Seconds(),
 		Nv: sum.Per(sum.Stats.BVTests), Np: sum.Per(sum.Stats.TriTests), Nu: sum.Per(sum.Stats.Updates), Nl: sum.Per(sum.Stats.LeafTests),
 		Kept: sum.Per(sum.Stats.Skipped), Front: sum.Front, FrontSteps: sum.FrontSteps,
+		CCD: jsonCCDSummary(s, sum),
 	}})
 }
 
@@ -516,10 +683,19 @@ func flightPlot(s *flightSetup, sum *flight.Summary, q collide.QueryOptions) *pl
 	for i, d := range sum.Times {
 		x[i], y[i] = float64(i), float64(d.Nanoseconds())/1e3
 	}
+	series := []plot.Series{{Name: s.env.BV().String(), X: x, Y: y}}
+	if s.ccd && len(sum.CCDTimes) > 0 {
+		// The continuous query of step i (from 1 on) is CCDTimes[i-1].
+		cx, cy := make([]float64, len(sum.CCDTimes)), make([]float64, len(sum.CCDTimes))
+		for i, d := range sum.CCDTimes {
+			cx[i], cy[i] = float64(i+1), float64(d.Nanoseconds())/1e3
+		}
+		series = append(series, plot.Series{Name: "continuous (--ccd)", X: cx, Y: cy, Dashed: true})
+	}
 	return &plot.LineChart{
 		Title:  fmt.Sprintf("%s: query time per step (%s, %s)", s.name, s.env.BV(), modeName(q)),
 		XLabel: "step", YLabel: "query time (µs)",
-		Series: []plot.Series{{Name: s.env.BV().String(), X: x, Y: y}},
+		Series: series,
 	}
 }
 

@@ -7,6 +7,7 @@
 //	collide bench [--quick] [-o DIR]         reproduce the paper's experiments as a report
 //	collide check [flags] ENV FLY            test FLY at each pose against ENV
 //	collide distance [flags] ENV FLY         FLY's distance to ENV at each pose
+//	collide ccd [--summary] FILE             continuous collision of moving vertices, faces and edges
 //	collide build [flags] ENV -o FILE        build a hierarchy and save the model
 //	collide gen KIND [key=value ...] -o FILE write a generated mesh
 //	collide info [--json] MODEL...           describe meshes and saved models
@@ -65,7 +66,7 @@ type command struct {
 }
 
 // commands lists the subcommands, in the order help shows them.
-var commands = []*command{flightCommand(), benchCommand(), checkCommand(), distanceCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand()}
+var commands = []*command{flightCommand(), benchCommand(), checkCommand(), distanceCommand(), ccdCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand()}
 
 func lookupCommand(name string) *command {
 	for _, c := range commands {
@@ -83,6 +84,7 @@ usage:
   collide bench [--quick] [-o DIR]          reproduce the paper's experiments as a report
   collide check [flags] ENV FLY             test FLY, at each pose, against ENV
   collide distance [flags] ENV FLY          FLY's distance to ENV at each pose, with the witnesses
+  collide ccd [--summary] FILE              when moving vertices meet faces, and edges edges (- reads stdin)
   collide build [flags] ENV -o FILE         build ENV's hierarchy and save the model
   collide gen KIND [key=value ...] -o FILE  write a generated mesh (.obj or .stl)
   collide gen                               list the generators and their parameters
