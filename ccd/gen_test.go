@@ -335,6 +335,24 @@ func genOffset(cs []orcCase, s, off float64) []orcCase {
 	return out
 }
 
+// genMixed returns the cases with about a third of their coordinates
+// replaced by tiny ones (a few multiples of 2^-1074, or ±9.3e-302) beside
+// the others' grid values: exponents 10^300 apart in one query.
+func genMixed(r *rand.Rand, cs []orcCase) []orcCase {
+	out := make([]orcCase, len(cs))
+	for i, c := range cs {
+		x := append([]float64(nil), c.x...)
+		tiny := []float64{5e-324, 1e-323, 2e-323, 9.332636185032189e-302}[r.IntN(4)]
+		for j := range x {
+			if r.IntN(3) == 0 {
+				x[j] = float64(r.IntN(5)-2) * tiny
+			}
+		}
+		out[i] = orcCase{c.name + ", mixed with tiny", c.kind, x}
+	}
+	return out
+}
+
 // orcFamily is a named set of cases.
 type orcFamily struct {
 	name  string
@@ -374,6 +392,7 @@ func orcFamilies(kind string, n int, seed uint64) []orcFamily {
 		{"tiny/1e-150", genScaled(append(exact(n/8), genRandom(r, kind, n/8, 1)...), 1e-150)},
 		{"tiny/2^-1070", genScaled(exact(n/8), 0x1p-1070)},
 		{"tiny/1e-310", genScaled(append(exact(n/8), genRandom(r, kind, n/8, 1)...), 1e-310)},
+		{"mixed/tiny", genMixed(r, append(exact(n/160), grid(n/160)...))}, // slow in ccd: few
 	}
 	if kind != "tt" {
 		fs = append(fs,
@@ -382,5 +401,11 @@ func orcFamilies(kind string, n int, seed uint64) []orcFamily {
 			orcFamily{"parallel/plane", genPlane(r, genParallel(r, kind, n/4), false)},
 		)
 	}
-	return fs
+	nonEmpty := fs[:0]
+	for _, f := range fs {
+		if len(f.cases) > 0 {
+			nonEmpty = append(nonEmpty, f)
+		}
+	}
+	return nonEmpty
 }

@@ -307,3 +307,35 @@ func FuzzEdgeEdge(f *testing.F) {
 			x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23})
 	})
 }
+
+// TestOracleRepro checks one query given in the environment, for
+// debugging a failure: COLLIDE_CCD_REPRO="vf x0 x1 ... x23" (or "ee ...",
+// or "tt" and 36 numbers, as strconv.ParseFloat reads them). It logs both
+// answers and how long each took.
+func TestOracleRepro(t *testing.T) {
+	env := os.Getenv("COLLIDE_CCD_REPRO")
+	if env == "" {
+		t.Skip("COLLIDE_CCD_REPRO not set")
+	}
+	f := strings.Fields(strings.NewReplacer(",", " ", "[", " ", "]", " ").Replace(env))
+	c := orcCase{name: "repro", kind: f[0]}
+	for _, s := range f[1:] {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.x = append(c.x, x)
+	}
+	if len(c.x) != 3*orcNPoints(c.kind) {
+		t.Fatalf("%d numbers for %q, want %d", len(c.x), c.kind, 3*orcNPoints(c.kind))
+	}
+	start := time.Now()
+	want, whit := orcOracle(c)
+	t.Logf("oracle: hit %v, %v (%v)", whit, want, time.Since(start))
+	start = time.Now()
+	toi, hit, err := orcRun(c)
+	t.Logf("ccd: hit %v, [%.17g, %.17g], err %v (%v)", hit, toi.Lo, toi.Hi, err, time.Since(start))
+	if p, _ := orcCompare(c); p != "" {
+		t.Errorf("%s\n\tinputs: %v\n\trepro:  %s", p, orcFloats(c.x), c.repro())
+	}
+}

@@ -11,19 +11,22 @@
 // Method. Every coordinate is a polynomial of degree 1 in t with rational
 // coefficients, and contact at time t is a boolean formula in the signs of
 // a finite family of polynomials in t (the contact test of a vertex and a
-// triangle, or of two segments, written with cross and dot products in
-// 3D, see vf.go and ee.go). Both tests need the four points coplanar: when
-// the coplanarity cubic f(t) = det(·, ·, ·) is not identically zero, contact
-// is possible only at its roots in [0, 1], which are isolated with Sturm
-// sequences and tried in increasing order. When f vanishes identically
-// (motion within a plane, parallel edges, degenerate triangles), the
-// answer can change only where a polynomial of the family changes sign,
-// and the set of contact times is closed, so the earliest contact is at 0,
-// 1 or a root in [0, 1] of a family member: all of them are isolated,
-// sorted exactly and tried in order. At an algebraic time α (a root of a
-// squarefree polynomial P, isolated in a rational interval) the sign of a
-// polynomial g is zero exactly when gcd(P, g) vanishes at α, and otherwise
-// is read after narrowing α's interval until g has no root in it.
+// triangle, or of two segments, written with cross and dot products in 3D;
+// see vfSystem and eeSystem in oracle.go). Both tests need the four points
+// coplanar: when the coplanarity cubic f(t) = det(·, ·, ·) is not
+// identically zero, contact is possible only at its roots in [0, 1], which
+// are isolated with Sturm sequences and tried in increasing order. When f
+// vanishes identically (motion within a plane, parallel edges, degenerate
+// triangles), the answer can change only where a polynomial of the family
+// changes sign, and the set of contact times is closed, so the earliest
+// contact is at 0, 1 or a root in [0, 1] of a family member: all of them
+// are isolated, sorted exactly and tried in order. At an algebraic time α
+// (a root of a squarefree polynomial P, isolated in a rational interval)
+// the sign of a polynomial g is zero exactly when gcd(P, g) vanishes at α,
+// and otherwise is read after narrowing α's interval until g has no root
+// in it (a mean-value bound first, Sturm sequences when that fails). The
+// inputs are first scaled by a common power of two to integers, which
+// changes no contact time.
 //
 // TriTri is the exact static triangle-triangle test at t = 0 (static.go,
 // with its own formulas: Gram-matrix barycentric coordinates, closest

@@ -328,8 +328,8 @@ func TestTimeCompare(t *testing.T) {
 		}
 		return trim(p)
 	}
-	// t² − 1/2·... : roots of 2t² − 1 (1/√2) and 3t² − 1 (1/√3) and
-	// (2t² − 1)(t − 1/2)·2.
+	// The roots of 2t² − 1 (1/√2), of 3t² − 1 (1/√3) and of
+	// (2t² − 1)(2t − 1) (1/2 and 1/√2).
 	r1 := roots(mk(-1, 0, 2))
 	r2 := roots(mk(-1, 0, 3))
 	r3 := roots(mul(mk(-1, 0, 2), mk(-1, 2)))

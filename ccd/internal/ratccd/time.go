@@ -242,13 +242,26 @@ func (t *Time) sign(g *fpoly) int {
 	}
 }
 
-// String formats t exactly, with a decimal approximation.
+// String formats t briefly: the fraction when t is a known rational of
+// at most 40 digits, else a decimal approximation (within 2^-60) and how
+// t is defined. Exact returns the full description.
 func (t *Time) String() string {
 	if t.r != nil {
-		f, _ := t.r.Float64()
-		return fmt.Sprintf("%s (%.17g)", t.r.RatString(), f)
+		if r := t.r.RatString(); len(r) <= 40 {
+			return r
+		}
+		return fmt.Sprintf("%.17g (rational)", t.Float64())
 	}
-	return fmt.Sprintf("root of %v in (%s, %s) (≈%.17g)", t.p, t.lo.RatString(), t.hi.RatString(), t.Float64())
+	return fmt.Sprintf("%.17g (a root of a degree-%d polynomial)", t.Float64(), t.p.deg())
+}
+
+// Exact formats t exactly: the fraction, or the polynomial and the
+// interval that isolates t among its roots.
+func (t *Time) Exact() string {
+	if t.r != nil {
+		return t.r.RatString()
+	}
+	return fmt.Sprintf("the root of %v in (%s, %s)", t.p, t.lo.RatString(), t.hi.RatString())
 }
 
 // roots returns the distinct roots of p in [0, 1], in increasing order (none
