@@ -21,7 +21,7 @@ type orcCase struct {
 	x    []float64
 }
 
-// orcPoints returns the coordinates of c as points.
+// points returns the coordinates of c as points.
 func (c orcCase) points() []geom.Vec3 {
 	p := make([]geom.Vec3, len(c.x)/3)
 	for i := range p {
