@@ -24,8 +24,20 @@ type TOIResult struct {
 }
 
 // TimeOfImpact returns the earliest time at which fly, moving from pose
-// from to pose to, touches env. It is safe to call from many goroutines
-// on the same models. The errors are those of Check (for both poses).
+// from (t = 0) to pose to (t = 1) by the rigid motion ccd.Motion describes
+// (translation linear in t, rotation at a constant angular velocity about a
+// fixed axis), touches env. It is safe to call from many goroutines on the
+// same models. The errors are those of Check, for either pose.
+//
+// A motion that does not turn (both poses have the same rotation matrix)
+// is decided exactly: each flying vertex moves on a straight line from its
+// position at from to its position at to (as Check computes them), and
+// the answer is exact for those positions, as Check's is for a pose. A
+// turning motion is decided by bisection of time, with the rounding of the
+// poses bounded: contact at TOI.Hi is proved at the pose as computed there
+// (ccd.Motion.At), no contact before TOI.Lo is proved for the motion; where
+// the models pass within that rounding of each other without a proved
+// contact, the answer is Maybe. See bvh.TimeOfImpact.
 func TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, error) {
 	q := queryPool.Get().(*Query)
 	r, err := q.TimeOfImpact(env, fly, from, to)
@@ -35,7 +47,23 @@ func TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, error) {
 
 // TimeOfImpact is like the function TimeOfImpact, with q's scratch state.
 func (q *Query) TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, error) {
-	// STUB: being written.
-	_ = bvh.Pair{}
-	return TOIResult{}, nil
+	for _, p := range [2]geom.Pose{from, to} {
+		if err := checkQuery(env, fly, p, QueryOptions{}); err != nil {
+			return TOIResult{}, err
+		}
+	}
+	if env.auto != nil && fly.auto != nil {
+		var err error
+		if env, fly, err = resolveAuto(env, fly, QueryOptions{}); err != nil {
+			return TOIResult{}, err
+		}
+	}
+	m := ccd.Motion{From: from, To: to}
+	var r bvh.TOIResult
+	if env.tree == nil || fly.tree == nil {
+		r = bvh.SweepAll(env.mesh, fly.mesh, m)
+	} else {
+		r = bvh.TimeOfImpact(env.tree, fly.tree, m, &q.s)
+	}
+	return TOIResult{Hit: r.Hit, TOI: r.TOI, Pair: Pair(r.Pair), Maybe: r.Maybe, Stats: statsOf(r.Stats)}, nil
 }

@@ -108,10 +108,11 @@ func nodeSize(o Options) int64 { return kinds[o.Kind].nodeSize(o) }
 // pair of models keeps between queries is in a PairState instead. The zero
 // value is ready to use.
 type Scratch struct {
-	dop  any          // *dopScratch[F, A], for k-DOP trees
-	move *moveScratch // for the vtrees
-	box  *boxScratch  // for box-trees
-	dist distState    // for Distance
+	dop   any          // *dopScratch[F, A], for k-DOP trees
+	move  *moveScratch // for the vtrees
+	box   *boxScratch  // for box-trees
+	dist  distState    // for Distance
+	sweep sweepState   // for TimeOfImpact
 }
 
 // Collide tests fly, placed at pose, against env at the identity pose,

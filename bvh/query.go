@@ -68,9 +68,11 @@ type QueryOptions struct {
 	Pending *Pending
 
 	// resume says the query resumes Pending; dist makes it a distance
-	// query (see Distance).
+	// query (see Distance); sweep a continuous query's search for
+	// candidates (see TimeOfImpact).
 	resume bool
 	dist   *distState
+	sweep  *sweepState
 }
 
 // PairState is what one pair of models keeps from one query to the next:

@@ -30,6 +30,10 @@ type tester struct {
 	etw, ftw []int32
 	st       Stats
 	stop     bool
+	// sweep, when not nil, makes the query a continuous one's search for
+	// candidates (see toi.go): each pair of triangles its volumes reach is
+	// handed to sweep rather than tested at the pose.
+	sweep *sweepState
 }
 
 // newTester returns the tester of a query of fly at pose against env, with
@@ -38,7 +42,7 @@ func newTester(env, fly *Tree, pose geom.Pose, o QueryOptions, fn func(Pair) boo
 	return tester{
 		emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
 		eps: o.Eps, all: o.All, fn: fn, tv: vc.tv, tvAt: vc.tvAt, cur: cur,
-		etw: env.twins.next, ftw: fly.twins.next,
+		etw: env.twins.next, ftw: fly.twins.next, sweep: o.sweep,
 	}
 }
 
@@ -72,6 +76,13 @@ func (q *tester) leaf(order []int32, eref int32, ft []int32) {
 
 // triangles tests environment triangle et against the flying triangles ft.
 func (q *tester) triangles(et int32, ft []int32) {
+	if q.sweep != nil {
+		for _, f := range ft {
+			q.st.TriTests++
+			q.sweep.pair(et, f)
+		}
+		return
+	}
 	a := q.emesh.Triangle(int(et))
 	for _, f := range ft {
 		if q.stop {

@@ -3,7 +3,6 @@ package ccd
 import (
 	"math"
 	"math/big"
-	"slices"
 
 	"github.com/collide3d/collide/geom"
 )
@@ -141,44 +140,67 @@ func exactSolve(q *[8]geom.Vec3, k kind) (Interval, bool) {
 	if static(at0, k) {
 		return Interval{}, true
 	}
-	// Every root in (0, 1] of every member, to within 2^-52; only the
-	// orientation's if it is not zero (contact needs it to be 0).
 	var roots []*algebraic
-	if o3 := fam[famO3]; !o3.zero() {
-		roots = isolate(o3)
-	} else {
-		for _, g := range fam {
-			if !g.zero() {
-				roots = append(roots, isolate(g)...)
-			}
-		}
+	for _, id := range critical(fam, k) {
+		roots = append(roots, isolate(fam[id])...)
 	}
-	for _, r := range roots {
-		r.refine(0x1p-52)
-	}
-	slices.SortFunc(roots, func(a, b *algebraic) int { return a.lo.Cmp(b.lo) })
+	// The contact times among the roots, each narrowed to 2^-52: the
+	// earliest lies in [smallest lo, smallest hi].
 	var best *algebraic
 	for _, r := range roots {
-		if best != nil && r.lo.Cmp(best.hi) > 0 {
-			break
-		}
 		if !static(&algSigns{fam: fam, at: r}, k) {
 			continue
 		}
-		if best == nil || r.hi.Cmp(best.hi) < 0 {
-			// r.lo ≥ every earlier lo: the earliest contact lies in
-			// [first lo, smallest hi].
-			lo := r.lo
-			if best != nil {
-				lo = best.lo
-			}
-			best = &algebraic{lo: lo, hi: r.hi}
+		r.refine(0x1p-52)
+		if best == nil {
+			best = &algebraic{lo: r.lo, hi: r.hi}
+			continue
+		}
+		if r.lo.Cmp(best.lo) < 0 {
+			best.lo = r.lo
+		}
+		if r.hi.Cmp(best.hi) < 0 {
+			best.hi = r.hi
 		}
 	}
 	if best == nil {
 		return none, false
 	}
 	return Interval{floorFloat(best.lo), ceilFloat(best.hi)}, true
+}
+
+// critical returns the members of the family whose roots are the only
+// times, besides 0, where contact can begin:
+//
+//   - the orientation of the four points, if it is not zero: contact needs
+//     it to be 0, at its roots only;
+//   - else (coplanar at every time), the orientations of the four triples
+//     projected along the first axis where one is not zero: between their
+//     roots the projection is one to one on the common plane and their
+//     signs decide contact (vf: the triangle's own orientation is one of
+//     them; ee: at a time when all four are zero, a root, static decides);
+//   - else (vf: a segment or a point at every time; ee: all on a line), the
+//     whole family.
+func critical(fam []poly, k kind) []int {
+	if !fam[famO3].zero() {
+		return []int{famO3}
+	}
+	for i := range 3 {
+		ids := []int{famO2(i, 0), famO2(i, 1), famO2(i, 2), famO2(i, 3)}
+		if k == vf && !fam[famO2(i, 3)].zero() {
+			return ids
+		}
+		if k == ee && !(fam[ids[0]].zero() && fam[ids[1]].zero() && fam[ids[2]].zero() && fam[ids[3]].zero()) {
+			return ids
+		}
+	}
+	var ids []int
+	for id, g := range fam {
+		if !g.zero() {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // family returns the family's polynomials for the query q.

@@ -79,6 +79,9 @@ func solve(q *[8]geom.Vec3, k kind) (Interval, bool) {
 	if toi, hit, ok := fast(q, k); ok {
 		return toi, hit
 	}
+	if apart(q, k) {
+		return none, false
+	}
 	return exactSolve(q, k)
 }
 
@@ -105,6 +108,72 @@ func sweptApart(q *[8]geom.Vec3, k kind) bool {
 		}
 	}
 	return false
+}
+
+// apart reports whether a plane of one of a few directions, taken from
+// the primitives at t = 0 and t = 1, separates them at every time: for a
+// direction d, each pair of points x of one primitive and y of the other
+// has d·(y − x) of one proven sign at t = 0 and t = 1, hence in between
+// (it is linear in t). It catches most of the queries the fast path gives
+// up on (coplanar motion, parallel edges) that are apart, before the
+// exact path. The directions: vf, the triangle's normal and its edges'
+// normals within its plane; ee, the cross product of the edges, and for
+// parallel edges the normal of their plane and the normal of the edges
+// within it.
+func apart(q *[8]geom.Vec3, k kind) bool {
+	var dirs [8]geom.Vec3
+	n := 0
+	for _, o := range [2]int{0, 4} {
+		if k == vf {
+			a, b, c := q[o+1], q[o+2], q[o+3]
+			nrm := b.Sub(a).Cross(c.Sub(a))
+			dirs[n], dirs[n+1], dirs[n+2], dirs[n+3] = nrm, nrm.Cross(b.Sub(a)), nrm.Cross(c.Sub(b)), nrm.Cross(a.Sub(c))
+		} else {
+			u, v, w := q[o+1].Sub(q[o]), q[o+3].Sub(q[o+2]), q[o+2].Sub(q[o])
+			nrm := u.Cross(w)
+			dirs[n], dirs[n+1], dirs[n+2], dirs[n+3] = u.Cross(v), nrm, nrm.Cross(u), nrm.Cross(v)
+		}
+		n += 4
+	}
+	split := 1
+	if k == ee {
+		split = 2
+	}
+	for _, d := range dirs {
+		if separates(q, split, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// separates reports whether d·(y − x) has one proven sign for every point
+// x among q's first split points and y among the others, at t = 0 and 1.
+// Each y − x is within u·|y − x| of the exact difference (one rounding)
+// and the dot product adds at most 3u·m, m = Σ|d_i·(y − x)_i|: 5u·m bounds
+// both.
+func separates(q *[8]geom.Vec3, split int, d geom.Vec3) bool {
+	sign := 0
+	for _, o := range [2]int{0, 4} {
+		for i := range split {
+			for j := split; j < 4; j++ {
+				e := q[o+j].Sub(q[o+i])
+				v := d.X*e.X + d.Y*e.Y + d.Z*e.Z
+				m := math.Abs(d.X*e.X) + math.Abs(d.Y*e.Y) + math.Abs(d.Z*e.Z)
+				s := 0
+				if v > 5*u*m+tiny {
+					s = 1
+				} else if v < -(5*u*m + tiny) {
+					s = -1
+				}
+				if s == 0 || sign != 0 && s != sign {
+					return false
+				}
+				sign = s
+			}
+		}
+	}
+	return true
 }
 
 // vec is a vector as three floats, indexable by axis.
