@@ -252,6 +252,7 @@ if have_module fcl; then
     mapfile -t f < <(cflags fcl)
     compile fcl.cpp "${f[@]}"
     compile distance.cpp "${f[@]}"
+    compile ccd.cpp "${f[@]}"
     read -ra l <<<"$(pkg-config --libs fcl)"
     libs+=("${l[@]}")
 fi

@@ -8,6 +8,8 @@
 //   collide-peers --broad NAME [--hash] TRACE
 //   collide-peers --list-distance
 //   collide-peers --distance NAME ENV FLY POSES
+//   collide-peers --list-ccd
+//   collide-peers --ccd NAME ENV FLY MOTIONS
 
 #include <algorithm>
 #include <cerrno>
@@ -34,7 +36,9 @@ const char kUsage[] =
     "       collide-peers --list-broad\n"
     "       collide-peers --broad NAME [--hash] TRACE\n"
     "       collide-peers --list-distance\n"
-    "       collide-peers --distance NAME ENV FLY POSES\n";
+    "       collide-peers --distance NAME ENV FLY POSES\n"
+    "       collide-peers --list-ccd\n"
+    "       collide-peers --ccd NAME ENV FLY MOTIONS\n";
 
 // UsageError reports bad command-line arguments (exit status 2).
 struct UsageError {
@@ -65,6 +69,16 @@ std::vector<DistanceSystem> distanceSystems() {
     std::vector<DistanceSystem> out;
 #ifdef HAVE_FCL
     addFclDistanceSystems(out);
+#endif
+    return out;
+}
+
+// ccdSystems returns the continuous collision systems compiled in, in the
+// order of --list-ccd.
+std::vector<CCDSystem> ccdSystems() {
+    std::vector<CCDSystem> out;
+#ifdef HAVE_FCL
+    addFclCCDSystems(out);
 #endif
     return out;
 }
@@ -255,12 +269,102 @@ void runDistance(const DistanceSystem& sys, const std::string& envPath, const st
     }
 }
 
+void listCCD(const std::vector<CCDSystem>& all) {
+    Output out;
+    for (const CCDSystem& s : all) {
+        out.raw("{\"system\":").str(s.name).raw(",\"variant\":").str(s.variant).raw("}");
+        out.endLine();
+    }
+}
+
+// runCCD runs one continuous collision system on the meshes and the
+// motions of the pose file (motion i goes from pose i to pose i+1): a build
+// line, then one line per motion. An exception of the system on a motion
+// is that motion's error line; the run goes on with the next motion.
+void runCCD(const CCDSystem& sys, const std::string& envPath, const std::string& flyPath,
+            const std::string& motionsPath) {
+    std::vector<Pose> poses = readPoses(motionsPath);
+    if (poses.size() < 2) throw InputError(motionsPath + ": a motion needs two poses, the file has one");
+    Mesh env = readMesh(envPath);
+    Mesh fly = readMesh(flyPath);
+    if (env.numTris() == 0) throw InputError(envPath + ": the mesh has no triangles");
+    if (fly.numTris() == 0) throw InputError(flyPath + ": the mesh has no triangles");
+
+    std::unique_ptr<CCDPeer> peer = sys.make(sys.name);
+
+    std::size_t before = heap::inUse();
+    heap::resetPeak();
+    Clock::time_point t0 = Clock::now();
+    peer->build(env, fly);
+    Clock::time_point t1 = Clock::now();
+    std::size_t after = heap::inUse();
+    std::size_t peak = heap::peak();
+
+    Output out;
+    out.raw("{\"build\":{\"system\":").str(sys.name).raw(",\"mode\":\"ccd\"");
+    out.raw(",\"seconds\":").real(seconds(t0, t1));
+    out.raw(",\"bytes\":").num(after > before ? after - before : 0);
+    out.raw(",\"peak_bytes\":").num(peak > before ? peak - before : 0);
+    out.raw(",\"env_triangles\":").num(env.numTris()).raw(",\"fly_triangles\":").num(fly.numTris()).raw("}}");
+    out.endLine();
+    // The build line goes out at once: a caller that sees the driver die
+    // on a motion knows which one from the lines before.
+    std::fflush(stdout);
+
+    // One untimed query of the first motion the system runs: FCL builds
+    // its tables of continuous collision functions (function-local
+    // statics) on first use. Errors here are left to the timed query.
+    for (std::size_t i = 0; i + 1 < poses.size(); i++) {
+        CCDResult r;
+        try {
+            peer->prepare(poses[i], poses[i + 1], r);
+            if (!r.skipped.empty()) continue;
+            peer->query(poses[i], poses[i + 1], r);
+        } catch (const std::exception&) {
+        }
+        break;
+    }
+    for (std::size_t i = 0; i + 1 < poses.size(); i++) {
+        CCDResult r;
+        std::string err;
+        double secs = 0;
+        try {
+            peer->prepare(poses[i], poses[i + 1], r);
+            if (r.skipped.empty()) {
+                Clock::time_point q0 = Clock::now();
+                peer->query(poses[i], poses[i + 1], r);
+                Clock::time_point q1 = Clock::now();
+                secs = seconds(q0, q1);
+            }
+        } catch (const std::bad_alloc&) {
+            err = "out of memory";
+        } catch (const std::exception& e) {
+            err = e.what();
+            if (err.empty()) err = "exception";
+        }
+        out.raw("{\"motion\":").num(i);
+        if (!err.empty()) {
+            out.raw(",\"error\":").str(err);
+        } else if (!r.skipped.empty()) {
+            out.raw(",\"skipped\":").str(r.skipped);
+        } else {
+            out.raw(",\"hit\":").boolean(r.hit);
+            if (r.hit) out.raw(",\"toi\":").exact(r.toi);
+            out.raw(",\"seconds\":").real(secs);
+        }
+        out.raw("}");
+        out.endLine();
+        // Line by line: the caller watches for a motion that does not end.
+        std::fflush(stdout);
+    }
+}
+
 int mainImpl(int argc, char** argv) {
     static char stdoutBuf[1 << 16];
     std::setvbuf(stdout, stdoutBuf, _IOFBF, sizeof stdoutBuf);
 
-    bool doList = false, all = false, doListBroad = false, hash = false, doListDistance = false;
-    std::string name, broadName, distanceName;
+    bool doList = false, all = false, doListBroad = false, hash = false, doListDistance = false, doListCCD = false;
+    std::string name, broadName, distanceName, ccdName;
     std::vector<std::string> args;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -279,6 +383,13 @@ int mainImpl(int argc, char** argv) {
             distanceName = argv[++i];
         } else if (a.rfind("--distance=", 0) == 0) {
             distanceName = a.substr(11);
+        } else if (a == "--list-ccd") {
+            doListCCD = true;
+        } else if (a == "--ccd") {
+            if (i + 1 >= argc) throw UsageError{"--ccd needs a NAME"};
+            ccdName = argv[++i];
+        } else if (a.rfind("--ccd=", 0) == 0) {
+            ccdName = a.substr(6);
         } else if (a == "--hash") {
             hash = true;
         } else if (a == "--broad") {
@@ -297,6 +408,32 @@ int mainImpl(int argc, char** argv) {
         } else {
             throw UsageError{"unknown flag " + a};
         }
+    }
+
+    if (doListCCD || !ccdName.empty()) {
+        if (doList || all || !name.empty() || doListBroad || !broadName.empty() || hash || doListDistance ||
+            !distanceName.empty())
+            throw UsageError{"--list-ccd and --ccd take no other mode flag"};
+        std::vector<CCDSystem> available = ccdSystems();
+        if (doListCCD) {
+            if (!ccdName.empty() || !args.empty()) throw UsageError{"--list-ccd takes no other argument"};
+            listCCD(available);
+            return 0;
+        }
+        const CCDSystem* sys = nullptr;
+        for (const CCDSystem& s : available) {
+            if (s.name == ccdName) sys = &s;
+        }
+        if (sys == nullptr) {
+            std::string known;
+            for (const CCDSystem& s : available) known += (known.empty() ? "" : " ") + s.name;
+            throw UsageError{"unknown ccd system \"" + ccdName + "\" (available: " + (known.empty() ? "none" : known) +
+                             ")"};
+        }
+        if (args.size() != 3)
+            throw UsageError{"want ENV FLY MOTIONS, got " + std::to_string(args.size()) + " argument(s)"};
+        runCCD(*sys, args[0], args[1], args[2]);
+        return 0;
     }
 
     if (doListDistance || !distanceName.empty()) {

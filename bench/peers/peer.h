@@ -131,6 +131,45 @@ struct DistanceSystem {
     std::unique_ptr<DistancePeer> (*make)(const std::string& name);
 };
 
+// CCDResult receives the outcome of one continuous query: whether the
+// system reports a contact during the motion and, if so, its time of
+// contact in [0, 1]; or why the system did not run on the motion
+// (skipped, e.g. a translation-only solver on a turning motion).
+struct CCDResult {
+    bool hit = false;
+    double toi = 1;
+    std::string skipped;
+};
+
+// CCDPeer is one continuous collision system set up for one run (one pair
+// of meshes): ENV stays at the identity, FLY moves from one pose to
+// another.
+class CCDPeer {
+public:
+    virtual ~CCDPeer() = default;
+
+    // build creates the models of env and fly, as Peer::build does. It is
+    // timed, and the heap it retains is measured.
+    virtual void build(const Mesh& env, const Mesh& fly) = 0;
+
+    // prepare does, untimed, what the system needs before the query of the
+    // motion from -> to (nothing, or resetting models the library changes
+    // in place). It may set r.skipped, and the query is then not run.
+    virtual void prepare(const Pose& from, const Pose& to, CCDResult& r) = 0;
+
+    // query runs the continuous query of FLY moving from pose from to pose
+    // to (ENV at the identity) and stores the outcome in r. It is timed.
+    virtual void query(const Pose& from, const Pose& to, CCDResult& r) = 0;
+};
+
+// CCDSystem describes one continuous collision system: its name, a
+// one-line description (--list-ccd) and how to make it.
+struct CCDSystem {
+    std::string name;
+    std::string variant;
+    std::unique_ptr<CCDPeer> (*make)(const std::string& name);
+};
+
 // Each peer family appends its systems to the list, in the order of the
 // --list output. They are compiled only when the library is available.
 #ifdef HAVE_FCL
@@ -138,6 +177,9 @@ void addFclSystems(std::vector<System>& out);
 // addFclDistanceSystems appends FCL's distance systems (distance.cpp), in
 // the order of the --list-distance output.
 void addFclDistanceSystems(std::vector<DistanceSystem>& out);
+// addFclCCDSystems appends FCL's continuous collision systems (ccd.cpp), in
+// the order of the --list-ccd output.
+void addFclCCDSystems(std::vector<CCDSystem>& out);
 #endif
 #ifdef HAVE_OPCODE
 void addOpcodeSystems(std::vector<System>& out);

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -36,6 +37,9 @@ type benchOptions struct {
 	sizes  string
 	// front runs the front and budget experiments (bench.RunFront).
 	front bool
+	// ccdPeers compares collide's TimeOfImpact with FCL's continuous
+	// collision (bench.RunCCDPeers).
+	ccdPeers bool
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -129,9 +133,22 @@ front.md: per scene and tree the volume tests and the median and maximum
 step times with and without the front, the dissertation's conclusions
 checked against them, where the front loses, and the budgets. Every
 flight is flown --rounds times (default 3), each step timed by the least
-of its rounds. --quick takes about a minute.`,
+of its rounds. --quick takes about a minute.
+
+With --ccd-peers, bench instead compares continuous collision: the motions
+(pose i to pose i+1) of the scenes %s
+(--scenes picks any; --steps caps their motions) through collide's
+TimeOfImpact and through FCL's continuousCollide in the driver
+(conservative advancement with screw, linear and translation motions, the
+polynomial solver, the naive sampler), every motion's contacts found by
+dense exact sampling, and writes ccd-peers.md: per scene and system the
+motions where it agrees, misses a contact, invents one, or is late or
+early by more than 1e-3 of the motion, and the median and p90 time per
+motion (the least of --rounds rounds). The driver is found as with
+--peers. --quick takes a few minutes.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
-			strings.Join(bench.WorldsScenes, ", "), bench.WorldsQuickSteps, bench.WorldsQuickCDFastSteps),
+			strings.Join(bench.WorldsScenes, ", "), bench.WorldsQuickSteps, bench.WorldsQuickCDFastSteps,
+			strings.Join(bench.CCDSceneNames, ", ")),
 		flags: func(fs *flag.FlagSet) any {
 			o := &benchOptions{}
 			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about a minute)")
@@ -146,6 +163,7 @@ of its rounds. --quick takes about a minute.`,
 			intFlag(fs, &o.slowSteps, "slow-steps", 0, "with --peers: a system slower than 10 ms a query over a flight's first `N` steps flies only those (default 100; -1: no cap)")
 			fs.BoolVar(&o.worlds, "worlds", false, "run the worlds' experiments instead: CDFast's, many bodies, cores (see below)")
 			fs.BoolVar(&o.front, "front", false, "run the front-tracking and budget experiments instead (see below)")
+			fs.BoolVar(&o.ccdPeers, "ccd-peers", false, "compare collide's continuous collision with FCL's instead (see below)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick)")
 			return o
 		},
@@ -163,6 +181,9 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.rounds < 0 {
 		return usagef("--rounds must be >= 0, not %d", o.rounds)
+	}
+	if o.ccdPeers {
+		return runCCDPeers(e, o)
 	}
 	if !o.peers && (o.driver != "" || (o.rounds != 0 && !o.front) || o.slowSteps != 0) {
 		return usagef("--driver, --rounds and --slow-steps go with --peers (and --rounds with --front)")
@@ -301,6 +322,74 @@ func runFront(e *env, o *benchOptions, bc bench.Config) error {
 		return err
 	}
 	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d flights, %d with budgets (%s)\n", report, len(r.Flights), len(r.Budgets), r.Elapsed.Round(time.Second))
+	return err
+}
+
+// runCCDPeers runs bench --ccd-peers.
+func runCCDPeers(e *env, o *benchOptions) error {
+	switch {
+	case o.peers || o.worlds || o.front:
+		return usagef("--ccd-peers does not go with --peers, --worlds or --front")
+	case o.slowSteps != 0 || o.sizes != "":
+		return usagef("--slow-steps and --sizes do not go with --ccd-peers")
+	case o.steps < 0 || o.rounds < 0:
+		return usagef("--steps and --rounds must be >= 0")
+	case o.out == "":
+		return usagef("-o must name a folder")
+	}
+	names := bench.CCDSceneNames
+	if o.scenes != "" {
+		names = nil
+		for _, s := range strings.Split(o.scenes, ",") {
+			if !slices.Contains(bench.CCDSceneNames, s) {
+				return usagef("--scenes: with --ccd-peers, the scenes are %s (not %q)", strings.Join(bench.CCDSceneNames, ", "), s)
+			}
+			names = append(names, s)
+		}
+	}
+	driver := o.driver
+	if driver == "" {
+		driver = cmp.Or(os.Getenv("COLLIDE_PEERS"), defaultDriver)
+	}
+	if _, err := os.Stat(driver); err != nil {
+		return fmt.Errorf("the peers driver %s: %w (build it with bench/peers/build.sh, or name it with --driver)", driver, err)
+	}
+	report := filepath.Join(o.out, "ccd-peers.md")
+	if err := keep(report, o.force); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	c := bench.CCDPeersConfig{Quick: o.quick, Seed: o.seed, Driver: driver, Rounds: o.rounds}
+	for _, name := range names {
+		s, err := bench.CCDSceneNamed(name, o.quick, o.seed)
+		if err != nil {
+			return err
+		}
+		if o.steps > 0 && s.Motions() > o.steps {
+			s.Poses = s.Poses[:o.steps+1]
+		}
+		c.Scenes = append(c.Scenes, s)
+	}
+	var r *bench.CCDPeersReport
+	var err error
+	withStatus(e, "bench --ccd-peers", func(progress func(string)) {
+		c.Progress = progress
+		r, err = bench.RunCCDPeers(context.Background(), c)
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(report, o.force, func(w io.Writer) error { return bench.WriteCCDMarkdown(w, r) }); err != nil {
+		return err
+	}
+	motions, systems := 0, 0
+	for _, s := range r.Scenes {
+		motions += len(s.Motions)
+		systems = max(systems, len(s.Rows))
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d systems, %d scenes, %d motions (%s)\n", report, systems, len(r.Scenes), motions, r.Elapsed.Round(time.Second))
 	return err
 }
 
