@@ -145,7 +145,7 @@ dense exact sampling, and writes ccd-peers.md: per scene and system the
 motions where it agrees, misses a contact, invents one, or is late or
 early by more than 1e-3 of the motion, and the median and p90 time per
 motion (the least of --rounds rounds). The driver is found as with
---peers. --quick takes a few minutes.`,
+--peers. The full run takes about half a minute, --quick seconds.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(bench.WorldsScenes, ", "), bench.WorldsQuickSteps, bench.WorldsQuickCDFastSteps,
 			strings.Join(bench.CCDSceneNames, ", ")),
