@@ -12,7 +12,8 @@ import (
 type TOIResult struct {
 	// Hit says that the flying model touches the environment during the
 	// motion; TOI holds the earliest time of contact, within at most
-	// ccd.MaxWidth, and Pair two triangles that touch at a time in TOI.
+	// ccd.MaxWidth (translating motions; turning ones, 32·ccd.MaxWidth),
+	// and Pair two triangles that touch at a time in TOI.
 	Hit  bool
 	TOI  ccd.Interval
 	Pair Pair
@@ -46,8 +47,9 @@ type TOIResult struct {
 //     triangle can move in half the span (plus the rounding of the pose);
 //     a span at most ccd.MaxWidth/2 long that cannot be dropped is a
 //     contact if the triangles touch at the pose at its end, or at the end
-//     of the next span as long (poses computed as m.At does, tested as
-//     Collide does), and a Maybe otherwise.
+//     of one of the next 64 spans as long (poses computed as m.At does,
+//     tested as Collide does), and a Maybe otherwise. The interval is then
+//     from the span's start to that end: at most 32·ccd.MaxWidth wide.
 //
 // The search stops after the piece in which a contact was found.
 func TimeOfImpact(env, fly *Tree, m ccd.Motion, s *Scratch) TOIResult {
@@ -245,6 +247,11 @@ func (s *sweepState) take(p Pair, lo, hi float64) {
 // one piece before it gives up with a Maybe.
 const maxSpans = 1 << 12
 
+// maxAhead is how many spans of ccd.MaxWidth/2 past one that cannot be
+// dropped a turning motion's bisection looks for a contact: the interval
+// of a contact so found is at most (maxAhead/2)·ccd.MaxWidth wide.
+const maxAhead = 64
+
 // turning decides pair p for a turning motion over the piece [t0, t1].
 func (s *sweepState) turning(p Pair) {
 	a := s.emesh.Triangle(int(p.Env))
@@ -275,16 +282,22 @@ func (s *sweepState) turning(p Pair) {
 		}
 		if sp.hi-sp.lo <= ccd.MaxWidth/2 || visits >= maxSpans {
 			// Neither dropped nor longer: a contact if the triangles touch
-			// at its end, or else at the end of the next span as long
-			// (the rounding leaves about one span before a contact that
-			// cannot be dropped); a Maybe if at neither.
-			next := min(sp.hi+(sp.hi-sp.lo), s.t1)
-			switch {
-			case geom.TriTri(a, s.m.At(sp.hi).ApplyTriangle(model)):
-				s.take(p, sp.lo, sp.hi)
-			case next-sp.lo <= ccd.MaxWidth && geom.TriTri(a, s.m.At(next).ApplyTriangle(model)):
-				s.take(p, sp.lo, next)
-			case !s.maybe || sp.lo < s.mlo:
+			// at the end of this span or of one of the next maxAhead as
+			// long (where the pair approaches slowly, the rounding leaves
+			// several spans before a contact that cannot be dropped); a
+			// Maybe if at none.
+			w := sp.hi - sp.lo
+			for j := 1; j <= maxAhead; j++ {
+				tj := min(sp.lo+float64(j)*w, s.t1)
+				if geom.TriTri(a, s.m.At(tj).ApplyTriangle(model)) {
+					s.take(p, sp.lo, tj)
+					return
+				}
+				if tj == s.t1 {
+					break
+				}
+			}
+			if !s.maybe || sp.lo < s.mlo {
 				s.maybe, s.mlo, s.mhi, s.mpair = true, sp.lo, sp.hi, p
 			}
 			return
