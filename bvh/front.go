@@ -196,25 +196,28 @@ func (t *Tree) motion(a, b geom.Pose) float64 {
 
 // motionInfo returns (computing it once) what motion needs of t.
 func (t *Tree) motionInfo() *motionInfo {
-	t.side.once.Do(func() {
-		v := t.mesh.Verts
-		b := geom.EmptyAABB()
-		for _, x := range v {
-			b = b.Union(geom.Box(x, x))
-		}
-		mi := &t.side.mi
-		if len(v) == 0 {
-			return
-		}
-		mi.c = b.Min.Add(b.Max).Scale(0.5)
-		for _, x := range v {
-			mi.r = max(mi.r, x.Sub(mi.c).Norm())
-			a := x.Abs()
-			mi.mag = max(mi.mag, a.X, a.Y, a.Z)
-		}
-		mi.r = mi.r*(1+0x1p-48) + 0x1p-48*mi.mag
-	})
+	t.side.once.Do(func() { t.side.mi = motionInfoOf(t.mesh.Verts) })
 	return &t.side.mi
+}
+
+// motionInfoOf returns the motion data of the vertices v.
+func motionInfoOf(v []geom.Vec3) motionInfo {
+	var mi motionInfo
+	if len(v) == 0 {
+		return mi
+	}
+	b := geom.EmptyAABB()
+	for _, x := range v {
+		b = b.Union(geom.Box(x, x))
+	}
+	mi.c = b.Min.Add(b.Max).Scale(0.5)
+	for _, x := range v {
+		mi.r = max(mi.r, x.Sub(mi.c).Norm())
+		a := x.Abs()
+		mi.mag = max(mi.mag, a.X, a.Y, a.Z)
+	}
+	mi.r = mi.r*(1+0x1p-48) + 0x1p-48*mi.mag
+	return mi
 }
 
 // treeSide is what a tree computes once, on first use, for the queries

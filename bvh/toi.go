@@ -125,22 +125,8 @@ func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo,
 	s.trans = m.Translating()
 	_, s.angle = m.Rotation()
 	if mi == nil {
-		var own motionInfo
-		for _, v := range env.Verts {
-			a := v.Abs()
-			emag = max(emag, a.X, a.Y, a.Z)
-		}
-		b := geom.EmptyAABB()
-		for _, x := range fly.Verts {
-			b = b.Union(geom.Box(x, x))
-		}
-		own.c = b.Min.Add(b.Max).Scale(0.5)
-		for _, x := range fly.Verts {
-			own.r = max(own.r, x.Sub(own.c).Norm())
-			a := x.Abs()
-			own.mag = max(own.mag, a.X, a.Y, a.Z)
-		}
-		own.r = own.r*(1+0x1p-48) + 0x1p-48*own.mag
+		own := motionInfoOf(fly.Verts)
+		emag = motionInfoOf(env.Verts).mag
 		mi = &own
 	}
 	s.rho = (mi.c.Norm() + mi.r) * (1 + 0x1p-48)
