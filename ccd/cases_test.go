@@ -128,6 +128,12 @@ var orcNamedCases = []orcNamed{
 	{"ee/crossing ×1e-310", "ee", orcScale(orcCross, 1e-310, 0), "1/2"},
 	{"ee/crossing +1e9", "ee", orcScale(orcCross, 1, 1e9), "1/2"},
 	{"ee/crossing ×1e150 +1e300", "ee", orcScale(orcCross, 1e150, 1e300), "?"},
+	// Found by TestOracleEdgeEdge/ulp (long): in the plane z = 2, r sweeps
+	// past p, and p lies on rs at the single instant
+	// t = 3/4 + 1/24019198012642644 (checked by hand with exact
+	// fractions: p on rs then, no contact at 3/4); the segments meet again
+	// just after.
+	{"ee/an endpoint on the swept edge for an instant, one ulp off 3/4", "ee", []float64{-3, -1, 2, -18, -13, 2, -8, 0, 2, -1, 1, 2, -3, -1, 2, 2, 3, 2, -2.0000000000000004, -2, 2, -1, 1, 2}, "4503599627370496/6004799503160661"},
 	// Triangle against triangle.
 	{"tt/overlapping at 0", "tt", orcTT(geom.Tri(oO, oX, oY), geom.Tri(ov(1, 1, -1), ov(1, 1, 1), ov(2, 1, 1)), geom.Tri(oO, oX, oY), geom.Tri(ov(1, 1, -1), ov(1, 1, 1), ov(2, 1, 1))), "0"},
 	{"tt/an edge pierces the interior at 0", "tt", orcTT(geom.Tri(oO, oX, oY), geom.Tri(ov(1, 1, -1), ov(1, 1, 1), ov(3, 3, 1)), geom.Tri(ov(0, 0, 5), ov(4, 0, 5), ov(0, 4, 5)), geom.Tri(ov(1, 1, -1), ov(1, 1, 1), ov(3, 3, 1))), "0"},

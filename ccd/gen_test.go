@@ -384,6 +384,7 @@ func orcFamilies(kind string, n int, seed uint64) []orcFamily {
 		{"coplanar/z", genPlane(r, append(exact(n/4), grid(n/4)...), true)},
 		{"coplanar/plane", genPlane(r, append(exact(n/4), grid(n/4)...), false)},
 		{"coplanar/ulp", genUlp(r, genPlane(r, exact(n/4), false))},
+		{"coplanar/z ulp", genUlp(r, genPlane(r, exact(n/4), true))},
 		{"huge/2^500", genScaled(exact(n/8), 0x1p500)},
 		{"huge/1e150", genScaled(append(exact(n/8), genRandom(r, kind, n/8, 1)...), 1e150)},
 		{"huge/1e300", genScaled(append(exact(n/8), genRandom(r, kind, n/8, 1)...), 1e300)},
