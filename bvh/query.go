@@ -73,6 +73,7 @@ type QueryOptions struct {
 	resume bool
 	dist   *distState
 	sweep  *sweepState
+	near   func(et int32) bool
 }
 
 // PairState is what one pair of models keeps from one query to the next:

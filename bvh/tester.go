@@ -34,6 +34,10 @@ type tester struct {
 	// candidates (see toi.go): each pair of triangles its volumes reach is
 	// handed to sweep rather than tested at the pose.
 	sweep *sweepState
+	// near, when not nil, makes the query a search for the environment
+	// triangles its volumes reach (see Near): each is handed to near, with
+	// its twins, rather than tested.
+	near func(et int32) bool
 }
 
 // newTester returns the tester of a query of fly at pose against env, with
@@ -42,7 +46,7 @@ func newTester(env, fly *Tree, pose geom.Pose, o QueryOptions, fn func(Pair) boo
 	return tester{
 		emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
 		eps: o.Eps, all: o.All, fn: fn, tv: vc.tv, tvAt: vc.tvAt, cur: cur,
-		etw: env.twins.next, ftw: fly.twins.next, sweep: o.sweep,
+		etw: env.twins.next, ftw: fly.twins.next, sweep: o.sweep, near: o.near,
 	}
 }
 
@@ -76,6 +80,13 @@ func (q *tester) leaf(order []int32, eref int32, ft []int32) {
 
 // triangles tests environment triangle et against the flying triangles ft.
 func (q *tester) triangles(et int32, ft []int32) {
+	if q.near != nil {
+		q.st.TriTests++
+		for e := et; e >= 0 && !q.stop; e = nextTwin(q.etw, e) {
+			q.stop = !q.near(e)
+		}
+		return
+	}
 	if q.sweep != nil {
 		for _, f := range ft {
 			q.st.TriTests++

@@ -1,0 +1,20 @@
+package bvh
+
+import "github.com/collide3d/collide/geom"
+
+// Near calls fn with every environment triangle that a query of fly at
+// pose with tolerance eps reaches: every triangle whose leaf's volumes come
+// within eps of a flying leaf's (padded for their rounding, as Collide's
+// tolerance queries are), whether or not the triangles themselves do. It is
+// the traversal's search for candidates, for callers with their own exact
+// test of what flies: it reports every environment triangle within eps of
+// a flying triangle (in the sense of geom.TriTriWithin), and more. A
+// triangle may be reported more than once (once per flying leaf it meets,
+// and box-trees' shared triangles once per leaf); fn returns false to stop
+// the search. Stats.TriTests counts the leaves' triangles handed over.
+//
+// Near trusts its input as Collide does, and panics as Collide does if the
+// kinds differ. s may be nil.
+func Near(env, fly *Tree, pose geom.Pose, eps float64, s *Scratch, fn func(et int32) bool) Stats {
+	return Collide(env, fly, pose, QueryOptions{All: true, Eps: eps, near: fn}, s, func(Pair) bool { return true })
+}
