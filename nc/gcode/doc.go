@@ -86,8 +86,10 @@
 // Units, feed, spindle, tools:
 //
 //   - G21 (the default) is millimetres; after G20 every length (X Y Z I J K
-//     R) and F is in inches and is multiplied by 25.4. Program.Inches
-//     records that G20 was used.
+//     R) and F is in inches and is multiplied by 25.4, correctly rounded
+//     from the decimal as written when it has at most 13 significant digits
+//     (so 1.5 inches is the float64 nearest 38.1, where 1.5·25.4 in float64
+//     is 38.099999999999994). Program.Inches records that G20 was used.
 //   - F (mm/min, not negative) and S (not negative) are modal and recorded
 //     on every move, G0 included; they are 0 until set. A move at F0 is
 //     not an error: timing is not this package's concern.

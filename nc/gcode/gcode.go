@@ -21,7 +21,7 @@ const (
 // String returns the G code of the kind: "G0", "G1", "G2" or "G3".
 func (k Kind) String() string {
 	if k <= ArcCCW {
-		return "G" + strconv.Itoa(int(k))
+		return [...]string{"G0", "G1", "G2", "G3"}[k]
 	}
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -77,7 +77,8 @@ type Move struct {
 	// Arcs only (G2, G3). Center is the arc's centre: in the arc's plane,
 	// at From's coordinate along the plane's normal (for a helix the normal
 	// coordinate goes linearly from From's to To's). Radius is |From−Center|
-	// in the plane. Turns is the number of extra full turns: the P word
+	// in the plane (computed before Center is rounded, so it may differ from
+	// the rounded distance in the last bits). Turns is the number of extra full turns: the P word
 	// less one (LinuxCNC's P counts turns, P1 being a plain arc), 0 without
 	// P.
 	Center geom.Vec3

@@ -551,12 +551,52 @@ func (r *reader) wordOf(c byte) string { return r.word(r.b.pos[c-'A']) }
 func (r *reader) mm(c byte) (float64, error) {
 	v := r.b.val[c-'A']
 	if r.inches {
-		v *= 25.4
+		sp := r.b.pos[c-'A']
+		v = inchesToMM(r.buf[sp.lo+1:sp.hi], v)
 		if math.IsInf(v, 0) {
 			return 0, r.errorf("%s: out of range in millimetres", r.wordOf(c))
 		}
 	}
 	return v, nil
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// inchesToMM returns v, the value of the decimal number num (as parse
+// accepts it: no exponent), times 25.4. When num has at most 13 significant
+// digits and 21 decimals the result is the exact product correctly rounded
+// (so "1.5" inches is 38.1 mm, the float64 nearest 38.1, not 1.5·25.4 =
+// 38.099999999999994): the digits times 254 are an integer below 2⁵³ and
+// the one rounding is the division by an exact power of ten. Otherwise it
+// is v·25.4.
+func inchesToMM(num []byte, v float64) float64 {
+	var mant uint64
+	nd, k, dot := 0, 0, false
+	for _, c := range num {
+		switch {
+		case c == '.':
+			dot = true
+			continue
+		case c < '0' || c > '9':
+			continue // the sign
+		case nd > 0 || c != '0':
+			nd++
+		}
+		mant = mant*10 + uint64(c-'0')
+		if dot {
+			k++
+		}
+	}
+	if nd > 13 || k+1 >= len(pow10) { // 254·(10¹³−1) < 2⁵³
+		return v * 25.4
+	}
+	mm := float64(mant*254) / pow10[k+1]
+	if num[0] == '-' {
+		mm = -mm
+	}
+	return mm
 }
 
 // whole returns the value of the word of letter c as an integer in [lo, hi].
@@ -769,7 +809,8 @@ func (r *reader) arc(m *Move, to [3]float64) error {
 	}
 	sx, sy := r.pos[a], r.pos[b]
 	ex, ey := to[a], to[b]
-	var ox, oy float64 // the centre, relative to the start
+	var ox, oy float64 // the centre, relative to the start (or absolute, if abs)
+	abs := false
 	switch {
 	case k.have&bR != 0 && k.have&bIJK != 0:
 		return r.errorf("%s with both R and %c %c", g, ai, bi)
@@ -823,18 +864,26 @@ func (r *reader) arc(m *Move, to [3]float64) error {
 			c[i] = v
 		}
 		if r.arcAbs {
-			for i, ax := range [2]int{a, b} {
+			for _, ax := range [2]int{a, b} {
 				if !r.known[ax] {
 					return r.errorf("%s: absolute centre (G90.1) with the start of %c unknown (give %c a value first, or set Options.Start)", g, 'X'+ax, 'X'+ax)
 				}
-				c[i] -= r.pos[ax]
 			}
+			abs = true
 		}
 		ox, oy = c[0], c[1]
 	}
+	// The radii come from the centre relative to the start, so that they do
+	// not depend on where the start is (see setStart), except for an
+	// absolute centre, given as such.
 	ca, cb := sx+ox, sy+oy
-	r0 := math.Hypot(sx-ca, sy-cb)
-	r1 := math.Hypot(ex-ca, ey-cb)
+	r0 := math.Hypot(ox, oy)
+	r1 := math.Hypot(ex-sx-ox, ey-sy-oy)
+	if abs {
+		ca, cb = ox, oy
+		r0 = math.Hypot(sx-ca, sy-cb)
+		r1 = math.Hypot(ex-ca, ey-cb)
+	}
 	if math.IsInf(ca, 0) || math.IsInf(cb, 0) || math.IsInf(r0, 0) || math.IsInf(r1, 0) || r0 != r0 || r1 != r1 {
 		return r.errorf("%s: the arc's centre or radius is out of range", g)
 	}

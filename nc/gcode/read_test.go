@@ -25,6 +25,9 @@ func read(t *testing.T, src string, o gcode.Options) *gcode.Program {
 	return p
 }
 
+// mul returns a·b rounded in float64 (not as an exact constant).
+func mul(a, b float64) float64 { return a * b }
+
 func v(x, y, z float64) geom.Vec3 { return geom.Vec3{X: x, Y: y, Z: z} }
 
 func near(a, b geom.Vec3) bool { return a.Sub(b).Norm() <= 1e-9*(1+a.Norm()) }
@@ -263,6 +266,21 @@ func TestUnits(t *testing.T) {
 	}
 	if p := read(t, "G21 G1 X1", gcode.Options{}); p.Inches {
 		t.Error("Inches true without G20")
+	}
+	// Inches are converted from the decimal as written, correctly rounded
+	// (up to 13 significant digits).
+	for _, tc := range []struct {
+		in   string
+		want float64
+	}{
+		{"1.5", 38.1}, {"0.1", 2.54}, {"-0.0001", -0.00254}, {"+3", 76.2}, {"-0", 0}, {".3", 7.62},
+		{"1234567.890123", 31358024.4091242}, {"0.0000000000000000000001", 2.54e-21},
+		{"1.23456789012345678", mul(1.23456789012345678, 25.4)}, {"0.00000000000000000000001", mul(1e-23, 25.4)},
+	} {
+		p := read(t, "G20 G1 X"+tc.in, gcode.Options{Start: origin})
+		if got := p.Moves[0].To.X; got != tc.want {
+			t.Errorf("X%s inches = %v mm, want %v", tc.in, got, tc.want)
+		}
 	}
 	// S is not a length.
 	if p := read(t, "G20 S1000 G1 X1", gcode.Options{}); p.Moves[0].Spindle != 1000 {
