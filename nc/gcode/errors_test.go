@@ -91,6 +91,7 @@ func TestBadPrograms(t *testing.T) {
 		{"G2 I5", "line 1: gcode: G2 with neither X nor Y (an arc in the XY plane)"},
 		{"G18 G2 Y1 K1", "line 1: gcode: G2 with neither Z nor X (an arc in the ZX plane)"},
 		{"G2 X10 R4", "line 1: gcode: G2: arc radius 4 is less than half the chord (5)"},
+		{"G2 X10 R4.9985", "line 1: gcode: G2: arc radius 4.9985 is less than half the chord (5)"},
 		{"G3 X10 R-4.99", "line 1: gcode: G3: arc radius 4.99 is less than half the chord (5)"},
 		{"G3 X0 Y0 R5", "line 1: gcode: G3 with R ends where it starts (a full circle needs I J)"},
 		{"G2 X1 R0", "line 1: gcode: G2 with radius R0"},

@@ -170,6 +170,8 @@ func TestArcs(t *testing.T) {
 		{"R short in YZ", v(0, 0, 0), "G19 G3 Y5 Z5 R5", gcode.YZ, gcode.ArcCCW, v(0, 5, 5), v(0, 0, 5), 5, pi / 2, 0, v(0, h, 5-h)},
 		{"R helix", v(0, 0, 0), "G2 X10 Y0 Z1 R5", gcode.XY, gcode.ArcCW, v(10, 0, 1), v(5, 0, 0), 5, pi, 0, v(5, 5, 0.5)},
 		{"R just short of half the chord", v(0, 0, 0), "G2 X10 R4.999", gcode.XY, gcode.ArcCW, v(10, 0, 0), v(5, 0, 0), 5, pi, 0, v(5, 5, 0)},
+		{"R just short of half the chord, negative", v(0, 0, 0), "G3 X10 R-4.9988", gcode.XY, gcode.ArcCCW, v(10, 0, 0), v(5, 0, 0), 5, pi, 0, v(5, -5, 0)},
+		{"small radius", v(0, 0, 0), "G2 X0.003 I0.0015", gcode.XY, gcode.ArcCW, v(0.003, 0, 0), v(0.0015, 0, 0), 0.0015, pi, 0, v(0.0015, 0.0015, 0)},
 		{"R in inches", v(0, 0, 0), "G20 G3 X0.5 Y0.5 R0.5", gcode.XY, gcode.ArcCCW, v(12.7, 12.7, 0), v(0, 12.7, 0), 12.7, pi / 2, 0, v(12.7*math.Sqrt2/2, 12.7-12.7*math.Sqrt2/2, 0)},
 		{"G91 incremental arc", v(10, 10, 0), "G91 G2 X10 Y0 I5 J0", gcode.XY, gcode.ArcCW, v(20, 10, 0), v(15, 10, 0), 5, pi, 0, v(15, 15, 0)},
 		{"G91 incremental R arc", v(10, 10, 1), "G91 G3 X-5 Y5 Z-1 R5", gcode.XY, gcode.ArcCCW, v(5, 15, 0), v(5, 10, 1), 5, pi / 2, 0, v(5+h, 10+h, 0.5)},
