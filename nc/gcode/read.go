@@ -113,7 +113,9 @@ type reader struct {
 	inches   bool // G20
 	feed     float64
 	speed    float64
-	selected int // the last T word
+	selected int      // the last T word
+	full     [][]Move // the moves read, in full chunks (see chunk)
+	moves    []Move   // then the moves of the last chunk
 	pos      [3]float64
 	known    [3]bool // the start of each axis is known (see Options.Start)
 	changes  []toolEvent
@@ -704,9 +706,18 @@ func (r *reader) exec() error {
 	return nil
 }
 
+// chunk is the number of moves in each of r.full. The moves are kept in
+// chunks and copied once into Program.Moves, of the exact size, at the end:
+// growing one slice by append (by a quarter at a time when large) allocated
+// and copied five times the final size.
+const chunk = 1 << 14
+
+// nmoves returns the number of moves read so far.
+func (r *reader) nmoves() int { return len(r.full)*chunk + len(r.moves) }
+
 // toolChange puts the selected tool in the spindle from the next move on.
 func (r *reader) toolChange() {
-	ev := toolEvent{len(r.p.Moves), r.selected}
+	ev := toolEvent{r.nmoves(), r.selected}
 	if n := len(r.changes); n > 0 && r.changes[n-1].move == ev.move {
 		r.changes[n-1] = ev
 		return
@@ -723,20 +734,26 @@ func (r *reader) setStart(a int, v float64) {
 	if v == 0 {
 		return
 	}
-	for i := range r.p.Moves {
-		m := &r.p.Moves[i]
-		m.From = m.From.SetIndex(a, v)
-		m.To = m.To.SetIndex(a, v)
-		if m.Kind.IsArc() {
-			m.Center = m.Center.SetIndex(a, m.Center.Index(a)+v)
+	set := func(moves []Move) {
+		for i := range moves {
+			m := &moves[i]
+			m.From = m.From.SetIndex(a, v)
+			m.To = m.To.SetIndex(a, v)
+			if m.Kind.IsArc() {
+				m.Center = m.Center.SetIndex(a, m.Center.Index(a)+v)
+			}
 		}
 	}
+	for _, c := range r.full {
+		set(c)
+	}
+	set(r.moves)
 }
 
 // move performs the motion of the block in the motion mode r.motion.
 func (r *reader) move() error {
 	k := &r.b
-	if len(r.p.Moves) >= r.maxMoves {
+	if r.nmoves() >= r.maxMoves {
 		return r.errorf("more than %d moves", r.maxMoves)
 	}
 	to := r.pos
@@ -782,7 +799,11 @@ func (r *reader) move() error {
 			return err
 		}
 	}
-	r.p.Moves = append(r.p.Moves, m)
+	if len(r.moves) == chunk {
+		r.full = append(r.full, r.moves)
+		r.moves = make([]Move, 0, chunk)
+	}
+	r.moves = append(r.moves, m)
 	r.pos = to
 	return nil
 }
@@ -914,7 +935,15 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 // finish sets the tools of the moves when the program changed tools with
 // M6, and lists the tools.
 func (r *reader) finish() {
-	moves := r.p.Moves
+	moves := r.moves
+	if len(r.full) > 0 {
+		moves = make([]Move, 0, r.nmoves())
+		for _, c := range r.full {
+			moves = append(moves, c...)
+		}
+		moves = append(moves, r.moves...)
+	}
+	r.p.Moves = moves
 	if len(r.changes) > 0 {
 		tool, j := 0, 0
 		for i := range moves {

@@ -353,6 +353,66 @@ func TestStart(t *testing.T) {
 	}
 }
 
+// TestLong checks a program of more moves than are kept in one piece while
+// reading: the start found by looking ahead reaches the first moves, tool
+// changes apply from their move on, the lines and order are kept.
+func TestLong(t *testing.T) {
+	const n = 70000
+	type want struct{ line, tool int }
+	var wants []want
+	var b strings.Builder
+	line, tool := 0, 0
+	emit := func(s string, move bool) {
+		b.WriteString(s + "\n")
+		line++
+		if move {
+			wants = append(wants, want{line, tool})
+		}
+	}
+	emit("T3", false)
+	for i := range n {
+		switch i {
+		case 20000:
+			emit("T4 M6", false)
+			tool = 4
+		case 50000:
+			emit("G1 X1 Y2", true) // the first X and Y
+		case 60000:
+			emit("G2 X3 I1", true)
+		}
+		emit(fmt.Sprintf("G1 Z%d", i%7), true)
+	}
+	src := b.String()
+	p := read(t, src, gcode.Options{})
+	if len(p.Moves) != len(wants) {
+		t.Fatalf("%d moves, want %d", len(p.Moves), len(wants))
+	}
+	x := 1.0
+	for i, m := range p.Moves {
+		if m.Line != wants[i].line || m.Tool != wants[i].tool || m.From.X != x || m.From.Y != 2 {
+			t.Fatalf("move %d: %+v, want line %d tool %d X %v Y 2", i, m, wants[i].line, wants[i].tool, x)
+		}
+		if i > 0 && m.From != p.Moves[i-1].To {
+			t.Fatalf("move %d does not follow move %d", i, i-1)
+		}
+		x = m.To.X
+	}
+	if x != 3 {
+		t.Errorf("ends at X %v", x)
+	}
+	if !reflect.DeepEqual(p.Tools, []int{4}) {
+		t.Errorf("tools %v", p.Tools)
+	}
+	q := read(t, src, gcode.Options{Start: &geom.Vec3{X: 1, Y: 2}})
+	if !reflect.DeepEqual(p.Moves, q.Moves) {
+		t.Error("the looked-ahead start gives other moves than that start given")
+	}
+	_, err := gcode.Read(strings.NewReader(src), "long.nc", gcode.Options{MaxMoves: len(wants) - 1})
+	if want := fmt.Sprintf("long.nc: line %d: gcode: more than %d moves", line, len(wants)-1); fmt.Sprint(err) != want {
+		t.Errorf("MaxMoves: %v, want %s", err, want)
+	}
+}
+
 // TestWarnings checks the text of every kind of warning, and that Strict
 // turns unknown and unused words into errors.
 func TestWarnings(t *testing.T) {
