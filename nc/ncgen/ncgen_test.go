@@ -281,8 +281,8 @@ func sampleDepths(part *mesh.TriMesh, p *gcode.Program, r, below, lower float64)
 
 // TestZigZag checks programs on every kind of part: they read without a
 // warning, they have the header and the rows promised, and every sample
-// is right: the ball there does not cut into the part, and touches it to
-// within 0.1 µm (the rounding up of the heights) on a smooth part.
+// is right: the ball there clears the part by 1 nm to 0.1 µm (the
+// rounding up of the heights), with Allowance added.
 func TestZigZag(t *testing.T) {
 	buffalo, _ := Terrain("buffalo", 41, 5)
 	eagle, _ := Terrain("eagle", 41, 5)
@@ -334,8 +334,8 @@ func TestZigZag(t *testing.T) {
 			t.Fatalf("%s: %d samples", c.name, len(ds))
 		}
 		for i, d := range ds {
-			if d > 1e-9 && c.o.Allowance == 0 {
-				t.Fatalf("%s: sample %d cuts %v into the part", c.name, i, d)
+			if d >= -0.5e-9 && c.o.Allowance == 0 {
+				t.Fatalf("%s: sample %d cuts %v into the part, or clears it by less than 1 nm", c.name, i, d)
 			}
 			if d < -1.01e-4 {
 				t.Fatalf("%s: sample %d, lowered by the allowance %v, is %v above the part", c.name, i, c.o.Allowance, -d)

@@ -87,9 +87,10 @@ const distortSeq = 0x64697374
 // ends with M5 and M30.
 //
 // Coordinates are written with 4 decimals; x and y are on that grid and
-// each height is rounded up onto it, so that the tool at a sample, as the
-// program's numbers put it, clears the part (by less than 0.1 µm plus
-// Allowance), never digs into it. A part with no triangles, or a radius
+// each height is rounded up onto it, at least 1 nm above the drop-cutter
+// height, so that the tool at a sample, as the program's numbers put it,
+// clears the part (by 1 nm to 0.1 µm, plus Allowance): it neither digs
+// into it nor touches it, and moving along flat ground it touches nothing. A part with no triangles, or a radius
 // that is not positive and finite, gives a program with no cuts. The
 // drop-cutter is plain floating point: heights are right to a few ulps.
 // The same arguments give the same program.
@@ -222,8 +223,17 @@ func (z *zigzag) sampleHeight(xu, yu int64) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return ceilUnits(c - z.r + z.o.Allowance), true
+	return aboveUnits(c - z.r + z.o.Allowance), true
 }
+
+// minLift is the least height by which the program's tip at a sample
+// clears its drop-cutter height: far more than the drop-cutter's error, so
+// that an exact check finds the ball clear of the part at every sample.
+const minLift = 1e-9
+
+// aboveUnits returns the height h rounded up onto the program's grid, at
+// least minLift above h.
+func aboveUnits(h float64) int64 { return ceilUnits(h + minLift) }
 
 func (z *zigzag) feed(words ...string) {
 	if !z.fed {
