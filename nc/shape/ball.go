@@ -44,37 +44,71 @@ func fixParams(s, t float64) (float64, float64) {
 
 func dot(a, b geom.Vec3) float64 { return a.Dot(b) }
 
-// ptTri returns the parameters (a, s, t) of a point of the triangle T
-// (T[a] + s(T[a+1]−T[a]) + t(T[a+2]−T[a])) closest to p, and the squared
-// distance: the foot on the face when it is inside, competing with the
-// closest points of the three edges (robust for degenerate triangles).
-func ptTri(p geom.Vec3, T *[3]geom.Vec3) (a int, s, t, d2 float64) {
+// triPre holds a triangle of the search with its precomputed edges,
+// normal and barycentric system.
+type triPre struct {
+	T                  [3]geom.Vec3
+	e1, e2, n          geom.Vec3
+	d00, d01, d11, den float64
+}
+
+func (p *triPre) init(T *[3]geom.Vec3) {
+	p.T = *T
+	p.e1, p.e2 = T[1].Sub(T[0]), T[2].Sub(T[0])
+	p.n = p.e1.Cross(p.e2)
+	p.d00, p.d01, p.d11 = dot(p.e1, p.e1), dot(p.e1, p.e2), dot(p.e2, p.e2)
+	p.den = float64(p.d00*p.d11) - float64(p.d01*p.d01)
+}
+
+// face returns the barycentric parameters (on T[0], e1, e2) of the foot of
+// x on the plane of T, and its squared distance, if the foot is inside.
+func (p *triPre) face(x geom.Vec3) (s, t, d2 float64, ok bool) {
+	if !(p.den > 0) {
+		return 0, 0, 0, false
+	}
+	w := x.Sub(p.T[0])
+	d20, d21 := dot(w, p.e1), dot(w, p.e2)
+	s = (float64(p.d11*d20) - float64(p.d01*d21)) / p.den
+	t = (float64(p.d00*d21) - float64(p.d01*d20)) / p.den
+	if !(s >= 0 && t >= 0 && s+t <= 1) {
+		return 0, 0, 0, false
+	}
+	f := p.T[0].Add(p.e1.Scale(s)).Add(p.e2.Scale(t))
+	return s, t, f.Sub(x).Norm2(), true
+}
+
+// point returns the parameters (a, s, t) of a point of T closest to x, and
+// the squared distance: the foot on the face when it is inside, competing
+// with the closest points of the three edges (robust for degenerate
+// triangles).
+func (p *triPre) point(x geom.Vec3) (a int, s, t, d2 float64) {
 	d2 = math.Inf(1)
-	e1, e2 := T[1].Sub(T[0]), T[2].Sub(T[0])
-	w := p.Sub(T[0])
-	d00, d01, d11 := dot(e1, e1), dot(e1, e2), dot(e2, e2)
-	d20, d21 := dot(w, e1), dot(w, e2)
-	if den := float64(d00*d11) - float64(d01*d01); den > 0 {
-		v := (float64(d11*d20) - float64(d01*d21)) / den
-		x := (float64(d00*d21) - float64(d01*d20)) / den
-		if v >= 0 && x >= 0 && v+x <= 1 {
-			f := T[0].Add(e1.Scale(v)).Add(e2.Scale(x))
-			a, s, t, d2 = 0, v, x, f.Sub(p).Norm2()
-		}
+	if fs, ft, d, ok := p.face(x); ok {
+		s, t, d2 = fs, ft, d
 	}
 	for i := range 3 {
-		q, r := T[i], T[(i+1)%3]
+		q, r := p.T[i], p.T[(i+1)%3]
 		e := r.Sub(q)
 		ee := dot(e, e)
-		var x float64
+		var y float64
 		if ee > 0 {
-			x = min(max(dot(p.Sub(q), e)/ee, 0), 1)
+			y = min(max(dot(x.Sub(q), e)/ee, 0), 1)
 		}
-		if d := q.Add(e.Scale(x)).Sub(p).Norm2(); d < d2 {
-			a, s, t, d2 = i, x, 0, d
+		if d := q.Add(e.Scale(y)).Sub(x).Norm2(); d < d2 {
+			a, s, t, d2 = i, y, 0, d
 		}
 	}
 	return a, s, t, d2
+}
+
+// cross returns the parameter where the segment [a, b] crosses the plane
+// of T (not degenerate), if it does.
+func (p *triPre) cross(a, b geom.Vec3) (float64, bool) {
+	da, db := dot(p.n, a.Sub(p.T[0])), dot(p.n, b.Sub(p.T[0]))
+	if (da > 0 && db > 0) || (da < 0 && db < 0) || da == db {
+		return 0, false
+	}
+	return min(max(da/(da-db), 0), 1), true
 }
 
 // segSeg returns parameters s, t of a pair of closest points of the segments
@@ -109,35 +143,26 @@ func segSeg(p1, q1, p2, q2 geom.Vec3) (s, t, d2 float64) {
 	return s, t, x.Norm2()
 }
 
-// planeCross returns the parameter s where the segment [a, b] crosses the
-// plane of T, if it does (with T not degenerate).
-func planeCross(a, b geom.Vec3, T *[3]geom.Vec3) (float64, bool) {
-	n := T[1].Sub(T[0]).Cross(T[2].Sub(T[0]))
-	da, db := dot(n, a.Sub(T[0])), dot(n, b.Sub(T[0]))
-	if (da > 0 && db > 0) || (da < 0 && db < 0) || da == db {
-		return 0, false
-	}
-	return min(max(da/(da-db), 0), 1), true
-}
-
 // ballSearch proposes a closest pair of the path Q (n points, as three
-// vertices) and the triangle T, both in a local frame.
+// vertices) and the triangle T, both in a local frame. For disjoint convex
+// sets the closest pair is a vertex against the other's face (foot
+// inside) or an edge against an edge (vertex–edge pairs included); for
+// intersecting ones, an edge crossing the other's face, or (coplanar) an
+// edge crossing an edge or a vertex inside the face. A point path needs its
+// point against all of T.
 func ballSearch(Q, T *[3]geom.Vec3, n int) pair {
+	var pt triPre
+	pt.init(T)
+	if n == 1 {
+		a, s, t, d := pt.point(Q[0])
+		return pair{ta: a, ts: s, tt: t, d2: d}
+	}
 	best := pair{d2: math.Inf(1)}
-	try := func(p pair) {
-		if p.d2 < best.d2 {
-			best = p
+	for i := range n {
+		if s, t, d, ok := pt.face(Q[i]); ok && d < best.d2 {
+			best = pair{qa: i, ts: s, tt: t, d2: d}
 		}
 	}
-	// Vertices of Q against T.
-	for i := range n {
-		a, s, t, d := ptTri(Q[i], T)
-		try(pair{qa: i, ta: a, ts: s, tt: t, d2: d})
-	}
-	if n == 1 {
-		return best
-	}
-	// Edges of Q against edges of T, and crossing T's plane.
 	ne := 3
 	if n == 2 {
 		ne = 1
@@ -145,25 +170,31 @@ func ballSearch(Q, T *[3]geom.Vec3, n int) pair {
 	for i := range ne {
 		a, b := Q[i], Q[(i+1)%3]
 		for j := range 3 {
-			s, t, d := segSeg(a, b, T[j], T[(j+1)%3])
-			try(pair{qa: i, qs: s, ta: j, ts: t, d2: d})
+			if s, t, d := segSeg(a, b, T[j], T[(j+1)%3]); d < best.d2 {
+				best = pair{qa: i, qs: s, ta: j, ts: t, d2: d}
+			}
 		}
-		if s, ok := planeCross(a, b, T); ok {
+		if s, ok := pt.cross(a, b); ok {
 			x := a.Add(b.Sub(a).Scale(s))
-			ta, ts, tt, d := ptTri(x, T)
-			try(pair{qa: i, qs: s, ta: ta, ts: ts, tt: tt, d2: d})
+			if ts, tt, d, ok := pt.face(x); ok && d < best.d2 {
+				best = pair{qa: i, qs: s, ts: ts, tt: tt, d2: d}
+			}
 		}
 	}
 	if n == 3 {
-		// Vertices and edges of T against the triangle Q.
+		// Vertices and edges of T against the face of Q.
+		var pq triPre
+		pq.init(Q)
 		for j := range 3 {
-			a, s, t, d := ptTri(T[j], Q)
-			try(pair{qa: a, qs: s, qt: t, ta: j, d2: d})
+			if s, t, d, ok := pq.face(T[j]); ok && d < best.d2 {
+				best = pair{qs: s, qt: t, ta: j, d2: d}
+			}
 			b := T[(j+1)%3]
-			if s, ok := planeCross(T[j], b, Q); ok {
+			if s, ok := pq.cross(T[j], b); ok {
 				x := T[j].Add(b.Sub(T[j]).Scale(s))
-				qa, qs, qt, d := ptTri(x, Q)
-				try(pair{qa: qa, qs: qs, qt: qt, ta: j, ts: s, d2: d})
+				if qs, qt, d, ok := pq.face(x); ok && d < best.d2 {
+					best = pair{qs: qs, qt: qt, ta: j, ts: s, d2: d}
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package shape
 
 import (
+	"math"
 	"math/big"
 
 	"github.com/collide3d/collide/geom"
@@ -16,7 +17,49 @@ import (
 
 type rvec [3]*big.Rat
 
-func ratF(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
+// scaler converts floats to rationals multiplied by one power of two 2^K
+// that makes every input an integer: exact, it scales every length by 2^K
+// (r too), so no answer changes, and the rational arithmetic then works on
+// integers (no gcd) until a quotient is formed.
+type scaler int
+
+// newScaler returns the least K ≥ 0 with x·2^K an integer for every x of
+// the inputs (all finite).
+func newScaler(q *[3]geom.Vec3, n int, t *geom.Triangle, a, b, c float64) scaler {
+	k := 0
+	f := func(x float64) {
+		if x != 0 {
+			_, e := math.Frexp(x) // x = m·2^e, m·2^53 an integer
+			k = max(k, 53-e)
+		}
+	}
+	for i := range n {
+		f(q[i].X)
+		f(q[i].Y)
+		f(q[i].Z)
+	}
+	for i := range 3 {
+		f(t[i].X)
+		f(t[i].Y)
+		f(t[i].Z)
+	}
+	f(a)
+	f(b)
+	f(c)
+	return scaler(k)
+}
+
+// rat returns x·2^K.
+func (k scaler) rat(x float64) *big.Rat {
+	m, e := math.Frexp(x)
+	z := new(big.Int).SetInt64(int64(m * (1 << 53)))
+	if s := e - 53 + int(k); s >= 0 {
+		z.Lsh(z, uint(s))
+	} else {
+		z.Rsh(z, uint(-s)) // exact: the bits shifted out are zero
+	}
+	return new(big.Rat).SetInt(z)
+}
 
 func ratSub(a, b *big.Rat) *big.Rat { return new(big.Rat).Sub(a, b) }
 
@@ -41,43 +84,45 @@ func (v rvec) axpy(s *big.Rat, w rvec) rvec {
 	}
 }
 
-// mDiff returns t_j − p_i exactly.
-func mDiff(tj, pi geom.Vec3) rvec {
-	return rvec{ratSub(ratF(tj.X), ratF(pi.X)), ratSub(ratF(tj.Y), ratF(pi.Y)), ratSub(ratF(tj.Z), ratF(pi.Z))}
+// mDiff returns (t_j − p_i)·2^K exactly.
+func (k scaler) mDiff(tj, pi geom.Vec3) rvec {
+	return rvec{ratSub(k.rat(tj.X), k.rat(pi.X)), ratSub(k.rat(tj.Y), k.rat(pi.Y)), ratSub(k.rat(tj.Z), k.rat(pi.Z))}
 }
 
 // ballExact decides Ball exactly: the distance from (0, 0, zc) to
 // M = conv{t_j − p_i}, i.e. from the origin to conv{t_j − p_i − (0,0,zc)},
 // is at most r.
 func ballExact(q *[3]geom.Vec3, n int, zc, r float64, t *geom.Triangle) bool {
-	zr := ratF(zc)
+	k := newScaler(q, n, t, zc, r, 0)
+	zr := k.rat(zc)
 	pts := make([]rvec, 0, 9)
 	for i := range n {
 		for j := range 3 {
-			m := mDiff(t[j], q[i])
+			m := k.mDiff(t[j], q[i])
 			m[2].Sub(m[2], zr)
 			pts = append(pts, m)
 		}
 	}
-	rr := ratF(r)
+	rr := k.rat(r)
 	return minNormLE(pts, rr.Mul(rr, rr))
 }
 
 // cylExact decides Cylinder exactly: S (see cylinder.go) built in rationals,
 // then the distance from the origin to conv(S_xy) against r.
 func cylExact(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle) bool {
+	k := newScaler(q, n, t, r, z0, z1)
 	var m [9]rvec
 	var lo, hi [9]int
-	zr := [2]*big.Rat{ratF(z0), ratF(z1)}
+	zr := [2]*big.Rat{k.rat(z0), k.rat(z1)}
 	var S []rvec
 	zero := new(big.Rat)
 	for i := range n {
 		for j := range 3 {
-			k := 3*i + j
-			m[k] = mDiff(t[j], q[i])
-			lo[k], hi[k] = m[k][2].Cmp(zr[0]), m[k][2].Cmp(zr[1])
-			if lo[k] >= 0 && hi[k] <= 0 {
-				S = append(S, rvec{m[k][0], m[k][1], zero})
+			l := 3*i + j
+			m[l] = k.mDiff(t[j], q[i])
+			lo[l], hi[l] = m[l][2].Cmp(zr[0]), m[l][2].Cmp(zr[1])
+			if lo[l] >= 0 && hi[l] <= 0 {
+				S = append(S, rvec{m[l][0], m[l][1], zero})
 			}
 		}
 	}
@@ -98,7 +143,7 @@ func cylExact(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle) bool 
 	if len(S) == 0 {
 		return false
 	}
-	rr := ratF(r)
+	rr := k.rat(r)
 	return minNormLE(S, rr.Mul(rr, rr))
 }
 

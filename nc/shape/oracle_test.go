@@ -30,7 +30,53 @@ type ov [3]*big.Rat
 
 func oR(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
 
-func oV(p geom.Vec3) ov { return ov{oR(p.X), oR(p.Y), oR(p.Z)} }
+// The oracles first scale every input by one power of two 2^K that makes
+// them all integers (exact, and it scales every squared distance by
+// 2^(2K), undone at the end): most rational operations are then on
+// integers, without gcds.
+
+// oK returns the least K ≥ 0 with x·2^K an integer for every finite x.
+func oK(xs ...float64) int {
+	k := 0
+	for _, x := range xs {
+		if x != 0 && !math.IsInf(x, 0) && !math.IsNaN(x) {
+			_, e := math.Frexp(x)
+			k = max(k, 53-e)
+		}
+	}
+	return k
+}
+
+// oRK returns x·2^K as a rational.
+func oRK(x float64, k int) *big.Rat {
+	m, e := math.Frexp(x)
+	n := new(big.Int).SetInt64(int64(m * (1 << 53)))
+	if s := e - 53 + k; s >= 0 {
+		n.Lsh(n, uint(s))
+	} else {
+		n.Rsh(n, uint(-s)) // exact: the low bits are zero
+	}
+	return new(big.Rat).SetInt(n)
+}
+
+func oVK(p geom.Vec3, k int) ov { return ov{oRK(p.X, k), oRK(p.Y, k), oRK(p.Z, k)} }
+
+// oUnscale2 returns d·2^(−2K).
+func oUnscale2(d *big.Rat, k int) *big.Rat {
+	den := new(big.Int).Lsh(big.NewInt(1), uint(2*k))
+	return d.Quo(d, new(big.Rat).SetInt(den))
+}
+
+func pathFloats(path Path, t geom.Triangle, more ...float64) []float64 {
+	xs := more
+	for i := range path.N {
+		xs = append(xs, path.P[i].X, path.P[i].Y, path.P[i].Z)
+	}
+	for _, p := range t {
+		xs = append(xs, p.X, p.Y, p.Z)
+	}
+	return xs
+}
 
 func (a ov) minus(b ov) ov {
 	var c ov
@@ -73,54 +119,81 @@ func (a ov) crossP(b ov) ov {
 
 func (a ov) isZero() bool { return a[0].Sign() == 0 && a[1].Sign() == 0 && a[2].Sign() == 0 }
 
-func oClamp(x *big.Rat) *big.Rat {
-	if x.Sign() < 0 {
-		return new(big.Rat)
+// Below, every input is an integer (see oK), and the constructions are
+// fraction free: a parameter is a fraction n/d (d > 0) of integers, a
+// constructed point an integer vector over a positive integer weight.
+
+func rMul(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
+
+func rSub(a, b *big.Rat) *big.Rat { return new(big.Rat).Sub(a, b) }
+
+func rOne() *big.Rat { return big.NewRat(1, 1) }
+
+// oClampFrac returns n/d clamped to [0, 1], as (n', d') with d' > 0, given
+// d > 0.
+func oClampFrac(n, d *big.Rat) (*big.Rat, *big.Rat) {
+	switch {
+	case n.Sign() <= 0:
+		return new(big.Rat), rOne()
+	case n.Cmp(d) >= 0:
+		return rOne(), rOne()
 	}
-	if x.Cmp(big.NewRat(1, 1)) > 0 {
-		return big.NewRat(1, 1)
-	}
-	return x
+	return n, d
 }
 
-// oSegSeg2 is the exact squared distance of two closed segments (Ericson).
+// oDiv returns the fraction n/d with a positive denominator.
+func oDiv(n, d *big.Rat) (*big.Rat, *big.Rat) {
+	if d.Sign() < 0 {
+		return new(big.Rat).Neg(n), new(big.Rat).Neg(d)
+	}
+	return n, d
+}
+
+// oSegSeg2 is the exact squared distance of two closed segments: Ericson's
+// clamped closest points (Real-Time Collision Detection, §5.1.9), exact in
+// rational arithmetic, with s = sn/sd, t = tn/td kept as fractions.
 func oSegSeg2(p1, q1, p2, q2 ov) *big.Rat {
 	d1, d2, r := q1.minus(p1), q2.minus(p2), p1.minus(p2)
 	a, e, f := d1.inner(d1), d2.inner(d2), d2.inner(r)
-	s, t := new(big.Rat), new(big.Rat)
-	quo := func(x, y *big.Rat) *big.Rat { return new(big.Rat).Quo(x, y) }
+	sn, sd, tn, td := new(big.Rat), rOne(), new(big.Rat), rOne()
 	neg := func(x *big.Rat) *big.Rat { return new(big.Rat).Neg(x) }
 	switch {
 	case a.Sign() == 0 && e.Sign() == 0:
 	case a.Sign() == 0:
-		t = oClamp(quo(f, e))
+		tn, td = oClampFrac(f, e)
 	default:
 		c := d1.inner(r)
 		if e.Sign() == 0 {
-			s = oClamp(quo(neg(c), a))
+			sn, sd = oClampFrac(neg(c), a)
 		} else {
 			b := d1.inner(d2)
-			den := new(big.Rat).Sub(new(big.Rat).Mul(a, e), new(big.Rat).Mul(b, b))
+			den := rSub(rMul(a, e), rMul(b, b)) // ≥ 0 (Cauchy–Schwarz)
 			if den.Sign() != 0 {
-				s = oClamp(quo(new(big.Rat).Sub(new(big.Rat).Mul(b, f), new(big.Rat).Mul(c, e)), den))
+				sn, sd = oClampFrac(rSub(rMul(b, f), rMul(c, e)), den)
 			}
-			t = quo(new(big.Rat).Add(new(big.Rat).Mul(b, s), f), e)
-			if t.Sign() < 0 {
-				t, s = new(big.Rat), oClamp(quo(neg(c), a))
-			} else if t.Cmp(big.NewRat(1, 1)) > 0 {
-				t, s = big.NewRat(1, 1), oClamp(quo(new(big.Rat).Sub(b, c), a))
+			// t = (b·s + f)/e
+			tn = new(big.Rat).Add(rMul(b, sn), rMul(f, sd))
+			td = rMul(e, sd)
+			if tn.Sign() < 0 {
+				tn, td = new(big.Rat), rOne()
+				sn, sd = oClampFrac(neg(c), a)
+			} else if tn.Cmp(td) > 0 {
+				tn, td = rOne(), rOne()
+				sn, sd = oClampFrac(rSub(b, c), a)
 			}
 		}
 	}
-	v := p1.plus(d1.times(s)).minus(p2.plus(d2.times(t)))
-	return v.inner(v)
+	// (p1 + s·d1 − p2 − t·d2)·sd·td
+	v := r.times(rMul(sd, td)).plus(d1.times(rMul(sn, td))).minus(d2.times(rMul(tn, sd)))
+	w := rMul(sd, td)
+	return new(big.Rat).Quo(v.inner(v), rMul(w, w))
 }
 
-// oInTri reports whether x, in the plane of the proper triangle T of
-// normal n, lies in T.
-func oInTri(x ov, T [3]ov, n ov) bool {
+// oInTri reports whether X/w (w > 0), in the plane of the proper triangle
+// T of normal n, lies in T.
+func oInTri(X ov, w *big.Rat, T [3]ov, n ov) bool {
 	for i := range 3 {
-		if T[(i+1)%3].minus(T[i]).crossP(x.minus(T[i])).inner(n).Sign() < 0 {
+		if T[(i+1)%3].minus(T[i]).crossP(X.minus(T[i].times(w))).inner(n).Sign() < 0 {
 			return false
 		}
 	}
@@ -146,10 +219,11 @@ func oSegMeetsTri(u, v ov, T [3]ov) bool {
 		return false
 	}
 	if du.Sign() == 0 && dv.Sign() == 0 {
-		return oInTri(u, T, n) || oInTri(v, T, n) || edges()
+		return oInTri(u, rOne(), T, n) || oInTri(v, rOne(), T, n) || edges()
 	}
-	s := new(big.Rat).Quo(du, new(big.Rat).Sub(du, dv))
-	return oInTri(u.plus(v.minus(u).times(s)), T, n)
+	// x = u + du/(du − dv)·(v − u) = X/w
+	sn, sd := oDiv(du, rSub(du, dv))
+	return oInTri(u.times(sd).plus(v.minus(u).times(sn)), sd, T, n)
 }
 
 // oPointTri2 is the exact squared distance from x to T.
@@ -159,9 +233,9 @@ func oPointTri2(x ov, T [3]ov) *big.Rat {
 	if !n.isZero() {
 		h := x.minus(T[0]).inner(n)
 		nn := n.inner(n)
-		foot := x.minus(n.times(new(big.Rat).Quo(h, nn)))
-		if oInTri(foot, T, n) {
-			best = new(big.Rat).Quo(new(big.Rat).Mul(h, h), nn)
+		// foot = x − n·h/nn = (x·nn − n·h)/nn
+		if oInTri(x.times(nn).minus(n.times(h)), nn, T, n) {
+			best = new(big.Rat).Quo(rMul(h, h), nn)
 		}
 	}
 	for i := range 3 {
@@ -175,12 +249,13 @@ func oPointTri2(x ov, T [3]ov) *big.Rat {
 // oBallDist2 returns the exact squared distance between path + (0,0,zc)
 // and t.
 func oBallDist2(path Path, zc float64, t geom.Triangle) *big.Rat {
+	K := oK(pathFloats(path, t, zc)...)
 	var Q, T [3]ov
 	for i := range 3 {
 		k := min(i, path.N-1)
-		Q[i] = oV(path.P[k])
-		Q[i][2].Add(Q[i][2], oR(zc))
-		T[i] = oV(t[i])
+		Q[i] = oVK(path.P[k], K)
+		Q[i][2].Add(Q[i][2], oRK(zc, K))
+		T[i] = oVK(t[i], K)
 	}
 	// A point or a segment is its own edge, so the lemma needs only that
 	// edge against T; a triangle path needs all six edges.
@@ -218,7 +293,7 @@ func oBallDist2(path Path, zc float64, t geom.Triangle) *big.Rat {
 			}
 		}
 	}
-	return best
+	return oUnscale2(best, K)
 }
 
 // oBall is the oracle's answer to Ball.
@@ -233,13 +308,14 @@ type o2 struct{ x, y *big.Rat }
 // (x = y = 0) to the part of M = t ⊕ (−path) in the slab z0 ≤ z ≤ z1, or
 // nil if that part is empty.
 func oCylDist2(path Path, z0, z1 float64, t geom.Triangle) *big.Rat {
+	K := oK(pathFloats(path, t, z0, z1)...)
 	var M []ov
 	for i := range path.N {
 		for j := range 3 {
-			M = append(M, oV(t[j]).minus(oV(path.P[i])))
+			M = append(M, oVK(t[j], K).minus(oVK(path.P[i], K)))
 		}
 	}
-	Z := [2]*big.Rat{oR(z0), oR(z1)}
+	Z := [2]*big.Rat{oRK(z0, K), oRK(z1, K)}
 	var S []o2
 	for _, m := range M {
 		if m[2].Cmp(Z[0]) >= 0 && m[2].Cmp(Z[1]) <= 0 {
@@ -300,6 +376,7 @@ func oCylDist2(path Path, z0, z1 float64, t geom.Triangle) *big.Rat {
 	if best.Sign() == 0 {
 		return best
 	}
+	best = oUnscale2(best, K)
 	// Is the origin in a triangle of S? The orientation signs of
 	// (0, S[a], S[b]), by a float filter with an exact fallback.
 	sg := make([]int, n*n)
@@ -339,17 +416,18 @@ func fSeg(ax, ay, bx, by float64) float64 {
 
 // oPointSeg2 is the exact squared distance from the origin to [a, b].
 func oPointSeg2(a, b o2) *big.Rat {
-	dx, dy := new(big.Rat).Sub(b.x, a.x), new(big.Rat).Sub(b.y, a.y)
-	dd := new(big.Rat).Add(new(big.Rat).Mul(dx, dx), new(big.Rat).Mul(dy, dy))
-	t := new(big.Rat)
-	if dd.Sign() != 0 {
-		t.Add(new(big.Rat).Mul(a.x, dx), new(big.Rat).Mul(a.y, dy))
-		t.Neg(t)
-		t = oClamp(t.Quo(t, dd))
+	dx, dy := rSub(b.x, a.x), rSub(b.y, a.y)
+	dd := new(big.Rat).Add(rMul(dx, dx), rMul(dy, dy))
+	if dd.Sign() == 0 {
+		return new(big.Rat).Add(rMul(a.x, a.x), rMul(a.y, a.y))
 	}
-	x := new(big.Rat).Add(a.x, new(big.Rat).Mul(t, dx))
-	y := new(big.Rat).Add(a.y, new(big.Rat).Mul(t, dy))
-	return x.Add(x.Mul(x, x), y.Mul(y, y))
+	tn := new(big.Rat).Add(rMul(a.x, dx), rMul(a.y, dy))
+	tn, td := oClampFrac(tn.Neg(tn), dd)
+	// (a + t·d)·td
+	x := new(big.Rat).Add(rMul(a.x, td), rMul(dx, tn))
+	y := new(big.Rat).Add(rMul(a.y, td), rMul(dy, tn))
+	n := new(big.Rat).Add(rMul(x, x), rMul(y, y))
+	return n.Quo(n, rMul(td, td))
 }
 
 // oCyl is the oracle's answer to Cylinder.
