@@ -235,7 +235,7 @@ func ballWitness(Q *[3]geom.Vec3, T *geom.Triangle, zc float64, p *pair) (v geom
 // passed): search a closest pair in a local frame, then certify a hit by the
 // pair (ballWitness, provenLE) or a miss by the direction of the pair's
 // vector (gapPos).
-func ballFast(q *[3]geom.Vec3, n int, zc, r float64, t *geom.Triangle) verdict {
+func ballFast(q *[3]geom.Vec3, n int, zc, r float64, t *geom.Triangle, h *hint) verdict {
 	// Local frame for the search: origin t[0], the centres lifted by zc.
 	o := t[0]
 	var Q, T [3]geom.Vec3
@@ -252,11 +252,26 @@ func ballFast(q *[3]geom.Vec3, n int, zc, r float64, t *geom.Triangle) verdict {
 	if provenLE(nv, e, r) {
 		return hit
 	}
-	if nv <= r {
-		return unsure
-	}
-	if gapPos(q, n, t, v, float64(v.Z*zc), r*nv) {
+	if nv > r && gapPos(q, n, t, v, float64(v.Z*zc), r*nv) {
 		return miss
+	}
+	if h != nil {
+		// The support of the pair's vector: t_j − p_i for the vertices
+		// with a positive weight on either side.
+		var qi, tj [3]bool
+		qi[min(p.qa, n-1)] = true
+		qi[min((p.qa+1)%3, n-1)] = qi[min((p.qa+1)%3, n-1)] || p.qs > 0
+		qi[min((p.qa+2)%3, n-1)] = qi[min((p.qa+2)%3, n-1)] || p.qt > 0
+		tj[p.ta] = true
+		tj[(p.ta+1)%3] = tj[(p.ta+1)%3] || p.ts > 0
+		tj[(p.ta+2)%3] = tj[(p.ta+2)%3] || p.tt > 0
+		for i := range n {
+			for j := range 3 {
+				if qi[i] && tj[j] {
+					h.add(3*i + j)
+				}
+			}
+		}
 	}
 	return unsure
 }

@@ -74,7 +74,7 @@ type cylCtx struct {
 
 // cylFast is the float fast path of Cylinder (inputs in fastRange, box
 // filter passed).
-func cylFast(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle) verdict {
+func cylFast(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle, h *hint) verdict {
 	var c cylCtx
 	c.K = 3 * n
 	for i := range n {
@@ -108,6 +108,11 @@ func cylFast(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle) verdic
 		return miss // M ∩ L = ∅, exactly
 	}
 	g := closest2(S)
+	if h != nil {
+		for i := range g.n {
+			h.add(g.idx[i])
+		}
+	}
 	// Hit: the combination of exact points of S.
 	x, y, e := c.witness(S, &g, z0, z1)
 	nv := math.Sqrt(float64(x*x) + float64(y*y))
@@ -125,11 +130,11 @@ func cylFast(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle) verdic
 	if !ok {
 		return unsure
 	}
-	h := float64(nz * z1)
+	hz := float64(nz * z1)
 	if nz < 0 {
-		h = float64(nz * z0)
+		hz = float64(nz * z0)
 	}
-	if gapPos(q, n, t, geom.Vec3{X: g.vx, Y: g.vy, Z: nz}, h, r*wn) {
+	if gapPos(q, n, t, geom.Vec3{X: g.vx, Y: g.vy, Z: nz}, hz, r*wn) {
 		return miss
 	}
 	return unsure

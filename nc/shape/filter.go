@@ -124,11 +124,26 @@ func zSign(tz, pz, d, h float64) int {
 	return sign3(tz, -pz, -h)
 }
 
-// box returns the bounds of the first n points of q.
+// box returns the bounds of the first n points of q (finite).
 func box(q *[3]geom.Vec3, n int) (lo, hi geom.Vec3) {
 	lo, hi = q[0], q[0]
 	for i := 1; i < n; i++ {
-		lo, hi = lo.Min(q[i]), hi.Max(q[i])
+		p := q[i]
+		if p.X < lo.X {
+			lo.X = p.X
+		} else if p.X > hi.X {
+			hi.X = p.X
+		}
+		if p.Y < lo.Y {
+			lo.Y = p.Y
+		} else if p.Y > hi.Y {
+			hi.Y = p.Y
+		}
+		if p.Z < lo.Z {
+			lo.Z = p.Z
+		} else if p.Z > hi.Z {
+			hi.Z = p.Z
+		}
 	}
 	return lo, hi
 }

@@ -218,7 +218,7 @@ func TestBallOracle(t *testing.T) {
 				}
 				q, _ := c.path.verts()
 				if fastRange(&q, c.path.N, &c.t, c.zc, c.r, 0) {
-					if v := ballFast(&q, c.path.N, c.zc, c.r, &c.t); v != unsure {
+					if v := ballFast(&q, c.path.N, c.zc, c.r, &c.t, nil); v != unsure {
 						fast++
 						if (v == hit) != want {
 							t.Errorf("fast %v = %v, oracle %v", c, v == hit, want)
@@ -226,7 +226,7 @@ func TestBallOracle(t *testing.T) {
 						}
 					}
 				}
-				if i%4 == 0 && ballExact(&q, c.path.N, c.zc, c.r, &c.t) != want {
+				if i%4 == 0 && ballExact(&q, c.path.N, c.zc, c.r, &c.t, nil) != want {
 					t.Errorf("exact %v = %v, oracle %v", c, !want, want)
 					fails++
 				}
@@ -260,7 +260,7 @@ func TestCylinderOracle(t *testing.T) {
 				}
 				q, _ := c.path.verts()
 				if fastRange(&q, c.path.N, &c.t, c.r, c.z0, c.z1) {
-					if v := cylFast(&q, c.path.N, c.r, c.z0, c.z1, &c.t); v != unsure {
+					if v := cylFast(&q, c.path.N, c.r, c.z0, c.z1, &c.t, nil); v != unsure {
 						fast++
 						if (v == hit) != want {
 							t.Errorf("fast %v = %v, oracle %v", c, v == hit, want)
@@ -268,7 +268,7 @@ func TestCylinderOracle(t *testing.T) {
 						}
 					}
 				}
-				if i%4 == 0 && cylExact(&q, c.path.N, c.r, c.z0, c.z1, &c.t) != want {
+				if i%4 == 0 && cylExact(&q, c.path.N, c.r, c.z0, c.z1, &c.t, nil) != want {
 					t.Errorf("exact %v = %v, oracle %v", c, !want, want)
 					fails++
 				}

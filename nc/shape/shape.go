@@ -26,8 +26,7 @@ func Segment(a, b geom.Vec3) Path { return Path{P: [3]geom.Vec3{a, b, b}, N: 2} 
 func Tri(a, b, c geom.Vec3) Path { return Path{P: [3]geom.Vec3{a, b, c}, N: 3} }
 
 // verts returns the path's points as three vertices, repeating the last one
-// when N < 3, so that the hull is unchanged, and whether the path is valid
-// (N in 1..3, finite coordinates).
+// when N < 3, so that the hull is unchanged, and whether N is in 1..3.
 func (p *Path) verts() (q [3]geom.Vec3, ok bool) {
 	switch p.N {
 	case 1:
@@ -39,7 +38,17 @@ func (p *Path) verts() (q [3]geom.Vec3, ok bool) {
 	default:
 		return q, false
 	}
-	return q, q[0].IsFinite() && q[1].IsFinite() && q[2].IsFinite()
+	return q, true
+}
+
+// validPath reports whether the path's points are finite.
+func validPath(q *[3]geom.Vec3, n int) bool {
+	for i := range n {
+		if !q[i].IsFinite() {
+			return false
+		}
+	}
+	return true
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -57,21 +66,26 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // never panics.
 func Ball(path Path, zc, r float64, t geom.Triangle) bool {
 	q, ok := path.verts()
-	if !ok || !finite(zc) || !(r >= 0) || math.IsInf(r, 1) || !t.IsFinite() {
+	if !ok || !(r >= 0) {
+		return false
+	}
+	fast := fastRange(&q, path.N, &t, zc, r, 0) // implies finite inputs
+	if !fast && !(finite(zc) && finite(r) && validPath(&q, path.N) && t.IsFinite()) {
 		return false
 	}
 	if ballBoxMiss(&q, path.N, zc, r, &t) {
 		return false
 	}
-	if fastRange(&q, path.N, &t, zc, r, 0) {
-		switch ballFast(&q, path.N, zc, r, &t) {
+	var h hint
+	if fast {
+		switch ballFast(&q, path.N, zc, r, &t, &h) {
 		case hit:
 			return true
 		case miss:
 			return false
 		}
 	}
-	return ballExact(&q, path.N, zc, r, &t)
+	return ballExact(&q, path.N, zc, r, &t, &h)
 }
 
 // Cylinder reports whether the closed vertical cylinder
@@ -87,21 +101,48 @@ func Ball(path Path, zc, r float64, t geom.Triangle) bool {
 // Cylinder never panics.
 func Cylinder(path Path, r, z0, z1 float64, t geom.Triangle) bool {
 	q, ok := path.verts()
-	if !ok || !(r >= 0) || math.IsInf(r, 1) || !finite(z0) || !finite(z1) || !(z0 <= z1) || !t.IsFinite() {
+	if !ok || !(r >= 0) || !(z0 <= z1) {
+		return false
+	}
+	fast := fastRange(&q, path.N, &t, r, z0, z1) // implies finite inputs
+	if !fast && !(finite(r) && finite(z0) && finite(z1) && validPath(&q, path.N) && t.IsFinite()) {
 		return false
 	}
 	if cylBoxMiss(&q, path.N, r, z0, z1, &t) {
 		return false
 	}
-	if fastRange(&q, path.N, &t, r, z0, z1) {
-		switch cylFast(&q, path.N, r, z0, z1, &t) {
+	var h hint
+	if fast {
+		switch cylFast(&q, path.N, r, z0, z1, &t, &h) {
 		case hit:
 			return true
 		case miss:
 			return false
 		}
 	}
-	return cylExact(&q, path.N, r, z0, z1, &t)
+	return cylExact(&q, path.N, r, z0, z1, &t, &h)
+}
+
+// hint passes the fast path's proposal to the exact path, which starts its
+// GJK there: indices of up to four points of the exact path's point list
+// (Ball: t_j − p_i at 3i + j; Cylinder: the points of S, built in the same
+// order by both paths). Any subset is a valid start; a good one saves
+// iterations.
+type hint struct {
+	n   int
+	idx [4]int
+}
+
+func (h *hint) add(i int) {
+	for _, j := range h.idx[:min(h.n, 4)] {
+		if j == i {
+			return
+		}
+	}
+	if h.n < 4 {
+		h.idx[h.n] = i
+	}
+	h.n++ // more than four: no hint
 }
 
 // verdict is the outcome of a fast path: hit and miss are proven, unsure
