@@ -14,9 +14,11 @@ const (
 	DemoSeed = 0
 	// DemoRadius is the demo tool's ball radius, in mm.
 	DemoRadius = 3.0
-	// DemoTool is the demo's tool: a 6 mm ball-end cutting 12 mm from the
-	// tip, on a 10 mm shank 40 mm long, in a 32 mm holder.
-	DemoTool = "ball 6 12, shank 10 40, holder 32 30"
+	// DemoTool is the demo's tool: a 6 mm ball-end cutting 9.5 mm from the
+	// tip, on a 10 mm shank 40 mm long, in a 32 mm holder. The flutes are
+	// a little short for the bottle: at one sample beside its steep end
+	// the shank, wider than the ball, touches it.
+	DemoTool = "ball 6 9.5, shank 10 40, holder 32 30"
 )
 
 // demoOptions are the demo program's options.
@@ -36,8 +38,9 @@ var demoOptions = ZigZagOptions{
 // arcs, about 2,600 moves) with six samples lowered by 0.4 mm and a
 // forgotten retract at the end (a rapid back across the part), and the
 // tool's specification (DemoTool). Checked, it shows the gouges of the
-// distorted samples, those of the chords cutting across the bottle's convex
-// bottom, shoulder and lip, and the rapid.
+// distorted samples and the many shallower ones of the chords between
+// samples cutting across the bottle's convex bottom, shoulder, lip and
+// bumps, the shank touching the bottle at one sample, and the rapid.
 func Demo() (part *mesh.TriMesh, program string, tool string) {
 	part, err := Mold(DemoGrid, DemoSeed)
 	if err != nil {
