@@ -27,6 +27,9 @@ func fixParams(s, t float64) (float64, float64) {
 		t = 0
 	}
 	s, t = min(s, 1), min(t, 1)
+	if sum := s + t; sum > 1 {
+		s, t = s/sum, t/sum // now s + t ≤ 1 within a few ulps
+	}
 	for {
 		h, l := twoSum(s, t)
 		if h < 1 || (h == 1 && l <= 0) {
@@ -296,6 +299,12 @@ func ballFast(q *[3]geom.Vec3, n int, zc, r float64, t *geom.Triangle, h *hint) 
 // add u(|g| + |h|) and u(|g| + |h| + ρ): |G̃ − G| ≤ 6u(Amax + |g| + |h̃| + ρ̃)
 // (+ underflow), below the 2⁻⁴⁹ = 16u bound used.
 func gapPos(q *[3]geom.Vec3, n int, t *geom.Triangle, dir geom.Vec3, h, rho float64) bool {
+	G, E := gap(q, n, t, dir, h, rho)
+	return G > E
+}
+
+// gap returns G̃ and its error bound E (see gapPos).
+func gap(q *[3]geom.Vec3, n int, t *geom.Triangle, dir geom.Vec3, h, rho float64) (G, E float64) {
 	g, amax := math.Inf(1), 0.0
 	for i := range n {
 		for j := range 3 {
@@ -305,6 +314,5 @@ func gapPos(q *[3]geom.Vec3, n int, t *geom.Triangle, dir geom.Vec3, h, rho floa
 			amax = max(amax, math.Abs(x)+math.Abs(y)+math.Abs(z))
 		}
 	}
-	G := (g - h) - rho
-	return G > 0x1p-49*(amax+math.Abs(g)+math.Abs(h)+rho)+eta
+	return (g - h) - rho, 0x1p-49*(amax+math.Abs(g)+math.Abs(h)+rho) + eta
 }

@@ -76,34 +76,8 @@ type cylCtx struct {
 // filter passed).
 func cylFast(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle, h *hint) verdict {
 	var c cylCtx
-	c.K = 3 * n
-	for i := range n {
-		for j := range 3 {
-			k := 3*i + j
-			m := t[j].Sub(q[i])
-			c.m[k] = m
-			c.lo[k] = int8(zSign(t[j].Z, q[i].Z, m.Z, z0))
-			c.hi[k] = int8(zSign(t[j].Z, q[i].Z, m.Z, z1))
-		}
-	}
 	var buf [45]spt
-	S := buf[:0]
-	for k := range c.K {
-		if c.lo[k] >= 0 && c.hi[k] <= 0 {
-			S = append(S, spt{x: c.m[k].X, y: c.m[k].Y, k: int8(k), l: -1})
-		}
-	}
-	for _, e := range minkEdges[n] {
-		a, b := e[0], e[1]
-		if c.lo[a]*c.lo[b] < 0 {
-			x, y := c.cross(a, b, z0)
-			S = append(S, spt{x: x, y: y, k: a, l: b, pl: 0})
-		}
-		if c.hi[a]*c.hi[b] < 0 {
-			x, y := c.cross(a, b, z1)
-			S = append(S, spt{x: x, y: y, k: a, l: b, pl: 1})
-		}
-	}
+	S := c.build(q, n, z0, z1, t, buf[:0])
 	if len(S) == 0 {
 		return miss // M ∩ L = ∅, exactly
 	}
@@ -138,6 +112,37 @@ func cylFast(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle, h *hin
 		return miss
 	}
 	return unsure
+}
+
+// build fills c with m̃_k and the exact classifications, and appends S̃ to S.
+func (c *cylCtx) build(q *[3]geom.Vec3, n int, z0, z1 float64, t *geom.Triangle, S []spt) []spt {
+	c.K = 3 * n
+	for i := range n {
+		for j := range 3 {
+			k := 3*i + j
+			m := t[j].Sub(q[i])
+			c.m[k] = m
+			c.lo[k] = int8(zSign(t[j].Z, q[i].Z, m.Z, z0))
+			c.hi[k] = int8(zSign(t[j].Z, q[i].Z, m.Z, z1))
+		}
+	}
+	for k := range c.K {
+		if c.lo[k] >= 0 && c.hi[k] <= 0 {
+			S = append(S, spt{x: c.m[k].X, y: c.m[k].Y, k: int8(k), l: -1})
+		}
+	}
+	for _, e := range minkEdges[n] {
+		a, b := e[0], e[1]
+		if c.lo[a]*c.lo[b] < 0 {
+			x, y := c.cross(a, b, z0)
+			S = append(S, spt{x: x, y: y, k: a, l: b, pl: 0})
+		}
+		if c.hi[a]*c.hi[b] < 0 {
+			x, y := c.cross(a, b, z1)
+			S = append(S, spt{x: x, y: y, k: a, l: b, pl: 1})
+		}
+	}
+	return S
 }
 
 // cross returns the computed crossing of [m̃_a, m̃_b] with the plane z = zp.

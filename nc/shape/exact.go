@@ -255,6 +255,16 @@ type hpt struct{ x, y, w *big.Int }
 // (crossings as P/w), then gjk2.
 func cylExact(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle, h *hint) bool {
 	k := newScaler(q, n, t, r, z0, z1)
+	S := exactS(k, q, n, z0, z1, t)
+	if len(S) == 0 {
+		return false
+	}
+	ri := k.int(r)
+	return gjk2(S, bMul(ri, ri), h)
+}
+
+// exactS returns S·2^K (see cylinder.go), in the order of cylCtx.build.
+func exactS(k scaler, q *[3]geom.Vec3, n int, z0, z1 float64, t *geom.Triangle) []hpt {
 	var m [9]iv
 	var lo, hi [9]int
 	zp := [2]*big.Int{k.int(z0), k.int(z1)}
@@ -288,11 +298,7 @@ func cylExact(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle, h *hi
 			S = append(S, hpt{x, y, den})
 		}
 	}
-	if len(S) == 0 {
-		return false
-	}
-	ri := k.int(r)
-	return gjk2(S, bMul(ri, ri), h)
+	return S
 }
 
 // gjk2 reports whether the squared distance from the origin to conv(S) is
@@ -303,7 +309,7 @@ func cylExact(q *[3]geom.Vec3, n int, r, z0, z1 float64, t *geom.Triangle, h *hi
 // are made on fractions with positive denominators.
 func gjk2(S []hpt, r2 *big.Int, h *hint) bool {
 	A, B := -1, -1 // the simplex: {A} or {A, B}
-	if h != nil && h.n > 0 && h.n <= 3 && h.idx[h.n-1] < len(S) {
+	if h != nil && h.n > 0 && h.n <= 3 && max(h.idx[0], h.idx[1], h.idx[2]) < len(S) {
 		// Start from the hint's simplex.
 		switch h.n {
 		case 1:

@@ -65,13 +65,14 @@ func fastRange(q *[3]geom.Vec3, n int, t *geom.Triangle, a, b, c float64) bool {
 }
 
 // provenLE reports whether |v| ≤ r is proven for an exact vector v, given
-// nv = fl(√fl(ṽ·ṽ)) for a computed ṽ (relative error ≤ 3u against |ṽ|)
-// and e ≥ |v − ṽ|.
+// nv = fl(√fl(ṽ·ṽ)) for a computed ṽ (relative error ≤ 3u against |ṽ|: the
+// squares and sums of non-negative terms ≤ 3u, halved by the root, plus
+// the root's u) and e ≥ |v − ṽ|.
 //
 // Proof: |v| ≤ |ṽ| + e ≤ nv(1 + 3u) + e. The left side L is computed with
-// two roundings and the multiplication by 2⁻⁵⁰, so
-// L ≥ (1−u)²(nv(1 + 4u) + e), and the right side R = fl(r(1 − 2⁻⁵¹)) ≤
-// r(1 − 4u)(1 + u). L ≤ R then gives nv(1 + 3u) + e ≤ R/(1−u)² < r.
+// two roundings after the exact scaling by 2⁻⁵⁰ = 8u, so
+// L ≥ (1−u)²(nv(1 + 8u) + e), and the right side R = fl(r(1 − 2⁻⁵¹)) ≤
+// r(1 − 4u)(1 + u). L ≤ R then gives |v| ≤ R/(1−u)² ≤ r(1 − u) < r.
 func provenLE(nv, e, r float64) bool {
 	return nv+(0x1p-50*nv+e) <= r*(1-0x1p-51)
 }
