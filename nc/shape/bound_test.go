@@ -63,8 +63,9 @@ func slopedCyl(rng *rand.Rand) cylCase {
 }
 
 func TestCrossingBound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(21, 22))
-	n := caseCount(t, 20000)
+	n := caseCount(t, 10000)
 	var pts int
 	for i := range n {
 		var c cylCase
@@ -124,8 +125,9 @@ func norm2LE(v [3]*big.Float, w geom.Vec3, e float64) bool {
 }
 
 func TestBallWitnessBound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(23, 24))
-	n := caseCount(t, 20000)
+	n := caseCount(t, 10000)
 	for i := range n {
 		c, _ := randBall(rng, 1+i%3)
 		q, _ := c.path.verts()
@@ -160,8 +162,9 @@ func TestBallWitnessBound(t *testing.T) {
 }
 
 func TestCylWitnessBound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(25, 26))
-	n := caseCount(t, 20000)
+	n := caseCount(t, 10000)
 	var checked int
 	for i := range n {
 		var c cylCase
@@ -222,8 +225,9 @@ func TestCylWitnessBound(t *testing.T) {
 }
 
 func TestGapBound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(27, 28))
-	n := caseCount(t, 20000)
+	n := caseCount(t, 10000)
 	for i := range n {
 		c, _ := randBall(rng, 1+i%3)
 		q, _ := c.path.verts()

@@ -226,18 +226,25 @@ func oSegMeetsTri(u, v ov, T [3]ov) bool {
 	return oInTri(u.times(sd).plus(v.minus(u).times(sn)), sd, T, n)
 }
 
+// oFace2 is the exact squared distance from x to the plane of T if T is
+// proper and the foot of x lies in T, else nil.
+func oFace2(x ov, T [3]ov) *big.Rat {
+	n := T[1].minus(T[0]).crossP(T[2].minus(T[0]))
+	if n.isZero() {
+		return nil
+	}
+	h := x.minus(T[0]).inner(n)
+	nn := n.inner(n)
+	// foot = x − n·h/nn = (x·nn − n·h)/nn
+	if !oInTri(x.times(nn).minus(n.times(h)), nn, T, n) {
+		return nil
+	}
+	return new(big.Rat).Quo(rMul(h, h), nn)
+}
+
 // oPointTri2 is the exact squared distance from x to T.
 func oPointTri2(x ov, T [3]ov) *big.Rat {
-	var best *big.Rat
-	n := T[1].minus(T[0]).crossP(T[2].minus(T[0]))
-	if !n.isZero() {
-		h := x.minus(T[0]).inner(n)
-		nn := n.inner(n)
-		// foot = x − n·h/nn = (x·nn − n·h)/nn
-		if oInTri(x.times(nn).minus(n.times(h)), nn, T, n) {
-			best = new(big.Rat).Quo(rMul(h, h), nn)
-		}
-	}
+	best := oFace2(x, T)
 	for i := range 3 {
 		if d := oSegSeg2(x, x, T[i], T[(i+1)%3]); best == nil || d.Cmp(best) < 0 {
 			best = d
@@ -273,12 +280,20 @@ func oBallDist2(path Path, zc float64, t geom.Triangle) *big.Rat {
 	}
 	var best *big.Rat
 	keep := func(d *big.Rat) {
-		if best == nil || d.Cmp(best) < 0 {
+		if d != nil && (best == nil || d.Cmp(best) < 0) {
 			best = d
 		}
 	}
+	// A point path: the point against T. Otherwise the vertices against the
+	// other's face, and all edge pairs (which include every vertex–edge
+	// pair: a vertex is an end of an edge).
+	if path.N == 1 {
+		keep(oPointTri2(Q[0], T))
+	}
 	for i := range path.N {
-		keep(oPointTri2(Q[i], T))
+		if path.N > 1 {
+			keep(oFace2(Q[i], T))
+		}
 	}
 	switch path.N {
 	case 2:
@@ -287,7 +302,7 @@ func oBallDist2(path Path, zc float64, t geom.Triangle) *big.Rat {
 		}
 	case 3:
 		for i := range 3 {
-			keep(oPointTri2(T[i], Q))
+			keep(oFace2(T[i], Q))
 			for j := range 3 {
 				keep(oSegSeg2(Q[i], Q[(i+1)%3], T[j], T[(j+1)%3]))
 			}

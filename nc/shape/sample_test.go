@@ -37,6 +37,7 @@ func samples(a, b geom.Vec3) []geom.Vec3 {
 }
 
 func TestSampledBall(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 5))
 	n := caseCount(t, 1000)
 	var hits, sure int
@@ -80,6 +81,7 @@ func TestSampledBall(t *testing.T) {
 }
 
 func TestSampledCylinder(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(4, 6))
 	n := caseCount(t, 1000)
 	var hits, sure int
