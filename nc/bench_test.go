@@ -1,0 +1,84 @@
+package nc
+
+import (
+	"math"
+	"testing"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/gen"
+	"github.com/collide3d/collide/nc/gcode"
+)
+
+// heightAt returns the largest height of m's vertices within r of (x, y)
+// horizontally: a ball-end path clears a terrain whose triangles are no
+// larger than their vertex spacing when its tip is r above it.
+func surfaceMoves(m *mesh.TriMesh, n int, size, step, above float64) []gcode.Move {
+	// The terrain's vertices are a grid of n×n over [0, size]².
+	h := func(x, y float64) float64 {
+		i := min(n-1, max(0, int(math.Round(x/size*float64(n-1)))))
+		j := min(n-1, max(0, int(math.Round(y/size*float64(n-1)))))
+		return m.Verts[j*n+i].Z
+	}
+	var ms []gcode.Move
+	var at geom.Vec3
+	first := true
+	for row := 0; ; row++ {
+		y := 1 + float64(row)*step*7
+		if y > size-1 {
+			break
+		}
+		for k := 0; ; k++ {
+			x := 1 + float64(k)*step
+			if x > size-1 {
+				break
+			}
+			if row%2 == 1 {
+				x = size - x
+			}
+			p := geom.V(x, y, h(x, y)+above)
+			if !first {
+				ms = append(ms, gcode.Move{Line: len(ms) + 1, Kind: gcode.Linear, From: at, To: p})
+			}
+			at, first = p, false
+		}
+	}
+	return ms
+}
+
+// BenchmarkMoves checks linear moves of half a millimetre along a terrain
+// of about 10^6 triangles (100 mm square), each ball-end move just above
+// the surface, with a shank and a holder, one core: the figure the README
+// gives as moves a minute (ns/move).
+func BenchmarkMoves(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		bv   collide.BV
+	}{{"1M/kdop18", 708, collide.KDOP18}, {"1M/kdop6", 708, collide.KDOP6}, {"1M/obb", 708, collide.OBB}, {"1M/aabb", 708, collide.AABB}} {
+		b.Run(tc.name, func(b *testing.B) {
+			m := gen.Must(gen.Terrain(tc.n, 100, 10, 0.5, 1))
+			part, err := collide.Build(m, collide.BuildOptions{BV: tc.bv})
+			if err != nil {
+				b.Fatal(err)
+			}
+			moves := surfaceMoves(m, tc.n, 100, 0.5, 0.5)
+			tool, _ := ParseTool("ball 6 20, shank 6 30, holder 20 40")
+			c, err := New(part, Options{Tool: tool, NoDetail: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ts, _ := c.state(tool)
+			b.ReportAllocs()
+			b.ResetTimer()
+			i, hits := 0, 0
+			for b.Loop() {
+				c.Move(i, moves[i], ts, func(Violation) bool { hits++; return true })
+				i = (i + 1) % len(moves)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Minutes(), "moves/min")
+			b.ReportMetric(float64(hits)/float64(b.N), "violations/move")
+		})
+	}
+}

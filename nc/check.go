@@ -1,0 +1,825 @@
+package nc
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/bvh"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/nc/gcode"
+	"github.com/collide3d/collide/nc/shape"
+)
+
+// Kind is the kind of a violation.
+type Kind uint8
+
+const (
+	// Gouge: on a feed move (G1, G2, G3) the cutter meets the part.
+	Gouge Kind = iota
+	// ShankHit: on a feed move the shank meets the part, the stock or a
+	// fixture.
+	ShankHit
+	// HolderHit: on a feed move the holder meets the part, the stock or a
+	// fixture.
+	HolderHit
+	// RapidHit: on a rapid move (G0) any part of the tool meets the part,
+	// the stock or a fixture.
+	RapidHit
+	// FixtureHit: on a feed move the cutter meets a fixture.
+	FixtureHit
+	numKinds
+)
+
+var kindNames = [...]string{"gouge", "shank", "holder", "rapid", "fixture"}
+
+// String returns "gouge", "shank", "holder", "rapid" or "fixture".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Target is what a violation's tool part meets.
+type Target uint8
+
+const (
+	// OnPart is the part, the goal shape.
+	OnPart Target = iota
+	// OnStock is the stock box.
+	OnStock
+	// OnFixture is one of the fixtures (Violation.Fixture says which).
+	OnFixture
+)
+
+// String returns "part", "stock" or "fixture".
+func (t Target) String() string {
+	switch t {
+	case OnPart:
+		return "part"
+	case OnStock:
+		return "stock"
+	case OnFixture:
+		return "fixture"
+	}
+	return fmt.Sprintf("target(%d)", int(t))
+}
+
+// Violation is one part of the tool meeting one target during one move.
+type Violation struct {
+	// Move is the index of the move in the program, Line its line.
+	Move, Line int
+	Kind       Kind
+	// Role is the part of the tool, Target what it meets (Fixture: which
+	// fixture, an index of Options.Fixtures).
+	Role    Role
+	Target  Target
+	Fixture int
+	// S0 and S1 bound where along the move it happens: the parameter of
+	// the move (the fraction of its length, or of an arc's angle) at which
+	// the tool first and last meets the triangles of Tris, to within
+	// 2^-30 (0 and 1 with Options.NoDetail).
+	S0, S1 float64
+	// Depth is how far the move would have to be raised (along +z) for
+	// this part of the tool to clear Tris, to within 2^-30 of the
+	// tool's height (0 for a graze or with NoDetail).
+	Depth float64
+	// Clearance, with a tolerance, is the least distance between the
+	// tool's part and Tris over the move, to within 2^-30 of the
+	// tolerance: 0 when they touch, at most Options.Eps.
+	Clearance float64
+	// Tris are the target's triangles met, ascending (for the stock, those
+	// of its box, as mesh/gen.Box(box, 1) numbers them; empty when the
+	// tool is inside the stock without meeting its faces).
+	Tris []int32
+	// Graze says that contact was not decided (see the package
+	// documentation): the tool's part comes within Within of every
+	// triangle of Tris, and may or may not touch them.
+	Graze  bool
+	Within float64
+}
+
+// Stats counts a check's work.
+type Stats struct {
+	// Queries is the number of searches of the targets' trees, BVTests the
+	// volume tests they made, Candidates the triangles they handed over.
+	Queries, BVTests, Candidates int64
+	// Exact counts the exact tests of a solid against a triangle.
+	Exact int64
+	// Grazes counts violations decided at the limit of a bracket.
+	Grazes int64
+}
+
+// Summary is the outcome of a check.
+type Summary struct {
+	// Moves is the number of moves, Checked those of nonzero length.
+	Moves, Checked int
+	// Violations counts the violations, ByKind by kind.
+	Violations int
+	ByKind     [numKinds]int
+	// MovesHit counts the moves with at least one violation.
+	MovesHit int
+	Stats    Stats
+	Seconds  float64
+}
+
+// Options configures a Checker.
+type Options struct {
+	// Eps ≥ 0 is the tolerance: a tool part closer than Eps to what it
+	// must not touch is a violation.
+	Eps float64
+	// Tool is the tool of every move whose tool number is not in Tools.
+	Tool Tool
+	// Tools are the tools by number (the T of the move).
+	Tools map[int]Tool
+	// Stock, if not nil, is the raw stock: rapids and the shank and holder
+	// must not meet it (the cutter may).
+	Stock *geom.AABB
+	// Fixtures are models nothing may touch.
+	Fixtures []*collide.Model
+	// Discrete tests the tool only at the end of each move (as the
+	// dissertation's "discrete positions"), not the volume it sweeps.
+	Discrete bool
+	// NoDetail skips the search for each violation's range, depth and
+	// clearance.
+	NoDetail bool
+	// MinDepth > 0 drops the violations no deeper than MinDepth (Depth ≤
+	// MinDepth, which includes grazes and contacts only within the
+	// tolerance): machining's allowance for a finishing path that touches
+	// its surface, or cuts it by less than the machine's resolution. The
+	// default, 0, reports every contact.
+	MinDepth float64
+	// Progress, if not nil, is called now and then with the moves checked
+	// and the total.
+	Progress func(done, total int)
+}
+
+// Checker checks tool paths against a part, fixtures and stock. It keeps
+// scratch state: one Checker must not run two checks at once.
+type Checker struct {
+	o       Options
+	targets []*target
+	tools   map[string]*toolState
+	scratch bvh.Scratch
+	st      Stats
+	// per-move buffers
+	cand []int32
+	hits []int32
+}
+
+// target is something the tool must not meet.
+type target struct {
+	kind  Target
+	index int
+	model *collide.Model // nil for the stock
+	tree  *bvh.Tree      // nil without a hierarchy
+	mesh  *mesh.TriMesh
+	box   geom.AABB // the stock's box, or the mesh's bounds
+	stamp []uint32
+	cur   uint32
+	mag   float64 // largest coordinate magnitude
+}
+
+// toolState is a tool's solids and searches, by role.
+type toolState struct {
+	tool  Tool
+	roles []*roleState
+}
+
+type roleState struct {
+	role   Role
+	tool   Tool
+	solids []solid
+	// zlo..zhi and rmax bound the role's solids: every point of them is
+	// within rmax of the axis between heights zlo and zhi.
+	zlo, zhi, rmax float64
+	// proxy[i] is the axis as a model of target i's volume.
+	proxy []*bvh.Tree
+}
+
+// ErrNoTool is returned by Check when a move's tool is unknown.
+var ErrNoTool = errors.New("nc: no tool for the move")
+
+// New returns a checker of tool paths against part (which may be nil if
+// fixtures or stock are given). The models must stay unchanged while the
+// checker is in use.
+func New(part *collide.Model, o Options) (*Checker, error) {
+	if math.IsNaN(o.Eps) || math.IsInf(o.Eps, 0) || o.Eps < 0 {
+		return nil, fmt.Errorf("nc: tolerance %v: want a finite number ≥ 0", o.Eps)
+	}
+	if math.IsNaN(o.MinDepth) || math.IsInf(o.MinDepth, 0) || o.MinDepth < 0 {
+		return nil, fmt.Errorf("nc: minimum depth %v: want a finite number ≥ 0", o.MinDepth)
+	}
+	c := &Checker{o: o, tools: map[string]*toolState{}}
+	add := func(m *collide.Model, kind Target, i int) error {
+		if m == nil {
+			return fmt.Errorf("nc: %v %d is nil", kind, i)
+		}
+		t := &target{kind: kind, index: i, model: m, tree: m.Tree(), mesh: m.Mesh()}
+		t.box = t.mesh.Bounds()
+		t.stamp = make([]uint32, len(t.mesh.Tris))
+		t.mag = mag(t.box)
+		c.targets = append(c.targets, t)
+		return nil
+	}
+	if part != nil {
+		if err := add(part, OnPart, 0); err != nil {
+			return nil, err
+		}
+	}
+	for i, f := range o.Fixtures {
+		if err := add(f, OnFixture, i); err != nil {
+			return nil, err
+		}
+	}
+	if o.Stock != nil {
+		b := *o.Stock
+		if !finiteBox(b) || b.Min.X > b.Max.X || b.Min.Y > b.Max.Y || b.Min.Z > b.Max.Z {
+			return nil, fmt.Errorf("nc: stock box %v: want finite corners, min ≤ max", b)
+		}
+		m := boxMesh(b)
+		c.targets = append(c.targets, &target{kind: OnStock, mesh: m, box: b, stamp: make([]uint32, len(m.Tris)), mag: mag(b)})
+	}
+	if len(c.targets) == 0 {
+		return nil, errors.New("nc: nothing to check against (no part, fixture or stock)")
+	}
+	return c, nil
+}
+
+func finiteBox(b geom.AABB) bool {
+	for _, v := range []float64{b.Min.X, b.Min.Y, b.Min.Z, b.Max.X, b.Max.Y, b.Max.Z} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func mag(b geom.AABB) float64 {
+	if b.IsEmpty() {
+		return 0
+	}
+	return max(math.Abs(b.Min.X), math.Abs(b.Min.Y), math.Abs(b.Min.Z), math.Abs(b.Max.X), math.Abs(b.Max.Y), math.Abs(b.Max.Z))
+}
+
+// boxMesh returns the 12 triangles of box b's faces.
+func boxMesh(b geom.AABB) *mesh.TriMesh {
+	m := &mesh.TriMesh{}
+	for i := range 8 {
+		v := b.Min
+		if i&1 != 0 {
+			v.X = b.Max.X
+		}
+		if i&2 != 0 {
+			v.Y = b.Max.Y
+		}
+		if i&4 != 0 {
+			v.Z = b.Max.Z
+		}
+		m.Verts = append(m.Verts, v)
+	}
+	m.Tris = [][3]int32{
+		{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, // z min, z max
+		{0, 1, 4}, {1, 5, 4}, {2, 6, 3}, {3, 6, 7}, // y min, y max
+		{0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}, // x min, x max
+	}
+	return m
+}
+
+// state returns the checker's state for tool t.
+func (c *Checker) state(t Tool) (*toolState, error) {
+	if ts, ok := c.tools[t.spec]; ok {
+		return ts, nil
+	}
+	if len(t.Parts) == 0 {
+		return nil, ErrNoTool
+	}
+	ts := &toolState{tool: t}
+	all := solids(t, c.o.Eps)
+	for _, r := range []Role{Cutting, Shank, Holder} {
+		rs := &roleState{role: r, tool: t, zlo: math.Inf(1), zhi: math.Inf(-1)}
+		for _, s := range all {
+			if s.role != r {
+				continue
+			}
+			rs.solids = append(rs.solids, s)
+			lo, hi, rad := s.z0, s.z1, s.r
+			switch s.kind {
+			case exactBall:
+				lo, hi = s.z0-s.r, s.z0+s.r
+			case profile:
+				rad = max(s.radius(s.z0, true), s.radius(s.z1, true))
+			}
+			rs.zlo, rs.zhi, rs.rmax = min(rs.zlo, lo), max(rs.zhi, hi), max(rs.rmax, rad)
+		}
+		if len(rs.solids) == 0 {
+			continue
+		}
+		axis := &mesh.TriMesh{Verts: []geom.Vec3{{Z: rs.zlo}, {Z: rs.zhi}}, Tris: [][3]int32{{0, 1, 1}}}
+		rs.proxy = make([]*bvh.Tree, len(c.targets))
+		for i, tg := range c.targets {
+			if tg.tree == nil {
+				continue
+			}
+			m, err := collide.Build(axis, collide.BuildOptions{BV: tg.model.BV(), Float64: tg.model.Options().Float64})
+			if err != nil {
+				return nil, fmt.Errorf("nc: the tool's axis as a %v model: %w", tg.model.BV(), err)
+			}
+			rs.proxy[i] = m.Tree()
+		}
+		ts.roles = append(ts.roles, rs)
+	}
+	c.tools[t.spec] = ts
+	return ts, nil
+}
+
+// toolFor returns the tool of a move with tool number n.
+func (c *Checker) toolFor(n int) (Tool, error) {
+	if t, ok := c.o.Tools[n]; ok {
+		return t, nil
+	}
+	if len(c.o.Tool.Parts) > 0 {
+		return c.o.Tool, nil
+	}
+	return Tool{}, fmt.Errorf("%w: T%d is not in the tool table", ErrNoTool, n)
+}
+
+// Check checks every move of p, calling fn (if not nil) with each
+// violation in program order; fn returns false to stop the check. The
+// error is about the input (a move's tool unknown, an unsupported arc),
+// naming the program's line.
+func (c *Checker) Check(p *gcode.Program, fn func(Violation) bool) (Summary, error) {
+	start := time.Now()
+	c.st = Stats{}
+	var sum Summary
+	sum.Moves = len(p.Moves)
+	stop := false
+	for i, m := range p.Moves {
+		if c.o.Progress != nil && i%1024 == 0 {
+			c.o.Progress(i, len(p.Moves))
+		}
+		t, err := c.toolFor(m.Tool)
+		if err != nil {
+			return sum, fmt.Errorf("%s: line %d: %w", p.Name, m.Line, err)
+		}
+		ts, err := c.state(t)
+		if err != nil {
+			return sum, fmt.Errorf("%s: line %d: %w", p.Name, m.Line, err)
+		}
+		if isArc(m) && m.Plane != gcode.XY && normalOf(m, m.From) != normalOf(m, m.To) {
+			return sum, fmt.Errorf("%s: line %d: nc: a helix outside the XY plane (G17) is not supported", p.Name, m.Line)
+		}
+		if !isArc(m) && m.From == m.To {
+			continue
+		}
+		sum.Checked++
+		hitMove := false
+		c.Move(i, m, ts, func(v Violation) bool {
+			hitMove = true
+			sum.Violations++
+			sum.ByKind[v.Kind]++
+			if v.Graze {
+				c.st.Grazes++
+			}
+			if fn != nil && !fn(v) {
+				stop = true
+			}
+			return !stop
+		})
+		if hitMove {
+			sum.MovesHit++
+		}
+		if stop {
+			break
+		}
+	}
+	if c.o.Progress != nil {
+		c.o.Progress(len(p.Moves), len(p.Moves))
+	}
+	sum.Stats = c.st
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, nil
+}
+
+// Move checks move m (index i in its program) with tool state ts.
+func (c *Checker) Move(i int, m gcode.Move, ts *toolState, fn func(Violation) bool) {
+	rapid := m.Kind == gcode.Rapid
+	for _, rs := range ts.roles {
+		for ti, tg := range c.targets {
+			if !rapid && rs.role == Cutting && tg.kind == OnStock {
+				continue
+			}
+			v := Violation{Move: i, Line: m.Line, Role: rs.role, Target: tg.kind, Fixture: tg.index, S1: 1}
+			switch {
+			case rapid:
+				v.Kind = RapidHit
+			case rs.role == Shank:
+				v.Kind = ShankHit
+			case rs.role == Holder:
+				v.Kind = HolderHit
+			case tg.kind == OnFixture:
+				v.Kind = FixtureHit
+			default:
+				v.Kind = Gouge
+			}
+			tris, graze, within := c.touch(m, rs, ti, tg)
+			if len(tris) == 0 {
+				if tg.kind != OnStock || !tg.box.Contains(m.From.Add(geom.V(0, 0, rs.zlo))) {
+					continue
+				}
+				// Inside the stock without meeting its faces: the whole
+				// move is.
+				v.Depth = m.From.Z + rs.zlo - tg.box.Max.Z
+				v.Depth = max(0, -v.Depth)
+			} else {
+				v.Tris, v.Graze, v.Within = tris, graze, within
+				if !c.o.NoDetail || c.o.MinDepth > 0 {
+					c.detail(&v, m, rs, tg)
+				}
+				if c.o.MinDepth > 0 && !(v.Depth > c.o.MinDepth) {
+					continue
+				}
+			}
+			if !fn(v) {
+				return
+			}
+		}
+	}
+}
+
+// touch returns the triangles of target tg that role rs meets over move
+// m, ascending; and whether every contact found is a graze, and if so
+// their largest bound.
+func (c *Checker) touch(m gcode.Move, rs *roleState, ti int, tg *target) ([]int32, bool, float64) {
+	tg.cur++
+	if tg.cur == 0 {
+		clear(tg.stamp)
+		tg.cur = 1
+	}
+	c.cand = c.cand[:0]
+	c.candidates(m, rs, ti, tg)
+	var hits []int32
+	var all hit
+	for _, e := range c.cand {
+		t := tg.mesh.Triangle(int(e))
+		h := c.meetsMove(m, 0, 1, rs.solids, t, 0)
+		if h.yes {
+			hits = append(hits, e)
+			all = all.or(h)
+		}
+	}
+	if len(hits) == 0 {
+		return nil, false, 0
+	}
+	slices.Sort(hits)
+	if !all.graze {
+		return hits, false, 0
+	}
+	return hits, true, all.within
+}
+
+// candidates appends to c.cand every triangle of tg that role rs may meet
+// over move m (each once), found through the target's tree.
+func (c *Checker) candidates(m gcode.Move, rs *roleState, ti int, tg *target) {
+	var n int
+	var length float64
+	if c.o.Discrete {
+		n, length = 1, 0
+	} else {
+		length = pathLength(m)
+		n = int(math.Ceil(length / (2 * max(rs.rmax, 1e-9*(1+tg.mag)))))
+		if isArc(m) {
+			n = max(n, int(math.Ceil(sweep(m)/(math.Pi/4))))
+		}
+		n = max(n, 1)
+		if n > 1<<20 {
+			n = 1 << 20
+		}
+	}
+	visit := func(e int32) bool {
+		if tg.stamp[e] != tg.cur {
+			tg.stamp[e] = tg.cur
+			c.cand = append(c.cand, e)
+		}
+		return true
+	}
+	for k := range n {
+		var at geom.Vec3
+		if c.o.Discrete {
+			at = m.To
+		} else {
+			at = m.At((float64(k) + 0.5) / float64(n))
+		}
+		// Every position of this piece is within length/(2n) of at (the
+		// move's speed is constant in its parameter); the slack covers the
+		// rounding of at and of the pad.
+		pad := rs.rmax + length/(2*float64(n))
+		pad += pad*0x1p-30 + (tg.mag+math.Abs(at.X)+math.Abs(at.Y)+math.Abs(at.Z)+math.Abs(rs.zlo)+math.Abs(rs.zhi))*0x1p-40
+		if tg.tree == nil {
+			lo := at.Add(geom.V(-pad, -pad, rs.zlo-pad))
+			hi := at.Add(geom.V(pad, pad, rs.zhi+pad))
+			q := geom.AABB{Min: lo, Max: hi}
+			if !q.Overlaps(tg.box) {
+				continue
+			}
+			for e := range tg.mesh.Tris {
+				if tg.mesh.Triangle(e).Bounds().Overlaps(q) {
+					visit(int32(e))
+				}
+			}
+			c.st.Candidates += int64(len(tg.mesh.Tris))
+			continue
+		}
+		c.st.Queries++
+		st := bvh.Near(tg.tree, rs.proxy[ti], geom.Translation(at), pad, &c.scratch, visit)
+		c.st.BVTests += st.BVTests + st.LeafTests
+		c.st.Candidates += st.TriTests
+	}
+}
+
+func isArc(m gcode.Move) bool { return m.Kind == gcode.ArcCW || m.Kind == gcode.ArcCCW }
+
+// sweep returns an arc's angle (0 for a line).
+func sweep(m gcode.Move) float64 {
+	if !isArc(m) {
+		return 0
+	}
+	return m.Sweep()
+}
+
+// pathLength returns the length of move m's path.
+func pathLength(m gcode.Move) float64 {
+	if !isArc(m) {
+		return m.To.Sub(m.From).Norm()
+	}
+	return math.Hypot(sweep(m)*m.Radius, normalOf(m, m.To)-normalOf(m, m.From))
+}
+
+// normalOf returns p's coordinate along the normal of m's plane.
+func normalOf(m gcode.Move, p geom.Vec3) float64 {
+	switch m.Plane {
+	case gcode.ZX:
+		return p.Y
+	case gcode.YZ:
+		return p.X
+	}
+	return p.Z
+}
+
+// meetsMove reports whether solids swept over move m between parameters
+// s0 and s1, raised by lift, meet t. Lines are decided exactly (up to the
+// brackets of curved solids); arcs by bisection of the angle.
+func (c *Checker) meetsMove(m gcode.Move, s0, s1 float64, ss []solid, t geom.Triangle, lift float64) hit {
+	up := geom.V(0, 0, lift)
+	if c.o.Discrete {
+		return c.meetsAll(shape.Point(m.To.Add(up)), 0, 0, ss, t)
+	}
+	if !isArc(m) {
+		a, b := m.From, m.To
+		if s0 != 0 {
+			a = m.At(s0)
+		}
+		if s1 != 1 {
+			b = m.At(s1)
+		}
+		a, b = a.Add(up), b.Add(up)
+		if a == b {
+			return c.meetsAll(shape.Point(a), 0, 0, ss, t)
+		}
+		return c.meetsAll(shape.Segment(a, b), 0, 0, ss, t)
+	}
+	return c.meetsArc(m, s0, s1, ss, t, lift)
+}
+
+// meetsAll reports whether any of solids ss, swept over path with lift and
+// grown by grow, meets t.
+func (c *Checker) meetsAll(path shape.Path, lift, grow float64, ss []solid, t geom.Triangle) hit {
+	var h hit
+	for i := range ss {
+		g := ss[i].meets(path, lift, grow, t, &c.st)
+		if g.yes && !g.graze {
+			return g
+		}
+		h = h.or(g)
+	}
+	return h
+}
+
+// arcDepth is the most halvings of an arc's angle, arcBudget the most
+// pieces of an arc tested against one triangle.
+const (
+	arcDepth  = 26
+	arcBudget = 128
+)
+
+// meetsArc decides an arc (between parameters s0 and s1) by bisection of
+// its angle, breadth first: a piece of at most a quarter turn lies in the
+// triangle of its ends and the meeting point of its end tangents, raised
+// over the piece's rise (a helix), so the solids swept over that triangle
+// (grown by a bound on the rounding of its corners) missing t proves a
+// miss; the solids at either end of the piece meeting t proves contact;
+// else the piece is halved, at most arcDepth times and into at most
+// arcBudget pieces, after which it is a graze within the bound that the
+// outer test leaves.
+func (c *Checker) meetsArc(m gcode.Move, s0, s1 float64, ss []solid, t geom.Triangle, lift float64) hit {
+	type piece struct {
+		a, b  float64
+		depth int
+	}
+	up := geom.V(0, 0, lift)
+	total := sweep(m)
+	q := max(1, int(math.Ceil((s1-s0)*total/(math.Pi/2))))
+	queue := make([]piece, 0, max(arcBudget, q))
+	for k := range q {
+		queue = append(queue, piece{s0 + (s1-s0)*float64(k)/float64(q), s0 + (s1-s0)*float64(k+1)/float64(q), 0})
+	}
+	scale := m.Radius + math.Abs(m.Center.X) + math.Abs(m.Center.Y) + math.Abs(m.Center.Z) +
+		math.Abs(m.From.X) + math.Abs(m.From.Y) + math.Abs(m.From.Z) + math.Abs(m.To.X) + math.Abs(m.To.Y) + math.Abs(m.To.Z) + lift
+	var res hit
+	for head := 0; head < len(queue); head++ {
+		p := queue[head]
+		pa, pb := m.At(p.a).Add(up), m.At(p.b).Add(up)
+		ha := c.meetsAll(shape.Point(pa), 0, 0, ss, t)
+		if ha.yes && !ha.graze {
+			return ha
+		}
+		hb := c.meetsAll(shape.Point(pb), 0, 0, ss, t)
+		if hb.yes && !hb.graze {
+			return hb
+		}
+		res = res.or(ha).or(hb)
+		phi := (p.b - p.a) * total
+		pm := m.At((p.a + p.b) / 2).Add(up)
+		// The apex: the middle point pushed out from the centre by 1/cos(φ/2)
+		// in the plane (cos computed within a few ulps; grow covers it).
+		ctr := m.Center
+		lo, rise := normalOf(m, pa), normalOf(m, pb)-normalOf(m, pa)
+		if rise < 0 {
+			lo, rise = normalOf(m, pb), -rise
+		}
+		k := 1 / math.Cos(phi/2)
+		apex := geom.V(ctr.X+(pm.X-ctr.X)*k, ctr.Y+(pm.Y-ctr.Y)*k, ctr.Z+(pm.Z-ctr.Z)*k)
+		a, b := pa, pb
+		if m.Plane == gcode.XY {
+			a.Z, b.Z, apex.Z = lo, lo, lo
+		} else {
+			apex = setNormal(m, apex, normalOf(m, pa))
+		}
+		// The radius goes linearly between the start's and the end's (a
+		// spiral within Read's tolerance): grow covers the departure.
+		grow := scale*0x1p-44 + m.Radius*phi*phi*0x1p-40 + math.Abs(endRadius(m)-m.Radius)*(p.b-p.a)*(1+0x1p-40)
+		h := c.meetsAll(shape.Tri(a, apex, b), rise, grow, ss, t)
+		if !h.yes {
+			continue
+		}
+		if p.depth >= arcDepth || phi*m.Radius <= scale*0x1p-44 || len(queue)+2 > cap(queue) {
+			// Every point of the triangle is within the apex's distance
+			// from the circle (R·(sec(φ/2) − 1)), the grow and the rise
+			// of the arc; h may itself be a graze of an outer test.
+			w := (m.Radius*(k-1)+2*grow+rise)*(1+0x1p-40) + h.within
+			res = res.or(hit{yes: true, graze: true, within: w})
+			continue
+		}
+		mid := (p.a + p.b) / 2
+		queue = append(queue, piece{p.a, mid, p.depth + 1}, piece{mid, p.b, p.depth + 1})
+	}
+	return res
+}
+
+// endRadius returns the distance of an arc's end from its centre, in its
+// plane.
+func endRadius(m gcode.Move) float64 {
+	a, b, _ := m.Plane.Axes()
+	return math.Hypot(m.To.Index(a)-m.Center.Index(a), m.To.Index(b)-m.Center.Index(b))
+}
+
+// setNormal returns p with its coordinate along m's plane's normal set to v.
+func setNormal(m gcode.Move, p geom.Vec3, v float64) geom.Vec3 {
+	switch m.Plane {
+	case gcode.ZX:
+		p.Y = v
+	case gcode.YZ:
+		p.X = v
+	default:
+		p.Z = v
+	}
+	return p
+}
+
+// detailSteps is the number of halvings of the searches for a violation's
+// range, depth and clearance.
+const detailSteps = 20
+
+// detail fills in v's range, depth and clearance: by bisection, each step
+// an exact test of the move (or part of it) against v's triangles.
+func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) {
+	tris := make([]geom.Triangle, len(v.Tris))
+	for i, e := range v.Tris {
+		tris[i] = tg.mesh.Triangle(int(e))
+	}
+	ss := rs.solids
+	any := func(ss []solid, s0, s1, lift float64) bool {
+		for _, t := range tris {
+			if c.meetsMove(m, s0, s1, ss, t, lift).yes {
+				return true
+			}
+		}
+		return false
+	}
+	if c.o.Eps > 0 {
+		// The clearance: the least tolerance at which the move still meets.
+		z := solids(rs.tool, 0)
+		zs := roleSolids(z, rs.role)
+		if !any(zs, 0, 1, 0) {
+			lo, hi := 0.0, c.o.Eps
+			for range detailSteps {
+				mid := lo + (hi-lo)/2
+				if any(roleSolids(solids(rs.tool, mid), rs.role), 0, 1, 0) {
+					hi = mid
+				} else {
+					lo = mid
+				}
+			}
+			v.Clearance = hi
+		} else {
+			ss = zs
+		}
+	}
+	if c.o.Discrete {
+		v.S0, v.S1 = 1, 1
+	} else {
+		// The range: the least s1 such that [0, s1] meets, and the largest
+		// s0 such that [s0, 1] meets.
+		if any(rs.solids, 0, 0, 0) {
+			v.S0 = 0
+		} else {
+			lo, hi := 0.0, 1.0
+			for range detailSteps {
+				mid := lo + (hi-lo)/2
+				if any(rs.solids, 0, mid, 0) {
+					hi = mid
+				} else {
+					lo = mid
+				}
+			}
+			v.S0 = hi
+		}
+		if any(rs.solids, 1, 1, 0) {
+			v.S1 = 1
+		} else {
+			lo, hi := v.S0, 1.0
+			for range detailSteps {
+				mid := lo + (hi-lo)/2
+				if any(rs.solids, mid, 1, 0) {
+					lo = mid
+				} else {
+					hi = mid
+				}
+			}
+			v.S1 = lo
+		}
+	}
+	if v.Graze || v.Clearance > 0 {
+		return
+	}
+	// The depth: the least raise that clears the triangles.
+	top := math.Inf(-1)
+	for _, t := range tris {
+		top = max(top, t[0].Z, t[1].Z, t[2].Z)
+	}
+	low := min(m.From.Z, m.To.Z)
+	if isArc(m) && m.Plane != gcode.XY {
+		low -= m.Radius
+	}
+	hi := top - (low + rs.zlo)
+	hi += math.Abs(hi)*0x1p-20 + 1e-9
+	if hi <= 0 || any(ss, 0, 1, hi) {
+		return
+	}
+	lo := 0.0
+	for range detailSteps {
+		mid := lo + (hi-lo)/2
+		if any(ss, 0, 1, mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	v.Depth = hi
+}
+
+// roleSolids returns the solids of ss with role r.
+func roleSolids(ss []solid, r Role) []solid {
+	var out []solid
+	for _, s := range ss {
+		if s.role == r {
+			out = append(out, s)
+		}
+	}
+	return out
+}

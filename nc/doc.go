@@ -1,0 +1,61 @@
+// Package nc verifies tool paths for 3-axis machining: it checks that a
+// milling tool, moved along a G-code program (package nc/gcode), never
+// cuts into the part it is making (a gouge), that its shank and holder
+// touch nothing, and that its rapid moves (G0) meet neither the part, the
+// stock nor the fixtures. It is the application of Klosowski's
+// dissertation (chapter 8), with exact tools rather than polyhedral ones.
+//
+// # Tools
+//
+// A Tool is a stack of solids of revolution about a vertical axis, from
+// its tip up: a ball end (a ball and a cylinder), a flat end (a
+// cylinder), a bull nose (a rounded corner and a cylinder), a taper (a
+// cone), then cutting cylinders or cones, a shank and a holder of stacked
+// cylinders and cones (ParseTool). The tool translates and never turns.
+//
+// # What is decided, and how exactly
+//
+// A move's swept volume is checked as a whole, never only at sampled
+// positions. Contact is closed: a tool touching the part at a point is a
+// violation (Options.MinDepth filters contacts by depth; Options.Eps
+// makes anything closer than Eps one).
+//
+//   - The targets' trees (every kind of bvh tree, through bvh.Near: the
+//     one traversal, with the tool's axis as the flying model and its
+//     radius and the move's length as the tolerance) find the candidate
+//     triangles; each candidate is then decided against the whole move.
+//   - Balls and cylinders (a ball end's ball, every cylinder of a tool,
+//     and the balls and cylinders that a tolerance grows) are decided
+//     exactly by package nc/shape, for straight moves: the ball sweeps a
+//     capsule, a cylinder a swept cylinder.
+//   - Cones, bull-nose corners and the rounded rims that a tolerance adds
+//     are conservative by themselves: each is bracketed by cylinders, the
+//     one inside and the one around each slab of heights, halving the
+//     slabs until one proves contact or every one a miss. After 40
+//     halvings a slab still undecided is reported as contact, marked
+//     Graze: the triangle is then within 2^-40 of the piece's height (times
+//     its slope) of the surface, and may not touch it.
+//   - Arcs (G2, G3) are bisected in angle: a piece of an arc lies in the
+//     triangle of its ends and its end tangents' meeting point (for a helix,
+//     raised over its rise), so the tool swept over that triangle missing
+//     proves a miss, and the tool at an end of the piece meeting proves
+//     contact. After 48 halvings a piece still undecided is a graze: the
+//     arc passes within about 2^-44 of the arc's size of contact. An
+//     arc's positions are computed in floating point (gcode.Move.At): the
+//     triangles are grown by a bound on that rounding, and a contact proved
+//     at an end is proved at that computed position.
+//   - The stock is a box: a rapid, the shank or the holder meeting its
+//     faces, or starting inside it, is a violation; the cutter may cut it.
+//     The stock is the raw box throughout (material removed by earlier
+//     moves is not tracked).
+//   - A tool entirely inside a closed part, touching none of its
+//     triangles, is not detected: the part is its surface, as everywhere
+//     in collide. A path that enters the part is reported on the move that
+//     crosses the surface.
+//
+// Each violation says the program line, the tool part and the target, the
+// triangles met, the range of the move's parameter where it happens, how
+// far the move would have to be raised to clear them (Depth), and with a
+// tolerance the least distance (Clearance); these are found by bisection
+// with the same exact tests.
+package nc

@@ -1,0 +1,326 @@
+package nc
+
+import (
+	"math"
+
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/nc/shape"
+)
+
+// This file decides whether a tool's parts, offset by the tolerance and
+// swept over a set of positions (a shape.Path), meet a triangle.
+//
+// Cylinders and balls are decided exactly by package shape. Every other
+// solid of revolution here (cones, bull-nose corners, and the rims that the
+// tolerance rounds onto cylinders and cones) has a radius monotone in the
+// height over each of its pieces, and is bracketed by cylinders: over a
+// slab of heights the cylinder of the piece's smallest radius there lies
+// inside it and the cylinder of its largest contains it. The outer one
+// missing proves a miss, the inner one meeting proves contact, and
+// otherwise the slab is halved, to at most maxDepth halvings. A slab still
+// undecided then is reported as contact, a graze: the triangle is then
+// within 2^-maxDepth of the piece's height times its slope of it (the two
+// cylinders' radii differ by no more), and may not touch it.
+
+// maxDepth is the most halvings of a bracketed slab.
+const maxDepth = 40
+
+// solid is one testable solid of an offset tool.
+type solid struct {
+	kind solidKind
+	role Role
+	// r is the radius of a cylinder or a ball; z0..z1 the heights (a
+	// ball's centre is at z0).
+	r      float64
+	z0, z1 float64
+	// inc says a profile's radius increases with the height (else it
+	// decreases); terms are its radius: at height z the largest of the
+	// terms whose range holds z.
+	inc   bool
+	terms []term
+}
+
+type solidKind uint8
+
+const (
+	exactCyl solidKind = iota
+	exactBall
+	profile
+)
+
+// term is a piece of a profile: a line from radius a at height za to
+// radius b at zb, or (arc) the circle r = a + sqrt(c² − (z − zc)²),
+// over za..zb.
+type term struct {
+	arc    bool
+	za, zb float64
+	a, b   float64
+	c, zc  float64
+}
+
+// rough is the relative slack of a profile's radii: the computed radius
+// times 1 ∓ rough bounds the true one (a few roundings of u = 2^-53 each,
+// and a square root's loss near a rim, bounded in radius below).
+const rough = 0x1p-44
+
+// radius returns a lower (up false) or upper bound of the profile's radius
+// at height z.
+func (s *solid) radius(z float64, up bool) float64 {
+	r := 0.0
+	for _, t := range s.terms {
+		if z < t.za || z > t.zb {
+			continue
+		}
+		var v float64
+		switch {
+		case !t.arc && z == t.za:
+			v = t.a // exact at the ends
+		case !t.arc && z == t.zb:
+			v = t.b
+		case t.arc && (z-t.zc == t.c || t.zc-z == t.c):
+			v = t.a // exact where the circle meets its centre's radius
+		case t.arc:
+			d := math.Abs(z - t.zc)
+			// d is within 2^-53 of |z − zc| relatively; take it the
+			// other way for each bound.
+			if up {
+				d *= 1 - 0x1p-51
+			} else {
+				d *= 1 + 0x1p-51
+			}
+			w := (t.c - d) * (t.c + d)
+			if w < 0 {
+				w = 0
+			}
+			v = t.a + math.Sqrt(w)
+			v = bound(v, up)
+		default:
+			v = bound(t.a+(t.b-t.a)*(z-t.za)/(t.zb-t.za), up)
+		}
+		r = max(r, v)
+	}
+	return r
+}
+
+// bound returns r moved by the slack: up for an upper bound, down for a
+// lower one.
+func bound(r float64, up bool) float64 {
+	if up {
+		return r*(1+rough) + 0x1p-1000
+	}
+	return max(0, r*(1-rough))
+}
+
+// solids returns the solids of tool offset by eps ≥ 0: their union is the
+// set of points within eps of the tool (a cylinder grows into a cylinder
+// of radius r + eps and two rounded rims; a ball into a ball of radius r +
+// eps; a cone into the cone offset along its normal between two rims; a
+// corner into a corner of radius c + eps and a rim).
+func solids(tool Tool, eps float64) []solid {
+	var out []solid
+	up := func(x float64) float64 {
+		if eps == 0 {
+			return x
+		}
+		// x + eps, rounded up.
+		return x + eps + math.Abs(x+eps)*0x1p-52
+	}
+	for _, p := range tool.Parts {
+		switch p.Shape {
+		case Cyl:
+			if eps == 0 {
+				out = append(out, solid{kind: exactCyl, role: p.Role, r: p.R0, z0: p.Z0, z1: p.Z1})
+				continue
+			}
+			out = append(out,
+				solid{kind: exactCyl, role: p.Role, r: up(p.R0), z0: p.Z0, z1: p.Z1},
+				solid{kind: profile, role: p.Role, inc: true, z0: p.Z0 - eps, z1: p.Z0,
+					terms: []term{{arc: true, za: p.Z0 - eps, zb: p.Z0, a: p.R0, c: eps, zc: p.Z0}}},
+				solid{kind: profile, role: p.Role, inc: false, z0: p.Z1, z1: p.Z1 + eps,
+					terms: []term{{arc: true, za: p.Z1, zb: p.Z1 + eps, a: p.R0, c: eps, zc: p.Z1}}})
+		case Ball:
+			out = append(out, solid{kind: exactBall, role: p.Role, r: up(p.R0), z0: p.Z0 + p.R0})
+		case Corner:
+			c := p.Z1 - p.Z0
+			out = append(out, solid{kind: profile, role: p.Role, inc: true, z0: p.Z0 - eps, z1: p.Z1,
+				terms: []term{{arc: true, za: p.Z0 - eps, zb: p.Z1, a: p.R0, c: c + eps, zc: p.Z1}}})
+			if eps > 0 {
+				out = append(out, solid{kind: profile, role: p.Role, inc: false, z0: p.Z1, z1: p.Z1 + eps,
+					terms: []term{{arc: true, za: p.Z1, zb: p.Z1 + eps, a: p.R1, c: eps, zc: p.Z1}}})
+			}
+		case Cone:
+			out = append(out, coneSolids(p, eps)...)
+		}
+	}
+	return out
+}
+
+// coneSolids returns the solids of cone p offset by eps: its trapezoid of
+// profile grown by a disc of radius eps is bounded, at each height, by the
+// largest of the rims' circles and the offset side, and is split where its
+// radius is largest (at the wider end) into an increasing and a
+// decreasing piece.
+func coneSolids(p Part, eps float64) []solid {
+	if eps == 0 {
+		return []solid{{kind: profile, role: p.Role, inc: p.R1 >= p.R0, z0: p.Z0, z1: p.Z1,
+			terms: []term{{za: p.Z0, zb: p.Z1, a: p.R0, b: p.R1}}}}
+	}
+	h, dr := p.Z1-p.Z0, p.R1-p.R0
+	l := math.Hypot(h, dr)
+	nr, nz := h/l, -dr/l
+	// The offset side, a little inside its exact place in radius (the
+	// lower bound takes the largest term; an upper bound takes the rims
+	// and this side pushed out by the slack).
+	terms := []term{
+		{arc: true, za: p.Z0 - eps, zb: p.Z0 + eps, a: p.R0, c: eps, zc: p.Z0},
+		{arc: true, za: p.Z1 - eps, zb: p.Z1 + eps, a: p.R1, c: eps, zc: p.Z1},
+		{za: p.Z0 + eps*nz, zb: p.Z1 + eps*nz, a: p.R0 + eps*nr, b: p.R1 + eps*nr},
+	}
+	if p.R1 >= p.R0 {
+		return []solid{
+			{kind: profile, role: p.Role, inc: true, z0: p.Z0 - eps, z1: p.Z1, terms: terms},
+			{kind: profile, role: p.Role, inc: false, z0: p.Z1, z1: p.Z1 + eps, terms: terms[1:2]},
+		}
+	}
+	return []solid{
+		{kind: profile, role: p.Role, inc: true, z0: p.Z0 - eps, z1: p.Z0, terms: terms[:1]},
+		{kind: profile, role: p.Role, inc: false, z0: p.Z0, z1: p.Z1 + eps, terms: terms},
+	}
+}
+
+// hit is the answer of a test: contact proved (yes), or (yes and graze)
+// not decided by the brackets, the triangle then being within within of
+// the solid.
+type hit struct {
+	yes, graze bool
+	within     float64
+}
+
+// or returns the answer of either test: a proof of contact if either
+// proves it, else the grazes with the larger bound.
+func (h hit) or(g hit) hit {
+	switch {
+	case h.yes && !h.graze:
+		return h
+	case g.yes && !g.graze:
+		return g
+	case !h.yes:
+		return g
+	case !g.yes:
+		return h
+	}
+	h.within = max(h.within, g.within)
+	return h
+}
+
+// outerSteps is the number of cylinders of a profile's outer test.
+const outerSteps = 8
+
+// bracketBudget bounds the cylinders tested for one profile and one
+// triangle: a triangle parallel to a cone's side all along it would
+// otherwise halve every slab to the limit.
+const bracketBudget = 256
+
+// meets reports whether solid s swept over path meets triangle t. With
+// lift > 0 (each position also raised by up to lift: a helix's rise) or
+// grow > 0 (each position also moved by up to grow in any direction: the
+// rounding of an arc's enclosing triangle) the test is conservative: it is
+// an outer test only, by a cylinder or a ball that contains the solid so
+// moved.
+func (s *solid) meets(path shape.Path, lift, grow float64, t geom.Triangle, st *Stats) hit {
+	if lift > 0 || grow > 0 {
+		st.Exact++
+		g := func(r float64) float64 { return (r + grow) * (1 + 0x1p-51) }
+		zlo := s.z0 - grow - math.Abs(s.z0)*0x1p-51
+		zhi := func(z float64) float64 { return z + lift + grow + math.Abs(z+lift)*0x1p-51 }
+		switch s.kind {
+		case exactBall:
+			if shape.Ball(path, s.z0, g(s.r), t) {
+				return hit{yes: true}
+			}
+			if lift == 0 {
+				return hit{}
+			}
+			st.Exact += 2
+			return hit{yes: shape.Ball(path, s.z0+lift, g(s.r), t) || shape.Cylinder(path, g(s.r), s.z0, zhi(s.z0), t)}
+		case exactCyl:
+			return hit{yes: shape.Cylinder(path, g(s.r), zlo, zhi(s.z1), t)}
+		}
+		// A staircase of outer cylinders, each slab's widest; the
+		// triangle meeting one is within the slab's radii's difference
+		// of the solid, moved as allowed.
+		var h hit
+		for k := range outerSteps {
+			za := s.z0 + (s.z1-s.z0)*float64(k)/outerSteps
+			zb := s.z0 + (s.z1-s.z0)*float64(k+1)/outerSteps
+			if k == outerSteps-1 {
+				zb = s.z1
+			}
+			ra, rb := s.radius(za, true), s.radius(zb, true)
+			if !shape.Cylinder(path, g(max(ra, rb)), za-grow-math.Abs(za)*0x1p-51, zhi(zb), t) {
+				continue
+			}
+			h = h.or(hit{yes: true, graze: true, within: max(ra, rb) - min(s.radius(za, false), s.radius(zb, false))})
+		}
+		st.Exact += outerSteps - 1
+		return h
+	}
+	switch s.kind {
+	case exactCyl:
+		st.Exact++
+		return hit{yes: shape.Cylinder(path, s.r, s.z0, s.z1, t)}
+	case exactBall:
+		st.Exact++
+		return hit{yes: shape.Ball(path, s.z0, s.r, t)}
+	}
+	return s.bracket(path, t, st)
+}
+
+// slab is a range of heights of a bracketed profile, and its depth.
+type slab struct {
+	za, zb float64
+	depth  int
+}
+
+// bracket decides a profile by cylinders (see the top of the file),
+// breadth first: slabs are halved level by level, so that a triangle
+// parallel to a cone's side all along it, which no slab decides until it
+// is as thin as the gap, uses the budget evenly and its graze's bound is
+// the thinnest slabs'.
+func (s *solid) bracket(path shape.Path, t geom.Triangle, st *Stats) hit {
+	var buf [bracketBudget]slab
+	queue := append(buf[:0], slab{s.z0, s.z1, 0})
+	var h hit
+	for head := 0; head < len(queue); head++ {
+		sl := queue[head]
+		lo, hi := sl.za, sl.zb
+		if !s.inc {
+			lo, hi = hi, lo
+		}
+		outer := s.radius(hi, true)
+		st.Exact++
+		if !shape.Cylinder(path, outer, sl.za, sl.zb, t) {
+			continue
+		}
+		inner := s.radius(lo, false)
+		st.Exact += 2
+		if shape.Cylinder(path, inner, sl.za, sl.zb, t) ||
+			shape.Cylinder(path, s.radius(hi, false), hi, hi, t) {
+			// Inside: the cylinder of the slab's least radius, and the
+			// disc of its greatest at the wide end.
+			return hit{yes: true}
+		}
+		zm := sl.za + (sl.zb-sl.za)/2
+		if sl.depth >= maxDepth || zm <= sl.za || zm >= sl.zb || len(queue)+2 > cap(queue) {
+			// Undecided: the triangle meets the outer cylinder, so it is
+			// within the radii's difference of the solid (the solid
+			// holds the inner cylinder, whose points are no farther from
+			// the outer's than that, and the outer holds the slab).
+			h.yes, h.graze = true, true
+			h.within = max(h.within, outer-inner)
+			continue
+		}
+		queue = append(queue, slab{sl.za, zm, sl.depth + 1}, slab{zm, sl.zb, sl.depth + 1})
+	}
+	return h
+}
