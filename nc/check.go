@@ -167,9 +167,10 @@ type Checker struct {
 	tools   map[string]*toolState
 	scratch bvh.Scratch
 	st      Stats
-	// per-move buffers
-	cand []int32
-	hits []int32
+	// per-move buffers: the candidates found so far, of target tg
+	cand  []int32
+	tg    *target
+	visit func(e int32) bool
 }
 
 // target is something the tool must not meet.
@@ -196,8 +197,10 @@ type roleState struct {
 	tool   Tool
 	solids []solid
 	// zlo..zhi and rmax bound the role's solids: every point of them is
-	// within rmax of the axis between heights zlo and zhi.
+	// within rmax of the axis between heights zlo and zhi. bottom is a
+	// height below every point of them.
 	zlo, zhi, rmax float64
+	bottom         float64
 	// proxy[i] is the axis as a model of target i's volume.
 	proxy []*bvh.Tree
 }
@@ -216,6 +219,13 @@ func New(part *collide.Model, o Options) (*Checker, error) {
 		return nil, fmt.Errorf("nc: minimum depth %v: want a finite number ≥ 0", o.MinDepth)
 	}
 	c := &Checker{o: o, tools: map[string]*toolState{}}
+	c.visit = func(e int32) bool {
+		if tg := c.tg; tg.stamp[e] != tg.cur {
+			tg.stamp[e] = tg.cur
+			c.cand = append(c.cand, e)
+		}
+		return true
+	}
 	add := func(m *collide.Model, kind Target, i int) error {
 		if m == nil {
 			return fmt.Errorf("nc: %v %d is nil", kind, i)
@@ -302,20 +312,23 @@ func (c *Checker) state(t Tool) (*toolState, error) {
 	ts := &toolState{tool: t}
 	all := solids(t, c.o.Eps)
 	for _, r := range []Role{Cutting, Shank, Holder} {
-		rs := &roleState{role: r, tool: t, zlo: math.Inf(1), zhi: math.Inf(-1)}
+		rs := &roleState{role: r, tool: t, zlo: math.Inf(1), zhi: math.Inf(-1), bottom: math.Inf(1)}
 		for _, s := range all {
 			if s.role != r {
 				continue
 			}
 			rs.solids = append(rs.solids, s)
+			// The solid lies within rad of the axis between lo and hi (a
+			// ball within its radius of its centre).
 			lo, hi, rad := s.z0, s.z1, s.r
 			switch s.kind {
 			case exactBall:
-				lo, hi = s.z0-s.r, s.z0+s.r
+				lo, hi = s.z0, s.z0
 			case profile:
 				rad = max(s.radius(s.z0, true), s.radius(s.z1, true))
 			}
 			rs.zlo, rs.zhi, rs.rmax = min(rs.zlo, lo), max(rs.zhi, hi), max(rs.rmax, rad)
+			rs.bottom = min(rs.bottom, lo-rad)
 		}
 		if len(rs.solids) == 0 {
 			continue
@@ -434,8 +447,7 @@ func (c *Checker) Move(i int, m gcode.Move, ts *toolState, fn func(Violation) bo
 				}
 				// Inside the stock without meeting its faces: the whole
 				// move is.
-				v.Depth = m.From.Z + rs.zlo - tg.box.Max.Z
-				v.Depth = max(0, -v.Depth)
+				v.Depth = max(0, tg.box.Max.Z-(m.From.Z+rs.bottom))
 			} else {
 				v.Tris, v.Graze, v.Within = tris, graze, within
 				if !c.o.NoDetail || c.o.MinDepth > 0 {
@@ -501,13 +513,8 @@ func (c *Checker) candidates(m gcode.Move, rs *roleState, ti int, tg *target) {
 			n = 1 << 20
 		}
 	}
-	visit := func(e int32) bool {
-		if tg.stamp[e] != tg.cur {
-			tg.stamp[e] = tg.cur
-			c.cand = append(c.cand, e)
-		}
-		return true
-	}
+	c.tg = tg
+	visit := c.visit
 	for k := range n {
 		var at geom.Vec3
 		if c.o.Discrete {
@@ -796,7 +803,7 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 	if isArc(m) && m.Plane != gcode.XY {
 		low -= m.Radius
 	}
-	hi := top - (low + rs.zlo)
+	hi := top - (low + rs.bottom)
 	hi += math.Abs(hi)*0x1p-20 + 1e-9
 	if hi <= 0 || any(ss, 0, 1, hi) {
 		return
