@@ -40,6 +40,8 @@ type benchOptions struct {
 	// ccdPeers compares collide's TimeOfImpact with FCL's continuous
 	// collision (bench.RunCCDPeers).
 	ccdPeers bool
+	// nc runs the NC verification experiments (bench.RunNC).
+	nc bool
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -145,10 +147,22 @@ dense exact sampling, and writes ccd-peers.md: per scene and system the
 motions where it agrees, misses a contact, invents one, or is late or
 early by more than 1e-3 of the motion, and the median and p90 time per
 motion (the least of --rounds rounds). The driver is found as with
---peers. The full run takes about half a minute, --quick seconds.`,
+--peers. The full run takes about half a minute, --quick seconds.
+
+With --nc, bench instead runs the NC verification experiments of
+Klosowski's dissertation (chapter 8): zig-zag finishing paths of a
+ball-end tool over the terrains %s and the
+mold parts %s (--scenes picks any; --steps caps
+every program's moves), each checked with every kind of tree: the exact
+ball at the moves' ends, the exact ball and its swept volume (package nc),
+and polyhedral tools (a ball, a rounded flat end, a nearly conical tool)
+at the moves' ends. It writes nc.md: per environment and test the
+contacts, the time of each tree (the least of --rounds rounds, default 3)
+and OBB ÷ 18-DOP, and the dissertation's conclusions checked against
+them. The full run takes about ten minutes, --quick under a minute.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(bench.WorldsScenes, ", "), bench.WorldsQuickSteps, bench.WorldsQuickCDFastSteps,
-			strings.Join(bench.CCDSceneNames, ", ")),
+			strings.Join(bench.CCDSceneNames, ", "), strings.Join(bench.NCTerrains, ", "), strings.Join(bench.NCMolds, ", ")),
 		flags: func(fs *flag.FlagSet) any {
 			o := &benchOptions{}
 			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about a minute)")
@@ -164,6 +178,7 @@ motion (the least of --rounds rounds). The driver is found as with
 			fs.BoolVar(&o.worlds, "worlds", false, "run the worlds' experiments instead: CDFast's, many bodies, cores (see below)")
 			fs.BoolVar(&o.front, "front", false, "run the front-tracking and budget experiments instead (see below)")
 			fs.BoolVar(&o.ccdPeers, "ccd-peers", false, "compare collide's continuous collision with FCL's instead (see below)")
+			fs.BoolVar(&o.nc, "nc", false, "run the NC tool-path verification experiments instead (see below)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick)")
 			return o
 		},
@@ -184,6 +199,9 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.ccdPeers {
 		return runCCDPeers(e, o)
+	}
+	if o.nc {
+		return runBenchNC(e, o)
 	}
 	if !o.peers && (o.driver != "" || (o.rounds != 0 && !o.front) || o.slowSteps != 0) {
 		return usagef("--driver, --rounds and --slow-steps go with --peers (and --rounds with --front)")

@@ -11,6 +11,7 @@
 //	collide build [flags] ENV -o FILE        build a hierarchy and save the model
 //	collide gen KIND [key=value ...] -o FILE write a generated mesh
 //	collide info [--json] MODEL...           describe meshes and saved models
+//	collide nc [flags] [PART] [PROGRAM]      verify a G-code tool path against a part
 //	collide help [COMMAND]                   show help
 //
 // Run "collide help COMMAND" for the flags of a command. Exit status: 0 when
@@ -66,7 +67,7 @@ type command struct {
 }
 
 // commands lists the subcommands, in the order help shows them.
-var commands = []*command{flightCommand(), benchCommand(), checkCommand(), distanceCommand(), ccdCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand()}
+var commands = []*command{flightCommand(), benchCommand(), checkCommand(), distanceCommand(), ccdCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand(), ncCommand()}
 
 func lookupCommand(name string) *command {
 	for _, c := range commands {
@@ -90,6 +91,7 @@ usage:
   collide gen                               list the generators and their parameters
   collide info [--json] MODEL...            describe meshes and saved models
   collide world [flags] SCENE               play a scene of many objects (a file, or builtin:NAME)
+  collide nc [flags] [PART] [PROGRAM]       verify a G-code tool path against a part (no arguments: a demo)
   collide help [COMMAND]                    show the flags of a command
 
 A MODEL is a mesh file (.obj, .stl, .ply, .off), a generated model

@@ -1,0 +1,638 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/bench"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/textscan"
+	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/nc"
+	"github.com/collide3d/collide/nc/gcode"
+	"github.com/collide3d/collide/nc/ncgen"
+)
+
+// demoName names the built-in demo's program in messages.
+const demoName = "builtin:demo"
+
+type ncOptions struct {
+	fs       *flag.FlagSet
+	fixtures stringList
+	stock    string
+	tool     string
+	tools    string
+	bv       string
+	eps      float64
+	start    string
+	strict   bool
+	json     bool
+	quiet    bool
+}
+
+// stringList is a flag that may be given many times.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ", ") }
+
+func (l *stringList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+func ncCommand() *command {
+	return &command{
+		name:  "nc",
+		usage: "nc [flags] [PART] [PROGRAM.nc|-]",
+		help: fmt.Sprintf(`
+Verifies a 3-axis milling program (G-code) against the part it makes, as
+in the NC application of Klosowski's dissertation: every move's swept
+volume is checked exactly (not only the tool's positions) for the cutter
+cutting into the part (a gouge), the shank or holder touching the part, a
+fixture or the stock, a rapid (G0) touching anything, and the cutter
+meeting a fixture.
+
+PART is a mesh file (.obj, .stl, .ply, .off), a generated model
+gen:KIND[:key=value,...] or a saved model; --fixture adds a model nothing
+may touch (repeat it for several). PROGRAM is a G-code file (RS-274, the
+LinuxCNC dialect: G0-G3 with arcs in three planes and helices, G90/G91,
+G20/G21, F S T M6; see package nc/gcode), or - for the standard input.
+A PROGRAM alone is checked against --stock and --fixture. With no PART and
+no PROGRAM, nc checks its built-in demo (a bottle core of %d triangles
+and a zig-zag finishing program with a few faults, tool %q) and says so
+on stderr.
+
+The tool is --tool SPEC, the items of a comma-separated list stacked from
+the tip up (lengths in mm; D a diameter, L a length):
+  ball D L | flat D L | bull D r L | taper d D L   the cutter
+  shank D L                                       the shank above it
+  holder D L | holder D1:D2 L                     holder cylinders and cones
+e.g. "ball 6 20, shank 6 30, holder 20 25"; or --tools FILE, a tool table
+of lines "T1 ball 6 20, shank 6 30" (blank lines and # comments skipped),
+each move using the tool of its program's last T and M6. --stock "x0 y0 z0
+x1 y1 z1" is the raw stock's box: rapids, the shank and the holder must not
+meet it (the cutter may). --eps X reports anything closer than X mm.
+--start "x y z" is the tool's position before the first move (default: the
+first position the program gives each axis).
+
+Each violation prints a line: the program line and N number, the kind
+(gouge, shank, holder, rapid, fixture), the tool part and what it meets,
+the range of the move's parameter s (0 at its start, 1 at its end) where
+it happens, how far the move would have to be raised to clear it (depth;
+with --eps the least clearance) and the triangles met. --json prints JSON
+Lines instead,
+  {"move":I,"line":L,"n":N,"kind":"gouge","role":"cutter","target":"part",
+   "s0":S,"s1":S,"depth":D,"clearance":C,"graze":false,"triangles":[...]}
+(with "fixture":I, the --fixture's index from 0, when the target is a
+fixture), then {"summary":{...}}. The summary counts the moves, those
+checked (of non-zero length), the violations by kind, the time and the
+moves checked per second. --quiet prints the summary only. G-code
+warnings go to stderr with the file and line.
+
+Bounding volumes of the part's and the fixtures' trees (--bv): %s.`,
+			ncgen.DemoGrid*ncgen.DemoGrid*2-4*ncgen.DemoGrid+2, ncgen.DemoTool, bvNames(hierarchies())),
+		flags: func(fs *flag.FlagSet) any {
+			o := &ncOptions{fs: fs}
+			fs.Var(&o.fixtures, "fixture", "a fixture `MESH` nothing may touch (repeat for several)")
+			fs.StringVar(&o.stock, "stock", "", "the stock's box `\"x0 y0 z0 x1 y1 z1\"` (mm): rapids, the shank and the holder must not meet it")
+			fs.StringVar(&o.tool, "tool", "", "the tool `SPEC`, e.g. \"ball 6 20, shank 6 30, holder 20 25\"")
+			fs.StringVar(&o.tools, "tools", "", "a tool table `FILE`: lines \"T1 ball 6 20, shank 6 30\"")
+			fs.StringVar(&o.bv, "bv", collide.BVDefault.String(), "bounding volume `NAME` of the part's and fixtures' trees: "+bvNames(hierarchies()))
+			floatFlag(fs, &o.eps, "eps", 0, "tolerance `X` >= 0 (mm): report tool parts closer than X (0: contact)")
+			fs.StringVar(&o.start, "start", "", "the tool's position `\"x y z\"` before the first move (default: the program's first)")
+			fs.BoolVar(&o.strict, "strict", false, "make unknown and unused G-code words errors, not warnings")
+			fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per violation, then the summary")
+			fs.BoolVar(&o.quiet, "quiet", false, "print the summary only")
+			return o
+		},
+		run: runNC,
+	}
+}
+
+func (o *ncOptions) given(name string) bool {
+	found := false
+	o.fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+// isModelArg reports whether arg names a model (a mesh file by its
+// extension, a gen: model or a saved model) rather than a program.
+func isModelArg(arg string) bool {
+	if strings.HasPrefix(arg, genPrefix) || strings.EqualFold(filepath.Ext(arg), savedExt) {
+		return true
+	}
+	_, ok := mesh.FormatFor(arg)
+	return ok
+}
+
+// parseNumbers parses exactly n decimal numbers separated by spaces, tabs or
+// commas, for flag name.
+func parseNumbers(name, s string, n int, what string) ([]float64, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	if len(fields) != n {
+		return nil, usagef("--%s: want %d numbers (%s), got %d", name, n, what, len(fields))
+	}
+	xs := make([]float64, n)
+	for i, f := range fields {
+		x, e := textscan.ParseFloat([]byte(f))
+		if e != textscan.NumOK {
+			return nil, usagef("--%s: number %d: %s", name, i+1, e.Describe([]byte(f)))
+		}
+		xs[i] = x
+	}
+	return xs, nil
+}
+
+// ncJob is what runNC checks.
+type ncJob struct {
+	partArg, progArg string
+	demo             bool
+	demoProg         string // the demo's program
+	part             *collide.Model
+	partTris         int
+	fixtures         []*collide.Model
+	stock            *geom.AABB
+	start            *geom.Vec3
+	tool             nc.Tool
+	tools            map[int]nc.Tool
+	toolDesc         string
+	prog             *gcode.Program
+	build            time.Duration
+}
+
+func runNC(e *env, opts any, args []string) error {
+	o := opts.(*ncOptions)
+	j := &ncJob{}
+	switch len(args) {
+	case 0:
+		j.demo = true
+	case 1:
+		if isModelArg(args[0]) {
+			return usagef("give the PROGRAM after the PART %s (or - to read it from the standard input)", args[0])
+		}
+		j.progArg = args[0]
+		if o.stock == "" && len(o.fixtures) == 0 {
+			return usagef("a PROGRAM alone is checked against --stock and --fixture: give one, or a PART before %s", args[0])
+		}
+	case 2:
+		if !isModelArg(args[0]) && isModelArg(args[1]) {
+			return usagef("the PART comes first, then the PROGRAM (got %s %s)", args[0], args[1])
+		}
+		j.partArg, j.progArg = args[0], args[1]
+	default:
+		return usagef("at most a PART and a PROGRAM; got %d arguments", len(args))
+	}
+	if o.json && o.quiet {
+		return usagef("give --json or --quiet, not both")
+	}
+	if o.tool != "" && o.tools != "" {
+		return usagef("give --tool or --tools, not both")
+	}
+	if !(o.eps >= 0) { // the flag reads finite numbers only
+
+		return usagef("--eps must be a finite number >= 0, not %v", o.eps)
+	}
+	bv, err := collide.ParseBV(o.bv)
+	if err != nil || bv == collide.Auto || bv == collide.Brute {
+		return usagef("--bv: want one of %s, not %q", bvNames(hierarchies()), o.bv)
+	}
+	for _, f := range []struct{ name, value string }{{"stock", o.stock}, {"start", o.start}, {"tool", o.tool}, {"tools", o.tools}} {
+		if o.given(f.name) && strings.TrimSpace(f.value) == "" {
+			return usagef("--%s is empty", f.name)
+		}
+	}
+	if o.stock != "" {
+		xs, err := parseNumbers("stock", o.stock, 6, "x0 y0 z0 x1 y1 z1")
+		if err != nil {
+			return err
+		}
+		b := geom.AABB{Min: geom.V(xs[0], xs[1], xs[2]), Max: geom.V(xs[3], xs[4], xs[5])}
+		if b.Min.X > b.Max.X || b.Min.Y > b.Max.Y || b.Min.Z > b.Max.Z {
+			return usagef("--stock: the first corner must be below the second in x, y and z (got %v and %v)", b.Min, b.Max)
+		}
+		j.stock = &b
+	}
+	if o.start != "" {
+		xs, err := parseNumbers("start", o.start, 3, "x y z")
+		if err != nil {
+			return err
+		}
+		p := geom.V(xs[0], xs[1], xs[2])
+		j.start = &p
+	}
+	if !j.demo && o.tool == "" && o.tools == "" {
+		return usagef("give the tool: --tool SPEC or --tools FILE")
+	}
+
+	// The tool, the models, the program: errors from here on are the
+	// inputs' (status 1).
+	if err := j.loadTool(o); err != nil {
+		return err
+	}
+	if err := j.loadModels(e, o, bv); err != nil {
+		return err
+	}
+	if err := j.readProgram(e, o); err != nil {
+		return err
+	}
+	return j.check(e, o)
+}
+
+func (j *ncJob) loadTool(o *ncOptions) error {
+	switch {
+	case o.tools != "":
+		f, err := os.Open(o.tools)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if j.tools, err = nc.ReadTools(f, o.tools); err != nil {
+			return err
+		}
+		j.toolDesc = fmt.Sprintf("the tools of %s", o.tools)
+		return nil
+	case o.tool != "":
+		t, err := nc.ParseTool(o.tool)
+		if err != nil {
+			return fmt.Errorf("--tool %q: %w", o.tool, err)
+		}
+		j.tool = t
+	default: // the demo's
+		t, err := nc.ParseTool(ncgen.DemoTool)
+		if err != nil {
+			return fmt.Errorf("the demo's tool: %w", err)
+		}
+		j.tool = t
+	}
+	j.toolDesc = fmt.Sprintf("%q", j.tool.String())
+	return nil
+}
+
+// buildModel builds (or takes, if saved) the model of the argument arg.
+func buildModel(e *env, arg string, bv collide.BV, given bool) (*collide.Model, error) {
+	s, err := loadSource(e, arg)
+	if err != nil {
+		return nil, err
+	}
+	if err := hasTriangles(s); err != nil {
+		return nil, err
+	}
+	if s.saved != nil {
+		if given && s.saved.BV() != bv {
+			return nil, usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bv, arg, s.saved.BV(), bv)
+		}
+		return s.saved, nil
+	}
+	return buildWithProgress(e, s, collide.BuildOptions{BV: bv})
+}
+
+func (j *ncJob) loadModels(e *env, o *ncOptions, bv collide.BV) error {
+	start := time.Now()
+	switch {
+	case j.demo:
+		part, prog, _ := ncgen.Demo()
+		j.demoProg = prog
+		m, err := collide.Build(part, collide.BuildOptions{BV: bv})
+		if err != nil {
+			return fmt.Errorf("the demo's part: %w", err)
+		}
+		j.part, j.partArg, j.partTris = m, demoName, len(part.Tris)
+	case j.partArg != "":
+		m, err := buildModel(e, j.partArg, bv, o.given("bv"))
+		if err != nil {
+			return err
+		}
+		j.part, j.partTris = m, len(m.Mesh().Tris)
+	}
+	for _, f := range o.fixtures {
+		m, err := buildModel(e, f, bv, o.given("bv"))
+		if err != nil {
+			return err
+		}
+		j.fixtures = append(j.fixtures, m)
+	}
+	j.build = time.Since(start)
+	return nil
+}
+
+func (j *ncJob) readProgram(e *env, o *ncOptions) error {
+	var r io.Reader
+	name := j.progArg
+	switch {
+	case j.demo:
+		r, name = strings.NewReader(j.demoProg), demoName
+	case j.progArg == "-":
+		r, name = e.stdin, "stdin"
+	default:
+		f, err := os.Open(j.progArg)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	p, err := gcode.Read(r, name, gcode.Options{Start: j.start, Strict: o.strict})
+	if err != nil {
+		return err
+	}
+	for _, w := range p.Warnings {
+		fmt.Fprintf(e.stderr, "collide nc: %s: %s\n", name, w)
+	}
+	j.prog = p
+	if j.demo {
+		fmt.Fprintf(e.stderr, "collide nc: no PART and no PROGRAM: checking the built-in demo, %s of %d triangles and a zig-zag finishing program of %d moves (some samples lowered, a retract forgotten), tool %s\n",
+			ncgen.MoldName(ncgen.DemoSeed), j.partTris, len(p.Moves), j.toolDesc)
+	}
+	return nil
+}
+
+func (j *ncJob) check(e *env, o *ncOptions) error {
+	var done, total, found atomic.Int64
+	total.Store(int64(len(j.prog.Moves)))
+	c, err := nc.New(j.part, nc.Options{
+		Eps: o.eps, Tool: j.tool, Tools: j.tools, Stock: j.stock, Fixtures: j.fixtures,
+		Progress: func(d, t int) { done.Store(int64(d)); total.Store(int64(t)) },
+	})
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(e.stdout)
+	pr := &ncPrinter{w: w, o: o, j: j, last: time.Now()}
+	var sum nc.Summary
+	withTicker(e, true, func(elapsed time.Duration) string {
+		return fmt.Sprintf("checking %s: move %d of %d, %d violations, %.1f s", j.prog.Name, done.Load(), total.Load(), found.Load(), elapsed.Seconds())
+	}, func() {
+		sum, err = c.Check(j.prog, func(v nc.Violation) bool {
+			found.Add(1)
+			return pr.violation(v)
+		})
+	})
+	if pr.err != nil {
+		return fmt.Errorf("writing output: %w", pr.err)
+	}
+	if err != nil {
+		w.Flush()
+		return err
+	}
+	if o.json {
+		err = pr.jsonSummary(sum)
+	} else {
+		err = pr.summary(sum)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// ncPrinter prints the violations and the summary of collide nc.
+type ncPrinter struct {
+	w    *bufio.Writer
+	o    *ncOptions
+	j    *ncJob
+	err  error
+	last time.Time // the last flush
+}
+
+type jsonViolation struct {
+	Move      int     `json:"move"`
+	Line      int     `json:"line"`
+	N         int     `json:"n"`
+	Kind      string  `json:"kind"`
+	Role      string  `json:"role"`
+	Target    string  `json:"target"`
+	Fixture   *int    `json:"fixture,omitempty"`
+	S0        float64 `json:"s0"`
+	S1        float64 `json:"s1"`
+	Depth     float64 `json:"depth"`
+	Clearance float64 `json:"clearance"`
+	Graze     bool    `json:"graze"`
+	Triangles []int32 `json:"triangles"`
+}
+
+// violation prints v; it returns false (stopping the check) when writing
+// fails.
+func (p *ncPrinter) violation(v nc.Violation) bool {
+	if p.o.quiet {
+		return true
+	}
+	n := -1
+	if v.Move >= 0 && v.Move < len(p.j.prog.Moves) {
+		n = p.j.prog.Moves[v.Move].N
+	}
+	if p.o.json {
+		jv := jsonViolation{Move: v.Move, Line: v.Line, N: n, Kind: v.Kind.String(), Role: v.Role.String(), Target: v.Target.String(),
+			S0: v.S0, S1: v.S1, Depth: v.Depth, Clearance: v.Clearance, Graze: v.Graze, Triangles: v.Tris}
+		if v.Target == nc.OnFixture {
+			f := v.Fixture
+			jv.Fixture = &f
+		}
+		if jv.Triangles == nil {
+			jv.Triangles = []int32{}
+		}
+		p.err = writeJSONLine(p.w, jv)
+	} else {
+		var b strings.Builder
+		fmt.Fprintf(&b, "line %d", v.Line)
+		if n >= 0 {
+			fmt.Fprintf(&b, " N%d", n)
+		}
+		fmt.Fprintf(&b, ": %s: %s on %s", v.Kind, v.Role, p.target(v))
+		fmt.Fprintf(&b, ", s %s..%s", fmtParam(v.S0), fmtParam(v.S1))
+		if p.o.eps > 0 {
+			fmt.Fprintf(&b, ", clearance %.4g mm", v.Clearance)
+		}
+		if v.Depth > 0 || p.o.eps == 0 {
+			fmt.Fprintf(&b, ", depth %.4g mm", v.Depth)
+		}
+		fmt.Fprintf(&b, ", %d %s", len(v.Tris), plural(len(v.Tris), "triangle", "triangles"))
+		if v.Graze {
+			b.WriteString(" (graze: within the certified limit, not proved)")
+		}
+		b.WriteByte('\n')
+		_, p.err = p.w.WriteString(b.String())
+	}
+	if p.err == nil && time.Since(p.last) > 100*time.Millisecond {
+		p.err = p.w.Flush()
+		p.last = time.Now()
+	}
+	return p.err == nil
+}
+
+// target names what v meets.
+func (p *ncPrinter) target(v nc.Violation) string {
+	switch v.Target {
+	case nc.OnFixture:
+		if v.Fixture >= 0 && v.Fixture < len(p.o.fixtures) {
+			return fmt.Sprintf("fixture %d (%s)", v.Fixture, p.o.fixtures[v.Fixture])
+		}
+		return fmt.Sprintf("fixture %d", v.Fixture)
+	case nc.OnPart:
+		return "part"
+	}
+	return v.Target.String()
+}
+
+// fmtParam formats a move parameter in [0, 1] briefly.
+func fmtParam(s float64) string {
+	switch s {
+	case 0:
+		return "0"
+	case 1:
+		return "1"
+	}
+	return fmt.Sprintf("%.4f", s)
+}
+
+// byKind returns the counts of sum by kind name, in the kinds' order.
+func byKind(sum nc.Summary) ([]string, []int) {
+	var names []string
+	var counts []int
+	for k := range sum.ByKind {
+		names = append(names, nc.Kind(k).String())
+		counts = append(counts, sum.ByKind[k])
+	}
+	return names, counts
+}
+
+func movesPerSecond(sum nc.Summary) float64 {
+	if sum.Seconds <= 0 {
+		return 0
+	}
+	return float64(sum.Checked) / sum.Seconds
+}
+
+func (p *ncPrinter) against() string {
+	var parts []string
+	if p.j.part != nil {
+		parts = append(parts, fmt.Sprintf("the part %s (%d triangles, %s)", p.j.partArg, p.j.partTris, p.j.part.BV()))
+	}
+	if n := len(p.j.fixtures); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, "fixture", "fixtures")))
+	}
+	if s := p.j.stock; s != nil {
+		parts = append(parts, fmt.Sprintf("the stock %g %g %g to %g %g %g", s.Min.X, s.Min.Y, s.Min.Z, s.Max.X, s.Max.Y, s.Max.Z))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (p *ncPrinter) summary(sum nc.Summary) error {
+	w := p.w
+	fmt.Fprintf(w, "checked %s: %d moves (%d of non-zero length) against %s, tool %s\n",
+		p.j.prog.Name, sum.Moves, sum.Checked, p.against(), p.j.toolDesc)
+	names, counts := byKind(sum)
+	var kinds []string
+	for i, n := range names {
+		kinds = append(kinds, fmt.Sprintf("%s %d", n, counts[i]))
+	}
+	fmt.Fprintf(w, "violations   %d on %d %s: %s\n", sum.Violations, sum.MovesHit, plural(sum.MovesHit, "move", "moves"), strings.Join(kinds, ", "))
+	fmt.Fprintf(w, "time         %s checking, %.0f moves/s (models built in %s)\n",
+		fmtDuration(time.Duration(sum.Seconds*float64(time.Second))), movesPerSecond(sum), fmtDuration(p.j.build))
+	st := sum.Stats
+	_, err := fmt.Fprintf(w, "work         %d tree searches, %d volume tests, %d candidate triangles, %d exact tests, %d grazes\n",
+		st.Queries, st.BVTests, st.Candidates, st.Exact, st.Grazes)
+	return err
+}
+
+type jsonNCSummary struct {
+	Program        string         `json:"program"`
+	Part           string         `json:"part,omitempty"`
+	Triangles      int            `json:"triangles"`
+	BV             string         `json:"bv"`
+	Fixtures       int            `json:"fixtures"`
+	Tool           string         `json:"tool"`
+	Moves          int            `json:"moves"`
+	Checked        int            `json:"checked"`
+	Violations     int            `json:"violations"`
+	MovesHit       int            `json:"moves_hit"`
+	ByKind         map[string]int `json:"by_kind"`
+	Warnings       int            `json:"warnings"`
+	Seconds        float64        `json:"seconds"`
+	MovesPerSecond float64        `json:"moves_per_second"`
+	BuildSeconds   float64        `json:"build_seconds"`
+	Queries        int64          `json:"queries"`
+	BVTests        int64          `json:"bv_tests"`
+	Candidates     int64          `json:"candidates"`
+	Exact          int64          `json:"exact"`
+	Grazes         int64          `json:"grazes"`
+}
+
+func (p *ncPrinter) jsonSummary(sum nc.Summary) error {
+	s := jsonNCSummary{
+		Program: p.j.prog.Name, Part: p.j.partArg, Triangles: p.j.partTris, BV: p.o.bv, Fixtures: len(p.j.fixtures),
+		Tool: p.j.toolDesc, Moves: sum.Moves, Checked: sum.Checked, Violations: sum.Violations, MovesHit: sum.MovesHit,
+		ByKind: map[string]int{}, Warnings: len(p.j.prog.Warnings), Seconds: sum.Seconds, MovesPerSecond: movesPerSecond(sum),
+		BuildSeconds: p.j.build.Seconds(), Queries: sum.Stats.Queries, BVTests: sum.Stats.BVTests,
+		Candidates: sum.Stats.Candidates, Exact: sum.Stats.Exact, Grazes: sum.Stats.Grazes,
+	}
+	if p.j.part != nil {
+		s.BV = p.j.part.BV().String()
+	}
+	if p.o.tool != "" || p.j.demo {
+		s.Tool = p.j.tool.String()
+	}
+	names, counts := byKind(sum)
+	for i, n := range names {
+		s.ByKind[n] = counts[i]
+	}
+	return writeJSONLine(p.w, struct {
+		Summary jsonNCSummary `json:"summary"`
+	}{s})
+}
+
+// runBenchNC runs bench --nc.
+func runBenchNC(e *env, o *benchOptions) error {
+	switch {
+	case o.peers || o.worlds || o.front || o.ccdPeers:
+		return usagef("--nc does not go with --peers, --worlds, --front or --ccd-peers")
+	case o.slowSteps != 0 || o.sizes != "" || o.driver != "":
+		return usagef("--slow-steps, --sizes and --driver do not go with --nc")
+	case o.steps < 0 || o.rounds < 0:
+		return usagef("--steps and --rounds must be >= 0")
+	case o.out == "":
+		return usagef("-o must name a folder")
+	}
+	c := bench.NCConfig{Quick: o.quick, Seed: o.seed, MaxMoves: o.steps, Rounds: o.rounds}
+	if o.scenes != "" {
+		known := append(slices.Clone(bench.NCTerrains), bench.NCMolds...)
+		for _, s := range strings.Split(o.scenes, ",") {
+			if !slices.Contains(known, s) {
+				return usagef("--scenes: with --nc, the environments are %s (not %q)", strings.Join(known, ", "), s)
+			}
+			c.Envs = append(c.Envs, s)
+		}
+	}
+	report := filepath.Join(o.out, "nc.md")
+	if err := keep(report, o.force); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	var r *bench.NCReport
+	var err error
+	withStatus(e, "bench --nc", func(progress func(string)) {
+		c.Progress = progress
+		r, err = bench.RunNC(c)
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(report, o.force, r.WriteMarkdown); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d environments, %d trees (%s)\n", report, len(r.Envs), len(r.Config.BVs), r.Elapsed.Round(time.Second))
+	return err
+}
