@@ -2,6 +2,7 @@ package nc
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/collide3d/collide"
@@ -9,6 +10,7 @@ import (
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 	"github.com/collide3d/collide/nc/gcode"
+	"github.com/collide3d/collide/nc/ncgen"
 )
 
 // heightAt returns the largest height of m's vertices within r of (x, y)
@@ -79,6 +81,48 @@ func BenchmarkMoves(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Minutes(), "moves/min")
 			b.ReportMetric(float64(hits)/float64(b.N), "violations/move")
+		})
+	}
+}
+
+// BenchmarkZigZag checks a ball-end finishing program made by drop-cutter
+// sampling (nc/ncgen.ZigZag: the ball touches a mold part at every sample,
+// and its chords cut ridges and valleys), whole programs with their
+// violations (ranges and depths not searched), one core: ns a move.
+func BenchmarkZigZag(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		n    int
+	}{{"mold20k", 100}, {"mold1M", 708}} {
+		b.Run(tc.name, func(b *testing.B) {
+			m := gen.Must(ncgen.Mold(tc.n, 0))
+			part, err := collide.Build(m, collide.BuildOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			text := ncgen.ZigZag(m, 3, ncgen.ZigZagOptions{Step: 0.5, Stepover: 1})
+			p, err := gcode.Read(strings.NewReader(text), "zigzag.nc", gcode.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			tool, _ := ParseTool("ball 6 20, shank 6 30, holder 20 40")
+			c, err := New(part, Options{Tool: tool, NoDetail: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			var sum Summary
+			for b.Loop() {
+				sum, err = c.Check(p, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(p.Moves))/b.Elapsed().Minutes(), "moves/min")
+			b.ReportMetric(float64(sum.Violations), "violations")
+			b.ReportMetric(float64(len(p.Moves)), "moves")
+			b.ReportMetric(float64(sum.Stats.Candidates)/float64(len(p.Moves)), "cand/move")
+			b.ReportMetric(float64(sum.Stats.Exact)/float64(len(p.Moves)), "exact/move")
 		})
 	}
 }

@@ -171,6 +171,8 @@ type Checker struct {
 	cand  []int32
 	tg    *target
 	visit func(e int32) bool
+	boxes []geom.AABB
+	near  []solid
 }
 
 // target is something the tool must not meet.
@@ -475,11 +477,30 @@ func (c *Checker) touch(m gcode.Move, rs *roleState, ti int, tg *target) ([]int3
 	}
 	c.cand = c.cand[:0]
 	c.candidates(m, rs, ti, tg)
+	// Each solid's box over the move, to skip the solids a candidate's
+	// box misses before their exact tests.
+	pb := pathBounds(m, c.o.Discrete)
+	c.boxes = c.boxes[:0]
+	for i := range rs.solids {
+		c.boxes = append(c.boxes, rs.solids[i].sweptBounds(pb))
+	}
 	var hits []int32
 	var all hit
 	for _, e := range c.cand {
 		t := tg.mesh.Triangle(int(e))
-		h := c.meetsMove(m, 0, 1, rs.solids, t, 0)
+		tb := triBounds(t)
+		ss := c.near[:0]
+		for i, b := range c.boxes {
+			if b.Min.X <= tb.Max.X && tb.Min.X <= b.Max.X && b.Min.Y <= tb.Max.Y && tb.Min.Y <= b.Max.Y &&
+				b.Min.Z <= tb.Max.Z && tb.Min.Z <= b.Max.Z {
+				ss = append(ss, rs.solids[i])
+			}
+		}
+		c.near = ss
+		if len(ss) == 0 {
+			continue
+		}
+		h := c.meetsMove(m, 0, 1, ss, t, 0)
 		if h.yes {
 			hits = append(hits, e)
 			all = all.or(h)
@@ -547,6 +568,50 @@ func (c *Checker) candidates(m gcode.Move, rs *roleState, ti int, tg *target) {
 		c.st.BVTests += st.BVTests + st.LeafTests
 		c.st.Candidates += st.TriTests
 	}
+}
+
+// triBounds returns t's box (its coordinates are finite: the mesh was
+// validated).
+func triBounds(t geom.Triangle) geom.AABB {
+	lo, hi := t[0], t[0]
+	for _, p := range t[1:] {
+		if p.X < lo.X {
+			lo.X = p.X
+		} else if p.X > hi.X {
+			hi.X = p.X
+		}
+		if p.Y < lo.Y {
+			lo.Y = p.Y
+		} else if p.Y > hi.Y {
+			hi.Y = p.Y
+		}
+		if p.Z < lo.Z {
+			lo.Z = p.Z
+		} else if p.Z > hi.Z {
+			hi.Z = p.Z
+		}
+	}
+	return geom.AABB{Min: lo, Max: hi}
+}
+
+// pathBounds returns a box holding every position of move m (its end
+// alone if discrete), a little larger than the exact box.
+func pathBounds(m gcode.Move, discrete bool) geom.AABB {
+	b := geom.EmptyAABB().AddPoint(m.To)
+	if !discrete {
+		b = b.AddPoint(m.From)
+	}
+	if isArc(m) && !discrete {
+		// The arc's circle's box in its plane (its radius may grow to the
+		// end's), and its normal range.
+		r := max(m.Radius, endRadius(m))
+		a, bb, _ := m.Plane.Axes()
+		lo, hi := b.Min, b.Max
+		lo = lo.SetIndex(a, min(lo.Index(a), m.Center.Index(a)-r)).SetIndex(bb, min(lo.Index(bb), m.Center.Index(bb)-r))
+		hi = hi.SetIndex(a, max(hi.Index(a), m.Center.Index(a)+r)).SetIndex(bb, max(hi.Index(bb), m.Center.Index(bb)+r))
+		b = geom.AABB{Min: lo, Max: hi}
+	}
+	return b
 }
 
 func isArc(m gcode.Move) bool { return m.Kind == gcode.ArcCW || m.Kind == gcode.ArcCCW }

@@ -188,6 +188,21 @@ func coneSolids(p Part, eps float64) []solid {
 	}
 }
 
+// sweptBounds returns a box holding solid s at every position in the box
+// pb, slightly grown for the rounding of its sums.
+func (s *solid) sweptBounds(pb geom.AABB) geom.AABB {
+	r, lo, hi := s.r, s.z0, s.z1
+	switch s.kind {
+	case exactBall:
+		lo, hi = s.z0-s.r, s.z0+s.r
+	case profile:
+		r = max(s.radius(s.z0, true), s.radius(s.z1, true))
+	}
+	b := geom.AABB{Min: pb.Min.Add(geom.V(-r, -r, lo)), Max: pb.Max.Add(geom.V(r, r, hi))}
+	g := (mag(b) + r) * 0x1p-48
+	return b.Expanded(g)
+}
+
 // hit is the answer of a test: contact proved (yes), or (yes and graze)
 // not decided by the brackets, the triangle then being within within of
 // the solid.
