@@ -83,14 +83,15 @@ type Violation struct {
 	// S0 and S1 bound where along the move it happens: the parameter of
 	// the move (the fraction of its length, or of an arc's angle) at which
 	// the tool first and last meets the triangles of Tris, to within
-	// 2^-30 (0 and 1 with Options.NoDetail).
+	// 2^-20 (0 and 1 with Options.NoDetail).
 	S0, S1 float64
 	// Depth is how far the move would have to be raised (along +z) for
-	// this part of the tool to clear Tris, to within 2^-30 of the
-	// tool's height (0 for a graze or with NoDetail).
+	// this part of the tool to clear Tris, from below, to within 2^-20 of
+	// the height from the tool's lowest point to the triangles' highest
+	// (0 for a touch, a graze, or with NoDetail).
 	Depth float64
 	// Clearance, with a tolerance, is the least distance between the
-	// tool's part and Tris over the move, to within 2^-30 of the
+	// tool's part and Tris over the move, to within 2^-20 of the
 	// tolerance: 0 when they touch, at most Options.Eps.
 	Clearance float64
 	// Tris are the target's triangles met, ascending (for the stock, those
@@ -882,7 +883,9 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 			hi = mid
 		}
 	}
-	v.Depth = hi
+	// The raise lo still meets them: the depth is at least lo (0 for a
+	// touch), and less than hi.
+	v.Depth = lo
 }
 
 // roleSolids returns the solids of ss with role r.

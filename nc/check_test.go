@@ -13,6 +13,7 @@ import (
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 	"github.com/collide3d/collide/nc/gcode"
+	"github.com/collide3d/collide/nc/ncgen"
 	"github.com/collide3d/collide/nc/shape"
 )
 
@@ -335,6 +336,36 @@ func TestConstructed(t *testing.T) {
 			if tc.want != "" && graze && !tc.graze {
 				t.Errorf("%s (%v): a graze, want contact proved", tc.name, b)
 			}
+		}
+	}
+}
+
+// TestZigZagOracle checks a drop-cutter finishing program on a mold part
+// (ball and chords cutting ridges, distorted samples, a rapid into the
+// stock, arcs linking rows), every volume, against the oracle.
+func TestZigZagOracle(t *testing.T) {
+	m := gen.Must(ncgen.Mold(14, 2))
+	text := ncgen.ZigZag(m, 2, ncgen.ZigZagOptions{Step: 1, Stepover: 3, Arcs: true, RapidDown: 2,
+		Distort: ncgen.Distortion{Count: 4, Depth: 0.2}, Seed: 5})
+	p, err := gcode.Read(strings.NewReader(text), "zigzag.nc", gcode.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := m.Bounds()
+	stock := geom.AABB{Min: b.Min, Max: b.Max.Add(geom.V(0, 0, 1))}
+	o := Options{Tool: mustTool(t, "ball 4 6, shank 4 10, holder 12 10"), Stock: &stock, NoDetail: true}
+	want := brute(t, build(t, m, collide.Brute), o, p.Moves)
+	kinds := map[Kind]bool{}
+	for _, v := range check(t, build(t, m, collide.KDOP18), o, p.Moves) {
+		kinds[v.Kind] = true
+	}
+	if !kinds[Gouge] || !kinds[RapidHit] {
+		t.Errorf("violations of kinds %v: want gouges and a rapid", kinds)
+	}
+	for _, bv := range collide.BVs() {
+		got := keys(check(t, build(t, m, bv), o, p.Moves))
+		if !slices.Equal(got, want) {
+			t.Errorf("%v: got %d violations, the oracle %d", bv, len(got), len(want))
 		}
 	}
 }

@@ -1,0 +1,43 @@
+package nc_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh/gen"
+	"github.com/collide3d/collide/nc"
+	"github.com/collide3d/collide/nc/gcode"
+)
+
+// A ball-end mill crosses a block: the pass at the block's top height
+// touches it (contact is closed), the pass a millimetre lower cuts into
+// it, and a rapid down across it crashes into the stock and the part.
+func ExampleChecker_Check() {
+	block := gen.Must(gen.Box(geom.AABB{Min: geom.V(0, 0, 0), Max: geom.V(20, 20, 10)}, 1))
+	part, _ := collide.Build(block, collide.BuildOptions{})
+	tool, _ := nc.ParseTool("ball 6 20, shank 6 30, holder 20 40")
+	stock := geom.AABB{Min: geom.V(-5, -5, 0), Max: geom.V(25, 25, 12)}
+	c, _ := nc.New(part, nc.Options{Tool: tool, Stock: &stock})
+	program := `G21 G90 G17
+G0 X-10 Y10 Z20
+G1 Z10 F500
+G1 X30
+G1 Z9
+G1 X-10
+G0 Z20
+G0 X30 Z5`
+	p, _ := gcode.Read(strings.NewReader(program), "demo.nc", gcode.Options{})
+	sum, _ := c.Check(p, func(v nc.Violation) bool {
+		fmt.Printf("line %d: %v (%v into the %v) at s %.3f..%.3f, depth %.3g\n", v.Line, v.Kind, v.Role, v.Target, v.S0, v.S1, v.Depth)
+		return true
+	})
+	fmt.Printf("%d moves, %d violations\n", sum.Checked, sum.Violations)
+	// Output:
+	// line 4: gouge (cutter into the part) at s 0.250..0.750, depth 0
+	// line 6: gouge (cutter into the part) at s 0.194..0.806, depth 1
+	// line 8: rapid (cutter into the part) at s 0.667..0.823, depth 1.45
+	// line 8: rapid (cutter into the stock) at s 0.533..0.950, depth 5.33
+	// 6 moves, 4 violations
+}
