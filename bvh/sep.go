@@ -213,19 +213,18 @@ func (q *boxQuery) sep(_, _ int32, x *boxFrame) float64 {
 // The leaf helpers of the volume trees. Each measures triangles against a
 // box on its three face axes, as the first test of bv.TriBoxDisjoint (or
 // bv.TriAxes.BoxDisjoint) does, with the query's triangle padding tpad =
-// 4·pad: the proof of that test lets the triangle's image and the box each
-// be off by up to pad, gives pad of tolerance and pad for its own
-// rounding. The images the query makes (environment triangles mapped into
-// the flying model's coordinates, triangles mapped into a box's frame) are
-// within R of the exact ones, and the boxes are exact (an OBB's or RSS's
-// points satisfy the slab conditions of their stored axes, a sphere lies
-// in its cube): a face-axis separation s = fl(extent − fl(h + tpad)) > 0
-// certifies an exact gap above s(1 − u) + tpad − 2R − u(h + tpad) > eps +
-// s(1 − u), so g = s·(1 − 2⁻⁴⁸) as above. (The tolerance enters tpad four
-// times, so s is smaller than the gap less eps by about 3·eps: a
-// conservative bound for eps > 0; through the black-box statement it would
-// be s/4.) A face-axis separation is one of the test's, so g > 0 only when
-// the test (envLeaf, flyLeaf) says disjoint.
+// eps·(1 + 2⁻⁵⁰) + 4·r, r the rounding part of pad (triPad): the proof of
+// that test lets the triangle's image and the box each be off by up to r,
+// gives eps of tolerance and r for its own rounding. The images the query
+// makes (environment triangles mapped into the flying model's coordinates,
+// triangles mapped into a box's frame) are within R ≤ r of the exact ones,
+// and the boxes are exact (an OBB's or RSS's points satisfy the slab
+// conditions of their stored axes, a sphere lies in its cube): a
+// face-axis separation s = fl(extent − fl(h + tpad)) > 0 certifies an
+// exact gap above s(1 − u) + tpad − 2R − u(h + tpad) > eps + s(1 − u)
+// (u·h ≤ r and u·tpad ≤ eps·2⁻⁵⁰ + r), so g = s·(1 − 2⁻⁴⁸) as above. A
+// face-axis separation is one of the test's, so g > 0 only when the test
+// (envLeaf, flyLeaf) says disjoint.
 
 // envFrameSep measures the triangles of environment leaf e, in the flying
 // model's coordinates, against the box of half-extents h about c along

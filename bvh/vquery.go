@@ -71,9 +71,9 @@ type moveQuery[V any] struct {
 	absR   geom.Mat3 // |r|
 	sc     *moveScratch
 	// pad is added to the sums of radii in every volume test: the
-	// tolerance and a bound on the rounding errors (see padding). tpad,
-	// 4·pad, is the padding of the triangle-volume tests
-	// (bv.TriBoxDisjoint's pad).
+	// tolerance and a bound on the rounding errors (see padding). tpad is
+	// the padding of the triangle-volume tests (bv.TriBoxDisjoint's pad,
+	// see triPad).
 	pad, tpad float64
 	// rt and tt map environment coordinates into the flying model's:
 	// x = rt·v - tt, with rt = Rᵀ and tt = Rᵀ·T.
@@ -96,7 +96,7 @@ func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scra
 	return moveQuery[V]{
 		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
 		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), sc: sc,
-		pad: pad, tpad: 4 * pad, rt: rt, tt: rt.MulVec(pose.T),
+		pad: pad, tpad: triPad(pose, o.Eps, et.mag, ft.mag), rt: rt, tt: rt.MulVec(pose.T),
 	}
 }
 
@@ -278,6 +278,19 @@ func padding(pose geom.Pose, eps, emag, fmag float64) float64 {
 		}
 	}
 	return eps*(1+0x1p-50) + (0x1p-42+32*d)*m
+}
+
+// triPad returns the padding of the triangle-volume tests of a query with
+// tolerance eps: the proof of bv.TriBoxDisjoint lets the triangle's image
+// and the box each be off by up to its pad, and gives its pad of
+// tolerance and its pad for its own rounding. The images and boxes are off
+// by rounding only (padding(pose, 0, ...) bounds it), and the tolerance is
+// needed once: tpad = eps·(1 + 2⁻⁵⁰) + 4·padding(pose, 0, ...). (It was
+// 4·padding(pose, eps, ...): a tolerance query then reached triangles up
+// to 4·eps away through these tests, which made OBB, AABB, sphere and RSS
+// trees search four times as far as their volume tests for a large eps.)
+func triPad(pose geom.Pose, eps, emag, fmag float64) float64 {
+	return eps*(1+0x1p-50) + 4*padding(pose, 0, emag, fmag)
 }
 
 // leafList appends the triangles of the leaf whose ref is ref, in a tree
