@@ -336,7 +336,11 @@ func (c *Checker) state(t Tool) (*toolState, error) {
 		if len(rs.solids) == 0 {
 			continue
 		}
-		axis := &mesh.TriMesh{Verts: []geom.Vec3{{Z: rs.zlo}, {Z: rs.zhi}}, Tris: [][3]int32{{0, 1, 1}}}
+		// The axis as a model to search with: a sliver of a triangle
+		// holding it (a segment's degenerate triangle would do, but the
+		// triangle tests of the kinds without leaf volumes can prove
+		// nothing of one).
+		axis := &mesh.TriMesh{Verts: []geom.Vec3{{Z: rs.zlo}, {Z: rs.zhi}, {X: max(rs.rmax, rs.zhi-rs.zlo) * 0x1p-10, Z: (rs.zlo + rs.zhi) / 2}}, Tris: [][3]int32{{0, 1, 2}}}
 		rs.proxy = make([]*bvh.Tree, len(c.targets))
 		for i, tg := range c.targets {
 			if tg.tree == nil {
