@@ -159,7 +159,7 @@ and polyhedral tools (a ball, a rounded flat end, a nearly conical tool)
 at the moves' ends. It writes nc.md: per environment and test the
 contacts, the time of each tree (the least of --rounds rounds, default 3)
 and OBB ÷ 18-DOP, and the dissertation's conclusions checked against
-them. The full run takes about ten minutes, --quick under a minute.`,
+them. The full run takes about four minutes, --quick about 20 seconds.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(bench.WorldsScenes, ", "), bench.WorldsQuickSteps, bench.WorldsQuickCDFastSteps,
 			strings.Join(bench.CCDSceneNames, ", "), strings.Join(bench.NCTerrains, ", "), strings.Join(bench.NCMolds, ", ")),
