@@ -33,6 +33,7 @@ type ncOptions struct {
 	tools    string
 	bv       string
 	eps      float64
+	minDepth float64
 	start    string
 	strict   bool
 	json     bool
@@ -81,6 +82,9 @@ of lines "T1 ball 6 20, shank 6 30" (blank lines and # comments skipped),
 each move using the tool of its program's last T and M6. --stock "x0 y0 z0
 x1 y1 z1" is the raw stock's box: rapids, the shank and the holder must not
 meet it (the cutter may). --eps X reports anything closer than X mm.
+--min-depth D reports only violations deeper than D mm (a finishing
+path touches its surface by design: contact is closed, and a touch is a
+violation of depth 0).
 --start "x y z" is the tool's position before the first move (default: the
 first position the program gives each axis).
 
@@ -108,6 +112,7 @@ Bounding volumes of the part's and the fixtures' trees (--bv): %s.`,
 			fs.StringVar(&o.tools, "tools", "", "a tool table `FILE`: lines \"T1 ball 6 20, shank 6 30\"")
 			fs.StringVar(&o.bv, "bv", collide.BVDefault.String(), "bounding volume `NAME` of the part's and fixtures' trees: "+bvNames(hierarchies()))
 			floatFlag(fs, &o.eps, "eps", 0, "tolerance `X` >= 0 (mm): report tool parts closer than X (0: contact)")
+			floatFlag(fs, &o.minDepth, "min-depth", 0, "report only violations deeper than `D` mm (0: every contact)")
 			fs.StringVar(&o.start, "start", "", "the tool's position `\"x y z\"` before the first move (default: the program's first)")
 			fs.BoolVar(&o.strict, "strict", false, "make unknown and unused G-code words errors, not warnings")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per violation, then the summary")
@@ -200,6 +205,9 @@ func runNC(e *env, opts any, args []string) error {
 	if !(o.eps >= 0) { // the flag reads finite numbers only
 
 		return usagef("--eps must be a finite number >= 0, not %v", o.eps)
+	}
+	if !(o.minDepth >= 0) {
+		return usagef("--min-depth must be a finite number >= 0, not %v", o.minDepth)
 	}
 	bv, err := collide.ParseBV(o.bv)
 	if err != nil || bv == collide.Auto || bv == collide.Brute {
@@ -359,7 +367,7 @@ func (j *ncJob) check(e *env, o *ncOptions) error {
 	var done, total, found atomic.Int64
 	total.Store(int64(len(j.prog.Moves)))
 	c, err := nc.New(j.part, nc.Options{
-		Eps: o.eps, Tool: j.tool, Tools: j.tools, Stock: j.stock, Fixtures: j.fixtures,
+		Eps: o.eps, MinDepth: o.minDepth, Tool: j.tool, Tools: j.tools, Stock: j.stock, Fixtures: j.fixtures,
 		Progress: func(d, t int) { done.Store(int64(d)); total.Store(int64(t)) },
 	})
 	if err != nil {
@@ -419,6 +427,7 @@ type jsonViolation struct {
 	Depth     float64 `json:"depth"`
 	Clearance float64 `json:"clearance"`
 	Graze     bool    `json:"graze"`
+	Within    float64 `json:"within,omitempty"`
 	Triangles []int32 `json:"triangles"`
 }
 
@@ -434,7 +443,7 @@ func (p *ncPrinter) violation(v nc.Violation) bool {
 	}
 	if p.o.json {
 		jv := jsonViolation{Move: v.Move, Line: v.Line, N: n, Kind: v.Kind.String(), Role: v.Role.String(), Target: v.Target.String(),
-			S0: v.S0, S1: v.S1, Depth: v.Depth, Clearance: v.Clearance, Graze: v.Graze, Triangles: v.Tris}
+			S0: v.S0, S1: v.S1, Depth: v.Depth, Clearance: v.Clearance, Graze: v.Graze, Within: v.Within, Triangles: v.Tris}
 		if v.Target == nc.OnFixture {
 			f := v.Fixture
 			jv.Fixture = &f
@@ -459,7 +468,7 @@ func (p *ncPrinter) violation(v nc.Violation) bool {
 		}
 		fmt.Fprintf(&b, ", %d %s", len(v.Tris), plural(len(v.Tris), "triangle", "triangles"))
 		if v.Graze {
-			b.WriteString(" (graze: within the certified limit, not proved)")
+			fmt.Fprintf(&b, " (graze: within %.3g mm, contact not proved)", v.Within)
 		}
 		b.WriteByte('\n')
 		_, p.err = p.w.WriteString(b.String())

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,29 @@ func TestNCDemo(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q", want)
 		}
+	}
+}
+
+// TestNCMinDepth checks that --min-depth drops the shallow violations: the
+// demo's chords cut its bottle by less than a micrometre in places, its
+// lowered samples by 0.4 mm.
+func TestNCMinDepth(t *testing.T) {
+	count := func(args ...string) int {
+		stdout, stderr, code := runCLI(t, append([]string{"nc", "--quiet"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var n int
+		for _, l := range strings.Split(stdout, "\n") {
+			if rest, ok := strings.CutPrefix(l, "violations"); ok {
+				fmt.Sscan(strings.TrimSpace(rest), &n)
+			}
+		}
+		return n
+	}
+	all, some, deep := count(), count("--min-depth", "0.001"), count("--min-depth", "0.3")
+	if !(all > some && some > deep && deep > 0) {
+		t.Errorf("violations: %d in all, %d deeper than 0.001 mm, %d deeper than 0.3 mm", all, some, deep)
 	}
 }
 
@@ -216,6 +240,7 @@ func TestNCUsage(t *testing.T) {
 		{"json and quiet", []string{"--json", "--quiet"}, "not both"},
 		{"negative eps", []string{"--eps", "-1"}, "--eps"},
 		{"hex eps", []string{"--eps", "0x10"}, "--eps"},
+		{"negative min depth", []string{"--min-depth", "-1"}, "--min-depth"},
 		{"unknown bv", []string{"--bv", "octree"}, "--bv"},
 		{"auto bv", []string{"--bv", "auto"}, "--bv"},
 		{"brute bv", []string{"--bv", "brute"}, "--bv"},
