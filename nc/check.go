@@ -85,10 +85,13 @@ type Violation struct {
 	// the tool first and last meets the triangles of Tris, to within
 	// 2^-20 (0 and 1 with Options.NoDetail).
 	S0, S1 float64
-	// Depth is how far the move would have to be raised (along +z) for
-	// this part of the tool to clear Tris, from below, to within 2^-20 of
-	// the height from the tool's lowest point to the triangles' highest
-	// (0 for a touch, a graze, or with NoDetail).
+	// Depth is how deep the triangles of Tris reach into this part of the
+	// tool: the most its solids can each shrink (every point of each
+	// moving in by Depth) and still meet them over the move, from below
+	// to within 2^-20 of the part's radius (0 for a touch, a graze, or with
+	// NoDetail). Solids shrink each alone, so near the join of two (a ball
+	// end's ball and cylinder) Depth may be less than the penetration of
+	// the whole tool.
 	Depth float64
 	// Clearance, with a tolerance, is the least distance between the
 	// tool's part and Tris over the move, to within 2^-20 of the
@@ -799,7 +802,6 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 	for i, e := range v.Tris {
 		tris[i] = tg.mesh.Triangle(int(e))
 	}
-	ss := rs.solids
 	any := func(ss []solid, s0, s1, lift float64) bool {
 		for _, t := range tris {
 			if c.meetsMove(m, s0, s1, ss, t, lift).yes {
@@ -823,8 +825,6 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 				}
 			}
 			v.Clearance = hi
-		} else {
-			ss = zs
 		}
 	}
 	if c.o.Discrete {
@@ -864,31 +864,27 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 	if v.Graze || v.Clearance > 0 {
 		return
 	}
-	// The depth: the least raise that clears the triangles.
-	top := math.Inf(-1)
-	for _, t := range tris {
-		top = max(top, t[0].Z, t[1].Z, t[2].Z)
+	// The depth: the most the tool's parts can shrink and still meet the
+	// triangles.
+	hi := 0.0
+	for _, s := range roleSolids(solids(rs.tool, 0), rs.role) {
+		hi = max(hi, s.r, s.radius(s.z0, true), s.radius(s.z1, true))
 	}
-	low := min(m.From.Z, m.To.Z)
-	if isArc(m) && m.Plane != gcode.XY {
-		low -= m.Radius
-	}
-	hi := top - (low + rs.bottom)
-	hi += math.Abs(hi)*0x1p-20 + 1e-9
-	if hi <= 0 || any(ss, 0, 1, hi) {
+	if any(roleSolids(eroded(rs.tool, hi), rs.role), 0, 1, 0) {
+		v.Depth = hi
 		return
 	}
 	lo := 0.0
 	for range detailSteps {
 		mid := lo + (hi-lo)/2
-		if any(ss, 0, 1, mid) {
+		if any(roleSolids(eroded(rs.tool, mid), rs.role), 0, 1, 0) {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	// The raise lo still meets them: the depth is at least lo (0 for a
-	// touch), and less than hi.
+	// The parts shrunk by lo still meet them: the depth is at least lo (0
+	// for a touch), and less than hi.
 	v.Depth = lo
 }
 

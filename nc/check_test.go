@@ -369,3 +369,31 @@ func TestZigZagOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestDepth checks the depths of constructed gouges: how deep a floor or a
+// wall reaches into each kind of cutter.
+func TestDepth(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		part *mesh.TriMesh
+		tool string
+		move gcode.Move
+		want float64
+	}{
+		{"ball 1 below the floor", floor(0), "ball 6 10", line(gcode.Linear, geom.V(-5, 0, -1), geom.V(5, 0, -1)), 1},
+		{"flat end plunged 0.5", floor(0), "flat 6 10", line(gcode.Linear, geom.V(0, 0, 5), geom.V(0, 0, -0.5)), 0.5},
+		{"flat end 0.2 into a wall", wall(10, -5, 20), "flat 6 10", line(gcode.Linear, geom.V(7.2, -5, 0), geom.V(7.2, 5, 0)), 0.2},
+		{"flat end along a wall", wall(10, -5, 20), "flat 6 10", line(gcode.Linear, geom.V(7, -5, 0), geom.V(7, 5, 0)), 0},
+		{"bull nose 0.3 below the floor", floor(0), "bull 6 1 10", line(gcode.Linear, geom.V(-5, 0, -0.3), geom.V(5, 0, -0.3)), 0.3},
+		{"taper tip 0.25 into the floor", floor(0), "taper 0 6 6", line(gcode.Linear, geom.V(-5, 0, -0.25), geom.V(5, 0, -0.25)), 0.25 / math.Hypot(1, 2) * 2 / 2},
+	} {
+		vs := check(t, build(t, tc.part, collide.KDOP18), Options{Tool: mustTool(t, tc.tool)}, []gcode.Move{tc.move})
+		if len(vs) != 1 {
+			t.Errorf("%s: %d violations", tc.name, len(vs))
+			continue
+		}
+		if tol := 1e-5; math.Abs(vs[0].Depth-tc.want) > tol {
+			t.Errorf("%s: depth %v, want %v", tc.name, vs[0].Depth, tc.want)
+		}
+	}
+}

@@ -55,7 +55,8 @@
 //
 // Each violation says the program line, the tool part and the target, the
 // triangles met, the range of the move's parameter where it happens, how
-// far the move would have to be raised to clear them (Depth), and with a
+// deep the triangles reach into the tool (Depth: the most each part of the
+// tool could shrink and still meet them; 0 for a touch), and with a
 // tolerance the least distance (Clearance); these are found by bisection
 // with the same exact tests.
 package nc

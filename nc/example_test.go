@@ -37,7 +37,7 @@ G0 X30 Z5`
 	// Output:
 	// line 4: gouge (cutter into the part) at s 0.250..0.750, depth 0
 	// line 6: gouge (cutter into the part) at s 0.194..0.806, depth 1
-	// line 8: rapid (cutter into the part) at s 0.667..0.823, depth 1.45
-	// line 8: rapid (cutter into the stock) at s 0.533..0.950, depth 5.33
+	// line 8: rapid (cutter into the part) at s 0.667..0.823, depth 1.36
+	// line 8: rapid (cutter into the stock) at s 0.533..0.950, depth 3
 	// 6 moves, 4 violations
 }

@@ -155,6 +155,57 @@ func solids(tool Tool, eps float64) []solid {
 	return out
 }
 
+// eroded returns the solids of tool with each part shrunk by d > 0: the
+// points of each part at least d inside it (a cylinder loses d from its
+// radius and from each end, a ball from its radius, a cone's side moves in
+// by d along its normal, a corner's circle shrinks by d). A part thinner
+// than 2d vanishes. Parts are shrunk each alone, so near the joins of two
+// parts the union of the results is smaller than the whole tool shrunk.
+func eroded(tool Tool, d float64) []solid {
+	var out []solid
+	for _, p := range tool.Parts {
+		switch p.Shape {
+		case Cyl:
+			if p.R0 >= d && p.Z0+d <= p.Z1-d {
+				out = append(out, solid{kind: exactCyl, role: p.Role, r: p.R0 - d, z0: p.Z0 + d, z1: p.Z1 - d})
+			}
+		case Ball:
+			if p.R0 >= d {
+				out = append(out, solid{kind: exactBall, role: p.Role, r: p.R0 - d, z0: p.Z0 + p.R0})
+			}
+		case Corner:
+			c := p.Z1 - p.Z0
+			if c >= 2*d {
+				out = append(out, solid{kind: profile, role: p.Role, inc: true, z0: p.Z0 + d, z1: p.Z1 - d,
+					terms: []term{{arc: true, za: p.Z0 + d, zb: p.Z1 - d, a: p.R0, c: c - d, zc: p.Z1}}})
+			}
+		case Cone:
+			h, dr := p.Z1-p.Z0, p.R1-p.R0
+			in := d * math.Hypot(h, dr) / h // the radius lost at each height
+			za, zb := p.Z0+d, p.Z1-d
+			if za > zb {
+				continue
+			}
+			r := func(z float64) float64 { return p.R0 + dr*(z-p.Z0)/h - in }
+			ra, rb := r(za), r(zb)
+			if ra < 0 && rb < 0 {
+				continue
+			}
+			// Keep the heights where the radius is not negative.
+			if ra < 0 {
+				za += (zb - za) * (-ra) / (rb - ra)
+				ra = 0
+			} else if rb < 0 {
+				zb -= (zb - za) * (-rb) / (ra - rb)
+				rb = 0
+			}
+			out = append(out, solid{kind: profile, role: p.Role, inc: rb >= ra, z0: za, z1: zb,
+				terms: []term{{za: za, zb: zb, a: ra, b: rb}}})
+		}
+	}
+	return out
+}
+
 // coneSolids returns the solids of cone p offset by eps: its trapezoid of
 // profile grown by a disc of radius eps is bounded, at each height, by the
 // largest of the rims' circles and the offset side, and is split where its

@@ -91,7 +91,8 @@ first position the program gives each axis).
 Each violation prints a line: the program line and N number, the kind
 (gouge, shank, holder, rapid, fixture), the tool part and what it meets,
 the range of the move's parameter s (0 at its start, 1 at its end) where
-it happens, how far the move would have to be raised to clear it (depth;
+it happens, how deep the triangles reach into the tool (depth: the most
+each part of the tool could shrink and still meet them, 0 for a touch;
 with --eps the least clearance) and the triangles met. --json prints JSON
 Lines instead,
   {"move":I,"line":L,"n":N,"kind":"gouge","role":"cutter","target":"part",
