@@ -508,7 +508,7 @@ func (c *Checker) touch(m gcode.Move, rs *roleState, ti int, tg *target) ([]int3
 		if len(ss) == 0 {
 			continue
 		}
-		h := c.meetsMove(m, 0, 1, ss, t, 0)
+		h := c.meetsMove(m, 0, 1, ss, t)
 		if h.yes {
 			hits = append(hits, e)
 			all = all.or(h)
@@ -652,12 +652,11 @@ func normalOf(m gcode.Move, p geom.Vec3) float64 {
 }
 
 // meetsMove reports whether solids swept over move m between parameters
-// s0 and s1, raised by lift, meet t. Lines are decided exactly (up to the
+// s0 and s1 meet t. Lines are decided exactly (up to the
 // brackets of curved solids); arcs by bisection of the angle.
-func (c *Checker) meetsMove(m gcode.Move, s0, s1 float64, ss []solid, t geom.Triangle, lift float64) hit {
-	up := geom.V(0, 0, lift)
+func (c *Checker) meetsMove(m gcode.Move, s0, s1 float64, ss []solid, t geom.Triangle) hit {
 	if c.o.Discrete {
-		return c.meetsAll(shape.Point(m.To.Add(up)), 0, 0, ss, t)
+		return c.meetsAll(shape.Point(m.To), 0, 0, ss, t)
 	}
 	if !isArc(m) {
 		a, b := m.From, m.To
@@ -667,13 +666,12 @@ func (c *Checker) meetsMove(m gcode.Move, s0, s1 float64, ss []solid, t geom.Tri
 		if s1 != 1 {
 			b = m.At(s1)
 		}
-		a, b = a.Add(up), b.Add(up)
 		if a == b {
 			return c.meetsAll(shape.Point(a), 0, 0, ss, t)
 		}
 		return c.meetsAll(shape.Segment(a, b), 0, 0, ss, t)
 	}
-	return c.meetsArc(m, s0, s1, ss, t, lift)
+	return c.meetsArc(m, s0, s1, ss, t)
 }
 
 // meetsAll reports whether any of solids ss, swept over path with lift and
@@ -706,12 +704,11 @@ const (
 // else the piece is halved, at most arcDepth times and into at most
 // arcBudget pieces, after which it is a graze within the bound that the
 // outer test leaves.
-func (c *Checker) meetsArc(m gcode.Move, s0, s1 float64, ss []solid, t geom.Triangle, lift float64) hit {
+func (c *Checker) meetsArc(m gcode.Move, s0, s1 float64, ss []solid, t geom.Triangle) hit {
 	type piece struct {
 		a, b  float64
 		depth int
 	}
-	up := geom.V(0, 0, lift)
 	total := sweep(m)
 	q := max(1, int(math.Ceil((s1-s0)*total/(math.Pi/2))))
 	queue := make([]piece, 0, max(arcBudget, q))
@@ -719,11 +716,11 @@ func (c *Checker) meetsArc(m gcode.Move, s0, s1 float64, ss []solid, t geom.Tria
 		queue = append(queue, piece{s0 + (s1-s0)*float64(k)/float64(q), s0 + (s1-s0)*float64(k+1)/float64(q), 0})
 	}
 	scale := m.Radius + math.Abs(m.Center.X) + math.Abs(m.Center.Y) + math.Abs(m.Center.Z) +
-		math.Abs(m.From.X) + math.Abs(m.From.Y) + math.Abs(m.From.Z) + math.Abs(m.To.X) + math.Abs(m.To.Y) + math.Abs(m.To.Z) + lift
+		math.Abs(m.From.X) + math.Abs(m.From.Y) + math.Abs(m.From.Z) + math.Abs(m.To.X) + math.Abs(m.To.Y) + math.Abs(m.To.Z)
 	var res hit
 	for head := 0; head < len(queue); head++ {
 		p := queue[head]
-		pa, pb := m.At(p.a).Add(up), m.At(p.b).Add(up)
+		pa, pb := m.At(p.a), m.At(p.b)
 		ha := c.meetsAll(shape.Point(pa), 0, 0, ss, t)
 		if ha.yes && !ha.graze {
 			return ha
@@ -734,7 +731,7 @@ func (c *Checker) meetsArc(m gcode.Move, s0, s1 float64, ss []solid, t geom.Tria
 		}
 		res = res.or(ha).or(hb)
 		phi := (p.b - p.a) * total
-		pm := m.At((p.a + p.b) / 2).Add(up)
+		pm := m.At((p.a + p.b) / 2)
 		// The apex: the middle point pushed out from the centre by 1/cos(φ/2)
 		// in the plane (cos computed within a few ulps; grow covers it).
 		ctr := m.Center
@@ -802,9 +799,9 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 	for i, e := range v.Tris {
 		tris[i] = tg.mesh.Triangle(int(e))
 	}
-	any := func(ss []solid, s0, s1, lift float64) bool {
+	any := func(ss []solid, s0, s1 float64) bool {
 		for _, t := range tris {
-			if c.meetsMove(m, s0, s1, ss, t, lift).yes {
+			if c.meetsMove(m, s0, s1, ss, t).yes {
 				return true
 			}
 		}
@@ -814,11 +811,11 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 		// The clearance: the least tolerance at which the move still meets.
 		z := solids(rs.tool, 0)
 		zs := roleSolids(z, rs.role)
-		if !any(zs, 0, 1, 0) {
+		if !any(zs, 0, 1) {
 			lo, hi := 0.0, c.o.Eps
 			for range detailSteps {
 				mid := lo + (hi-lo)/2
-				if any(roleSolids(solids(rs.tool, mid), rs.role), 0, 1, 0) {
+				if any(roleSolids(solids(rs.tool, mid), rs.role), 0, 1) {
 					hi = mid
 				} else {
 					lo = mid
@@ -832,13 +829,13 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 	} else {
 		// The range: the least s1 such that [0, s1] meets, and the largest
 		// s0 such that [s0, 1] meets.
-		if any(rs.solids, 0, 0, 0) {
+		if any(rs.solids, 0, 0) {
 			v.S0 = 0
 		} else {
 			lo, hi := 0.0, 1.0
 			for range detailSteps {
 				mid := lo + (hi-lo)/2
-				if any(rs.solids, 0, mid, 0) {
+				if any(rs.solids, 0, mid) {
 					hi = mid
 				} else {
 					lo = mid
@@ -846,13 +843,13 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 			}
 			v.S0 = hi
 		}
-		if any(rs.solids, 1, 1, 0) {
+		if any(rs.solids, 1, 1) {
 			v.S1 = 1
 		} else {
 			lo, hi := v.S0, 1.0
 			for range detailSteps {
 				mid := lo + (hi-lo)/2
-				if any(rs.solids, mid, 1, 0) {
+				if any(rs.solids, mid, 1) {
 					lo = mid
 				} else {
 					hi = mid
@@ -870,14 +867,14 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 	for _, s := range roleSolids(solids(rs.tool, 0), rs.role) {
 		hi = max(hi, s.r, s.radius(s.z0, true), s.radius(s.z1, true))
 	}
-	if any(roleSolids(eroded(rs.tool, hi), rs.role), 0, 1, 0) {
+	if any(roleSolids(eroded(rs.tool, hi), rs.role), 0, 1) {
 		v.Depth = hi
 		return
 	}
 	lo := 0.0
 	for range detailSteps {
 		mid := lo + (hi-lo)/2
-		if any(roleSolids(eroded(rs.tool, mid), rs.role), 0, 1, 0) {
+		if any(roleSolids(eroded(rs.tool, mid), rs.role), 0, 1) {
 			lo = mid
 		} else {
 			hi = mid

@@ -93,7 +93,7 @@ func brute(t testing.TB, part *collide.Model, o Options, moves []gcode.Move) []k
 				}
 				var tris []int32
 				for e := range tg.mesh.Tris {
-					if c.meetsMove(m, 0, 1, rs.solids, tg.mesh.Triangle(e), 0).yes {
+					if c.meetsMove(m, 0, 1, rs.solids, tg.mesh.Triangle(e)).yes {
 						tris = append(tris, int32(e))
 					}
 				}
