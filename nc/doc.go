@@ -29,18 +29,22 @@
 //     exactly by package nc/shape, for straight moves: the ball sweeps a
 //     capsule, a cylinder a swept cylinder.
 //   - Cones, bull-nose corners and the rounded rims that a tolerance adds
-//     are conservative by themselves: each is bracketed by cylinders, the
-//     one inside and the one around each slab of heights, halving the
-//     slabs until one proves contact or every one a miss. After 40
-//     halvings a slab still undecided is reported as contact, marked
-//     Graze: the triangle is then within 2^-40 of the piece's height (times
-//     its slope) of the surface, and may not touch it.
+//     are conservative by themselves. A plane parallel to the triangle
+//     that separates them, its rounding bounded, proves a miss first (a
+//     face parallel to a cone's side). Otherwise each is bracketed by
+//     cylinders, the one inside and the one around each slab of heights,
+//     halving the slabs, breadth first, until one proves contact or every
+//     one a miss. After 40 halvings, or 256 cylinders, a slab still
+//     undecided is reported as contact, marked Graze, with Within the
+//     difference of its cylinders' radii: the triangle is that close to
+//     the surface, and may not touch it.
 //   - Arcs (G2, G3) are bisected in angle: a piece of an arc lies in the
 //     triangle of its ends and its end tangents' meeting point (for a helix,
 //     raised over its rise), so the tool swept over that triangle missing
 //     proves a miss, and the tool at an end of the piece meeting proves
-//     contact. After 48 halvings a piece still undecided is a graze: the
-//     arc passes within about 2^-44 of the arc's size of contact. An
+//     contact. After 26 halvings, or 128 pieces, a piece still undecided
+//     is a graze, with Within bounding how far the triangle may be (for
+//     exact tangency about 2^-43 of the arc's size and coordinates). An
 //     arc's positions are computed in floating point (gcode.Move.At): the
 //     triangles are grown by a bound on that rounding, and a contact proved
 //     at an end is proved at that computed position.

@@ -342,6 +342,54 @@ func (s *solid) meets(path shape.Path, lift, grow float64, t geom.Triangle, st *
 	return s.bracket(path, t, st)
 }
 
+// separated reports whether a plane parallel to triangle t proves that
+// profile s swept over path misses t: with n the triangle's normal (either
+// way), min over t's corners c and the path's points p of n·(c − p) must
+// exceed the solid's support h(n) = max over its heights z of n_z·z +
+// r(z)·|n_xy| (at the ends of a cone's heights, its radius being linear;
+// with the largest radius for the others, which bounds it). Everything is
+// computed in floating point and the gap must exceed a bound on its
+// rounding: 2⁻⁴⁰ of the sum of the magnitudes involved, far above the few
+// roundings of each term. It decides at once the case the cylinders
+// bracket worst: a face parallel to a cone's side.
+func (s *solid) separated(path shape.Path, t geom.Triangle) bool {
+	n := t[1].Sub(t[0]).Cross(t[2].Sub(t[0]))
+	nl := math.Abs(n.X) + math.Abs(n.Y) + math.Abs(n.Z)
+	if nl == 0 || math.IsNaN(nl) || math.IsInf(nl, 0) {
+		return false
+	}
+	n = n.Scale(1 / nl)
+	nxy := math.Hypot(n.X, n.Y)
+	pts := path.P[:path.N]
+	mag := max(math.Abs(s.z0), math.Abs(s.z1))
+	for _, c := range t {
+		mag = max(mag, math.Abs(c.X), math.Abs(c.Y), math.Abs(c.Z))
+	}
+	for _, p := range pts {
+		mag = max(mag, math.Abs(p.X), math.Abs(p.Y), math.Abs(p.Z))
+	}
+	rmax := max(s.radius(s.z0, true), s.radius(s.z1, true))
+	for _, sign := range [2]float64{1, -1} {
+		m := n.Scale(sign)
+		lo := math.Inf(1)
+		for _, c := range t {
+			for _, p := range pts {
+				lo = min(lo, m.Dot(c)-m.Dot(p))
+			}
+		}
+		var h float64
+		if len(s.terms) == 1 && !s.terms[0].arc {
+			h = max(m.Z*s.z0+s.radius(s.z0, true)*nxy, m.Z*s.z1+s.radius(s.z1, true)*nxy)
+		} else {
+			h = max(m.Z*s.z0, m.Z*s.z1) + rmax*nxy
+		}
+		if lo-h > (4*mag+2*rmax)*0x1p-40 {
+			return true
+		}
+	}
+	return false
+}
+
 // slab is a range of heights of a bracketed profile, and its depth.
 type slab struct {
 	za, zb float64
@@ -354,6 +402,9 @@ type slab struct {
 // is as thin as the gap, uses the budget evenly and its graze's bound is
 // the thinnest slabs'.
 func (s *solid) bracket(path shape.Path, t geom.Triangle, st *Stats) hit {
+	if s.separated(path, t) {
+		return hit{}
+	}
 	var buf [bracketBudget]slab
 	queue := append(buf[:0], slab{s.z0, s.z1, 0})
 	var h hit
