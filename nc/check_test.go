@@ -397,3 +397,57 @@ func TestDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestSeparated checks the plane certificate of the profiles against their
+// cylinder brackets: on random triangles near random cones (many parallel
+// to a cone's side, just off it or just into it), swept over random
+// paths, a proved separation is never a proved contact of the brackets.
+func TestSeparated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	proved, sep := 0, 0
+	for range 4000 {
+		r0, r1, h := rng.Float64()*2, 1+rng.Float64()*3, 1+rng.Float64()*5
+		tool := Tool{Parts: []Part{{Shape: Cone, R0: r0, R1: r1, Z0: 0, Z1: h}}}
+		eps := 0.0
+		if rng.IntN(3) == 0 {
+			eps = rng.Float64() * 0.5
+		}
+		ss := solids(tool, eps)
+		// A plane along the cone's side at angle a, moved by d along its normal.
+		a := rng.Float64() * 2 * math.Pi
+		u := geom.V(math.Cos(a), math.Sin(a), 0)
+		side0, side1 := u.Scale(r0).Add(geom.V(0, 0, 0)), u.Scale(r1).Add(geom.V(0, 0, h))
+		nrm := geom.V(h*u.X, h*u.Y, -(r1 - r0)).Unit()
+		d := (rng.Float64() - 0.5) * math.Pow(10, -float64(rng.IntN(10)))
+		w := geom.V(-u.Y, u.X, 0).Scale(5)
+		off := nrm.Scale(d + eps*float64(rng.IntN(2)))
+		tri := geom.Triangle{side0.Sub(w).Add(off), side0.Add(w).Add(off), side1.Add(off)}
+		if rng.IntN(4) == 0 {
+			tri[2] = tri[2].Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.3))
+		}
+		var path shape.Path
+		p0 := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.01)
+		switch rng.IntN(3) {
+		case 0:
+			path = shape.Point(p0)
+		case 1:
+			path = shape.Segment(p0, p0.Add(w.Scale(0.2)))
+		default:
+			path = shape.Tri(p0, p0.Add(w.Scale(0.2)), p0.Add(geom.V(0, 0, 0.1)))
+		}
+		for i := range ss {
+			if ss[i].kind != profile || !ss[i].separated(path, tri) {
+				continue
+			}
+			sep++
+			var st Stats
+			if h := ss[i].cylinders(path, tri, &st); h.yes && !h.graze {
+				proved++
+				t.Errorf("separated, but the cylinders prove contact: cone %v eps %v, d %v, path %v, tri %v", tool.Parts[0], eps, d, path, tri)
+			}
+		}
+	}
+	if sep < 500 {
+		t.Errorf("only %d separations: the test tests little", sep)
+	}
+}

@@ -405,6 +405,11 @@ func (s *solid) bracket(path shape.Path, t geom.Triangle, st *Stats) hit {
 	if s.separated(path, t) {
 		return hit{}
 	}
+	return s.cylinders(path, t, st)
+}
+
+// cylinders is bracket's halving of the slabs.
+func (s *solid) cylinders(path shape.Path, t geom.Triangle, st *Stats) hit {
 	var buf [bracketBudget]slab
 	queue := append(buf[:0], slab{s.z0, s.z1, 0})
 	var h hit
