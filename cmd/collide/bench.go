@@ -239,16 +239,12 @@ func runBench(e *env, opts any, args []string) error {
 	if o.peers {
 		return runPeers(e, o, c)
 	}
-	report := filepath.Join(o.out, "report.md")
-	if err := keep(report, o.force); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	report, err := reportFile(o, "report.md")
+	if err != nil {
 		return err
 	}
 
 	var r *bench.Report
-	var err error
 	withStatus(e, "bench", func(progress func(string)) {
 		c.Progress = progress
 		r, err = bench.Run(c)
@@ -319,16 +315,12 @@ func runPeers(e *env, o *benchOptions, bc bench.Config) error {
 
 // runFront runs bench --front.
 func runFront(e *env, o *benchOptions, bc bench.Config) error {
-	report := filepath.Join(o.out, "front.md")
-	if err := keep(report, o.force); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	report, err := reportFile(o, "front.md")
+	if err != nil {
 		return err
 	}
 	c := bench.FrontConfig{Size: bc.Size, Seed: bc.Seed, Scenes: bc.Scenes, Steps: bc.Steps, Rounds: o.rounds}
 	var r *bench.FrontReport
-	var err error
 	withStatus(e, "bench --front", func(progress func(string)) {
 		c.Progress = progress
 		r, err = bench.RunFront(c)
@@ -372,11 +364,8 @@ func runCCDPeers(e *env, o *benchOptions) error {
 	if _, err := os.Stat(driver); err != nil {
 		return fmt.Errorf("the peers driver %s: %w (build it with bench/peers/build.sh, or name it with --driver)", driver, err)
 	}
-	report := filepath.Join(o.out, "ccd-peers.md")
-	if err := keep(report, o.force); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	report, err := reportFile(o, "ccd-peers.md")
+	if err != nil {
 		return err
 	}
 	c := bench.CCDPeersConfig{Quick: o.quick, Seed: o.seed, Driver: driver, Rounds: o.rounds}
@@ -391,7 +380,6 @@ func runCCDPeers(e *env, o *benchOptions) error {
 		c.Scenes = append(c.Scenes, s)
 	}
 	var r *bench.CCDPeersReport
-	var err error
 	withStatus(e, "bench --ccd-peers", func(progress func(string)) {
 		c.Progress = progress
 		r, err = bench.RunCCDPeers(context.Background(), c)
@@ -441,11 +429,8 @@ func runWorlds(e *env, o *benchOptions) error {
 	if o.peers {
 		return runWorldsPeers(e, o, names, sizes)
 	}
-	report := filepath.Join(o.out, "worlds.md")
-	if err := keep(report, o.force); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	report, err := reportFile(o, "worlds.md")
+	if err != nil {
 		return err
 	}
 	c := bench.WorldsConfig{Seed: o.seed, Quick: o.quick, Sizes: sizes, Scenes: names, Steps: o.steps}
@@ -453,7 +438,6 @@ func runWorlds(e *env, o *benchOptions) error {
 		c.CDFast.Steps = min(o.steps, scene.CDFastSteps)
 	}
 	var r *bench.WorldsReport
-	var err error
 	withStatus(e, "bench --worlds", func(progress func(string)) {
 		c.Progress = progress
 		r, err = bench.RunWorlds(c)
@@ -477,16 +461,12 @@ func runWorldsPeers(e *env, o *benchOptions, names []string, sizes []int) error 
 	if _, err := os.Stat(driver); err != nil {
 		return fmt.Errorf("the peers driver %s: %w (build it with bench/peers/build.sh, or name it with --driver)", driver, err)
 	}
-	report := filepath.Join(o.out, "worlds-peers.md")
-	if err := keep(report, o.force); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	report, err := reportFile(o, "worlds-peers.md")
+	if err != nil {
 		return err
 	}
 	c := bench.WorldsPeersConfig{Seed: o.seed, Quick: o.quick, Sizes: sizes, Scenes: names, Steps: o.steps, Driver: driver, Rounds: o.rounds}
 	var r *bench.BroadPeersReport
-	var err error
 	withStatus(e, "bench --worlds --peers", func(progress func(string)) {
 		c.Progress = progress
 		r, err = bench.RunWorldsPeers(c)
@@ -506,6 +486,16 @@ func printSkipped(e *env, skipped []string) {
 	for _, s := range skipped {
 		fmt.Fprintf(e.stderr, "collide bench: left out: %s\n", s)
 	}
+}
+
+// reportFile returns the path of the report name in o.out, which it makes;
+// an existing report is an error unless o.force (see keep).
+func reportFile(o *benchOptions, name string) (string, error) {
+	report := filepath.Join(o.out, name)
+	if err := keep(report, o.force); err != nil {
+		return "", err
+	}
+	return report, os.MkdirAll(o.out, 0o755)
 }
 
 // withStatus runs work, showing on a terminal a progress line made of name,

@@ -624,15 +624,11 @@ func runBenchNC(e *env, o *benchOptions) error {
 			c.Envs = append(c.Envs, s)
 		}
 	}
-	report := filepath.Join(o.out, "nc.md")
-	if err := keep(report, o.force); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	report, err := reportFile(o, "nc.md")
+	if err != nil {
 		return err
 	}
 	var r *bench.NCReport
-	var err error
 	withStatus(e, "bench --nc", func(progress func(string)) {
 		c.Progress = progress
 		r, err = bench.RunNC(c)
