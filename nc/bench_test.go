@@ -76,7 +76,7 @@ func BenchmarkMoves(b *testing.B) {
 			b.ResetTimer()
 			i, hits := 0, 0
 			for b.Loop() {
-				c.Move(i, moves[i], ts, func(Violation) bool { hits++; return true })
+				c.move(i, moves[i], ts, func(Violation) bool { hits++; return true })
 				i = (i + 1) % len(moves)
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Minutes(), "moves/min")

@@ -171,7 +171,8 @@ type Checker struct {
 	tools   map[string]*toolState
 	scratch bvh.Scratch
 	st      Stats
-	// per-move buffers: the candidates found so far, of target tg
+	// per-move buffers: the candidates found so far, of target tg; the
+	// boxes of the role's solids over the move
 	cand  []int32
 	tg    *target
 	visit func(e int32) bool
@@ -203,10 +204,10 @@ type roleState struct {
 	tool   Tool
 	solids []solid
 	// zlo..zhi and rmax bound the role's solids: every point of them is
-	// within rmax of the axis between heights zlo and zhi. bottom is a
-	// height below every point of them.
+	// within rmax of the axis between heights zlo and zhi. radius is the
+	// largest radius of the role's parts (without the tolerance).
 	zlo, zhi, rmax float64
-	bottom         float64
+	radius         float64
 	// proxy[i] is the axis as a model of target i's volume.
 	proxy []*bvh.Tree
 }
@@ -318,7 +319,12 @@ func (c *Checker) state(t Tool) (*toolState, error) {
 	ts := &toolState{tool: t}
 	all := solids(t, c.o.Eps)
 	for _, r := range []Role{Cutting, Shank, Holder} {
-		rs := &roleState{role: r, tool: t, zlo: math.Inf(1), zhi: math.Inf(-1), bottom: math.Inf(1)}
+		rs := &roleState{role: r, tool: t, zlo: math.Inf(1), zhi: math.Inf(-1)}
+		for _, p := range t.Parts {
+			if p.Role == r {
+				rs.radius = max(rs.radius, p.R0, p.R1)
+			}
+		}
 		for _, s := range all {
 			if s.role != r {
 				continue
@@ -334,7 +340,6 @@ func (c *Checker) state(t Tool) (*toolState, error) {
 				rad = max(s.radius(s.z0, true), s.radius(s.z1, true))
 			}
 			rs.zlo, rs.zhi, rs.rmax = min(rs.zlo, lo), max(rs.zhi, hi), max(rs.rmax, rad)
-			rs.bottom = min(rs.bottom, lo-rad)
 		}
 		if len(rs.solids) == 0 {
 			continue
@@ -402,7 +407,7 @@ func (c *Checker) Check(p *gcode.Program, fn func(Violation) bool) (Summary, err
 		}
 		sum.Checked++
 		hitMove := false
-		c.Move(i, m, ts, func(v Violation) bool {
+		c.move(i, m, ts, func(v Violation) bool {
 			hitMove = true
 			sum.Violations++
 			sum.ByKind[v.Kind]++
@@ -429,10 +434,17 @@ func (c *Checker) Check(p *gcode.Program, fn func(Violation) bool) (Summary, err
 	return sum, nil
 }
 
-// Move checks move m (index i in its program) with tool state ts.
-func (c *Checker) Move(i int, m gcode.Move, ts *toolState, fn func(Violation) bool) {
+// move checks move m (index i in its program) with tool state ts.
+func (c *Checker) move(i int, m gcode.Move, ts *toolState, fn func(Violation) bool) {
 	rapid := m.Kind == gcode.Rapid
+	pb := pathBounds(m, c.o.Discrete)
 	for _, rs := range ts.roles {
+		// Each solid's box over the move, for touch to skip the solids a
+		// candidate's box misses before their exact tests.
+		c.boxes = c.boxes[:0]
+		for i := range rs.solids {
+			c.boxes = append(c.boxes, rs.solids[i].sweptBounds(pb))
+		}
 		for ti, tg := range c.targets {
 			if !rapid && rs.role == Cutting && tg.kind == OnStock {
 				continue
@@ -456,8 +468,8 @@ func (c *Checker) Move(i int, m gcode.Move, ts *toolState, fn func(Violation) bo
 					continue
 				}
 				// Inside the stock without meeting its faces: the whole
-				// move is.
-				v.Depth = max(0, tg.box.Max.Z-(m.From.Z+rs.bottom))
+				// swept part is, however much it shrinks.
+				v.Depth = rs.radius
 			} else {
 				v.Tris, v.Graze, v.Within = tris, graze, within
 				if !c.o.NoDetail || c.o.MinDepth > 0 {
@@ -485,13 +497,6 @@ func (c *Checker) touch(m gcode.Move, rs *roleState, ti int, tg *target) ([]int3
 	}
 	c.cand = c.cand[:0]
 	c.candidates(m, rs, ti, tg)
-	// Each solid's box over the move, to skip the solids a candidate's
-	// box misses before their exact tests.
-	pb := pathBounds(m, c.o.Discrete)
-	c.boxes = c.boxes[:0]
-	for i := range rs.solids {
-		c.boxes = append(c.boxes, rs.solids[i].sweptBounds(pb))
-	}
 	var hits []int32
 	var all hit
 	for _, e := range c.cand {
@@ -863,10 +868,7 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 	}
 	// The depth: the most the tool's parts can shrink and still meet the
 	// triangles.
-	hi := 0.0
-	for _, s := range roleSolids(solids(rs.tool, 0), rs.role) {
-		hi = max(hi, s.r, s.radius(s.z0, true), s.radius(s.z1, true))
-	}
+	hi := rs.radius
 	if any(roleSolids(eroded(rs.tool, hi), rs.role), 0, 1) {
 		v.Depth = hi
 		return

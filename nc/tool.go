@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -346,14 +345,4 @@ func ReadTools(r io.Reader, name string) (map[int]Tool, error) {
 		return nil, &ToolError{Name: name, Line: line + 1, Msg: err.Error()}
 	}
 	return tools, nil
-}
-
-// toolNumbers returns the keys of m in ascending order.
-func toolNumbers(m map[int]Tool) []int {
-	ks := make([]int, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Ints(ks)
-	return ks
 }
