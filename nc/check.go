@@ -442,8 +442,8 @@ func (c *Checker) move(i int, m gcode.Move, ts *toolState, fn func(Violation) bo
 		// Each solid's box over the move, for touch to skip the solids a
 		// candidate's box misses before their exact tests.
 		c.boxes = c.boxes[:0]
-		for i := range rs.solids {
-			c.boxes = append(c.boxes, rs.solids[i].sweptBounds(pb))
+		for k := range rs.solids {
+			c.boxes = append(c.boxes, rs.solids[k].sweptBounds(pb))
 		}
 		for ti, tg := range c.targets {
 			if !rapid && rs.role == Cutting && tg.kind == OnStock {
