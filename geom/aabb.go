@@ -66,6 +66,29 @@ func (b AABB) Expanded(d float64) AABB {
 	return AABB{b.Min.Sub(e), b.Max.Add(e)}
 }
 
+// Transform returns the box of the 8 corners of b at pose p (empty if b
+// is), which holds every point of b at p up to p's rounding.
+func (b AABB) Transform(p Pose) AABB {
+	if b.IsEmpty() {
+		return b
+	}
+	out := EmptyAABB()
+	for c := range 8 {
+		v := b.Min
+		if c&1 != 0 {
+			v.X = b.Max.X
+		}
+		if c&2 != 0 {
+			v.Y = b.Max.Y
+		}
+		if c&4 != 0 {
+			v.Z = b.Max.Z
+		}
+		out = out.AddPoint(p.Apply(v))
+	}
+	return out
+}
+
 // Size returns Max - Min (the zero vector for a point, negative for empty).
 func (b AABB) Size() Vec3 { return b.Max.Sub(b.Min) }
 

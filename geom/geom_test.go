@@ -181,3 +181,26 @@ func TestPose(t *testing.T) {
 		t.Error("NaN pose validated")
 	}
 }
+
+func TestAABBTransform(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	b := geom.AABB{Min: geom.V(-1, 2, 3), Max: geom.V(4, 2.5, 9)}
+	for range 100 {
+		q := geom.Quat{W: r.NormFloat64(), X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Unit()
+		p := geom.Pose{R: q.Mat3(), T: geom.V(r.Float64()*10, -r.Float64(), 1e6)}
+		got := b.Transform(p)
+		// Every point of b lands in the box, and the box is the corners'.
+		for range 20 {
+			x := geom.V(b.Min.X+r.Float64()*(b.Max.X-b.Min.X), b.Min.Y+r.Float64()*(b.Max.Y-b.Min.Y), b.Min.Z+r.Float64()*(b.Max.Z-b.Min.Z))
+			if y := p.Apply(x); !got.Expanded(1e-9).Contains(y) {
+				t.Fatalf("%v at %v: %v not in %v", x, p, y, got)
+			}
+		}
+		if !got.Contains(p.Apply(b.Min)) || !got.Contains(p.Apply(b.Max)) {
+			t.Fatalf("corners of %v not in %v", b, got)
+		}
+	}
+	if e := geom.EmptyAABB().Transform(geom.Identity()); !e.IsEmpty() {
+		t.Errorf("the empty box transformed is %v, not empty", e)
+	}
+}

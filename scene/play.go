@@ -126,7 +126,7 @@ func NewPlayer(s *Scene, o world.Options) (*Player, error) {
 		p.bounds = geom.EmptyAABB()
 		for i := range s.Objects {
 			ob := &s.Objects[i]
-			p.bounds = p.bounds.Union(transformBox(p.models[index[ob.Model]].Mesh().Bounds(), ob.pose()))
+			p.bounds = p.bounds.Union(p.models[index[ob.Model]].Mesh().Bounds().Transform(ob.pose()))
 		}
 	}
 
@@ -197,25 +197,6 @@ func (s *Scene) wrapMsg(line int, entry, msg string) error {
 	return &Error{File: s.Name, Line: line, Entry: entry, Err: fmt.Errorf("%s", msg)}
 }
 
-// transformBox returns the box of the 8 corners of b at pose p.
-func transformBox(b geom.AABB, p geom.Pose) geom.AABB {
-	out := geom.EmptyAABB()
-	for c := range 8 {
-		v := b.Min
-		if c&1 != 0 {
-			v.X = b.Max.X
-		}
-		if c&2 != 0 {
-			v.Y = b.Max.Y
-		}
-		if c&4 != 0 {
-			v.Z = b.Max.Z
-		}
-		out = out.AddPoint(p.Apply(v))
-	}
-	return out
-}
-
 // Scene returns the scene played.
 func (p *Player) Scene() *Scene { return p.scene }
 
@@ -250,6 +231,10 @@ func (p *Player) Name(id world.ID) string {
 // Moving returns the number of objects that move (not static, with a
 // motion other than Static).
 func (p *Player) Moving() int { return len(p.moving) }
+
+// MovingObjects returns the indices in the scene of the objects that move
+// (those Moving counts), ascending.
+func (p *Player) MovingObjects() []int { return slices.Clone(p.moving) }
 
 // Triangles returns the number of triangles of all the objects.
 func (p *Player) Triangles() int { return p.tris }

@@ -217,7 +217,7 @@ func TestBuiltins(t *testing.T) {
 		moving := 0
 		for i, o := range a.Objects {
 			m := a.Models[a.ModelIndex(o.Model)].Mesh
-			box := transformBox(m.Bounds(), o.Pose)
+			box := m.Bounds().Transform(o.Pose)
 			if o.Static {
 				if !unit.Expanded(1e-12).ContainsBox(box) {
 					t.Errorf("%s: objects[%d] (%s) at %v is not in the unit cube", info.Name, i, o.Name, box)
