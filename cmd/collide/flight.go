@@ -81,8 +81,11 @@ step,
   {"step":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],
    "stats":{"bv_tests":N,"tri_tests":N,"updates":N},"seconds":S}
 then a last line {"summary":{...}} with the figures of the text summary.
---plot FILE.svg draws the query time of every step. Files given to --plot and
---record are not overwritten unless --force is given.
+--plot FILE.svg draws the query time of every step. --record FILE writes the
+poses flown, after a header line "# flight: --scene NAME --seed S ..." (or
+--env ENV --fly FLY) that names the flight, so that collide view FILE shows
+it. Files given to --plot and --record are not overwritten unless --force is
+given.
 
 --ccd asks, at every step after the first, also the continuous query of the
 motion from the previous step's pose to the step's (as check --ccd does:
@@ -244,7 +247,7 @@ func runFlight(e *env, opts any, args []string) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	if o.record != "" {
-		header := fmt.Sprintf("collide flight: %s, %d steps, seed %d", s.name, len(recorded), o.seed)
+		header := fmt.Sprintf("collide flight: %s, %d steps, seed %d\n%s", s.name, len(recorded), o.seed, recordFlags(o))
 		if err := writeFileAtomic(o.record, o.force, func(w io.Writer) error { return flight.WritePoses(w, header, recorded) }); err != nil {
 			return err
 		}

@@ -19,6 +19,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -54,6 +55,9 @@ func usagef(format string, args ...any) error {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// ctx, when not nil, ends the commands that run until interrupted
+	// (view's server).
+	ctx context.Context
 }
 
 // command is a subcommand: its name, its one-line usage, a long description,
@@ -67,7 +71,7 @@ type command struct {
 }
 
 // commands lists the subcommands, in the order help shows them.
-var commands = []*command{flightCommand(), benchCommand(), checkCommand(), distanceCommand(), ccdCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand(), ncCommand()}
+var commands = []*command{flightCommand(), benchCommand(), checkCommand(), distanceCommand(), ccdCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand(), ncCommand(), viewCommand()}
 
 func lookupCommand(name string) *command {
 	for _, c := range commands {

@@ -23,6 +23,13 @@ const view = {
   triangles: [],
   error: null,
   setStep: (n) => show(n),
+  // timings, in ms: fetching the recording's description, its meshes and
+  // poses, making the scene and drawing the first step; step, the last
+  // step's show.
+  timings: {},
+  // frameTime(n) draws n frames turning the camera about its target and
+  // returns the mean time of a frame in ms (the GPU's work included).
+  frameTime: (n) => frameTime(n),
 };
 window.collideView = view;
 
@@ -102,8 +109,10 @@ let sceneRadius = 1, followRadius = 0; // the radii of everything and of the fol
 const stepCache = new Map();
 
 async function main() {
+  const t0 = performance.now();
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('this viewer needs a little-endian machine');
   rec = await (await fetchOK('/recording.json')).json();
+  const t1 = performance.now();
   $('title').textContent = rec.title || 'collide view';
   $('doc').textContent = rec.doc;
   $('mode').textContent = `${rec.steps} steps; contacts: ${rec.mode}`;
@@ -111,6 +120,7 @@ async function main() {
     fetchBinary('/poses', 'CVPS'),
     ...rec.models.map((_, i) => fetchBinary(`/mesh/${i}`, 'CVMS')),
   ]);
+  const t2 = performance.now();
   poses = decodePoses(ps);
   meshes = ms.map(decodeMesh);
   view.triangles = meshes.map((m) => m.triangles);
@@ -127,6 +137,9 @@ async function main() {
     follow(true);
     render();
   }
+  const gl = renderer.getContext();
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4)); // waits for the GPU
+  view.timings = { recording: t1 - t0, data: t2 - t1, scene: performance.now() - t2 };
   view.ready = true;
 }
 
@@ -234,6 +247,7 @@ async function stepData(n) {
 // show draws step n: the moving objects at their poses, its contacts, its
 // figures; a later call supersedes one still waiting for its contacts.
 async function show(n) {
+  const t0 = performance.now();
   n = Math.min(Math.max(Math.trunc(n) || 0, 0), rec.steps - 1);
   current = n;
   const st = await stepData(n);
@@ -258,6 +272,7 @@ async function show(n) {
   chart.mark(n);
   render();
   view.shown = n;
+  view.timings.step = performance.now() - t0;
 }
 
 // highlight draws the two triangles of every pair in contact at step st,
@@ -294,6 +309,20 @@ function highlight(st) {
   g.setAttribute('color', new THREE.BufferAttribute(col, 3));
   dots.geometry.setAttribute('position', new THREE.BufferAttribute(dot, 3));
   view.highlighted = { pairs: st.pairs, triangles: v / 9 };
+}
+
+function frameTime(n) {
+  const gl = renderer.getContext(), up = camera.up.clone(), px = new Uint8Array(4);
+  const sync = () => gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); // waits for the GPU
+  sync();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    camera.position.sub(controls.target).applyAxisAngle(up, (2 * Math.PI) / n).add(controls.target);
+    camera.lookAt(controls.target);
+    render();
+    sync();
+  }
+  return (performance.now() - t0) / n;
 }
 
 // follow moves the camera with the first moving object, keeping its

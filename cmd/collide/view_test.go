@@ -1,0 +1,383 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/bench/scenes"
+	"github.com/collide3d/collide/flight"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/view/headless"
+)
+
+// browser returns the headless browser of the tests, or skips the test
+// when none is installed (failing instead when COLLIDE_REQUIRE_BROWSER=1,
+// as in CI, which installs Debian's chromium).
+func browser(t *testing.T) string {
+	t.Helper()
+	path, err := headless.Find()
+	if errors.Is(err, headless.ErrNoBrowser) && os.Getenv("COLLIDE_REQUIRE_BROWSER") != "1" {
+		t.Skipf("no headless browser to test the viewer in (install Debian's chromium package, or set COLLIDE_BROWSER): %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// recordTorus records the quick torus flight to a file in dir and returns
+// its path, its poses and each step's pairs found afresh by the brute-force
+// oracle (every pair of triangles, no hierarchy).
+func recordTorus(t *testing.T, dir string) (string, []geom.Pose, []int) {
+	t.Helper()
+	path := filepath.Join(dir, "torus.record")
+	if _, stderr, code := runCLI(t, "flight", "--scene", "torus", "--quick", "--record", path); code != exitOK {
+		t.Fatalf("flight --record: exit %d: %s", code, stderr)
+	}
+	poses, err := readPoseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenes.New("torus", scenes.Quick, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := collide.Build(sc.Env, collide.BuildOptions{BV: collide.Brute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fly, err := collide.Build(sc.Fly, collide.BuildOptions{BV: collide.Brute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := make([]int, len(poses))
+	for i, p := range poses {
+		r, err := collide.Check(env, fly, p, collide.QueryOptions{All: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs[i] = len(r.Pairs)
+	}
+	return path, poses, pairs
+}
+
+// syncBuffer is a bytes.Buffer safe to read while a command writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// serveForTest runs collide view with args on a free loopback port until
+// the test ends, and returns the page's address.
+func serveForTest(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb syncBuffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, ctx: ctx}
+	c := viewCommand()
+	fs := newFlagSet(c)
+	opts := c.flags(fs)
+	pos, err := parseInterspersed(fs, append([]string{"--addr", "127.0.0.1:0"}, args...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.run(e, opts, pos) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("collide view: %v", err)
+		}
+	})
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		if _, url, ok := strings.Cut(out.String(), " at "); ok {
+			url, _, _ = strings.Cut(url, " ")
+			return url
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("collide view ended: %v; stderr %s", err, errb.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("collide view did not start serving: stdout %q, stderr %q", out.String(), errb.String())
+	return ""
+}
+
+// TestViewBrowser serves a recorded flight with collide view and drives
+// the page in headless Chromium: it loads both meshes whole, the slider
+// moves to a step in contact, whose highlighted pairs and triangles are the
+// pairs the brute-force oracle finds at the recorded pose, play advances,
+// and a screenshot shows the models and the highlight.
+func TestViewBrowser(t *testing.T) {
+	path := browser(t)
+	rec, poses, pairs := recordTorus(t, t.TempDir())
+	url := serveForTest(t, rec)
+
+	const w, h = 1000, 700
+	b, err := headless.Start(context.Background(), path, headless.Options{Width: w, Height: h, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Navigate(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Wait("window.collideView && (collideView.ready || collideView.error)", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var state struct {
+		Ready       bool
+		Shown       int
+		Error       *string
+		Triangles   []int
+		Highlighted struct{ Pairs, Triangles int }
+	}
+	read := func() {
+		t.Helper()
+		if err := b.Eval("collideView", &state); err != nil {
+			t.Fatal(err)
+		}
+		if state.Error != nil {
+			t.Fatalf("the page failed: %s (page errors: %q)", *state.Error, b.Errors())
+		}
+	}
+	read()
+	sc, err := scenes.New("torus", scenes.Quick, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{len(sc.Env.Tris), len(sc.Fly.Tris)}; fmt.Sprint(state.Triangles) != fmt.Sprint(want) || state.Shown != 0 {
+		t.Fatalf("page loaded meshes of %v triangles and shows step %d; want %v and step 0", state.Triangles, state.Shown, want)
+	}
+
+	// The step with the most pairs, and one without.
+	most, none := 0, -1
+	for i, n := range pairs {
+		if n > pairs[most] {
+			most = i
+		}
+		if n == 0 && none < 0 && i > 0 {
+			none = i
+		}
+	}
+	if pairs[most] == 0 || none < 0 {
+		t.Fatalf("the quick torus flight of %d steps should have steps in contact and out of it (pairs %v)", len(poses), pairs)
+	}
+	for _, step := range []int{most, none} {
+		js := fmt.Sprintf(`(() => { const s = document.getElementById('slider'); s.value = %d; s.dispatchEvent(new Event('input')); })()`, step)
+		if err := b.Eval(js, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Wait(fmt.Sprintf("collideView.shown === %d || collideView.error", step), time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		read()
+		if state.Highlighted.Pairs != pairs[step] || state.Highlighted.Triangles != 2*pairs[step] {
+			t.Errorf("step %d: the page highlights %d pairs (%d triangles); the oracle finds %d pairs at the recorded pose",
+				step, state.Highlighted.Pairs, state.Highlighted.Triangles, pairs[step])
+		}
+		var label string
+		if err := b.Eval(`document.getElementById('s-pairs').textContent`, &label); err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprint(pairs[step]); label != want {
+			t.Errorf("step %d: the panel says %q pairs, want %s", step, label, want)
+		}
+	}
+
+	// Back to the step in contact for the screenshot.
+	if err := b.Eval(fmt.Sprintf("collideView.setStep(%d)", most), nil); err != nil {
+		t.Fatal(err)
+	}
+	shot, err := b.Screenshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := img.Bounds().Size(); got != image.Pt(w, h) {
+		t.Fatalf("screenshot of %v, want %dx%d", got, w, h)
+	}
+	colours, highlight, moving := pixels(img)
+	if colours < 100 || highlight == 0 || moving < 100 {
+		os.WriteFile(filepath.Join(t.TempDir(), "view.png"), shot, 0o644)
+		t.Errorf("screenshot at step %d: %d colours, %d highlight pixels, %d of the flying model's: want a drawn scene with both", most, colours, highlight, moving)
+	}
+
+	// Play advances; pause stops.
+	if err := b.Eval(`document.getElementById('slider').value = 0; collideView.setStep(0).then(() => document.getElementById('play').click())`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Wait("collideView.shown > 5", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Eval(`document.getElementById('play').click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if errs := b.Errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors: %q", errs)
+	}
+}
+
+// pixels counts an image's distinct colours, its pixels of the highlight
+// colours (#ff3b30 and #ffd60a) and of the first moving object's (#4aa3ff,
+// lit: blue well above red and green).
+func pixels(img image.Image) (colours, highlight, moving int) {
+	seen := map[[3]uint32]bool{}
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			cr, cg, cb = cr>>8, cg>>8, cb>>8
+			seen[[3]uint32{cr, cg, cb}] = true
+			near := func(r, g, b uint32) bool {
+				d := func(a, b uint32) uint32 { return max(a, b) - min(a, b) }
+				return d(cr, r) < 24 && d(cg, g) < 24 && d(cb, b) < 24
+			}
+			if near(0xff, 0x3b, 0x30) || near(0xff, 0xd6, 0x0a) {
+				highlight++
+			}
+			if cb > 120 && cb > cr+60 && cb > cg+20 {
+				moving++
+			}
+		}
+	}
+	return len(seen), highlight, moving
+}
+
+// TestViewSnapshot renders a recorded flight's step to PNG with collide
+// view --snapshot, and will not overwrite it without --force.
+func TestViewSnapshot(t *testing.T) {
+	browser(t)
+	dir := t.TempDir()
+	rec, _, pairs := recordTorus(t, dir)
+	step := 0
+	for i, n := range pairs {
+		if n > pairs[step] {
+			step = i
+		}
+	}
+	out := filepath.Join(dir, "step.png")
+	_, stderr, code := runCLI(t, "view", "--snapshot", out, "--step", fmt.Sprint(step), "--size", "800x500", rec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	colours, highlight, _ := pixels(img)
+	if img.Bounds().Size() != image.Pt(800, 500) || colours < 100 || highlight == 0 {
+		t.Errorf("snapshot of step %d: %v, %d colours, %d highlight pixels", step, img.Bounds().Size(), colours, highlight)
+	}
+	_, stderr, code = runCLI(t, "view", "--snapshot", out, rec)
+	if code != exitError || !strings.Contains(stderr, out) {
+		t.Errorf("a second snapshot to the same file: exit %d, %q; want exit 1 naming the file", code, stderr)
+	}
+	if again, _ := os.ReadFile(out); !bytes.Equal(again, b) {
+		t.Error("the snapshot was overwritten without --force")
+	}
+}
+
+func TestViewUsage(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.txt")
+	if err := os.WriteFile(plain, []byte("# my poses\n1 0 0 0 1 0 0 0 1 0 0 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badHeader := filepath.Join(dir, "bad.record")
+	if err := os.WriteFile(badHeader, []byte("# flight: --scene torus --fly x.obj\n1 0 0 0 1 0 0 0 1 0 0 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	existing := filepath.Join(dir, "exists.png")
+	if err := os.WriteFile(existing, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"view", "a", "b", "c"}, exitUsage, "at most two"},
+		{[]string{"view", "--size", "10x10", "--snapshot", filepath.Join(dir, "x.png")}, exitUsage, "--size"},
+		{[]string{"view", "--size", "800x600"}, exitUsage, "--snapshot only"},
+		{[]string{"view", "--snapshot", existing}, exitError, existing},
+		{[]string{"view", "--scene", "nope"}, exitUsage, "unknown scene"},
+		{[]string{"view", "--steps", "-1"}, exitUsage, "--steps"},
+		{[]string{"view", "--scene", "torus", "--quick", "--step", "300"}, exitUsage, "has 300 steps"},
+		{[]string{"view", plain}, exitError, "not a flight record"},
+		{[]string{"view", badHeader}, exitError, "bad.record:1"},
+		{[]string{"view", "--scene", "torus", plain}, exitUsage, "give FLIGHT.record alone"},
+		{[]string{"view", "--quick", "a.obj", "b.obj"}, exitUsage, "not both"},
+		{[]string{"view", "--n", "4", "a.obj", "b.obj"}, exitUsage, "--n applies"},
+		{[]string{"view", "--eps", "0.1", "builtin:brownian"}, exitUsage, "--eps applies to flights"},
+		{[]string{"view", filepath.Join(dir, "missing.json")}, exitError, "missing.json"},
+	} {
+		_, stderr, code := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("collide %q: exit %d, stderr %q; want exit %d with %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "mine" {
+		t.Error("--snapshot overwrote a file without --force")
+	}
+}
+
+// TestRecordHeader checks that the header flight --record writes names the
+// flight back, models with spaces and quotes in their names included.
+func TestRecordHeader(t *testing.T) {
+	for _, o := range []flightOptions{
+		{scene: "torus", quick: true, seed: 7},
+		{scene: "747", seed: 1, eps: 0.25},
+		{envArg: "my env.obj", flyArg: `fly "x".stl`, seed: 3},
+		{envArg: "gen:sphere:tris=80", flyArg: "a#b.off", seed: 0},
+	} {
+		path := filepath.Join(t.TempDir(), "f.record")
+		header := "collide flight: test, 1 steps, seed 1\n" + recordFlags(&o)
+		if err := writeFileAtomic(path, false, func(w io.Writer) error {
+			return flight.WritePoses(w, header, []geom.Pose{geom.Identity()})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var got flightOptions
+		if err := flightOfRecord(&got, path); err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		if got.scene != o.scene || got.quick != o.quick || got.seed != o.seed || got.eps != o.eps ||
+			got.envArg != o.envArg || got.flyArg != o.flyArg || got.poses != path {
+			t.Errorf("header %q read back as %+v, want %+v", recordFlags(&o), got, o)
+		}
+	}
+}
