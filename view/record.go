@@ -22,9 +22,12 @@ type Recording struct {
 	Title, Doc string
 	// Mode says what the contacts are ("all pairs", "first contact",
 	// "tolerance 0.01, all pairs"), for the page.
-	Mode    string
-	Models  []Model
-	Objects []Object
+	Mode string
+	// TimeName names what Step.Time measures, for the page ("query
+	// time" if empty).
+	TimeName string
+	Models   []Model
+	Objects  []Object
 	// Moving holds the indices of the objects whose poses each step gives,
 	// ascending; the others stay at Object.Pose.
 	Moving []int
@@ -55,7 +58,9 @@ type Step struct {
 	// Contacts are the pairs of objects in contact, with their pairs of
 	// triangles.
 	Contacts []Contact
-	// Time is the query's time (a flight's query, or a world's step).
+	// Time is the query's time: a flight's query, or a world's step
+	// (bounding the moved objects, the broad phase, the exact tests and
+	// the update of the contacts; not the motions).
 	Time time.Duration
 	// Stats are the query's counts.
 	Stats collide.Stats
@@ -225,10 +230,11 @@ func RecordScene(s *scene.Scene, o scene.Options) (*Recording, *scene.Totals, er
 	w := p.World()
 	r := &Recording{
 		Title: s.Name, Doc: s.Doc, Mode: modeName(o.World.All, o.World.Eps),
-		Models:  make([]Model, len(s.Models)),
-		Objects: make([]Object, len(s.Objects)),
-		Moving:  moving,
-		Steps:   make([]Step, 0, n),
+		TimeName: "world step time",
+		Models:   make([]Model, len(s.Models)),
+		Objects:  make([]Object, len(s.Objects)),
+		Moving:   moving,
+		Steps:    make([]Step, 0, n),
 	}
 	for i := range s.Models {
 		r.Models[i].Name = s.Models[i].Name

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -161,16 +162,17 @@ func writeBinary(w http.ResponseWriter, b []byte) {
 // recordingJSON is /recording.json: what the page needs before the meshes
 // and poses, and the figures of every step for the chart.
 type recordingJSON struct {
-	Title   string       `json:"title"`
-	Doc     string       `json:"doc"`
-	Mode    string       `json:"mode"`
-	Steps   int          `json:"steps"`
-	Origin  [3]float64   `json:"origin"`
-	Min     [3]float64   `json:"min"` // the box of the objects over the steps, relative to Origin
-	Max     [3]float64   `json:"max"`
-	Models  []modelJSON  `json:"models"`
-	Objects []objectJSON `json:"objects"`
-	Moving  []int        `json:"moving"`
+	Title    string       `json:"title"`
+	Doc      string       `json:"doc"`
+	Mode     string       `json:"mode"`
+	TimeName string       `json:"timeName"`
+	Steps    int          `json:"steps"`
+	Origin   [3]float64   `json:"origin"`
+	Min      [3]float64   `json:"min"` // the box of the objects over the steps, relative to Origin
+	Max      [3]float64   `json:"max"`
+	Models   []modelJSON  `json:"models"`
+	Objects  []objectJSON `json:"objects"`
+	Moving   []int        `json:"moving"`
 	// By step:
 	Time      []float64 `json:"time"` // seconds
 	BVTests   []int64   `json:"bvTests"`
@@ -196,7 +198,7 @@ func (s *server) describe(box geom.AABB) *recordingJSON {
 	r := s.r
 	n := len(r.Steps)
 	j := &recordingJSON{
-		Title: r.Title, Doc: r.Doc, Mode: r.Mode, Steps: n,
+		Title: r.Title, Doc: r.Doc, Mode: r.Mode, TimeName: cmp.Or(r.TimeName, "query time"), Steps: n,
 		Origin: vec(s.origin), Min: vec(box.Min.Sub(s.origin)), Max: vec(box.Max.Sub(s.origin)),
 		Moving: r.Moving,
 		Time:   make([]float64, n), BVTests: make([]int64, n), TriTests: make([]int64, n),

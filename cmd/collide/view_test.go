@@ -19,7 +19,10 @@ import (
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/scene"
+	"github.com/collide3d/collide/view"
 	"github.com/collide3d/collide/view/headless"
+	"github.com/collide3d/collide/world"
 )
 
 // browser returns the headless browser of the tests, or skips the test
@@ -379,5 +382,70 @@ func TestRecordHeader(t *testing.T) {
 			got.envArg != o.envArg || got.flyArg != o.flyArg || got.poses != path {
 			t.Errorf("header %q read back as %+v, want %+v", recordFlags(&o), got, o)
 		}
+	}
+}
+
+// TestViewBrowserScene serves a scene of many objects (instances of shared
+// models) and checks, at every step with contacts, that the page
+// highlights the pairs the recording holds, which TestRecordScene in
+// package view checks against the brute-force oracle.
+func TestViewBrowserScene(t *testing.T) {
+	path := browser(t)
+	file := filepath.Join(t.TempDir(), "balls.json")
+	if err := os.WriteFile(file, []byte(`{
+	  "steps": 40, "seed": 4,
+	  "bounds": {"min": [0, 0, 0], "max": [2, 2, 2]},
+	  "models": [{"name": "ball", "mesh": "gen:icosphere:radius=0.25,tris=80"},
+	             {"name": "floor", "mesh": "gen:box:minz=-0.05,maxz=0.05"}],
+	  "objects": [
+	    {"name": "floor", "model": "floor", "static": true, "position": [1, 1, 0]},
+	    {"name": "a", "model": "ball", "position": [0.5, 0.5, 0.5], "motion": {"type": "billiard", "speed": 0.06}},
+	    {"name": "b", "model": "ball", "position": [1.5, 1.5, 0.5], "motion": {"type": "billiard", "speed": 0.06}},
+	    {"name": "c", "model": "ball", "position": [1, 1, 1.2], "motion": "brownian"}
+	  ]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := scene.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := view.RecordScene(s, scene.Options{World: world.Options{All: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serveForTest(t, file)
+	b, err := headless.Start(context.Background(), path, headless.Options{Width: 800, Height: 600, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Navigate(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Wait("window.collideView && (collideView.ready || collideView.error)", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for n := range rec.Steps {
+		want := rec.Steps[n].Pairs()
+		if want == 0 && n%10 != 0 {
+			continue
+		}
+		var got struct{ Pairs, Triangles int }
+		if err := b.Eval(fmt.Sprintf("collideView.setStep(%d).then(() => collideView.highlighted)", n), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Pairs != want || got.Triangles != 2*want {
+			t.Errorf("step %d: the page highlights %d pairs (%d triangles), the recording has %d", n, got.Pairs, got.Triangles, want)
+		}
+		if want > 0 {
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no step of the scene has a contact")
+	}
+	if errs := b.Errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors: %q", errs)
 	}
 }

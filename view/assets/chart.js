@@ -4,8 +4,10 @@
 
 export class Chart {
   // canvas: the <canvas>; time: seconds by step; contact: by step, true
-  // when the step has a contact; onSeek(step) is called on a click or drag.
-  constructor(canvas, time, contact, onSeek) {
+  // when the step has a contact; label names the time; onSeek(step) is
+  // called on a click or drag.
+  constructor(canvas, time, contact, label, onSeek) {
+    this.label = label;
     this.canvas = canvas;
     this.time = time;
     this.contact = contact;
@@ -71,7 +73,7 @@ export class Chart {
     g.translate(12, a.y + a.h / 2);
     g.rotate(-Math.PI / 2);
     g.textAlign = 'center';
-    g.fillText('query time', 0, 0);
+    g.fillText(this.label, 0, 0);
     g.restore();
 
     // The time: per pixel column, the least and the most of its steps.

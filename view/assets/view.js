@@ -124,9 +124,16 @@ async function main() {
   poses = decodePoses(ps);
   meshes = ms.map(decodeMesh);
   view.triangles = meshes.map((m) => m.triangles);
-  for (const [i, m] of rec.models.entries()) {
+  $('s-time-name').textContent = rec.timeName;
+  const listed = 8;
+  for (const m of rec.models.slice(0, listed)) {
     const li = document.createElement('li');
     li.textContent = `${m.name}: ${m.triangles.toLocaleString('en')} triangles`;
+    $('models').append(li);
+  }
+  if (rec.models.length > listed) {
+    const li = document.createElement('li');
+    li.textContent = `and ${rec.models.length - listed} more models`;
     $('models').append(li);
   }
   build();
@@ -355,7 +362,7 @@ function setupControls() {
     render();
   });
   slider.addEventListener('input', () => show(Number(slider.value)));
-  chart = new Chart($('chart'), rec.time, rec.pairs.map((p) => p > 0), (s) => show(s));
+  chart = new Chart($('chart'), rec.time, rec.pairs.map((p) => p > 0), rec.timeName, (s) => show(s));
 
   let playing = false, last = 0, carry = 0;
   const play = $('play');
