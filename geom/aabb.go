@@ -66,6 +66,22 @@ func (b AABB) Expanded(d float64) AABB {
 	return AABB{b.Min.Sub(e), b.Max.Add(e)}
 }
 
+// Corner returns corner i of b, i in [0, 8): its x from Max if bit 0 of i
+// is set, else from Min, its y likewise by bit 1 and its z by bit 2.
+func (b AABB) Corner(i int) Vec3 {
+	v := b.Min
+	if i&1 != 0 {
+		v.X = b.Max.X
+	}
+	if i&2 != 0 {
+		v.Y = b.Max.Y
+	}
+	if i&4 != 0 {
+		v.Z = b.Max.Z
+	}
+	return v
+}
+
 // Transform returns the box of the 8 corners of b at pose p (empty if b
 // is), which holds every point of b at p up to p's rounding.
 func (b AABB) Transform(p Pose) AABB {
@@ -74,17 +90,7 @@ func (b AABB) Transform(p Pose) AABB {
 	}
 	out := EmptyAABB()
 	for c := range 8 {
-		v := b.Min
-		if c&1 != 0 {
-			v.X = b.Max.X
-		}
-		if c&2 != 0 {
-			v.Y = b.Max.Y
-		}
-		if c&4 != 0 {
-			v.Z = b.Max.Z
-		}
-		out = out.AddPoint(p.Apply(v))
+		out = out.AddPoint(p.Apply(b.Corner(c)))
 	}
 	return out
 }

@@ -288,17 +288,7 @@ func mag(b geom.AABB) float64 {
 func boxMesh(b geom.AABB) *mesh.TriMesh {
 	m := &mesh.TriMesh{}
 	for i := range 8 {
-		v := b.Min
-		if i&1 != 0 {
-			v.X = b.Max.X
-		}
-		if i&2 != 0 {
-			v.Y = b.Max.Y
-		}
-		if i&4 != 0 {
-			v.Z = b.Max.Z
-		}
-		m.Verts = append(m.Verts, v)
+		m.Verts = append(m.Verts, b.Corner(i))
 	}
 	m.Tris = [][3]int32{
 		{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, // z min, z max
