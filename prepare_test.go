@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -17,8 +18,14 @@ import (
 // mallocs returns the number of heap allocations f makes, counting its
 // first run (testing.AllocsPerRun runs f once before it counts), with
 // GOMAXPROCS 1 as AllocsPerRun does.
+//
+// The collector is off while f runs, after a collection that ends any
+// cycle under way: MemStats.Mallocs counts the runtime's own allocations
+// too (a mark worker's), which a cycle could make while f runs.
 func mallocs(f func()) uint64 {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	before := ms.Mallocs

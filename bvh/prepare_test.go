@@ -3,6 +3,7 @@ package bvh
 import (
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -16,8 +17,14 @@ import (
 // testing.AllocsPerRun, which runs f once before it counts), with
 // GOMAXPROCS 1 as AllocsPerRun does, so that other goroutines do not add
 // theirs.
+//
+// The collector is off while f runs, after a collection that ends any
+// cycle under way: MemStats.Mallocs counts the runtime's own allocations
+// too (a mark worker's), which a cycle could make while f runs.
 func mallocs(f func()) uint64 {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	before := ms.Mallocs

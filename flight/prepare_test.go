@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -91,9 +92,13 @@ func (a *allocCounter) step(*flight.Step) error {
 // step: no step, the first included, allocates (every volume, both modes,
 // the flying model new to the flight, its k-DOP view not built), and the
 // summary says how long preparing took. Each step's allocations are
-// counted from just before its query to its callback, with GOMAXPROCS 1.
+// counted from just before its query to its callback, with GOMAXPROCS 1
+// and the collector off: MemStats.Mallocs also counts the runtime's own
+// allocations (a GC mark worker's sudog), which a collection started by
+// the building of the models could make in the middle of a step.
 func TestFlyPrepares(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	envMesh := gen.Must(gen.Tetrahedra(300, geom.AABB{Max: geom.Vec3{X: 16, Y: 16, Z: 16}}, 0.8, 3))
 	flyMesh := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 1500))
 	for _, b := range []collide.BV{collide.KDOP18, collide.KDOP6, collide.OBB, collide.Sphere, collide.AABB, collide.RSS, collide.BoxTree} {
@@ -107,6 +112,7 @@ func TestFlyPrepares(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := &allocCounter{m: mo, perStep: make([]uint64, 0, 100)}
+			runtime.GC()
 			s, err := flight.Fly(env, fly, a, flight.Options{Steps: 100, Query: collide.QueryOptions{All: all}}, a.step)
 			if err != nil {
 				t.Fatal(err)
