@@ -475,7 +475,10 @@ func snapshot(e *env, h http.Handler, o *viewOptions, width, height int) error {
 // renderPage opens the viewer at url in the headless browser at path, shows
 // step and returns a PNG of the page.
 func renderPage(ctx context.Context, path, url string, step, width, height int) ([]byte, error) {
-	b, err := headless.Start(ctx, path, headless.Options{Width: width, Height: height, Timeout: 2 * time.Minute})
+	// Without Chromium's sandbox, which needs user namespaces that
+	// containers often lack: the browser loads only the viewer's own page
+	// from the loopback address.
+	b, err := headless.Start(ctx, path, headless.Options{Width: width, Height: height, Timeout: 2 * time.Minute, NoSandbox: true})
 	if err != nil {
 		return nil, err
 	}

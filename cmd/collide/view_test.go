@@ -143,7 +143,7 @@ func TestViewBrowser(t *testing.T) {
 	url := serveForTest(t, rec)
 
 	const w, h = 1000, 700
-	b, err := headless.Start(context.Background(), path, headless.Options{Width: w, Height: h, Timeout: time.Minute})
+	b, err := headless.Start(context.Background(), path, headless.Options{Width: w, Height: h, Timeout: time.Minute, NoSandbox: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +414,7 @@ func TestViewBrowserScene(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := serveForTest(t, file)
-	b, err := headless.Start(context.Background(), path, headless.Options{Width: 800, Height: 600, Timeout: time.Minute})
+	b, err := headless.Start(context.Background(), path, headless.Options{Width: 800, Height: 600, Timeout: time.Minute, NoSandbox: true})
 	if err != nil {
 		t.Fatal(err)
 	}
