@@ -137,8 +137,18 @@ func Start(ctx context.Context, path string, o Options) (*Browser, error) {
 		// ends without a Close.
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	tctx, cancelTab := chromedp.NewContext(actx)
-	b := &Browser{o: o, ctx: tctx, cancelTab: cancelTab, cancelAlloc: cancelAlloc}
+	b := &Browser{o: o, cancelAlloc: cancelAlloc}
+	// chromedp logs through the standard logger by default; a library
+	// prints nothing: its errors (a broken pipe to a browser that died)
+	// join the page's, and its other messages are dropped.
+	tctx, cancelTab := chromedp.NewContext(actx,
+		chromedp.WithLogf(func(string, ...any) {}),
+		chromedp.WithErrorf(func(format string, args ...any) {
+			b.mu.Lock()
+			b.errs = append(b.errs, "browser: "+fmt.Sprintf(format, args...))
+			b.mu.Unlock()
+		}))
+	b.ctx, b.cancelTab = tctx, cancelTab
 
 	// The first action starts the browser and binds its life to the context
 	// it is given, so it must not carry a deadline: the limit is a timer.
