@@ -137,6 +137,11 @@ func runView(e *env, opts any, args []string) error {
 		if err := keep(o.snapshot, o.fly.force); err != nil {
 			return err
 		}
+		if o.browser == "" { // before the flight, which may be long
+			if o.browser, err = headless.Find(); err != nil {
+				return err
+			}
+		}
 	} else if o.given("size") || o.given("browser") {
 		return usagef("--size and --browser apply to --snapshot only")
 	}
@@ -433,15 +438,10 @@ func serveView(ctx context.Context, addr string, h http.Handler, ready func(url 
 }
 
 // snapshot serves h on a free loopback port, renders step o.step of its
-// page with a headless browser and writes the PNG to o.snapshot.
+// page with the headless browser o.browser and writes the PNG to
+// o.snapshot.
 func snapshot(e *env, h http.Handler, o *viewOptions, width, height int) error {
 	path := o.browser
-	if path == "" {
-		var err error
-		if path, err = headless.Find(); err != nil {
-			return err
-		}
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	urls := make(chan string, 1)
