@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -42,8 +43,8 @@ func browser(t *testing.T) string {
 
 // recordTorus records the quick torus flight to a file in dir and returns
 // its path, its poses and each step's pairs found afresh by the brute-force
-// oracle (every pair of triangles, no hierarchy).
-func recordTorus(t *testing.T, dir string) (string, []geom.Pose, []int) {
+// oracle (every pair of triangles, no hierarchy), ascending.
+func recordTorus(t *testing.T, dir string) (string, []geom.Pose, [][]collide.Pair) {
 	t.Helper()
 	path := filepath.Join(dir, "torus.record")
 	if _, stderr, code := runCLI(t, "flight", "--scene", "torus", "--quick", "--record", path); code != exitOK {
@@ -65,13 +66,13 @@ func recordTorus(t *testing.T, dir string) (string, []geom.Pose, []int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs := make([]int, len(poses))
+	pairs := make([][]collide.Pair, len(poses))
 	for i, p := range poses {
 		r, err := collide.Check(env, fly, p, collide.QueryOptions{All: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		pairs[i] = len(r.Pairs)
+		pairs[i] = slices.Clone(r.Pairs)
 	}
 	return path, poses, pairs
 }
@@ -181,15 +182,15 @@ func TestViewBrowser(t *testing.T) {
 
 	// The step with the most pairs, and one without.
 	most, none := 0, -1
-	for i, n := range pairs {
-		if n > pairs[most] {
+	for i, p := range pairs {
+		if len(p) > len(pairs[most]) {
 			most = i
 		}
-		if n == 0 && none < 0 && i > 0 {
+		if len(p) == 0 && none < 0 && i > 0 {
 			none = i
 		}
 	}
-	if pairs[most] == 0 || none < 0 {
+	if len(pairs[most]) == 0 || none < 0 {
 		t.Fatalf("the quick torus flight of %d steps should have steps in contact and out of it (pairs %v)", len(poses), pairs)
 	}
 	for _, step := range []int{most, none} {
@@ -201,22 +202,68 @@ func TestViewBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		read()
-		if state.Highlighted.Pairs != pairs[step] || state.Highlighted.Triangles != 2*pairs[step] {
+		want := len(pairs[step])
+		if state.Highlighted.Pairs != want || state.Highlighted.Triangles != 2*want {
 			t.Errorf("step %d: the page highlights %d pairs (%d triangles); the oracle finds %d pairs at the recorded pose",
-				step, state.Highlighted.Pairs, state.Highlighted.Triangles, pairs[step])
+				step, state.Highlighted.Pairs, state.Highlighted.Triangles, want)
+		}
+		// The very triangles: environment (object 0) and flying (1).
+		var shown [][4]int32
+		if err := b.Eval("collideView.pairs()", &shown); err != nil {
+			t.Fatal(err)
+		}
+		for k, p := range pairs[step] {
+			if k >= len(shown) || shown[k] != [4]int32{0, p.Env, 1, p.Fly} {
+				t.Errorf("step %d: pair %d highlighted is %v, the oracle's is %v", step, k, shown[min(k, len(shown)-1):], p)
+				break
+			}
 		}
 		var label string
 		if err := b.Eval(`document.getElementById('s-pairs').textContent`, &label); err != nil {
 			t.Fatal(err)
 		}
-		if want := fmt.Sprint(pairs[step]); label != want {
-			t.Errorf("step %d: the panel says %q pairs, want %s", step, label, want)
+		if label != fmt.Sprint(want) {
+			t.Errorf("step %d: the panel says %q pairs, want %d", step, label, want)
 		}
 	}
 
-	// Back to the step in contact for the screenshot.
+	// Back to the step in contact. A pair in the list, clicked, is
+	// selected and named; a mouse click on the highlight, now at the
+	// centre of the view, selects a pair too.
 	if err := b.Eval(fmt.Sprintf("collideView.setStep(%d)", most), nil); err != nil {
 		t.Fatal(err)
+	}
+	var pick struct {
+		Selected int
+		Text     string
+	}
+	const readPick = `({selected: collideView.selected, text: document.getElementById('pick').textContent})`
+	if err := b.Eval(`document.querySelectorAll('#pairs li')[1].click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Eval(readPick, &pick); err != nil {
+		t.Fatal(err)
+	}
+	p1 := pairs[most][1]
+	if pick.Selected != 1 || !strings.Contains(pick.Text, fmt.Sprintf("triangle %d (red) touches flying triangle %d", p1.Env, p1.Fly)) {
+		t.Errorf("the list's second pair clicked: selected %d, %q; want pair 1, %v", pick.Selected, pick.Text, p1)
+	}
+	var centre [2]float64
+	if err := b.Eval(`(() => { const r = document.querySelector('#scene canvas').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, &centre); err != nil {
+		t.Fatal(err)
+	}
+	// Forget the selection (the camera still looks at pair 1), then click.
+	if err := b.Eval(`document.getElementById('pick').textContent = ''; collideView.selected = -1`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Click(centre[0], centre[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Eval(readPick, &pick); err != nil {
+		t.Fatal(err)
+	}
+	if pick.Selected < 0 || !strings.HasPrefix(pick.Text, "pair ") {
+		t.Errorf("a click on the highlight at the view's centre: selected %d, %q; want a pair", pick.Selected, pick.Text)
 	}
 	shot, err := b.Screenshot()
 	if err != nil {
@@ -283,8 +330,8 @@ func TestViewSnapshot(t *testing.T) {
 	dir := t.TempDir()
 	rec, _, pairs := recordTorus(t, dir)
 	step := 0
-	for i, n := range pairs {
-		if n > pairs[step] {
+	for i, p := range pairs {
+		if len(p) > len(pairs[step]) {
 			step = i
 		}
 	}

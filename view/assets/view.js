@@ -20,6 +20,12 @@ const view = {
   ready: false,
   shown: -1,
   highlighted: { pairs: 0, triangles: 0 },
+  // pairs(), the pairs highlighted: [object, triangle, object, triangle]
+  // each, in the server's order; selected, the pair selected (its index
+  // in pairs()) or -1; select(k) selects pair k and looks at it.
+  pairs: () => shownPairs.map((p) => [...p]),
+  selected: -1,
+  select: (k) => select(k),
   triangles: [],
   error: null,
   setStep: (n) => show(n),
@@ -107,6 +113,9 @@ const matrices = []; // by object: its pose at the step shown, the 12 numbers
 let renderer, scene, camera, controls, overlay, dots, chart;
 let sceneRadius = 1, followRadius = 0; // the radii of everything and of the followed object
 const stepCache = new Map();
+let shownPairs = []; // [a, e, b, f] by pair highlighted
+let marked; // the selected pair, drawn white
+const LISTED_PAIRS = 12;
 
 async function main() {
   const t0 = performance.now();
@@ -210,7 +219,19 @@ function build() {
   }));
   dots.renderOrder = 2;
   dots.frustumCulled = false;
-  scene.add(overlay, dots);
+  marked = new THREE.Mesh(new THREE.BufferGeometry(), new THREE.MeshBasicMaterial({
+    color: 0xffffff, side: THREE.DoubleSide, depthTest: false,
+  }));
+  marked.renderOrder = 3;
+  marked.visible = false;
+  scene.add(overlay, dots, marked);
+
+  // A click (not a drag) picks.
+  let down;
+  renderer.domElement.addEventListener('pointerdown', (e) => { down = [e.clientX, e.clientY]; });
+  renderer.domElement.addEventListener('pointerup', (e) => {
+    if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 4) pick(e.clientX, e.clientY);
+  });
 
   new ResizeObserver(resize).observe(box);
   resize();
@@ -303,19 +324,96 @@ function highlight(st) {
       v += 3;
     }
   };
+  shownPairs = [];
   for (const c of st.contacts) {
     for (let i = 0; i < c.pairs.length; i += 2) {
       put(c.a, c.pairs[i], HIT_A);
       dot.set(pos.subarray(v - 9, v - 6), d);
       d += 3;
       put(c.b, c.pairs[i + 1], HIT_B);
+      shownPairs.push([c.a, c.pairs[i], c.b, c.pairs[i + 1]]);
     }
   }
   const g = overlay.geometry;
   g.setAttribute('position', new THREE.BufferAttribute(pos, 3));
   g.setAttribute('color', new THREE.BufferAttribute(col, 3));
+  if (tris > 0) g.computeBoundingSphere();
   dots.geometry.setAttribute('position', new THREE.BufferAttribute(dot, 3));
   view.highlighted = { pairs: st.pairs, triangles: v / 9 };
+  listPairs();
+  mark(-1);
+}
+
+const objectName = (o) => rec.objects[o].name || `object ${o}`;
+const pairText = (p) => `${objectName(p[0])} ${p[1]} ↔ ${objectName(p[2])} ${p[3]}`;
+
+// listPairs lists the first pairs of the step shown.
+function listPairs() {
+  const ol = $('pairs');
+  ol.replaceChildren(...shownPairs.slice(0, LISTED_PAIRS).map((p, k) => {
+    const li = document.createElement('li');
+    li.textContent = pairText(p);
+    li.addEventListener('click', () => select(k));
+    return li;
+  }));
+  if (shownPairs.length > LISTED_PAIRS) {
+    const li = document.createElement('li');
+    li.textContent = `… ${(shownPairs.length - LISTED_PAIRS).toLocaleString('en')} more`;
+    li.style.listStyle = 'none';
+    ol.append(li);
+  }
+}
+
+// mark draws pair k (an index in shownPairs) white, or nothing for -1.
+function mark(k) {
+  view.selected = k;
+  [...$('pairs').children].forEach((li, i) => li.classList.toggle('selected', i === k));
+  if (k < 0) {
+    marked.visible = false;
+    $('pick').textContent = shownPairs.length ? 'click a highlighted triangle, or a pair below, to look at it' : '';
+    return;
+  }
+  const pos = overlay.geometry.getAttribute('position').array.slice(18 * k, 18 * k + 18);
+  marked.geometry.setAttribute('position', new THREE.BufferAttribute(pos, 3));
+  marked.geometry.computeBoundingSphere();
+  marked.visible = true;
+  const p = shownPairs[k];
+  $('pick').textContent = `pair ${k} of ${shownPairs.length}: ${objectName(p[0])} triangle ${p[1]} (red) touches ${objectName(p[2])} triangle ${p[3]} (yellow)`;
+}
+
+// select marks pair k and turns the camera to it, from a few times the
+// pair's size away, following nothing.
+function select(k) {
+  if (k < 0 || k >= shownPairs.length) return;
+  mark(k);
+  $('follow').checked = false;
+  const s = marked.geometry.boundingSphere;
+  const dir = camera.position.clone().sub(controls.target).normalize();
+  controls.target.copy(s.center);
+  camera.position.copy(s.center).addScaledVector(dir, Math.max(12 * s.radius, sceneRadius / 200));
+  controls.update();
+  render();
+}
+
+// pick answers a click at (x, y) in the canvas: a highlighted triangle
+// selects its pair; a model's triangle is named.
+function pick(x, y) {
+  const r = renderer.domElement.getBoundingClientRect();
+  const ndc = new THREE.Vector2(((x - r.left) / r.width) * 2 - 1, -((y - r.top) / r.height) * 2 + 1);
+  const ray = new THREE.Raycaster();
+  ray.setFromCamera(ndc, camera);
+  const hit = ray.intersectObject(overlay, false)[0];
+  if (hit) {
+    select(Math.floor(hit.faceIndex / 2));
+    return;
+  }
+  const models = scene.children.filter((c) => c.isInstancedMesh);
+  const m = ray.intersectObjects(models, false)[0];
+  if (!m) return;
+  const o = instances.findIndex((it) => it && it.mesh === m.object && it.index === m.instanceId);
+  mark(-1);
+  $('pick').textContent = `${objectName(o)} (${rec.models[rec.objects[o].model].name}), triangle ${m.faceIndex}`;
+  render();
 }
 
 function frameTime(n) {

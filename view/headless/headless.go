@@ -320,6 +320,17 @@ func (b *Browser) Screenshot() ([]byte, error) {
 	return png, nil
 }
 
+// Click clicks the left mouse button at (x, y), in CSS pixels from the
+// viewport's top left corner, as a user does: a press and a release,
+// through the browser's input (so pointer capture and the like work as for
+// a real click).
+func (b *Browser) Click(x, y float64) error {
+	if err := b.do(b.o.Timeout, chromedp.MouseClickXY(x, y)); err != nil {
+		return fmt.Errorf("headless: click at (%g, %g): %w", x, y, err)
+	}
+	return nil
+}
+
 // Errors returns the page's uncaught exceptions and console.error messages
 // seen so far, in order: "Uncaught Error: text (at URL:line:column)" and
 // "console.error: text". It may be called at any time, from any goroutine.

@@ -135,6 +135,21 @@ func TestPage(t *testing.T) {
 		}
 	}
 
+	// A click of the mouse on the button (at 20+, 160+), through the
+	// browser's input.
+	if err := b.Click(30, 168); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Eval(`window.count`, &count); err != nil || count != 4 {
+		t.Fatalf("after a mouse click on the button, count = %d (%v), want 4", count, err)
+	}
+	if err := b.Click(400, 300); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Eval(`window.count`, &count); err != nil || count != 4 {
+		t.Fatalf("after a mouse click beside the button, count = %d (%v), want 4", count, err)
+	}
+
 	// A Promise is awaited, and its value decoded.
 	var got struct {
 		A int      `json:"a"`
