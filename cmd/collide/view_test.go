@@ -20,6 +20,7 @@ import (
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/scene"
 	"github.com/collide3d/collide/view"
 	"github.com/collide3d/collide/view/headless"
@@ -216,6 +217,44 @@ func TestViewBrowser(t *testing.T) {
 			if k >= len(shown) || shown[k] != [4]int32{0, p.Env, 1, p.Fly} {
 				t.Errorf("step %d: pair %d highlighted is %v, the oracle's is %v", step, k, shown[min(k, len(shown)-1):], p)
 				break
+			}
+		}
+		// Where the page draws the first pair's triangles: the
+		// environment's at the identity, the flying model's at the pose,
+		// within float32's rounding of the scene's size.
+		if want > 0 {
+			for i, m := range []struct {
+				mesh *mesh.TriMesh
+				tri  int32
+				pose geom.Pose
+			}{{sc.Env, pairs[step][0].Env, geom.Identity()}, {sc.Fly, pairs[step][0].Fly, poses[step]}} {
+				var got [9]float64
+				if err := b.Eval(fmt.Sprintf("collideView.triangle(%d)", i), &got); err != nil {
+					t.Fatal(err)
+				}
+				tol := 1e-5 * sc.Env.Bounds().Size().Norm()
+				for c, v := range m.mesh.Tris[m.tri] {
+					p := m.pose.Apply(m.mesh.Verts[v])
+					if d := geom.V(got[3*c], got[3*c+1], got[3*c+2]).Sub(p).Norm(); d > tol {
+						t.Errorf("step %d: vertex %d of triangle %d drawn at %v, want %v (off by %g > %g)", step, c, m.tri, got[3*c:3*c+3], p, d, tol)
+					}
+				}
+			}
+		}
+		// Where the models' instances draw their vertices.
+		for o, m := range []struct {
+			mesh *mesh.TriMesh
+			pose geom.Pose
+		}{{sc.Env, geom.Identity()}, {sc.Fly, poses[step]}} {
+			for _, v := range []int{0, len(m.mesh.Verts) / 2, len(m.mesh.Verts) - 1} {
+				var got [3]float64
+				if err := b.Eval(fmt.Sprintf("collideView.vertex(%d, %d)", o, v), &got); err != nil {
+					t.Fatal(err)
+				}
+				p := m.pose.Apply(m.mesh.Verts[v])
+				if d := geom.V(got[0], got[1], got[2]).Sub(p).Norm(); d > 1e-5*sc.Env.Bounds().Size().Norm() {
+					t.Errorf("step %d: object %d's vertex %d drawn at %v, want %v", step, o, v, got, p)
+				}
 			}
 		}
 		var label string

@@ -24,6 +24,18 @@ const view = {
   // each, in the server's order; selected, the pair selected (its index
   // in pairs()) or -1; select(k) selects pair k and looks at it.
   pairs: () => shownPairs.map((p) => [...p]),
+  // vertex(o, v): where object o's instance draws vertex v of its mesh,
+  // plus the origin.
+  vertex: (o, v) => {
+    const it = instances[o], m = new THREE.Matrix4(), pos = meshes[rec.objects[o].model].positions;
+    it.mesh.getMatrixAt(it.index, m);
+    return new THREE.Vector3(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]).applyMatrix4(m).toArray()
+      .map((x, j) => x + rec.origin[j]);
+  },
+  // triangle(i): the 9 coordinates of highlighted triangle i (2k and
+  // 2k+1 are pair k's) as drawn, plus the origin: where the page puts it.
+  triangle: (i) => [...overlay.geometry.getAttribute('position').array.slice(9 * i, 9 * i + 9)]
+    .map((x, j) => x + rec.origin[j % 3]),
   selected: -1,
   select: (k) => select(k),
   triangles: [],
