@@ -134,6 +134,25 @@ func serveForTest(t *testing.T, args ...string) string {
 	return ""
 }
 
+// openViewer opens the viewer at url in the headless browser at path, with
+// a viewport of w×h, and waits for its first step; the browser closes when
+// the test ends.
+func openViewer(t *testing.T, path, url string, w, h int) *headless.Browser {
+	t.Helper()
+	b, err := headless.Start(context.Background(), path, headless.Options{Width: w, Height: h, Timeout: time.Minute, NoSandbox: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if err := b.Navigate(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Wait("window.collideView && (collideView.ready || collideView.error)", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestViewBrowser serves a recorded flight with collide view and drives
 // the page in headless Chromium: it loads both meshes whole, the slider
 // moves to a step in contact, whose highlighted pairs and triangles are the
@@ -145,17 +164,7 @@ func TestViewBrowser(t *testing.T) {
 	url := serveForTest(t, rec)
 
 	const w, h = 1000, 700
-	b, err := headless.Start(context.Background(), path, headless.Options{Width: w, Height: h, Timeout: time.Minute, NoSandbox: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if err := b.Navigate(url); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Wait("window.collideView && (collideView.ready || collideView.error)", time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b := openViewer(t, path, url, w, h)
 	var state struct {
 		Ready       bool
 		Shown       int
@@ -500,17 +509,7 @@ func TestViewBrowserScene(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := serveForTest(t, file)
-	b, err := headless.Start(context.Background(), path, headless.Options{Width: 800, Height: 600, Timeout: time.Minute, NoSandbox: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if err := b.Navigate(url); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Wait("window.collideView && (collideView.ready || collideView.error)", time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	b := openViewer(t, path, url, 800, 600)
 	checked := 0
 	for n := range rec.Steps {
 		want := rec.Steps[n].Pairs()
