@@ -26,7 +26,7 @@ export class Chart {
   // The plot's area, in CSS pixels.
   area() {
     const w = this.canvas.clientWidth, h = this.canvas.clientHeight;
-    return { x: 58, y: 6, w: Math.max(w - 66, 1), h: Math.max(h - 26, 1) };
+    return { x: 64, y: 6, w: Math.max(w - 72, 1), h: Math.max(h - 26, 1) };
   }
 
   stepAt(px) {
@@ -70,7 +70,7 @@ export class Chart {
     g.fillText(formatMicros(top), a.x - 4, a.y + 9);
     g.fillText('0', a.x - 4, a.y + a.h);
     g.save();
-    g.translate(12, a.y + a.h / 2);
+    g.translate(9, a.y + a.h / 2);
     g.rotate(-Math.PI / 2);
     g.textAlign = 'center';
     g.fillText(this.label, 0, 0);
