@@ -534,3 +534,24 @@ func TestViewBrowserScene(t *testing.T) {
 		t.Errorf("the page logged errors: %q", errs)
 	}
 }
+
+// FuzzQuoteWords checks that the words of a record's header read back as
+// written, whatever they hold (spaces, quotes, '#', bytes not UTF-8), and
+// that splitQuoted never panics on any line.
+func FuzzQuoteWords(f *testing.F) {
+	for _, s := range []string{"--env\x00my env.obj\x00--fly\x00a#b.off", `"\x00'\x00\\`, "gen:sphere:tris=80", "\xff\xfe", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		splitQuoted(s) // any line: an error or words, never a panic
+		words := strings.Split(s, "\x00")
+		var quoted []string
+		for _, w := range words {
+			quoted = append(quoted, quoteWord(w))
+		}
+		got, err := splitQuoted(strings.Join(quoted, " "))
+		if err != nil || !slices.Equal(got, words) {
+			t.Fatalf("%q written as %q read back as %q, %v", words, strings.Join(quoted, " "), got, err)
+		}
+	})
+}
