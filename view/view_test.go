@@ -364,17 +364,7 @@ func TestRecordFlight(t *testing.T) {
 // TestRecordScene checks a recorded scene's contacts against every pair of
 // objects tested afresh at the recorded poses.
 func TestRecordScene(t *testing.T) {
-	s, err := scene.Read(strings.NewReader(`{
-	  "steps": 60, "seed": 4,
-	  "bounds": {"min": [0, 0, 0], "max": [2, 2, 2]},
-	  "models": [{"name": "ball", "mesh": "gen:icosphere:radius=0.25,tris=80"},
-	             {"name": "floor", "mesh": "gen:box:minz=-0.05,maxz=0.05"}],
-	  "objects": [
-	    {"name": "floor", "model": "floor", "static": true, "position": [1, 1, 0]},
-	    {"name": "a", "model": "ball", "position": [0.5, 0.5, 0.5], "motion": {"type": "billiard", "speed": 0.06}},
-	    {"name": "b", "model": "ball", "position": [1.5, 1.5, 0.5], "motion": {"type": "billiard", "speed": 0.06}},
-	    {"name": "c", "model": "ball", "position": [1, 1, 1.2], "motion": "brownian"}
-	  ]}`), "test.json")
+	s, err := scene.Load("testdata/balls.json")
 	if err != nil {
 		t.Fatal(err)
 	}

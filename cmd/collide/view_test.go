@@ -486,20 +486,7 @@ func TestRecordHeader(t *testing.T) {
 // package view checks against the brute-force oracle.
 func TestViewBrowserScene(t *testing.T) {
 	path := browser(t)
-	file := filepath.Join(t.TempDir(), "balls.json")
-	if err := os.WriteFile(file, []byte(`{
-	  "steps": 40, "seed": 4,
-	  "bounds": {"min": [0, 0, 0], "max": [2, 2, 2]},
-	  "models": [{"name": "ball", "mesh": "gen:icosphere:radius=0.25,tris=80"},
-	             {"name": "floor", "mesh": "gen:box:minz=-0.05,maxz=0.05"}],
-	  "objects": [
-	    {"name": "floor", "model": "floor", "static": true, "position": [1, 1, 0]},
-	    {"name": "a", "model": "ball", "position": [0.5, 0.5, 0.5], "motion": {"type": "billiard", "speed": 0.06}},
-	    {"name": "b", "model": "ball", "position": [1.5, 1.5, 0.5], "motion": {"type": "billiard", "speed": 0.06}},
-	    {"name": "c", "model": "ball", "position": [1, 1, 1.2], "motion": "brownian"}
-	  ]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := filepath.Join("..", "..", "view", "testdata", "balls.json") // TestRecordScene's
 	s, err := scene.Load(file)
 	if err != nil {
 		t.Fatal(err)
