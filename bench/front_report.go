@@ -67,10 +67,16 @@ func (r *FrontReport) flights(all bool) []*FrontFlight {
 
 // bvs returns the bounding volumes of the report, in run order.
 func (r *FrontReport) bvs() []string {
+	return distinctBVs(r.Flights, func(f *FrontFlight) string { return f.BV })
+}
+
+// distinctBVs returns the bounding volumes of xs (bv of each), each once,
+// in the order they first appear.
+func distinctBVs[T any](xs []T, bv func(T) string) []string {
 	var out []string
-	for _, f := range r.Flights {
-		if !slices.Contains(out, f.BV) {
-			out = append(out, f.BV)
+	for _, x := range xs {
+		if b := bv(x); !slices.Contains(out, b) {
+			out = append(out, b)
 		}
 	}
 	return out
@@ -527,11 +533,5 @@ func b2i(b bool) int {
 // budgetBVs returns the bounding volumes of the budget flights, in run
 // order.
 func (r *FrontReport) budgetBVs() []string {
-	var out []string
-	for _, fb := range r.Budgets {
-		if !slices.Contains(out, fb.BV) {
-			out = append(out, fb.BV)
-		}
-	}
-	return out
+	return distinctBVs(r.Budgets, func(fb *FrontBudget) string { return fb.BV })
 }

@@ -12,13 +12,7 @@ import (
 
 // bvs returns the report's trees, in run order.
 func (r *NCReport) bvs() []string {
-	var out []string
-	for _, c := range r.Cells {
-		if !slices.Contains(out, c.BV) {
-			out = append(out, c.BV)
-		}
-	}
-	return out
+	return distinctBVs(r.Cells, func(c *NCCell) string { return c.BV })
 }
 
 // Best returns the fastest cell of env and test over the trees, or nil.

@@ -574,7 +574,8 @@ func (c *Checker) candidates(m gcode.Move, rs *roleState, ti int, tg *target) {
 }
 
 // triBounds returns t's box (its coordinates are finite: the mesh was
-// validated).
+// validated). It is geom.Triangle.Bounds without math.Min's NaN handling:
+// that one made BenchmarkMoves 13-23% slower (k-DOP and AABB trees).
 func triBounds(t geom.Triangle) geom.AABB {
 	lo, hi := t[0], t[0]
 	for _, p := range t[1:] {

@@ -24,8 +24,8 @@ const (
 // its bounding box, as float32 (so that a model far from the origin keeps
 // its shape: float32 is exact to 2^-24 of the model's size, not of its
 // distance from the origin), and its triangles' vertex indices as uint32.
-func appendMesh(b []byte, m *mesh.TriMesh) []byte {
-	c := m.Bounds().Center()
+// c is the centre of m's bounding box.
+func appendMesh(b []byte, m *mesh.TriMesh, c geom.Vec3) []byte {
 	b = append(b, meshMagic...)
 	b = binary.LittleEndian.AppendUint32(b, wireVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(m.Verts)))
@@ -65,12 +65,9 @@ func renderPose(p geom.Pose, c, o geom.Vec3) [12]float32 {
 
 // appendPoses appends the wire form of r's poses relative to origin o:
 // every object's Pose, then, step by step, the poses of the moving
-// objects, each as renderPose's 12 float32.
-func appendPoses(b []byte, r *Recording, o geom.Vec3) []byte {
-	centres := make([]geom.Vec3, len(r.Models))
-	for i, m := range r.Models {
-		centres[i] = m.Mesh.Bounds().Center()
-	}
+// objects, each as renderPose's 12 float32. boxes are the models'
+// bounding boxes.
+func appendPoses(b []byte, r *Recording, boxes []geom.AABB, o geom.Vec3) []byte {
 	b = append(b, posesMagic...)
 	b = binary.LittleEndian.AppendUint32(b, wireVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(r.Objects)))
@@ -80,7 +77,7 @@ func appendPoses(b []byte, r *Recording, o geom.Vec3) []byte {
 	b = appendVec64(b, o)
 	b = slices.Grow(b, 48*(len(r.Objects)+len(r.Steps)*len(r.Moving)))
 	put := func(p geom.Pose, model int) {
-		for _, x := range renderPose(p, centres[model], o) {
+		for _, x := range renderPose(p, boxes[model].Center(), o) {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 		}
 	}
@@ -95,14 +92,19 @@ func appendPoses(b []byte, r *Recording, o geom.Vec3) []byte {
 	return b
 }
 
-// bounds returns the box of every object over every step (the box of its
-// model's box at each pose).
-func (r *Recording) bounds() geom.AABB {
-	box := geom.EmptyAABB()
+// modelBoxes returns the bounding boxes of r's models.
+func (r *Recording) modelBoxes() []geom.AABB {
 	boxes := make([]geom.AABB, len(r.Models))
 	for i, m := range r.Models {
 		boxes[i] = m.Mesh.Bounds()
 	}
+	return boxes
+}
+
+// bounds returns the box of every object over every step (the box of its
+// model's box, of boxes, at each pose).
+func (r *Recording) bounds(boxes []geom.AABB) geom.AABB {
+	box := geom.EmptyAABB()
 	for _, ob := range r.Objects {
 		box = box.Union(boxes[ob.Model].Transform(ob.Pose))
 	}

@@ -47,8 +47,8 @@ func Handler(r *Recording, o Options) (http.Handler, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	s := &server{r: r, opts: o, meshes: make([]meshCache, len(r.Models))}
-	box := r.bounds()
+	s := &server{r: r, opts: o, meshes: make([]meshCache, len(r.Models)), boxes: r.modelBoxes()}
+	box := r.bounds(s.boxes)
 	s.origin = box.Center()
 	s.info = s.describe(box)
 	mux := http.NewServeMux()
@@ -70,7 +70,7 @@ func Handler(r *Recording, o Options) (http.Handler, error) {
 		writeJSON(w, s.info)
 	})
 	mux.HandleFunc("GET /poses", func(w http.ResponseWriter, _ *http.Request) {
-		s.posesOnce.Do(func() { s.poses = appendPoses(nil, s.r, s.origin) })
+		s.posesOnce.Do(func() { s.poses = appendPoses(nil, s.r, s.boxes, s.origin) })
 		writeBinary(w, s.poses)
 	})
 	mux.HandleFunc("GET /mesh/{model}", func(w http.ResponseWriter, req *http.Request) {
@@ -80,7 +80,7 @@ func Handler(r *Recording, o Options) (http.Handler, error) {
 			return
 		}
 		c := &s.meshes[i]
-		c.once.Do(func() { c.b = appendMesh(nil, s.r.Models[i].Mesh) })
+		c.once.Do(func() { c.b = appendMesh(nil, s.r.Models[i].Mesh, s.boxes[i].Center()) })
 		writeBinary(w, c.b)
 	})
 	mux.HandleFunc("GET /step/{step}", func(w http.ResponseWriter, req *http.Request) {
@@ -108,6 +108,7 @@ type server struct {
 	r         *Recording
 	opts      Options
 	origin    geom.Vec3
+	boxes     []geom.AABB // the models' bounding boxes
 	info      *recordingJSON
 	mux       *http.ServeMux
 	meshes    []meshCache
@@ -121,7 +122,7 @@ type meshCache struct {
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if !s.opts.AnyHost && !loopbackHost(req.Host) {
+	if !s.opts.AnyHost && !LoopbackHost(req.Host) {
 		http.Error(w, "this viewer serves only requests to a loopback host (localhost, 127.0.0.1, [::1])", http.StatusForbidden)
 		return
 	}
@@ -130,9 +131,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	s.mux.ServeHTTP(w, req)
 }
 
-// loopbackHost reports whether a request's Host names the loopback
-// address.
-func loopbackHost(host string) bool {
+// LoopbackHost reports whether host, with or without a port (a request's
+// Host, or an address to listen on), names the loopback address:
+// localhost, 127.0.0.0/8 or ::1.
+func LoopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}

@@ -97,7 +97,7 @@ func randomPose(r *rand.Rand, scale float64) geom.Pose {
 func TestMeshEncoding(t *testing.T) {
 	for _, off := range []float64{0, 1e3, -1e9} {
 		m := gen.Must(gen.Icosphere(geom.Vec3{X: off, Y: 2 * off, Z: 0.5}, 2, 320))
-		d := decodeMesh(t, appendMesh(nil, m))
+		d := decodeMesh(t, appendMesh(nil, m, m.Bounds().Center()))
 		if len(d.verts) != 3*len(m.Verts) || len(d.tris) != 3*len(m.Tris) {
 			t.Fatalf("offset %g: %d vertices and %d triangles, want %d and %d", off, len(d.verts)/3, len(d.tris)/3, len(m.Verts), len(m.Tris))
 		}
@@ -151,13 +151,14 @@ func testRecording(steps int) *Recording {
 
 func TestPoseEncoding(t *testing.T) {
 	rec := testRecording(5)
-	box := rec.bounds()
+	boxes := rec.modelBoxes()
+	box := rec.bounds(boxes)
 	o := box.Center()
-	d := decodePoses(t, appendPoses(nil, rec, o))
+	d := decodePoses(t, appendPoses(nil, rec, boxes, o))
 	if d.objects != 3 || d.moving != 2 || d.steps != 5 || d.origin != o {
 		t.Fatalf("header: %d objects, %d moving, %d steps, origin %v", d.objects, d.moving, d.steps, d.origin)
 	}
-	meshes := []decodedMesh{decodeMesh(t, appendMesh(nil, rec.Models[0].Mesh)), decodeMesh(t, appendMesh(nil, rec.Models[1].Mesh))}
+	meshes := []decodedMesh{decodeMesh(t, appendMesh(nil, rec.Models[0].Mesh, boxes[0].Center())), decodeMesh(t, appendMesh(nil, rec.Models[1].Mesh, boxes[1].Center()))}
 	// Every vertex of every object, placed as the page places it, is
 	// where the pose puts it, within float32's rounding of the distances
 	// from the origin of the box of everything.
@@ -182,6 +183,17 @@ func TestPoseEncoding(t *testing.T) {
 		for k, i := range rec.Moving {
 			at := 12 * (n*d.moving + k)
 			check(n, i, rec.Pose(n, i), d.step[at:at+12])
+		}
+	}
+}
+
+func TestLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "localhost:8357": true, "127.0.0.1:0": true, "127.0.0.2": true, "[::1]:80": true, "::1": true,
+		":8357": false, "0.0.0.0:80": false, "10.0.0.1": false, "evil.example:8357": false, "localhost.evil.example": false, "": false,
+	} {
+		if got := LoopbackHost(host); got != want {
+			t.Errorf("LoopbackHost(%q) = %v, want %v", host, got, want)
 		}
 	}
 }

@@ -268,12 +268,9 @@ func runBench(e *env, opts any, args []string) error {
 
 // runPeers runs bench --peers.
 func runPeers(e *env, o *benchOptions, bc bench.Config) error {
-	driver := o.driver
-	if driver == "" {
-		driver = cmp.Or(os.Getenv("COLLIDE_PEERS"), defaultDriver)
-	}
-	if _, err := os.Stat(driver); err != nil {
-		return fmt.Errorf("the peers driver %s: %w (build it with bench/peers/build.sh, or name it with --driver)", driver, err)
+	driver, err := peersDriver(o)
+	if err != nil {
+		return err
 	}
 	report := filepath.Join(o.out, "peers.md")
 	disagreements := filepath.Join(o.out, "peers-disagreements.csv")
@@ -288,7 +285,6 @@ func runPeers(e *env, o *benchOptions, bc bench.Config) error {
 	c := bench.PeersConfig{Size: bc.Size, Seed: bc.Seed, Scenes: bc.Scenes, Steps: bc.Steps, Driver: driver, Rounds: o.rounds,
 		SlowSteps: o.slowSteps, BVs: append(slices.Clone(bench.TableBVs), bench.AutoBV)}
 	var r *bench.PeersReport
-	var err error
 	withStatus(e, "bench --peers", func(progress func(string)) {
 		c.Progress = progress
 		r, err = bench.RunPeers(c)
@@ -357,12 +353,9 @@ func runCCDPeers(e *env, o *benchOptions) error {
 			names = append(names, s)
 		}
 	}
-	driver := o.driver
-	if driver == "" {
-		driver = cmp.Or(os.Getenv("COLLIDE_PEERS"), defaultDriver)
-	}
-	if _, err := os.Stat(driver); err != nil {
-		return fmt.Errorf("the peers driver %s: %w (build it with bench/peers/build.sh, or name it with --driver)", driver, err)
+	driver, err := peersDriver(o)
+	if err != nil {
+		return err
 	}
 	report, err := reportFile(o, "ccd-peers.md")
 	if err != nil {
@@ -454,12 +447,9 @@ func runWorlds(e *env, o *benchOptions) error {
 
 // runWorldsPeers runs bench --worlds --peers.
 func runWorldsPeers(e *env, o *benchOptions, names []string, sizes []int) error {
-	driver := o.driver
-	if driver == "" {
-		driver = cmp.Or(os.Getenv("COLLIDE_PEERS"), defaultDriver)
-	}
-	if _, err := os.Stat(driver); err != nil {
-		return fmt.Errorf("the peers driver %s: %w (build it with bench/peers/build.sh, or name it with --driver)", driver, err)
+	driver, err := peersDriver(o)
+	if err != nil {
+		return err
 	}
 	report, err := reportFile(o, "worlds-peers.md")
 	if err != nil {
@@ -479,6 +469,17 @@ func runWorldsPeers(e *env, o *benchOptions, names []string, sizes []int) error 
 	}
 	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d systems, %d scenes (%s)\n", report, len(r.Systems), len(r.Scenes), r.Elapsed.Round(time.Second))
 	return err
+}
+
+// peersDriver returns the peers driver's path: --driver, else
+// $COLLIDE_PEERS, else the one bench/peers/build.sh builds; an error if
+// there is nothing there.
+func peersDriver(o *benchOptions) (string, error) {
+	driver := cmp.Or(o.driver, os.Getenv("COLLIDE_PEERS"), defaultDriver)
+	if _, err := os.Stat(driver); err != nil {
+		return "", fmt.Errorf("the peers driver %s: %w (build it with bench/peers/build.sh, or name it with --driver)", driver, err)
+	}
+	return driver, nil
 }
 
 // printSkipped says on stderr which scenes a run left out, and why.

@@ -182,30 +182,9 @@ func runFlight(e *env, opts any, args []string) error {
 			return err
 		}
 	}
-	var replay []geom.Pose
-	if o.poses != "" {
-		if replay, err = readPoseFile(o.poses); err != nil {
-			return err
-		}
-	}
-
-	s, err := setupFlight(e, o, bo)
+	s, err := loadFlight(e, o, bo)
 	if err != nil {
 		return err
-	}
-	if replay != nil {
-		for i, p := range replay {
-			if err := s.fly.CheckPose(p); err != nil {
-				return fmt.Errorf("pose %d of %s: %s", i, o.poses, strings.TrimPrefix(err.Error(), "collide: "))
-			}
-		}
-		s.motion = &flight.Recorded{Poses: replay}
-		if o.steps == 0 {
-			s.steps = len(replay)
-		}
-	}
-	if o.steps > 0 {
-		s.steps = o.steps
 	}
 	s.ccd = o.ccd
 
@@ -258,6 +237,37 @@ func runFlight(e *env, opts any, args []string) error {
 		}
 	}
 	return nil
+}
+
+// loadFlight reads o's pose file (--poses), if any, before anything is
+// built, then sets the flight up (setupFlight) and checks that every pose
+// places FLY: the flight then replays the poses, all of them unless
+// --steps says how many.
+func loadFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetup, error) {
+	var replay []geom.Pose
+	if o.poses != "" {
+		var err error
+		if replay, err = readPoseFile(o.poses); err != nil {
+			return nil, err
+		}
+	}
+	s, err := setupFlight(e, o, bo)
+	if err != nil {
+		return nil, err
+	}
+	if replay != nil {
+		for i, p := range replay {
+			if err := s.fly.CheckPose(p); err != nil {
+				return nil, fmt.Errorf("pose %d of %s: %s", i, o.poses, strings.TrimPrefix(err.Error(), "collide: "))
+			}
+		}
+		s.motion = &flight.Recorded{Poses: replay}
+		s.steps = len(replay)
+	}
+	if o.steps > 0 {
+		s.steps = o.steps
+	}
+	return s, nil
 }
 
 // setupFlight makes the scene, or loads ENV and FLY, and builds the models.

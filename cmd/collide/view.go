@@ -23,7 +23,6 @@ import (
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
-	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/scene"
 	"github.com/collide3d/collide/view"
 	"github.com/collide3d/collide/view/headless"
@@ -153,7 +152,7 @@ func runView(e *env, opts any, args []string) error {
 	if o.step >= len(rec.Steps) {
 		return usagef("--step %d: the recording has %d steps (0 to %d)", o.step, len(rec.Steps), len(rec.Steps)-1)
 	}
-	h, err := view.Handler(rec, view.Options{AnyHost: !loopbackAddr(o.addr)})
+	h, err := view.Handler(rec, view.Options{AnyHost: !view.LoopbackHost(o.addr)})
 	if err != nil {
 		return err
 	}
@@ -338,27 +337,9 @@ func viewFlight(e *env, o *flightOptions) (*view.Recording, error) {
 	if o.scene != "" && !slices.Contains(scenes.Names(), o.scene) {
 		return nil, usagef("--scene: unknown scene %q (available: %s)", o.scene, strings.Join(scenes.Names(), ", "))
 	}
-	var replay []geom.Pose
-	if o.poses != "" {
-		if replay, err = readPoseFile(o.poses); err != nil {
-			return nil, err
-		}
-	}
-	s, err := setupFlight(e, o, bo)
+	s, err := loadFlight(e, o, bo)
 	if err != nil {
 		return nil, err
-	}
-	if replay != nil {
-		for i, p := range replay {
-			if err := s.fly.CheckPose(p); err != nil {
-				return nil, fmt.Errorf("pose %d of %s: %s", i, o.poses, strings.TrimPrefix(err.Error(), "collide: "))
-			}
-		}
-		s.motion = &flight.Recorded{Poses: replay}
-		s.steps = len(replay)
-	}
-	if o.steps > 0 {
-		s.steps = o.steps
 	}
 	q := collide.QueryOptions{All: true, Eps: o.eps, MaxPairs: o.maxPairs}
 	var rec *view.Recording
@@ -509,18 +490,4 @@ func parseSize(s string) (int, int, error) {
 		return 0, 0, usagef("--size: want WxH with W in [200, 8192] and H in [150, 8192], such as 1280x800, not %q", s)
 	}
 	return w, h, nil
-}
-
-// loopbackAddr reports whether addr's host is a loopback address (or
-// localhost).
-func loopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return true // net.Listen will say what is wrong
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
