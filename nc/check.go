@@ -85,14 +85,20 @@ type Violation struct {
 	// the tool first and last meets the triangles of Tris, to within
 	// 2^-20 (0 and 1 with Options.NoDetail).
 	S0, S1 float64
-	// Depth is how deep the triangles of Tris reach into this part of the
-	// tool: the most its solids can each shrink (every point of each
-	// moving in by Depth) and still meet them over the move, from below
-	// to within 2^-20 of the part's radius (0 for a touch, a graze, or with
-	// NoDetail). Solids shrink each alone, so near the join of two (a ball
-	// end's ball and cylinder) Depth may be less than the penetration of
-	// the whole tool.
-	Depth float64
+	// Depth and DepthMax bound how deep the triangles of Tris reach into
+	// this part of the tool: the most its solids can each shrink (every
+	// point of each moving in by that much) and still meet them over the
+	// move is certainly in [Depth, DepthMax]. The tool shrunk by Depth is
+	// proved to meet them (Depth is 0 for a touch, a graze or a contact
+	// only within the tolerance), and shrunk by DepthMax proved to miss
+	// them, unless DepthMax is the part's radius. The interval is found by
+	// bisection with the exact tests: 20 halvings of the part's radius,
+	// then up to 20 more steps while it is wider than 2^-10 of DepthMax
+	// (a touch ends below 2^-60 of the radius); it is [0, radius] with
+	// NoDetail. Solids shrink each alone, so near the
+	// join of two (a ball end's ball and cylinder) the depth may be less
+	// than the penetration of the whole tool.
+	Depth, DepthMax float64
 	// Clearance, with a tolerance, is the least distance between the
 	// tool's part and Tris over the move, to within 2^-20 of the
 	// tolerance: 0 when they touch, at most Options.Eps.
@@ -152,11 +158,14 @@ type Options struct {
 	// NoDetail skips the search for each violation's range, depth and
 	// clearance.
 	NoDetail bool
-	// MinDepth > 0 drops the violations no deeper than MinDepth (Depth ≤
-	// MinDepth, which includes grazes and contacts only within the
-	// tolerance): machining's allowance for a finishing path that touches
-	// its surface, or cuts it by less than the machine's resolution. The
-	// default, 0, reports every contact.
+	// MinDepth > 0 drops the violations certainly no deeper than MinDepth:
+	// those whose tool part, shrunk by MinDepth, is proved to miss their
+	// triangles over the move (so their depth is less than MinDepth); a
+	// violation whose depth is not decided so (a graze, or a depth at
+	// MinDepth within rounding) is kept. It is machining's allowance for a
+	// finishing path that touches its surface, or cuts it by less than the
+	// machine's resolution. The default, 0, reports every contact. A tool
+	// inside the stock is always reported.
 	MinDepth float64
 	// Progress, if not nil, is called now and then with the moves checked
 	// and the total.
@@ -459,14 +468,17 @@ func (c *Checker) move(i int, m gcode.Move, ts *toolState, fn func(Violation) bo
 				}
 				// Inside the stock without meeting its faces: the whole
 				// swept part is, however much it shrinks.
-				v.Depth = rs.radius
+				v.Depth, v.DepthMax = rs.radius, rs.radius
 			} else {
 				v.Tris, v.Graze, v.Within = tris, graze, within
-				if !c.o.NoDetail || c.o.MinDepth > 0 {
-					c.detail(&v, m, rs, tg)
-				}
-				if c.o.MinDepth > 0 && !(v.Depth > c.o.MinDepth) {
+				v.DepthMax = rs.radius
+				if c.o.MinDepth > 0 && !c.depthHit(v.Tris, m, rs, tg, c.o.MinDepth).yes {
+					// Shrunk by MinDepth, the part is proved to miss: the
+					// violation is certainly shallower than MinDepth.
 					continue
+				}
+				if !c.o.NoDetail {
+					c.detail(&v, m, rs, tg)
 				}
 			}
 			if !fn(v) {
@@ -854,28 +866,90 @@ func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) 
 			v.S1 = lo
 		}
 	}
-	if v.Graze || v.Clearance > 0 {
+	if v.Clearance > 0 {
+		v.Depth, v.DepthMax = 0, 0 // no contact: within the tolerance only
 		return
 	}
 	// The depth: the most the tool's parts can shrink and still meet the
-	// triangles.
-	hi := rs.radius
-	if any(roleSolids(eroded(rs.tool, hi), rs.role), 0, 1) {
-		v.Depth = hi
-		return
+	// triangles, in [lo, hi]: shrunk by lo they are proved to meet (0:
+	// the violation itself, or nothing proved), shrunk by hi proved to
+	// miss (or hi is the radius, which no part can shrink by more).
+	// Shrinking is monotone (each shrunk part holds the parts shrunk
+	// more), so every proof bounds the depth; a graze proves nothing and
+	// ends the search.
+	lo, hi := 0.0, rs.radius
+	if h := c.depthHit(v.Tris, m, rs, tg, hi); h.yes && !h.graze {
+		lo = hi
 	}
-	lo := 0.0
-	for range detailSteps {
-		mid := lo + (hi-lo)/2
-		if any(roleSolids(eroded(rs.tool, mid), rs.role), 0, 1) {
+	zeros := 0
+	for step := 0; step < detailSteps+detailMore && lo < hi; step++ {
+		var mid float64
+		switch {
+		case step < detailSteps:
+			mid = lo + (hi-lo)/2
+		case hi-lo <= hi*0x1p-10:
+			step = detailSteps + detailMore // precise enough
+			continue
+		case lo == 0:
+			// Nothing proved yet: a touch, or a depth far below the
+			// radius; down by 2^10 at a time, at most 4 times.
+			if zeros++; zeros > 4 {
+				step = detailSteps + detailMore
+				continue
+			}
+			mid = hi * 0x1p-10
+		case hi > 2*lo:
+			mid = math.Sqrt(lo) * math.Sqrt(hi) // halving the ratio's logarithm
+		default:
+			mid = lo + (hi-lo)/2
+		}
+		if mid <= lo || mid >= hi {
+			break
+		}
+		h := c.depthHit(v.Tris, m, rs, tg, mid)
+		if h.yes && h.graze {
+			break
+		}
+		if h.yes {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	// The parts shrunk by lo still meet them: the depth is at least lo (0
-	// for a touch), and less than hi.
-	v.Depth = lo
+	v.Depth, v.DepthMax = lo, hi
+}
+
+// detailMore is the most steps of the depth's search after the first
+// detailSteps halvings, while its interval is wider than 2^-10 of its
+// upper end: down by 2^10 at a time while nothing is proved (at most 4
+// times: a touch), then halving the ratio of its ends, then the interval:
+// a depth far below the part's radius (a large face mill plunging by a
+// micrometre) gets its leading digits.
+const detailMore = 20
+
+// depthHit tests role rs of the tool, each part shrunk by d > 0, swept
+// over move m, against the triangles tris of tg: a proved miss of the
+// parts shrunk and rounded outwards, else a proof of contact of the parts
+// rounded inwards, else a graze (undecided).
+func (c *Checker) depthHit(tris []int32, m gcode.Move, rs *roleState, tg *target, d float64) hit {
+	test := func(ss []solid) hit {
+		var h hit
+		for _, e := range tris {
+			g := c.meetsMove(m, 0, 1, ss, tg.mesh.Triangle(int(e)))
+			if g.yes && !g.graze {
+				return g
+			}
+			h = h.or(g)
+		}
+		return h
+	}
+	if h := test(roleSolids(eroded(rs.tool, d, true), rs.role)); !h.yes {
+		return h
+	}
+	if h := test(roleSolids(eroded(rs.tool, d, false), rs.role)); h.yes && !h.graze {
+		return h
+	}
+	return hit{yes: true, graze: true}
 }
 
 // roleSolids returns the solids of ss with role r.

@@ -59,8 +59,12 @@
 //
 // Each violation says the program line, the tool part and the target, the
 // triangles met, the range of the move's parameter where it happens, how
-// deep the triangles reach into the tool (Depth: the most each part of the
-// tool could shrink and still meet them; 0 for a touch), and with a
-// tolerance the least distance (Clearance); these are found by bisection
-// with the same exact tests.
+// deep the triangles reach into the tool (the most each part of the tool
+// could shrink and still meet them; 0 for a touch), as a certified
+// interval [Depth, DepthMax], and with a tolerance the least distance
+// (Clearance); these are found by bisection with the same exact tests. The
+// parts shrunk by Depth are proved to meet the triangles, shrunk by
+// DepthMax proved to miss them (their sizes rounded inwards for the one
+// proof, outwards for the other); Options.MinDepth drops only what the
+// parts shrunk by MinDepth are proved to miss.
 package nc

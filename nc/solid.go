@@ -161,49 +161,104 @@ func solids(tool Tool, eps float64) []solid {
 // by d along its normal, a corner's circle shrinks by d). A part thinner
 // than 2d vanishes. Parts are shrunk each alone, so near the joins of two
 // parts the union of the results is smaller than the whole tool shrunk.
-func eroded(tool Tool, d float64) []solid {
-	var out []solid
+//
+// The shrunk sizes are rounded outwards (out: each solid holds the exact
+// shrunk part, for proofs of a miss) or inwards (each lies inside it, for
+// proofs of contact): every computed radius and height is moved one ulp,
+// or, for a cone, by 2^-50 of the magnitudes it is computed from, the way
+// that makes the solid larger or smaller.
+func eroded(tool Tool, d float64, out bool) []solid {
+	// big moves x one ulp the way that makes the solid larger if out
+	// (else smaller) for a size that grows the solid when it grows;
+	// small for one that shrinks it (a lower end).
+	big := func(x float64) float64 {
+		if out {
+			return math.Nextafter(x, math.Inf(1))
+		}
+		return math.Nextafter(x, math.Inf(-1))
+	}
+	small := func(x float64) float64 {
+		if out {
+			return math.Nextafter(x, math.Inf(-1))
+		}
+		return math.Nextafter(x, math.Inf(1))
+	}
+	var res []solid
 	for _, p := range tool.Parts {
 		switch p.Shape {
 		case Cyl:
-			if p.R0 >= d && p.Z0+d <= p.Z1-d {
-				out = append(out, solid{kind: exactCyl, role: p.Role, r: p.R0 - d, z0: p.Z0 + d, z1: p.Z1 - d})
+			r, z0, z1 := big(p.R0-d), small(p.Z0+d), big(p.Z1-d)
+			if r >= 0 && z0 <= z1 {
+				res = append(res, solid{kind: exactCyl, role: p.Role, r: r, z0: z0, z1: z1})
 			}
 		case Ball:
-			if p.R0 >= d {
-				out = append(out, solid{kind: exactBall, role: p.Role, r: p.R0 - d, z0: p.Z0 + p.R0})
+			if r := big(p.R0 - d); r >= 0 {
+				res = append(res, solid{kind: exactBall, role: p.Role, r: r, z0: p.Z0 + p.R0})
 			}
 		case Corner:
 			c := p.Z1 - p.Z0
-			if c >= 2*d {
-				out = append(out, solid{kind: profile, role: p.Role, inc: true, z0: p.Z0 + d, z1: p.Z1 - d,
-					terms: []term{{arc: true, za: p.Z0 + d, zb: p.Z1 - d, a: p.R0, c: c - d, zc: p.Z1}}})
+			cd, za, zb := big(c-d), small(p.Z0+d), big(p.Z1-d)
+			if cd >= 0 && za <= zb {
+				res = append(res, solid{kind: profile, role: p.Role, inc: true, z0: za, z1: zb,
+					terms: []term{{arc: true, za: za, zb: zb, a: p.R0, c: cd, zc: p.Z1}}})
 			}
 		case Cone:
 			h, dr := p.Z1-p.Z0, p.R1-p.R0
 			in := d * math.Hypot(h, dr) / h // the radius lost at each height
-			za, zb := p.Z0+d, p.Z1-d
+			// in is within 4 roundings: moved by 2^-50 of itself, the way
+			// that makes the solid larger (less lost) or smaller.
+			in = small(in * (1 + math.Copysign(0x1p-50, boolSign(!out))))
+			za, zb := small(p.Z0+d), big(p.Z1-d)
 			if za > zb {
 				continue
 			}
-			r := func(z float64) float64 { return p.R0 + dr*(z-p.Z0)/h - in }
+			slack := (math.Abs(p.R0) + math.Abs(dr) + in) * 0x1p-50
+			r := func(z float64) float64 {
+				v := p.R0 + dr*(z-p.Z0)/h - in
+				if out {
+					return v + slack
+				}
+				return v - slack
+			}
 			ra, rb := r(za), r(zb)
 			if ra < 0 && rb < 0 {
 				continue
 			}
-			// Keep the heights where the radius is not negative.
+			// Keep the heights where the radius is not negative: the
+			// height of radius 0 moved by 2^-50 of the heights, outwards
+			// or inwards (a line from radius 0 there to the other end
+			// then bounds the shrunk side the same way).
+			zs := (math.Abs(za) + math.Abs(zb)) * 0x1p-50
 			if ra < 0 {
-				za += (zb - za) * (-ra) / (rb - ra)
+				z := za + (zb-za)*(-ra)/(rb-ra)
+				if out {
+					za = max(za, z-zs)
+				} else {
+					za = min(zb, z+zs)
+				}
 				ra = 0
 			} else if rb < 0 {
-				zb -= (zb - za) * (-rb) / (ra - rb)
+				z := zb - (zb-za)*(-rb)/(ra-rb)
+				if out {
+					zb = min(zb, z+zs)
+				} else {
+					zb = max(za, z-zs)
+				}
 				rb = 0
 			}
-			out = append(out, solid{kind: profile, role: p.Role, inc: rb >= ra, z0: za, z1: zb,
+			res = append(res, solid{kind: profile, role: p.Role, inc: rb >= ra, z0: za, z1: zb,
 				terms: []term{{za: za, zb: zb, a: ra, b: rb}}})
 		}
 	}
-	return out
+	return res
+}
+
+// boolSign returns 1 for true, -1 for false.
+func boolSign(b bool) float64 {
+	if b {
+		return 1
+	}
+	return -1
 }
 
 // coneSolids returns the solids of cone p offset by eps: its trapezoid of

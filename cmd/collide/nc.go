@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -82,9 +84,10 @@ of lines "T1 ball 6 20, shank 6 30" (blank lines and # comments skipped),
 each move using the tool of its program's last T and M6. --stock "x0 y0 z0
 x1 y1 z1" is the raw stock's box: rapids, the shank and the holder must not
 meet it (the cutter may). --eps X reports anything closer than X mm.
---min-depth D reports only violations deeper than D mm (a finishing
-path touches its surface by design: contact is closed, and a touch is a
-violation of depth 0).
+--min-depth D drops the violations certainly shallower than D mm (the
+tool part shrunk by D is proved to miss them; a finishing path touches its
+surface by design: contact is closed, and a touch is a violation of depth
+0).
 --start "x y z" is the tool's position before the first move (default: the
 first position the program gives each axis).
 
@@ -92,11 +95,13 @@ Each violation prints a line: the program line and N number, the kind
 (gouge, shank, holder, rapid, fixture), the tool part and what it meets,
 the range of the move's parameter s (0 at its start, 1 at its end) where
 it happens, how deep the triangles reach into the tool (depth: the most
-each part of the tool could shrink and still meet them, 0 for a touch;
-with --eps the least clearance) and the triangles met. --json prints JSON
+each part of the tool could shrink and still meet them, 0 for a touch, as
+a certified interval "lo..hi": shrunk by lo the part is proved to meet
+them, by hi to miss them; with --eps the least clearance) and the
+triangles met. --json prints JSON
 Lines instead,
   {"move":I,"line":L,"n":N,"kind":"gouge","role":"cutter","target":"part",
-   "s0":S,"s1":S,"depth":D,"clearance":C,"graze":false,"triangles":[...]}
+   "s0":S,"s1":S,"depth":D,"depth_max":D,"clearance":C,"graze":false,"triangles":[...]}
 (with "fixture":I, the --fixture's index from 0, when the target is a
 fixture), then {"summary":{...}}. The summary counts the moves, those
 checked (of non-zero length), the violations by kind, the time and the
@@ -113,7 +118,7 @@ Bounding volumes of the part's and the fixtures' trees (--bv): %s.`,
 			fs.StringVar(&o.tools, "tools", "", "a tool table `FILE`: lines \"T1 ball 6 20, shank 6 30\"")
 			fs.StringVar(&o.bv, "bv", collide.BVDefault.String(), "bounding volume `NAME` of the part's and fixtures' trees: "+bvNames(hierarchies()))
 			floatFlag(fs, &o.eps, "eps", 0, "tolerance `X` >= 0 (mm): report tool parts closer than X (0: contact)")
-			floatFlag(fs, &o.minDepth, "min-depth", 0, "report only violations deeper than `D` mm (0: every contact)")
+			floatFlag(fs, &o.minDepth, "min-depth", 0, "drop the violations certainly shallower than `D` mm (0: every contact)")
 			fs.StringVar(&o.start, "start", "", "the tool's position `\"x y z\"` before the first move (default: the program's first)")
 			fs.BoolVar(&o.strict, "strict", false, "make unknown and unused G-code words errors, not warnings")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per violation, then the summary")
@@ -426,6 +431,7 @@ type jsonViolation struct {
 	S0        float64 `json:"s0"`
 	S1        float64 `json:"s1"`
 	Depth     float64 `json:"depth"`
+	DepthMax  float64 `json:"depth_max"`
 	Clearance float64 `json:"clearance"`
 	Graze     bool    `json:"graze"`
 	Within    float64 `json:"within,omitempty"`
@@ -444,7 +450,7 @@ func (p *ncPrinter) violation(v nc.Violation) bool {
 	}
 	if p.o.json {
 		jv := jsonViolation{Move: v.Move, Line: v.Line, N: n, Kind: v.Kind.String(), Role: v.Role.String(), Target: v.Target.String(),
-			S0: v.S0, S1: v.S1, Depth: v.Depth, Clearance: v.Clearance, Graze: v.Graze, Within: v.Within, Triangles: v.Tris}
+			S0: v.S0, S1: v.S1, Depth: v.Depth, DepthMax: v.DepthMax, Clearance: v.Clearance, Graze: v.Graze, Within: v.Within, Triangles: v.Tris}
 		if v.Target == nc.OnFixture {
 			f := v.Fixture
 			jv.Fixture = &f
@@ -464,8 +470,8 @@ func (p *ncPrinter) violation(v nc.Violation) bool {
 		if p.o.eps > 0 {
 			fmt.Fprintf(&b, ", clearance %.4g mm", v.Clearance)
 		}
-		if v.Depth > 0 || p.o.eps == 0 {
-			fmt.Fprintf(&b, ", depth %.4g mm", v.Depth)
+		if v.DepthMax > 0 || p.o.eps == 0 {
+			fmt.Fprintf(&b, ", depth %s mm", fmtDepth(v.Depth, v.DepthMax))
 		}
 		fmt.Fprintf(&b, ", %d %s", len(v.Tris), plural(len(v.Tris), "triangle", "triangles"))
 		if v.Graze {
@@ -493,6 +499,43 @@ func (p *ncPrinter) target(v nc.Violation) string {
 		return "part"
 	}
 	return v.Target.String()
+}
+
+// fmtDepth formats the depth interval [lo, hi] with 4 significant digits,
+// lo rounded down and hi up so that the printed interval holds the
+// certified one: "0.3999..0.4001", or one number when both print alike.
+func fmtDepth(lo, hi float64) string {
+	a, b := fmtRound(lo, false), fmtRound(hi, true)
+	if a == b {
+		return a
+	}
+	return a + ".." + b
+}
+
+// fmtRound formats x ≥ 0 with 4 significant digits, rounded up or down
+// (not to nearest).
+func fmtRound(x float64, up bool) string {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	// x = m·10^e with the mantissa's 4 digits as an integer.
+	s := strconv.FormatFloat(x, 'e', 3, 64) // d.ddde±XX, rounded to nearest
+	mant, _ := strconv.ParseInt(strings.Replace(s[:5], ".", "", 1), 10, 64)
+	exp, _ := strconv.Atoi(s[6:])
+	v, _ := strconv.ParseFloat(s, 64)
+	switch {
+	case up && v < x:
+		mant++
+	case !up && v > x:
+		mant--
+	}
+	if mant == 10000 {
+		mant, exp = 1000, exp+1
+	} else if mant == 999 {
+		mant, exp = 9999, exp-1
+	}
+	r, _ := strconv.ParseFloat(fmt.Sprintf("%d.%03de%d", mant/1000, mant%1000, exp), 64)
+	return strconv.FormatFloat(r, 'g', 4, 64)
 }
 
 // fmtParam formats a move parameter in [0, 1] briefly.

@@ -306,3 +306,40 @@ func TestBenchNC(t *testing.T) {
 		}
 	}
 }
+
+// TestNCMinDepthCertified checks --min-depth against a depth far below the
+// tool's radius: a 200 mm face mill plunging 0.00004 mm into a floor is
+// reported with a depth interval holding 0.00004, kept with --min-depth
+// 0.00001 and dropped with 0.0001 (certainly shallower); JSON gives both
+// ends.
+func TestNCMinDepthCertified(t *testing.T) {
+	dir := t.TempDir()
+	floor, _ := gen.Box(geom.AABB{Min: geom.V(-300, -300, -10), Max: geom.V(300, 300, 0)}, 1)
+	part := writeOBJ(t, dir, "floor.obj", floor)
+	prog := writeFile(t, dir, "plunge.nc", []byte("G0 X0 Y0 Z5\nG1 Z-0.00004 F100\n"))
+	args := []string{"nc", part, prog, "--tool", "flat 200 10"}
+	count := func(extra ...string) (int, string) {
+		stdout, stderr, code := runCLI(t, append(args, extra...)...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d: %s", extra, code, stderr)
+		}
+		return strings.Count(stdout, ": gouge: cutter on part"), stdout
+	}
+	if n, out := count(); n != 1 || !strings.Contains(out, "depth 3.99") || !strings.Contains(out, "..4.00") {
+		t.Errorf("no filter: %d gouges, want 1 of depth about 4e-05:\n%s", n, out)
+	}
+	if n, out := count("--min-depth", "0.00001"); n != 1 {
+		t.Errorf("--min-depth 0.00001: %d gouges, want the one 0.00004 deep:\n%s", n, out)
+	}
+	if n, out := count("--min-depth", "0.0001"); n != 0 {
+		t.Errorf("--min-depth 0.0001: %d gouges, want none:\n%s", n, out)
+	}
+	stdout, _, _ := runCLI(t, append(args, "--json")...)
+	var v struct {
+		Depth    float64  `json:"depth"`
+		DepthMax *float64 `json:"depth_max"`
+	}
+	if err := json.Unmarshal([]byte(strings.Split(stdout, "\n")[0]), &v); err != nil || v.DepthMax == nil || !(v.Depth <= 0.00004 && 0.00004 <= *v.DepthMax) {
+		t.Errorf("JSON depth %v..%v (%v): want an interval holding 4e-05:\n%s", v.Depth, v.DepthMax, err, stdout)
+	}
+}
