@@ -398,6 +398,12 @@ func (c *Checker) Check(p *gcode.Program, fn func(Violation) bool) (Summary, err
 		if err != nil {
 			return sum, fmt.Errorf("%s: line %d: %w", p.Name, m.Line, err)
 		}
+		if !m.From.IsFinite() || !m.To.IsFinite() || isArc(m) && !(m.Center.IsFinite() && m.Radius >= 0 && !math.IsInf(m.Radius, 0)) {
+			return sum, fmt.Errorf("%s: line %d: nc: a move with a coordinate or radius not a finite number", p.Name, m.Line)
+		}
+		if isArc(m) && !gcode.ArcInRange(m) {
+			return sum, fmt.Errorf("%s: line %d: nc: the arc's circle or length reaches beyond the float64 range (radius %g about %v)", p.Name, m.Line, m.Radius, m.Center)
+		}
 		if isArc(m) && m.Plane != gcode.XY && normalOf(m, m.From) != normalOf(m, m.To) {
 			return sum, fmt.Errorf("%s: line %d: nc: a helix outside the XY plane (G17) is not supported", p.Name, m.Line)
 		}
@@ -540,30 +546,42 @@ func (c *Checker) candidates(m gcode.Move, rs *roleState, ti int, tg *target) {
 		n, length = 1, 0
 	} else {
 		length = pathLength(m)
-		n = int(math.Ceil(length / (2 * max(rs.rmax, 1e-9*(1+tg.mag)))))
+		nf := math.Ceil(length / (2 * max(rs.rmax, 1e-9*(1+tg.mag))))
 		if isArc(m) {
-			n = max(n, int(math.Ceil(sweep(m)/(math.Pi/4))))
+			nf = max(nf, math.Ceil(sweep(m)/(math.Pi/4)))
 		}
-		n = max(n, 1)
-		if n > 1<<20 {
-			n = 1 << 20
-		}
+		n = int(min(max(nf, 1), 1<<20)) // converted in range (length may be +Inf)
 	}
 	c.tg = tg
 	visit := c.visit
+	// A move too long for its pieces' pads (its length beyond the float64
+	// range, or pads beyond any tree's volumes, float32 ones included) is
+	// one query of the box of its whole path, against every triangle.
+	huge := !(length/(2*float64(n)) < 0x1p100)
+	if huge {
+		n = 1
+	}
 	for k := range n {
 		var at geom.Vec3
-		if c.o.Discrete {
+		var pad float64
+		switch {
+		case huge:
+			pb := pathBounds(m, false)
+			at = pb.Min.Scale(0.5).Add(pb.Max.Scale(0.5))
+			half := pb.Max.Scale(0.5).Sub(pb.Min.Scale(0.5))
+			pad = rs.rmax + max(half.X, half.Y, half.Z)
+		case c.o.Discrete:
 			at = m.To
-		} else {
+			pad = rs.rmax
+		default:
 			at = m.At((float64(k) + 0.5) / float64(n))
+			// Every position of this piece is within length/(2n) of at
+			// (the move's speed is constant in its parameter).
+			pad = rs.rmax + length/(2*float64(n))
 		}
-		// Every position of this piece is within length/(2n) of at (the
-		// move's speed is constant in its parameter); the slack covers the
-		// rounding of at and of the pad.
-		pad := rs.rmax + length/(2*float64(n))
+		// The slack covers the rounding of at and of the pad.
 		pad += pad*0x1p-30 + (tg.mag+math.Abs(at.X)+math.Abs(at.Y)+math.Abs(at.Z)+math.Abs(rs.zlo)+math.Abs(rs.zhi))*0x1p-40
-		if tg.tree == nil {
+		if huge || tg.tree == nil {
 			lo := at.Add(geom.V(-pad, -pad, rs.zlo-pad))
 			hi := at.Add(geom.V(pad, pad, rs.zhi+pad))
 			q := geom.AABB{Min: lo, Max: hi}
@@ -640,13 +658,9 @@ func sweep(m gcode.Move) float64 {
 	return m.Sweep()
 }
 
-// pathLength returns the length of move m's path.
-func pathLength(m gcode.Move) float64 {
-	if !isArc(m) {
-		return m.To.Sub(m.From).Norm()
-	}
-	return math.Hypot(sweep(m)*m.Radius, normalOf(m, m.To)-normalOf(m, m.From))
-}
+// pathLength returns the length of move m's path (+Inf beyond the float64
+// range).
+func pathLength(m gcode.Move) float64 { return m.Length() }
 
 // normalOf returns p's coordinate along the normal of m's plane.
 func normalOf(m gcode.Move, p geom.Vec3) float64 {

@@ -52,6 +52,13 @@
 //     faces, or starting inside it, is a violation; the cutter may cut it.
 //     The stock is the raw box throughout (material removed by earlier
 //     moves is not tracked).
+//   - Coordinates may span the whole float64 range: a straight move whose
+//     length overflows (from x = −9e307 to 9e307) is decided like any
+//     other, its positions computed without overflow (gcode.Move.At) and
+//     its candidates found from the box of its whole path. An arc whose
+//     circle or length reaches beyond the range (gcode.ArcInRange), or a
+//     move with a coordinate that is not finite, is an error naming the
+//     line.
 //   - A tool entirely inside a closed part, touching none of its
 //     triangles, is not detected: the part is its surface, as everywhere
 //     in collide. A path that enters the part is reported on the move that

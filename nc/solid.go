@@ -164,19 +164,17 @@ func solids(tool Tool, eps float64) []solid {
 //
 // The shrunk sizes are rounded outwards (out: each solid holds the exact
 // shrunk part, for proofs of a miss) or inwards (each lies inside it, for
-// proofs of contact): every computed radius and height is moved one ulp,
-// or, for a cone, by 2^-50 of the magnitudes it is computed from, the way
-// that makes the solid larger or smaller.
+// proofs of contact): every computed radius and height is rounded (for a
+// cone, moved by 2^-50 of the magnitudes it is computed from) the way that
+// makes the solid larger or smaller. A size computed exactly (a 3 mm
+// cylinder shrunk by 3) is kept as it is.
 func eroded(tool Tool, d float64, out bool) []solid {
-	// big moves x one ulp the way that makes the solid larger if out
-	// (else smaller) for a size that grows the solid when it grows;
-	// small for one that shrinks it (a lower end).
-	big := func(x float64) float64 {
-		if out {
-			return math.Nextafter(x, math.Inf(1))
-		}
-		return math.Nextafter(x, math.Inf(-1))
-	}
+	// grow returns a + b rounded the way that makes the solid larger if
+	// out (else smaller), for a size whose growth grows the solid (a
+	// radius, an upper end); shrink, for one whose growth shrinks it (a
+	// lower end).
+	grow := func(a, b float64) float64 { return addDir(a, b, out) }
+	shrink := func(a, b float64) float64 { return addDir(a, b, !out) }
 	small := func(x float64) float64 {
 		if out {
 			return math.Nextafter(x, math.Inf(-1))
@@ -187,17 +185,17 @@ func eroded(tool Tool, d float64, out bool) []solid {
 	for _, p := range tool.Parts {
 		switch p.Shape {
 		case Cyl:
-			r, z0, z1 := big(p.R0-d), small(p.Z0+d), big(p.Z1-d)
+			r, z0, z1 := grow(p.R0, -d), shrink(p.Z0, d), grow(p.Z1, -d)
 			if r >= 0 && z0 <= z1 {
 				res = append(res, solid{kind: exactCyl, role: p.Role, r: r, z0: z0, z1: z1})
 			}
 		case Ball:
-			if r := big(p.R0 - d); r >= 0 {
+			if r := grow(p.R0, -d); r >= 0 {
 				res = append(res, solid{kind: exactBall, role: p.Role, r: r, z0: p.Z0 + p.R0})
 			}
 		case Corner:
 			c := p.Z1 - p.Z0
-			cd, za, zb := big(c-d), small(p.Z0+d), big(p.Z1-d)
+			cd, za, zb := grow(c, -d), shrink(p.Z0, d), grow(p.Z1, -d)
 			if cd >= 0 && za <= zb {
 				res = append(res, solid{kind: profile, role: p.Role, inc: true, z0: za, z1: zb,
 					terms: []term{{arc: true, za: za, zb: zb, a: p.R0, c: cd, zc: p.Z1}}})
@@ -208,7 +206,7 @@ func eroded(tool Tool, d float64, out bool) []solid {
 			// in is within 4 roundings: moved by 2^-50 of itself, the way
 			// that makes the solid larger (less lost) or smaller.
 			in = small(in * (1 + math.Copysign(0x1p-50, boolSign(!out))))
-			za, zb := small(p.Z0+d), big(p.Z1-d)
+			za, zb := shrink(p.Z0, d), grow(p.Z1, -d)
 			if za > zb {
 				continue
 			}
@@ -251,6 +249,22 @@ func eroded(tool Tool, d float64, out bool) []solid {
 		}
 	}
 	return res
+}
+
+// addDir returns a + b rounded up (up) or down, exactly: the float nearest
+// the sum, moved one ulp when it is on the wrong side (Knuth's TwoSum gives
+// the sum's rounding error exactly).
+func addDir(a, b float64, up bool) float64 {
+	s := a + b
+	bv := s - a
+	e := (a - (s - bv)) + (b - bv)
+	switch {
+	case up && e > 0:
+		return math.Nextafter(s, math.Inf(1))
+	case !up && e < 0:
+		return math.Nextafter(s, math.Inf(-1))
+	}
+	return s
 }
 
 // boolSign returns 1 for true, -1 for false.

@@ -142,11 +142,7 @@ func (m Move) At(s float64) geom.Vec3 {
 	case s >= 1:
 		return m.To
 	case !m.Kind.IsArc():
-		return geom.Vec3{
-			X: m.From.X + s*(m.To.X-m.From.X),
-			Y: m.From.Y + s*(m.To.Y-m.From.Y),
-			Z: m.From.Z + s*(m.To.Z-m.From.Z),
-		}
+		return geom.Vec3{X: lerp(m.From.X, m.To.X, s), Y: lerp(m.From.Y, m.To.Y, s), Z: lerp(m.From.Z, m.To.Z, s)}
 	}
 	a, b, n := m.Plane.Axes()
 	ca, cb := m.Center.Index(a), m.Center.Index(b)
@@ -166,6 +162,39 @@ func (m Move) At(s float64) geom.Vec3 {
 	p = p.SetIndex(b, cb+r*sin)
 	p = p.SetIndex(n, fn+s*(tn-fn))
 	return p
+}
+
+// lerp returns a + s·(b − a), or, when b − a overflows (a and b of
+// opposite signs, each within the float64 range), (1 − s)·a + s·b, whose
+// terms have opposite signs and so do not overflow.
+func lerp(a, b, s float64) float64 {
+	if d := b - a; !math.IsInf(d, 0) {
+		return a + s*d
+	}
+	return (1-s)*a + s*b
+}
+
+// Length returns the length of the move's path: the distance from From to
+// To for a straight move, the helix's length for an arc (its angle times
+// its radius, with its rise). It is computed without overflow in its
+// steps (a move from x = −9e307 to 9e307 is 1.8e308 long) and is +Inf only
+// when the length itself is beyond the float64 range.
+func (m Move) Length() float64 {
+	if !m.Kind.IsArc() {
+		d := m.To.Sub(m.From)
+		if d.IsFinite() {
+			return d.Norm()
+		}
+		// Halving is exact for coordinates this large.
+		h := m.To.Scale(0.5).Sub(m.From.Scale(0.5))
+		return 2 * h.Norm()
+	}
+	_, _, n := m.Plane.Axes()
+	rise := m.To.Index(n) - m.From.Index(n)
+	if math.IsInf(rise, 0) {
+		rise = 2 * (m.To.Index(n)/2 - m.From.Index(n)/2)
+	}
+	return math.Hypot(m.Sweep()*m.Radius, rise)
 }
 
 // Warning is a problem that does not stop the reading: an unknown word, a

@@ -926,7 +926,26 @@ func (r *reader) arc(m *Move, to [3]float64) error {
 	}
 	m.Center = m.From.SetIndex(a, ca).SetIndex(b, cb)
 	m.Radius = r0
+	if !ArcInRange(*m) {
+		return r.errorf("%s: the arc's centre or radius is out of range (its circle or its length reaches beyond the float64 range)", g)
+	}
 	return nil
+}
+
+// ArcInRange reports whether arc m stays well within the float64 range:
+// its length is finite, and four times the sum of its radius and the
+// magnitudes of its centre's and ends' coordinates is too, so that its
+// circle's box and the bounds a checker computes from them do not
+// overflow. Read refuses the arcs that do not.
+func ArcInRange(m Move) bool {
+	if !m.Kind.IsArc() {
+		return true
+	}
+	s := m.Radius
+	for _, p := range [3]geom.Vec3{m.Center, m.From, m.To} {
+		s += math.Abs(p.X) + math.Abs(p.Y) + math.Abs(p.Z)
+	}
+	return !math.IsInf(4*s, 0) && !math.IsNaN(s) && !math.IsInf(m.Length(), 0)
 }
 
 // num formats a length for a message.
