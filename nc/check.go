@@ -3,6 +3,7 @@ package nc
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"time"
@@ -72,9 +73,10 @@ func (t Target) String() string {
 
 // Violation is one part of the tool meeting one target during one move.
 type Violation struct {
-	// Move is the index of the move in the program, Line its line.
-	Move, Line int
-	Kind       Kind
+	// Move is the index of the move in the program, Line its line, N its
+	// block's N number (-1 if none).
+	Move, Line, N int
+	Kind          Kind
 	// Role is the part of the tool, Target what it meets (Fixture: which
 	// fixture, an index of Options.Fixtures).
 	Role    Role
@@ -127,7 +129,8 @@ type Stats struct {
 
 // Summary is the outcome of a check.
 type Summary struct {
-	// Moves is the number of moves, Checked those of nonzero length.
+	// Moves is the number of moves (read, for CheckReader, when fn
+	// stopped the check), Checked those of nonzero length.
 	Moves, Checked int
 	// Violations counts the violations, ByKind by kind.
 	Violations int
@@ -168,7 +171,7 @@ type Options struct {
 	// inside the stock is always reported.
 	MinDepth float64
 	// Progress, if not nil, is called now and then with the moves checked
-	// and the total.
+	// and the total (-1 when CheckReader does not know it).
 	Progress func(done, total int)
 }
 
@@ -376,36 +379,82 @@ func (c *Checker) toolFor(n int) (Tool, error) {
 	return Tool{}, fmt.Errorf("%w: T%d is not in the tool table", ErrNoTool, n)
 }
 
+// MoveReader is a source of moves, in program order: *gcode.Reader is one.
+type MoveReader interface {
+	// Name names the program in errors.
+	Name() string
+	// Next returns the next move, or io.EOF after the last one; any other
+	// error ends the check and is returned as it is.
+	Next() (gcode.Move, error)
+}
+
 // Check checks every move of p, calling fn (if not nil) with each
 // violation in program order; fn returns false to stop the check. The
 // error is about the input (a move's tool unknown, an unsupported arc),
 // naming the program's line.
 func (c *Checker) Check(p *gcode.Program, fn func(Violation) bool) (Summary, error) {
+	return c.check(&programMoves{p: p}, len(p.Moves), fn)
+}
+
+// CheckReader is Check of the moves that r returns, checked as they are
+// read: the checker keeps none of them, so a program of any length is
+// checked in memory that does not grow with its moves (a gcode.Reader
+// holds at most gcode.Lookahead). The moves before an error of r are
+// checked and their violations reported before CheckReader returns it.
+func (c *Checker) CheckReader(r MoveReader, fn func(Violation) bool) (Summary, error) {
+	return c.check(r, -1, fn)
+}
+
+// programMoves returns the moves of a Program.
+type programMoves struct {
+	p *gcode.Program
+	i int
+}
+
+func (m *programMoves) Name() string { return m.p.Name }
+
+func (m *programMoves) Next() (gcode.Move, error) {
+	if m.i == len(m.p.Moves) {
+		return gcode.Move{}, io.EOF
+	}
+	m.i++
+	return m.p.Moves[m.i-1], nil
+}
+
+func (c *Checker) check(r MoveReader, total int, fn func(Violation) bool) (Summary, error) {
 	start := time.Now()
 	c.st = Stats{}
 	var sum Summary
-	sum.Moves = len(p.Moves)
+	name := r.Name()
 	stop := false
-	for i, m := range p.Moves {
+	for i := 0; ; i++ {
 		if c.o.Progress != nil && i%1024 == 0 {
-			c.o.Progress(i, len(p.Moves))
+			c.o.Progress(i, total)
 		}
+		m, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return sum, err
+		}
+		sum.Moves++
 		t, err := c.toolFor(m.Tool)
 		if err != nil {
-			return sum, fmt.Errorf("%s: line %d: %w", p.Name, m.Line, err)
+			return sum, fmt.Errorf("%s: line %d: %w", name, m.Line, err)
 		}
 		ts, err := c.state(t)
 		if err != nil {
-			return sum, fmt.Errorf("%s: line %d: %w", p.Name, m.Line, err)
+			return sum, fmt.Errorf("%s: line %d: %w", name, m.Line, err)
 		}
 		if !m.From.IsFinite() || !m.To.IsFinite() || isArc(m) && !(m.Center.IsFinite() && m.Radius >= 0 && !math.IsInf(m.Radius, 0)) {
-			return sum, fmt.Errorf("%s: line %d: nc: a move with a coordinate or radius not a finite number", p.Name, m.Line)
+			return sum, fmt.Errorf("%s: line %d: nc: a move with a coordinate or radius not a finite number", name, m.Line)
 		}
 		if isArc(m) && !gcode.ArcInRange(m) {
-			return sum, fmt.Errorf("%s: line %d: nc: the arc's circle or length reaches beyond the float64 range (radius %g about %v)", p.Name, m.Line, m.Radius, m.Center)
+			return sum, fmt.Errorf("%s: line %d: nc: the arc's circle or length reaches beyond the float64 range (radius %g about %v)", name, m.Line, m.Radius, m.Center)
 		}
 		if isArc(m) && m.Plane != gcode.XY && normalOf(m, m.From) != normalOf(m, m.To) {
-			return sum, fmt.Errorf("%s: line %d: nc: a helix outside the XY plane (G17) is not supported", p.Name, m.Line)
+			return sum, fmt.Errorf("%s: line %d: nc: a helix outside the XY plane (G17) is not supported", name, m.Line)
 		}
 		if !isArc(m) && m.From == m.To {
 			continue
@@ -431,8 +480,11 @@ func (c *Checker) Check(p *gcode.Program, fn func(Violation) bool) (Summary, err
 			break
 		}
 	}
+	if total >= 0 {
+		sum.Moves = total
+	}
 	if c.o.Progress != nil {
-		c.o.Progress(len(p.Moves), len(p.Moves))
+		c.o.Progress(sum.Moves, total)
 	}
 	sum.Stats = c.st
 	sum.Seconds = time.Since(start).Seconds()
@@ -454,7 +506,7 @@ func (c *Checker) move(i int, m gcode.Move, ts *toolState, fn func(Violation) bo
 			if !rapid && rs.role == Cutting && tg.kind == OnStock {
 				continue
 			}
-			v := Violation{Move: i, Line: m.Line, Role: rs.role, Target: tg.kind, Fixture: tg.index, S1: 1}
+			v := Violation{Move: i, Line: m.Line, N: m.N, Role: rs.role, Target: tg.kind, Fixture: tg.index, S1: 1}
 			switch {
 			case rapid:
 				v.Kind = RapidHit

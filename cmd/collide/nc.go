@@ -176,7 +176,9 @@ type ncJob struct {
 	tool             nc.Tool
 	tools            map[int]nc.Tool
 	toolDesc         string
-	prog             *gcode.Program
+	prog             *gcode.Reader // the program, read as it is checked
+	progName         string
+	closeProg        func() error
 	build            time.Duration
 }
 
@@ -255,7 +257,7 @@ func runNC(e *env, opts any, args []string) error {
 	if err := j.loadModels(e, o, bv); err != nil {
 		return err
 	}
-	if err := j.readProgram(e, o); err != nil {
+	if err := j.openProgram(e, o); err != nil {
 		return err
 	}
 	return j.check(e, o)
@@ -338,9 +340,12 @@ func (j *ncJob) loadModels(e *env, o *ncOptions, bv collide.BV) error {
 	return nil
 }
 
-func (j *ncJob) readProgram(e *env, o *ncOptions) error {
+// openProgram opens the program, to be read as it is checked: its moves
+// are never all held (a program of any length runs in bounded memory).
+func (j *ncJob) openProgram(e *env, o *ncOptions) error {
 	var r io.Reader
 	name := j.progArg
+	j.closeProg = func() error { return nil }
 	switch {
 	case j.demo:
 		r, name = strings.NewReader(j.demoProg), demoName
@@ -351,18 +356,14 @@ func (j *ncJob) readProgram(e *env, o *ncOptions) error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		r = f
+		r, j.closeProg = f, f.Close
 	}
-	p, err := gcode.Read(r, name, gcode.Options{Start: j.start, Strict: o.strict})
-	if err != nil {
-		return err
-	}
-	for _, w := range p.Warnings {
-		fmt.Fprintf(e.stderr, "collide nc: %s: %s\n", name, w)
-	}
-	j.prog = p
+	j.prog, j.progName = gcode.NewReader(r, name, gcode.Options{Start: j.start, Strict: o.strict}), name
 	if j.demo {
+		p, err := gcode.Read(strings.NewReader(j.demoProg), name, gcode.Options{})
+		if err != nil {
+			return fmt.Errorf("the demo's program: %w", err)
+		}
 		fmt.Fprintf(e.stderr, "collide nc: no PART and no PROGRAM: checking the built-in demo, %s of %d triangles and a zig-zag finishing program of %d moves (some samples lowered, a retract forgotten), tool %s\n",
 			ncgen.MoldName(ncgen.DemoSeed), j.partTris, len(p.Moves), j.toolDesc)
 	}
@@ -370,11 +371,11 @@ func (j *ncJob) readProgram(e *env, o *ncOptions) error {
 }
 
 func (j *ncJob) check(e *env, o *ncOptions) error {
-	var done, total, found atomic.Int64
-	total.Store(int64(len(j.prog.Moves)))
+	defer j.closeProg()
+	var done, found atomic.Int64
 	c, err := nc.New(j.part, nc.Options{
 		Eps: o.eps, MinDepth: o.minDepth, Tool: j.tool, Tools: j.tools, Stock: j.stock, Fixtures: j.fixtures,
-		Progress: func(d, t int) { done.Store(int64(d)); total.Store(int64(t)) },
+		Progress: func(d, _ int) { done.Store(int64(d)) },
 	})
 	if err != nil {
 		return err
@@ -383,13 +384,17 @@ func (j *ncJob) check(e *env, o *ncOptions) error {
 	pr := &ncPrinter{w: w, o: o, j: j, last: time.Now()}
 	var sum nc.Summary
 	withTicker(e, true, func(elapsed time.Duration) string {
-		return fmt.Sprintf("checking %s: move %d of %d, %d violations, %.1f s", j.prog.Name, done.Load(), total.Load(), found.Load(), elapsed.Seconds())
+		return fmt.Sprintf("checking %s: move %d, %d violations, %.1f s", j.progName, done.Load(), found.Load(), elapsed.Seconds())
 	}, func() {
-		sum, err = c.Check(j.prog, func(v nc.Violation) bool {
+		sum, err = c.CheckReader(j.prog, func(v nc.Violation) bool {
 			found.Add(1)
 			return pr.violation(v)
 		})
 	})
+	// The G-code warnings, once the program is read (or has failed).
+	for _, w := range j.prog.Warnings() {
+		fmt.Fprintf(e.stderr, "collide nc: %s: %s\n", j.progName, w)
+	}
 	if pr.err != nil {
 		return fmt.Errorf("writing output: %w", pr.err)
 	}
@@ -400,7 +405,10 @@ func (j *ncJob) check(e *env, o *ncOptions) error {
 	if o.json {
 		err = pr.jsonSummary(sum)
 	} else {
-		err = pr.summary(sum)
+		err = pr.groups()
+		if err == nil {
+			err = pr.summary(sum)
+		}
 	}
 	if err == nil {
 		err = w.Flush()
@@ -417,7 +425,8 @@ type ncPrinter struct {
 	o    *ncOptions
 	j    *ncJob
 	err  error
-	last time.Time // the last flush
+	last time.Time  // the last flush
+	runs nc.Grouper // the text output's runs of violations
 }
 
 type jsonViolation struct {
@@ -438,34 +447,57 @@ type jsonViolation struct {
 	Triangles []int32 `json:"triangles"`
 }
 
-// violation prints v; it returns false (stopping the check) when writing
-// fails.
+// violation prints v (JSON) or adds it to its run (text); it returns
+// false (stopping the check) when writing fails.
 func (p *ncPrinter) violation(v nc.Violation) bool {
 	if p.o.quiet {
 		return true
 	}
-	n := -1
-	if v.Move >= 0 && v.Move < len(p.j.prog.Moves) {
-		n = p.j.prog.Moves[v.Move].N
+	if !p.o.json {
+		p.runs.Add(v)
+		return true
 	}
-	if p.o.json {
-		jv := jsonViolation{Move: v.Move, Line: v.Line, N: n, Kind: v.Kind.String(), Role: v.Role.String(), Target: v.Target.String(),
-			S0: v.S0, S1: v.S1, Depth: v.Depth, DepthMax: v.DepthMax, Clearance: v.Clearance, Graze: v.Graze, Within: v.Within, Triangles: v.Tris}
-		if v.Target == nc.OnFixture {
-			f := v.Fixture
-			jv.Fixture = &f
-		}
-		if jv.Triangles == nil {
-			jv.Triangles = []int32{}
-		}
-		p.err = writeJSONLine(p.w, jv)
-	} else {
+	jv := jsonViolation{Move: v.Move, Line: v.Line, N: v.N, Kind: v.Kind.String(), Role: v.Role.String(), Target: v.Target.String(),
+		S0: v.S0, S1: v.S1, Depth: v.Depth, DepthMax: v.DepthMax, Clearance: v.Clearance, Graze: v.Graze, Within: v.Within, Triangles: v.Tris}
+	if v.Target == nc.OnFixture {
+		f := v.Fixture
+		jv.Fixture = &f
+	}
+	if jv.Triangles == nil {
+		jv.Triangles = []int32{}
+	}
+	p.err = writeJSONLine(p.w, jv)
+	if p.err == nil && time.Since(p.last) > 100*time.Millisecond {
+		p.err = p.w.Flush()
+		p.last = time.Now()
+	}
+	return p.err == nil
+}
+
+// groups prints the runs of violations, deepest first: a run is one
+// kind, tool part and target on consecutive moves, printed with its lines
+// and its deepest violation.
+func (p *ncPrinter) groups() error {
+	if p.o.quiet {
+		return nil
+	}
+	gs := p.runs.Groups()
+	for i := range gs {
+		g := &gs[i]
+		v := &g.Deepest
 		var b strings.Builder
-		fmt.Fprintf(&b, "line %d", v.Line)
-		if n >= 0 {
-			fmt.Fprintf(&b, " N%d", n)
+		if g.Violations == 1 {
+			b.WriteString(lineN(v.Line, v.N))
+		} else {
+			fmt.Fprintf(&b, "lines %d-%d", g.FirstLine, g.LastLine)
+			if g.FirstN >= 0 && g.LastN >= 0 {
+				fmt.Fprintf(&b, " N%d-N%d", g.FirstN, g.LastN)
+			}
 		}
-		fmt.Fprintf(&b, ": %s: %s on %s", v.Kind, v.Role, p.target(v))
+		fmt.Fprintf(&b, ": %s: %s on %s", v.Kind, v.Role, p.target(*v))
+		if g.Violations > 1 {
+			fmt.Fprintf(&b, ", %d moves; deepest at %s", g.Violations, lineN(v.Line, v.N))
+		}
 		fmt.Fprintf(&b, ", s %s..%s", fmtParam(v.S0), fmtParam(v.S1))
 		if p.o.eps > 0 {
 			fmt.Fprintf(&b, ", clearance %.4g mm", v.Clearance)
@@ -473,18 +505,35 @@ func (p *ncPrinter) violation(v nc.Violation) bool {
 		if v.DepthMax > 0 || p.o.eps == 0 {
 			fmt.Fprintf(&b, ", depth %s mm", fmtDepth(v.Depth, v.DepthMax))
 		}
-		fmt.Fprintf(&b, ", %d %s", len(v.Tris), plural(len(v.Tris), "triangle", "triangles"))
+		fmt.Fprintf(&b, ", %d %s", g.Triangles, plural(g.Triangles, "triangle", "triangles"))
 		if v.Graze {
 			fmt.Fprintf(&b, " (graze: within %.3g mm, contact not proved)", v.Within)
 		}
+		if g.Grazes > 0 && g.Grazes < g.Violations {
+			fmt.Fprintf(&b, " (%d of the %d %s)", g.Grazes, g.Violations, plural(g.Grazes, "is a graze", "are grazes"))
+		} else if g.Grazes > 1 {
+			fmt.Fprintf(&b, " (all %d are grazes)", g.Grazes)
+		}
 		b.WriteByte('\n')
-		_, p.err = p.w.WriteString(b.String())
+		if _, err := p.w.WriteString(b.String()); err != nil {
+			return err
+		}
 	}
-	if p.err == nil && time.Since(p.last) > 100*time.Millisecond {
-		p.err = p.w.Flush()
-		p.last = time.Now()
+	if n, nv := p.runs.Dropped(); n > 0 {
+		if _, err := fmt.Fprintf(p.w, "... and %d shallower %s of %d %s not listed (--json lists every violation)\n",
+			n, plural(n, "run", "runs"), nv, plural(nv, "violation", "violations")); err != nil {
+			return err
+		}
 	}
-	return p.err == nil
+	return nil
+}
+
+// lineN returns "line L" and " NN" if the block has an N number.
+func lineN(line, n int) string {
+	if n >= 0 {
+		return fmt.Sprintf("line %d N%d", line, n)
+	}
+	return fmt.Sprintf("line %d", line)
 }
 
 // target names what v meets.
@@ -584,13 +633,17 @@ func (p *ncPrinter) against() string {
 func (p *ncPrinter) summary(sum nc.Summary) error {
 	w := p.w
 	fmt.Fprintf(w, "checked %s: %d moves (%d of non-zero length) against %s, tool %s\n",
-		p.j.prog.Name, sum.Moves, sum.Checked, p.against(), p.j.toolDesc)
+		p.j.progName, sum.Moves, sum.Checked, p.against(), p.j.toolDesc)
 	names, counts := byKind(sum)
 	var kinds []string
 	for i, n := range names {
 		kinds = append(kinds, fmt.Sprintf("%s %d", n, counts[i]))
 	}
-	fmt.Fprintf(w, "violations   %d on %d %s: %s\n", sum.Violations, sum.MovesHit, plural(sum.MovesHit, "move", "moves"), strings.Join(kinds, ", "))
+	runs := ""
+	if !p.o.quiet {
+		runs = fmt.Sprintf(" in %d %s", p.runs.Runs(), plural(p.runs.Runs(), "run", "runs"))
+	}
+	fmt.Fprintf(w, "violations   %d on %d %s%s: %s\n", sum.Violations, sum.MovesHit, plural(sum.MovesHit, "move", "moves"), runs, strings.Join(kinds, ", "))
 	fmt.Fprintf(w, "time         %s checking, %.0f moves/s (models built in %s)\n",
 		fmtDuration(time.Duration(sum.Seconds*float64(time.Second))), movesPerSecond(sum), fmtDuration(p.j.build))
 	st := sum.Stats
@@ -624,9 +677,9 @@ type jsonNCSummary struct {
 
 func (p *ncPrinter) jsonSummary(sum nc.Summary) error {
 	s := jsonNCSummary{
-		Program: p.j.prog.Name, Part: p.j.partArg, Triangles: p.j.partTris, BV: p.o.bv, Fixtures: len(p.j.fixtures),
+		Program: p.j.progName, Part: p.j.partArg, Triangles: p.j.partTris, BV: p.o.bv, Fixtures: len(p.j.fixtures),
 		Tool: p.j.toolDesc, Moves: sum.Moves, Checked: sum.Checked, Violations: sum.Violations, MovesHit: sum.MovesHit,
-		ByKind: map[string]int{}, Warnings: len(p.j.prog.Warnings), Seconds: sum.Seconds, MovesPerSecond: movesPerSecond(sum),
+		ByKind: map[string]int{}, Warnings: len(p.j.prog.Warnings()), Seconds: sum.Seconds, MovesPerSecond: movesPerSecond(sum),
 		BuildSeconds: p.j.build.Seconds(), Queries: sum.Stats.Queries, BVTests: sum.Stats.BVTests,
 		Candidates: sum.Stats.Candidates, Exact: sum.Stats.Exact, Grazes: sum.Stats.Grazes,
 	}

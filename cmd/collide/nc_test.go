@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -341,5 +343,75 @@ func TestNCMinDepthCertified(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(strings.Split(stdout, "\n")[0]), &v); err != nil || v.DepthMax == nil || !(v.Depth <= 0.00004 && 0.00004 <= *v.DepthMax) {
 		t.Errorf("JSON depth %v..%v (%v): want an interval holding 4e-05:\n%s", v.Depth, v.DepthMax, err, stdout)
+	}
+}
+
+// ncLines is a standard input of n generated moves beside the stock box
+// [0, 10]^3, every 1000th into it and the next one out, that samples the
+// live heap every 50,000 lines, as collide nc reads them.
+type ncLines struct {
+	n, i int
+	buf  []byte
+	peak uint64
+}
+
+func (l *ncLines) Read(p []byte) (int, error) {
+	for len(l.buf) == 0 {
+		if l.i == l.n {
+			return 0, io.EOF
+		}
+		if l.i%50_000 == 0 {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			l.peak = max(l.peak, ms.HeapAlloc)
+		}
+		x := 100 + l.i%5
+		if l.i%1000 == 999 {
+			x = 5
+		}
+		l.buf = fmt.Appendf(l.buf[:0], "G0 X%d Y5 Z5\n", x)
+		l.i++
+	}
+	k := copy(p, l.buf)
+	l.buf = l.buf[k:]
+	return k, nil
+}
+
+// TestNCStreams checks that collide nc checks a program as it reads it:
+// 150,000 moves on the standard input (22 MB as moves) leave the heap
+// within a few megabytes, and every violation is reported, in JSON (each
+// as it is found) and in text (a run for each move into the stock and the
+// next one out).
+func TestNCStreams(t *testing.T) {
+	for _, format := range []string{"--json", "--text"} {
+		args := []string{"nc", "--stock", "0 0 0 10 10 10", "--tool", "flat 2 3", "-"}
+		if format == "--json" {
+			args = append(args, "--json")
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		in := &ncLines{n: 150_001}
+		var out, errb bytes.Buffer
+		if code := run(args, in, &out, &errb); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", format, code, errb.String())
+		}
+		if grew := int64(in.peak) - int64(ms.HeapAlloc); grew > 8<<20 {
+			t.Errorf("%s: the heap grew by %d MB reading 150,000 moves", format, grew>>20)
+		}
+		want := 2 * (in.n / 1000)
+		got := strings.Count(out.String(), `"kind":"rapid"`)
+		if format != "--json" {
+			got = 0
+			for _, l := range strings.Split(out.String(), "\n") {
+				if strings.Contains(l, ": rapid: cutter on stock, 2 moves; deepest at line ") {
+					got += 2
+				}
+			}
+		}
+		if got != want || format != "--json" && !strings.Contains(out.String(), fmt.Sprintf("violations   %d on %d moves in %d runs", want, want, want/2)) {
+			t.Errorf("%s: %d violations printed, want %d:\n%s", format, got, want, out.String()[max(0, out.Len()-500):])
+		}
 	}
 }

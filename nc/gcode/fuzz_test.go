@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"testing/iotest"
 
@@ -19,7 +21,9 @@ import (
 // one ended and has a finite, positive sweep if it is an arc; that the result
 // does not depend on how the reader splits the input or (for input without
 // CRs) on the line ends; that the start found by looking ahead gives the
-// same moves as that start given; and that Strict only adds errors.
+// same moves as that start given; that Strict only adds errors; and that
+// a Reader gives what Read gives (with a lookahead of one move, unless it
+// says it could not look far enough ahead).
 func FuzzRead(f *testing.F) {
 	seeds := []string{
 		"",
@@ -66,6 +70,17 @@ func FuzzRead(f *testing.F) {
 				}
 			}
 		}
+		// A Reader returns Read's moves, or the same error; with a
+		// lookahead of 1 move too, unless it says that it could not look
+		// far enough ahead (an error, or a warning on the first M6).
+		for _, la := range []int{0, 1} {
+			q, qerr := readAll(data, gcode.Options{Lookahead: la})
+			short := la == 1 && (qerr != nil && strings.Contains(qerr.Error(), "is first given") ||
+				qerr == nil && slices.ContainsFunc(q.Warnings, func(w gcode.Warning) bool { return strings.Contains(w.Msg, "first M6") }))
+			if !short && !sameResult(p, err, q, qerr) {
+				t.Fatalf("Read gives %v, a Reader of lookahead %d %v", err, la, qerr)
+			}
+		}
 		if err != nil {
 			return
 		}
@@ -81,6 +96,34 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("Strict read other moves")
 		}
 	})
+}
+
+// readAll reads data through a Reader, as Read does.
+func readAll(data []byte, o gcode.Options) (*gcode.Program, error) {
+	r := gcode.NewReader(bytes.NewReader(data), "f.nc", o)
+	p := &gcode.Program{Name: "f.nc"}
+	for {
+		m, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		p.Moves = append(p.Moves, m)
+	}
+	p.Warnings, p.Inches = r.Warnings(), r.Inches()
+	last := 0
+	for _, m := range p.Moves {
+		if m.Tool != 0 && m.Tool != last {
+			last = m.Tool
+			if !slices.Contains(p.Tools, m.Tool) {
+				p.Tools = append(p.Tools, m.Tool)
+			}
+		}
+	}
+	slices.Sort(p.Tools)
+	return p, nil
 }
 
 func finite(v geom.Vec3) bool {

@@ -228,9 +228,14 @@ type Options struct {
 	Start *geom.Vec3
 	// Strict makes unknown and unused words errors rather than warnings.
 	Strict bool
-	// MaxMoves bounds the moves read (0: DefaultMaxMoves); more is an
-	// error, not a crash.
+	// MaxMoves bounds the moves read (0: DefaultMaxMoves for Read, no
+	// bound for a Reader, which does not hold them); more is an error, not
+	// a crash.
 	MaxMoves int
+	// Lookahead bounds the moves a Reader holds back, waiting for an
+	// axis's first value or the first M6 (0: DefaultLookahead). Read
+	// looks ahead without bound.
+	Lookahead int
 }
 
 const (

@@ -92,33 +92,47 @@ type block struct {
 	mpos  [nMGroups]span
 }
 
-// toolEvent records an M6: from move index move on, tool is in the spindle.
-type toolEvent struct{ move, tool int }
-
 type reader struct {
-	name     string
-	strict   bool
-	maxMoves int
-	lr       *textscan.LineReader
-	buf      []byte // the compacted line
-	line     int
-	p        *Program
-	b        block
+	name      string
+	strict    bool
+	maxMoves  int
+	lookahead int // the most moves held back (-1: no bound)
+	lr        *textscan.LineReader
+	buf       []byte // the compacted line
+	line      int
+	b         block
 
 	// Modal state.
 	motion   int8 // the motion mode: a Kind, or -1 for none
 	plane    Plane
 	incr     bool // G91
 	arcAbs   bool // G90.1
-	inches   bool // G20
+	inch     bool // G20
 	feed     float64
 	speed    float64
-	selected int      // the last T word
-	full     [][]Move // the moves read, in full chunks (see chunk)
-	moves    []Move   // then the moves of the last chunk
+	selected int // the last T word
 	pos      [3]float64
 	known    [3]bool // the start of each axis is known (see Options.Start)
-	changes  []toolEvent
+
+	// The moves read and not yet returned: ready ones are final (from
+	// ready[head:]); pending ones (pending[phead:]) may still change,
+	// when an axis gets its first value or the first M6 comes (at most
+	// lookahead of them).
+	ready   []Move
+	head    int
+	pending []Move // from pending[phead:]
+	phead   int
+	nmoves  int  // the moves read so far
+	m6      bool // an M6 has been read: Move.Tool is spindle's
+	spindle int
+	// Set when pending moves were returned before they were final
+	// (more than lookahead of them): forced[a] for an axis whose start
+	// was unknown (then at 0), forcedTool for the T-word tools of a
+	// program that had no M6 yet.
+	forced     [3]bool
+	forcedTool bool
+	inches     bool
+	warnings   []Warning
 
 	percent bool   // the program opened with a % line
 	begun   bool   // a non-blank line has been read
@@ -127,40 +141,154 @@ type reader struct {
 
 // Read reads a G-code program from r (see the package documentation for
 // the accepted language). name names the program in errors and in
-// Program.Name. Every error is an *Error naming name and the line.
+// Program.Name. Every error is an *Error naming name and the line. Read
+// holds every move; a Reader returns them one at a time, in bounded
+// memory.
 func Read(r io.Reader, name string, o Options) (*Program, error) {
-	rd := &reader{
-		name:     name,
-		strict:   o.Strict,
-		maxMoves: o.MaxMoves,
-		lr:       textscan.NewLineReader(r),
-		p:        &Program{Name: name},
-		motion:   -1,
+	if o.MaxMoves <= 0 {
+		o.MaxMoves = DefaultMaxMoves
 	}
-	if rd.maxMoves <= 0 {
-		rd.maxMoves = DefaultMaxMoves
+	rd := NewReader(r, name, o)
+	rd.r.lookahead = -1 // the moves are all held anyway
+	p := &Program{Name: name}
+	// The moves are kept in chunks and copied once into Program.Moves, of
+	// the exact size, at the end: growing one slice by append (by a
+	// quarter at a time when large) allocated and copied five times the
+	// final size.
+	var full [][]Move
+	var moves []Move
+	for {
+		m, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(moves) == chunk {
+			full = append(full, moves)
+			moves = make([]Move, 0, chunk)
+		}
+		moves = append(moves, m)
+	}
+	if len(full) > 0 {
+		all := make([]Move, 0, len(full)*chunk+len(moves))
+		for _, c := range full {
+			all = append(all, c...)
+		}
+		moves = append(all, moves...)
+	}
+	p.Moves = moves
+	p.Warnings = rd.Warnings()
+	p.Inches = rd.Inches()
+	last := 0
+	for i := range moves {
+		if t := moves[i].Tool; t != 0 && t != last {
+			last = t
+			if !slices.Contains(p.Tools, t) {
+				p.Tools = append(p.Tools, t)
+			}
+		}
+	}
+	slices.Sort(p.Tools)
+	return p, nil
+}
+
+// DefaultLookahead is the most moves a Reader holds back when
+// Options.Lookahead is 0: the moves read before an axis gets its first
+// value (see Options.Start), or, in a program that has not used M6 yet,
+// after a T word (the first M6 makes them tool 0). When more are held
+// back, the oldest are returned as they are: an axis whose start was
+// still unknown then stays at 0, and its first absolute value, if not 0,
+// is an error (give Options.Start); T words keep their tools (a later
+// first M6 gives a warning). Read, which holds every move anyway, looks
+// ahead without bound.
+const DefaultLookahead = 1 << 14
+
+// Reader reads a program's moves one at a time, in memory bounded by
+// Options.Lookahead moves, MaxWarnings warnings and the longest line,
+// whatever the program's length: a checker can verify a program of any
+// size as it reads it. Its moves are those that Read returns, in the same
+// order, for every program that gives each axis a value (and, if it uses
+// M6, its first M6) within the lookahead (see DefaultLookahead).
+type Reader struct {
+	r    *reader
+	err  error
+	done bool
+}
+
+// NewReader returns a Reader of the program in r; name names it in errors.
+// Options.MaxMoves 0 sets no bound on the moves (a Reader does not hold
+// them).
+func NewReader(r io.Reader, name string, o Options) *Reader {
+	rd := &reader{
+		name:      name,
+		strict:    o.Strict,
+		maxMoves:  o.MaxMoves,
+		lr:        textscan.NewLineReader(r),
+		motion:    -1,
+		lookahead: o.Lookahead,
+	}
+	if rd.lookahead <= 0 {
+		rd.lookahead = DefaultLookahead
 	}
 	if o.Start != nil {
 		rd.pos = [3]float64{o.Start.X, o.Start.Y, o.Start.Z}
 		rd.known = [3]bool{true, true, true}
 	}
-	if err := rd.read(); err != nil {
-		return nil, err
-	}
-	rd.finish()
-	return rd.p, nil
+	return &Reader{r: rd}
 }
+
+// Name returns the name given to NewReader.
+func (r *Reader) Name() string { return r.r.name }
+
+// Next returns the next move, io.EOF after the last one, or an *Error
+// (which Next then keeps returning).
+func (r *Reader) Next() (Move, error) {
+	rd := r.r
+	for rd.head == len(rd.ready) {
+		if r.err != nil {
+			return Move{}, r.err
+		}
+		if r.done {
+			return Move{}, io.EOF
+		}
+		rd.ready, rd.head = rd.ready[:0], 0
+		more, err := rd.step()
+		switch {
+		case err != nil:
+			r.err = err
+		case !more:
+			r.done = true
+			rd.release(true)
+		}
+	}
+	m := rd.ready[rd.head]
+	rd.head++
+	return m, nil
+}
+
+// Warnings returns the warnings so far, in line order (at most
+// MaxWarnings+1: see MaxWarnings). The slice is the Reader's: it grows as
+// reading goes on.
+func (r *Reader) Warnings() []Warning { return r.r.warnings }
+
+// Inches reports whether the program so far switched to G20.
+func (r *Reader) Inches() bool { return r.r.inches }
+
+// Line returns the line read last.
+func (r *Reader) Line() int { return r.r.line }
 
 func (r *reader) errorf(format string, args ...any) error {
 	return &Error{Name: r.name, Line: r.line, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (r *reader) warn(msg string) {
-	switch n := len(r.p.Warnings); {
+	switch n := len(r.warnings); {
 	case n < MaxWarnings:
-		r.p.Warnings = append(r.p.Warnings, Warning{r.line, msg})
+		r.warnings = append(r.warnings, Warning{r.line, msg})
 	case n == MaxWarnings:
-		r.p.Warnings = append(r.p.Warnings, Warning{r.line, fmt.Sprintf("more than %d warnings: the rest are not listed", MaxWarnings)})
+		r.warnings = append(r.warnings, Warning{r.line, fmt.Sprintf("more than %d warnings: the rest are not listed", MaxWarnings)})
 	}
 }
 
@@ -176,23 +304,28 @@ func (r *reader) readErr() error {
 	return e
 }
 
-func (r *reader) read() error {
+// step reads lines up to the next one that is executed (or to the end,
+// more false).
+func (r *reader) step() (more bool, err error) {
 	for {
 		line, ok := r.lr.Next()
 		if !ok {
-			break
+			if r.lr.Err != nil {
+				return false, r.readErr()
+			}
+			return false, nil
 		}
 		r.line = r.lr.Line
 		if r.end != "" {
 			if hasMotion(line) {
 				r.warn("motion after the program's end (" + r.end + ") is ignored")
-				return nil
+				return false, nil
 			}
 			continue
 		}
 		b, tape, err := r.compact(line)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if tape {
 			if r.percent {
@@ -209,16 +342,13 @@ func (r *reader) read() error {
 		}
 		r.begun = true
 		if err := r.parse(b); err != nil {
-			return err
+			return false, err
 		}
 		if err := r.exec(); err != nil {
-			return err
+			return false, err
 		}
+		return true, nil
 	}
-	if r.lr.Err != nil {
-		return r.readErr()
-	}
-	return nil
 }
 
 // hasMotion reports whether a line after the program's end holds an X, Y
@@ -552,7 +682,7 @@ func (r *reader) wordOf(c byte) string { return r.word(r.b.pos[c-'A']) }
 // block's units), or an error if it is not finite in millimetres.
 func (r *reader) mm(c byte) (float64, error) {
 	v := r.b.val[c-'A']
-	if r.inches {
+	if r.inch {
 		sp := r.b.pos[c-'A']
 		v = inchesToMM(r.buf[sp.lo+1:sp.hi], v)
 		if math.IsInf(v, 0) {
@@ -620,8 +750,8 @@ func (r *reader) exec() error {
 		}
 	}
 	if k.gmask&(1<<gUnits) != 0 {
-		r.inches = k.g[gUnits] == 200
-		r.p.Inches = r.p.Inches || r.inches
+		r.inch = k.g[gUnits] == 200
+		r.inches = r.inches || r.inch
 	}
 	if k.have&bF != 0 {
 		f, err := r.mm('F')
@@ -706,54 +836,91 @@ func (r *reader) exec() error {
 	return nil
 }
 
-// chunk is the number of moves in each of r.full. The moves are kept in
-// chunks and copied once into Program.Moves, of the exact size, at the end:
-// growing one slice by append (by a quarter at a time when large) allocated
-// and copied five times the final size.
+// chunk is the number of moves in each chunk of Read's.
 const chunk = 1 << 14
 
-// nmoves returns the number of moves read so far.
-func (r *reader) nmoves() int { return len(r.full)*chunk + len(r.moves) }
-
 // toolChange puts the selected tool in the spindle from the next move on.
+// The first M6 makes the tool of the moves before it 0 (nothing was in
+// the spindle), where they had their T word's (a program without M6).
 func (r *reader) toolChange() {
-	ev := toolEvent{r.nmoves(), r.selected}
-	if n := len(r.changes); n > 0 && r.changes[n-1].move == ev.move {
-		r.changes[n-1] = ev
+	if !r.m6 {
+		if r.forcedTool {
+			r.warn(fmt.Sprintf("the first M6 comes more than %d moves after a T word: the moves before it keep the tool of their T word, not 0", r.lookahead))
+		} else {
+			for i := range r.pending[r.phead:] {
+				r.pending[r.phead+i].Tool = 0
+			}
+		}
+	}
+	r.m6 = true
+	r.spindle = r.selected
+	r.release(false)
+}
+
+// final reports whether move m read now can no longer change.
+func (r *reader) final(m *Move) bool {
+	return r.known == [3]bool{true, true, true} && (r.m6 || m.Tool == 0 || r.forcedTool)
+}
+
+// release moves the pending moves that are final (all of them at the
+// end) to ready, in order; then, if more than lookahead are pending, the
+// oldest ones as they are.
+func (r *reader) release(end bool) {
+	q := r.pending[r.phead:]
+	n := 0
+	for n < len(q) && (end || r.final(&q[n])) {
+		n++
+	}
+	if over := len(q) - r.lookahead; r.lookahead >= 0 && over > n {
+		for a := range 3 {
+			r.forced[a] = r.forced[a] || !r.known[a]
+		}
+		for _, m := range q[:over] {
+			r.forcedTool = r.forcedTool || !r.m6 && m.Tool != 0
+		}
+		n = over
+	}
+	if n == 0 {
 		return
 	}
-	r.changes = append(r.changes, ev)
+	r.ready = append(r.ready, q[:n]...)
+	r.phead += n
+	switch {
+	case r.phead == len(r.pending):
+		r.pending, r.phead = r.pending[:0], 0
+	case r.phead >= 1024 && 2*r.phead >= len(r.pending):
+		k := copy(r.pending, r.pending[r.phead:])
+		r.pending, r.phead = r.pending[:k], 0
+	}
 }
 
 // setStart makes v the start of axis a, whose start was unknown: every move
 // so far had 0 on that axis (the tool had not moved along it), and now has
 // v.
-func (r *reader) setStart(a int, v float64) {
+func (r *reader) setStart(a int, v float64) error {
+	if r.forced[a] && v != 0 {
+		return r.errorf("%c is first given a value here, more than %d moves after the first one, which were read with %c at 0: give the start position (Options.Start, collide nc --start)", 'X'+a, r.lookahead, 'X'+a)
+	}
 	r.known[a] = true
 	r.pos[a] = v
 	if v == 0 {
-		return
+		return nil
 	}
-	set := func(moves []Move) {
-		for i := range moves {
-			m := &moves[i]
-			m.From = m.From.SetIndex(a, v)
-			m.To = m.To.SetIndex(a, v)
-			if m.Kind.IsArc() {
-				m.Center = m.Center.SetIndex(a, m.Center.Index(a)+v)
-			}
+	for i := range r.pending[r.phead:] {
+		m := &r.pending[r.phead+i]
+		m.From = m.From.SetIndex(a, v)
+		m.To = m.To.SetIndex(a, v)
+		if m.Kind.IsArc() {
+			m.Center = m.Center.SetIndex(a, m.Center.Index(a)+v)
 		}
 	}
-	for _, c := range r.full {
-		set(c)
-	}
-	set(r.moves)
+	return nil
 }
 
 // move performs the motion of the block in the motion mode r.motion.
 func (r *reader) move() error {
 	k := &r.b
-	if r.nmoves() >= r.maxMoves {
+	if r.maxMoves > 0 && r.nmoves >= r.maxMoves {
 		return r.errorf("more than %d moves", r.maxMoves)
 	}
 	to := r.pos
@@ -769,8 +936,8 @@ func (r *reader) move() error {
 		if !r.known[a] {
 			if r.incr {
 				r.known[a] = true
-			} else {
-				r.setStart(a, v)
+			} else if err := r.setStart(a, v); err != nil {
+				return err
 			}
 		}
 		if r.incr {
@@ -799,12 +966,17 @@ func (r *reader) move() error {
 			return err
 		}
 	}
-	if len(r.moves) == chunk {
-		r.full = append(r.full, r.moves)
-		r.moves = make([]Move, 0, chunk)
+	if r.m6 {
+		m.Tool = r.spindle
 	}
-	r.moves = append(r.moves, m)
+	r.nmoves++
 	r.pos = to
+	if r.phead == len(r.pending) && r.final(&m) {
+		r.ready = append(r.ready, m)
+		return nil
+	}
+	r.pending = append(r.pending, m)
+	r.release(false)
 	return nil
 }
 
@@ -913,7 +1085,7 @@ func (r *reader) arc(m *Move, to [3]float64) error {
 			return r.errorf("%s: arc of zero radius (%s at the start, %s at the end)", g, num(r0), num(r1))
 		}
 		tol := arcTolMM
-		if r.inches {
+		if r.inch {
 			tol = arcTolInch
 		}
 		if d := math.Abs(r1 - r0); d > 100*tol || d > tol && d > arcRelTol*max(r0, r1) {
@@ -950,37 +1122,3 @@ func ArcInRange(m Move) bool {
 
 // num formats a length for a message.
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
-
-// finish sets the tools of the moves when the program changed tools with
-// M6, and lists the tools.
-func (r *reader) finish() {
-	moves := r.moves
-	if len(r.full) > 0 {
-		moves = make([]Move, 0, r.nmoves())
-		for _, c := range r.full {
-			moves = append(moves, c...)
-		}
-		moves = append(moves, r.moves...)
-	}
-	r.p.Moves = moves
-	if len(r.changes) > 0 {
-		tool, j := 0, 0
-		for i := range moves {
-			for j < len(r.changes) && r.changes[j].move <= i {
-				tool = r.changes[j].tool
-				j++
-			}
-			moves[i].Tool = tool
-		}
-	}
-	last := 0
-	for i := range moves {
-		if t := moves[i].Tool; t != 0 && t != last {
-			last = t
-			if !slices.Contains(r.p.Tools, t) {
-				r.p.Tools = append(r.p.Tools, t)
-			}
-		}
-	}
-	slices.Sort(r.p.Tools)
-}
