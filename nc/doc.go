@@ -64,6 +64,12 @@
 //     in collide. A path that enters the part is reported on the move that
 //     crosses the surface.
 //
+// Check checks a gcode.Program; CheckReader checks moves as a
+// gcode.Reader reads them, keeping none, so that a program of any length
+// is checked in bounded memory. A Grouper gathers the violations into runs
+// (Group: one kind, tool part and target on consecutive moves), deepest
+// first, keeping a bounded number of runs.
+//
 // Each violation says the program line, the tool part and the target, the
 // triangles met, the range of the move's parameter where it happens, how
 // deep the triangles reach into the tool (the most each part of the tool

@@ -45,15 +45,24 @@ func Deeper(a, b *Violation) bool {
 	return !a.Graze && b.Graze
 }
 
-// before orders groups deepest first, then in program order.
+// before orders groups deepest first, then in program order (then by
+// kind, part, target and fixture).
 func before(a, b *Group) bool {
-	if Deeper(&a.Deepest, &b.Deepest) || Deeper(&b.Deepest, &a.Deepest) {
+	switch {
+	case Deeper(&a.Deepest, &b.Deepest) || Deeper(&b.Deepest, &a.Deepest):
 		return Deeper(&a.Deepest, &b.Deepest)
-	}
-	if a.DepthMax != b.DepthMax {
+	case a.DepthMax != b.DepthMax:
 		return a.DepthMax > b.DepthMax
+	case a.FirstMove != b.FirstMove:
+		return a.FirstMove < b.FirstMove
+	case a.Kind != b.Kind:
+		return a.Kind < b.Kind
+	case a.Role != b.Role:
+		return a.Role < b.Role
+	case a.Target != b.Target:
+		return a.Target < b.Target
 	}
-	return a.FirstMove < b.FirstMove
+	return a.Fixture < b.Fixture
 }
 
 // DefaultMaxGroups is the most groups a Grouper keeps when MaxGroups is 0.

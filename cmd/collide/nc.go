@@ -91,25 +91,32 @@ surface by design: contact is closed, and a touch is a violation of depth
 --start "x y z" is the tool's position before the first move (default: the
 first position the program gives each axis).
 
-Each violation prints a line: the program line and N number, the kind
-(gouge, shank, holder, rapid, fixture), the tool part and what it meets,
-the range of the move's parameter s (0 at its start, 1 at its end) where
-it happens, how deep the triangles reach into the tool (depth: the most
-each part of the tool could shrink and still meet them, 0 for a touch, as
-a certified interval "lo..hi": shrunk by lo the part is proved to meet
-them, by hi to miss them; with --eps the least clearance) and the
-triangles met. --json prints JSON
-Lines instead,
+The text output prints runs of violations, deepest first: a run is one
+kind (gouge, shank, holder, rapid, fixture), tool part and target on
+consecutive moves, as a finishing pass dipping below its surface for a few
+samples gives. Each run prints a line: its program lines and N numbers,
+the kind, the tool part and what it meets, the number of moves and its
+deepest violation's line, the range of that move's parameter s (0 at its
+start, 1 at its end) where it happens, how deep the triangles reach into
+the tool (depth: the most each part of the tool could shrink and still
+meet them, 0 for a touch, as a certified interval "lo..hi": shrunk by lo
+the part is proved to meet them, by hi to miss them; with --eps the least
+clearance) and the triangles met. The deepest %d runs are listed (a line
+counts the others). --json prints every violation as a JSON Line instead,
+as it is found,
   {"move":I,"line":L,"n":N,"kind":"gouge","role":"cutter","target":"part",
    "s0":S,"s1":S,"depth":D,"depth_max":D,"clearance":C,"graze":false,"triangles":[...]}
 (with "fixture":I, the --fixture's index from 0, when the target is a
 fixture), then {"summary":{...}}. The summary counts the moves, those
-checked (of non-zero length), the violations by kind, the time and the
-moves checked per second. --quiet prints the summary only. G-code
-warnings go to stderr with the file and line.
+checked (of non-zero length), the violations by kind (and the runs), the
+time and the moves checked per second. --quiet prints the summary only.
+The program is checked as it is read, in memory that does not grow with
+its length (see package nc/gcode's Reader: an axis first given more than
+%d moves into the program needs --start). G-code warnings go to stderr
+with the file and line, after the check.
 
 Bounding volumes of the part's and the fixtures' trees (--bv): %s.`,
-			ncgen.DemoGrid*ncgen.DemoGrid*2-4*ncgen.DemoGrid+2, ncgen.DemoTool, bvNames(hierarchies())),
+			ncgen.DemoGrid*ncgen.DemoGrid*2-4*ncgen.DemoGrid+2, ncgen.DemoTool, nc.DefaultMaxGroups, gcode.DefaultLookahead, bvNames(hierarchies())),
 		flags: func(fs *flag.FlagSet) any {
 			o := &ncOptions{fs: fs}
 			fs.Var(&o.fixtures, "fixture", "a fixture `MESH` nothing may touch (repeat for several)")

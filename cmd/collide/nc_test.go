@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -413,5 +415,80 @@ func TestNCStreams(t *testing.T) {
 		if got != want || format != "--json" && !strings.Contains(out.String(), fmt.Sprintf("violations   %d on %d moves in %d runs", want, want, want/2)) {
 			t.Errorf("%s: %d violations printed, want %d:\n%s", format, got, want, out.String()[max(0, out.Len()-500):])
 		}
+	}
+}
+
+// TestNCRuns checks the text output's runs against the JSON lines: one
+// line per run of violations of one kind, tool part and target on
+// consecutive moves (as many as grouping the JSON lines gives), deepest
+// first, each naming its lines and its deepest violation's depth; the
+// summary counts every violation.
+func TestNCRuns(t *testing.T) {
+	_, part, prog, _ := ncFiles(t)
+	args := []string{"nc", part, prog, "--tool", ncTool, "--stock", "0 0 0 120 80 25"}
+	js, stderr, code := runCLI(t, append(args, "--json")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	type key struct{ kind, role, target string }
+	type jv struct {
+		Move       int
+		Kind, Role string
+		Target     string
+		Depth      float64
+	}
+	last := map[key]int{}
+	runs, violations := 0, 0
+	deepest := 0.0
+	for _, l := range strings.Split(strings.TrimSpace(js), "\n") {
+		var v jv
+		if err := json.Unmarshal([]byte(l), &v); err != nil || v.Kind == "" {
+			continue // the summary
+		}
+		violations++
+		v.Depth = max(v.Depth, 0)
+		deepest = max(deepest, v.Depth)
+		k := key{v.Kind, v.Role, v.Target}
+		if m, ok := last[k]; !ok || v.Move > m+1 {
+			runs++
+		}
+		last[k] = v.Move
+	}
+	text, stderr, code := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	body := lines[:len(lines)-4]
+	if len(body) != runs || runs >= violations || !strings.Contains(text, fmt.Sprintf("violations   %d on ", violations)) || !strings.Contains(text, fmt.Sprintf(" in %d runs: ", runs)) {
+		t.Fatalf("%d lines of runs for %d runs of %d violations:\n%s", len(body), runs, violations, text)
+	}
+	prev := math.Inf(1)
+	multi := false
+	for _, l := range body {
+		_, after, ok := strings.Cut(l, ", depth ")
+		if !ok {
+			t.Fatalf("no depth: %s", l)
+		}
+		var d float64
+		lo, _, _ := strings.Cut(strings.Fields(after)[0], "..")
+		fmt.Sscanf(lo, "%g", &d)
+		if d > prev {
+			t.Errorf("not deepest first: %g after %g: %s", d, prev, l)
+		}
+		prev = d
+		if strings.HasPrefix(l, "lines ") {
+			multi = true
+			if !strings.Contains(l, " moves; deepest at line ") {
+				t.Errorf("a run without its deepest line: %s", l)
+			}
+		}
+	}
+	first, _, _ := strings.Cut(strings.Fields(strings.SplitN(body[0], ", depth ", 2)[1])[0], "..")
+	if d, _ := strconv.ParseFloat(first, 64); !(d <= deepest && d >= deepest*(1-1e-3)) {
+		t.Errorf("the first run's depth %v, the deepest violation's %v", d, deepest)
+	}
+	if !multi {
+		t.Errorf("no run of more than one move: the test tests little")
 	}
 }

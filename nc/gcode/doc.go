@@ -136,7 +136,15 @@
 //
 // # Limits
 //
-// Options.MaxMoves (default DefaultMaxMoves, 50 million) bounds the moves;
-// one more is an error. Memory grows only with the moves and warnings
-// actually read.
+// Read holds every move: Options.MaxMoves (default DefaultMaxMoves, 50
+// million) bounds them; one more is an error. Memory grows only with the
+// moves and warnings actually read.
+//
+// A Reader (NewReader) returns the same moves one at a time, in memory
+// that does not grow with the program: it holds back at most
+// Options.Lookahead moves (DefaultLookahead), those read while an axis has
+// no value yet or, until the first M6, after a T word. Beyond that it
+// returns the oldest as they are; an axis first given later, not at 0, is
+// an error naming the line (give Options.Start), and a first M6 later
+// leaves the moves before it their T word's tool, with a warning.
 package gcode
