@@ -93,13 +93,13 @@ type Violation struct {
 	// move is certainly in [Depth, DepthMax]. The tool shrunk by Depth is
 	// proved to meet them (Depth is 0 for a touch, a graze or a contact
 	// only within the tolerance), and shrunk by DepthMax proved to miss
-	// them, unless DepthMax is the part's radius. The interval is found by
-	// bisection with the exact tests: 20 halvings of the part's radius,
-	// then up to 20 more steps while it is wider than 2^-10 of DepthMax
-	// (a touch ends below 2^-60 of the radius); it is [0, radius] with
-	// NoDetail. Solids shrink each alone, so near the
-	// join of two (a ball end's ball and cylinder) the depth may be less
-	// than the penetration of the whole tool.
+	// them, unless DepthMax is the part's radius (by which no part can
+	// shrink and remain). The interval is found by bisection with the
+	// exact tests: 20 halvings of the part's radius, then up to 20 more
+	// steps while it is wider than 2^-10 of DepthMax (a touch ends below
+	// 2^-60 of the radius); it is [0, radius] with NoDetail. Solids shrink
+	// each alone, so near the join of two (a ball end's ball and cylinder)
+	// the depth may be less than the penetration of the whole tool.
 	Depth, DepthMax float64
 	// Clearance, with a tolerance, is the least distance between the
 	// tool's part and Tris over the move, to within 2^-20 of the
@@ -399,8 +399,9 @@ func (c *Checker) Check(p *gcode.Program, fn func(Violation) bool) (Summary, err
 // CheckReader is Check of the moves that r returns, checked as they are
 // read: the checker keeps none of them, so a program of any length is
 // checked in memory that does not grow with its moves (a gcode.Reader
-// holds at most gcode.Lookahead). The moves before an error of r are
-// checked and their violations reported before CheckReader returns it.
+// holds back at most its Options.Lookahead). The moves r returned before
+// an error are checked, and their violations reported, before CheckReader
+// returns the error.
 func (c *Checker) CheckReader(r MoveReader, fn func(Violation) bool) (Summary, error) {
 	return c.check(r, -1, fn)
 }
