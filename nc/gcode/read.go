@@ -276,9 +276,6 @@ func (r *Reader) Warnings() []Warning { return r.r.warnings }
 // Inches reports whether the program so far switched to G20.
 func (r *Reader) Inches() bool { return r.r.inches }
 
-// Line returns the line read last.
-func (r *Reader) Line() int { return r.r.line }
-
 func (r *reader) errorf(format string, args ...any) error {
 	return &Error{Name: r.name, Line: r.line, Msg: fmt.Sprintf(format, args...)}
 }
