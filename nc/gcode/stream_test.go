@@ -87,8 +87,8 @@ func TestReaderBounded(t *testing.T) {
 
 // TestLookahead checks the moves that wait for what comes later: the
 // tools of the moves before the first M6, and the axes given late, within
-// DefaultLookahead moves (as if the whole program were read first) and beyond it
-// (kept as read, with a warning, or an error naming the line).
+// DefaultLookahead moves (as if the whole program were read first) and
+// beyond it (kept as read, with a warning, or an error naming the line).
 func TestLookahead(t *testing.T) {
 	body := func(i int) string { return fmt.Sprintf("G1 X%d Y1\n", i%100+1) }
 	// As Read does, but through a Reader.
