@@ -9,6 +9,7 @@ import (
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/hull"
 	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
@@ -130,6 +131,24 @@ func NewPlayer(s *Scene, o world.Options) (*Player, error) {
 		}
 	}
 
+	// The points of the models of falling objects (their hulls'
+	// vertices): a fall keeps the object itself in the bounds.
+	points := make([][]geom.Vec3, len(s.Models))
+	for i := range s.Objects {
+		ob := &s.Objects[i]
+		if _, ok := ob.Motion.(Fall); !ok || ob.Static {
+			continue
+		}
+		if k := index[ob.Model]; points[k] == nil {
+			h := hull.New(p.models[k].Mesh().Verts)
+			pts := make([]geom.Vec3, h.Len())
+			for j := range pts {
+				pts[j] = h.Vertex(j)
+			}
+			points[k] = pts
+		}
+	}
+
 	w, err := world.New(o)
 	if err != nil {
 		return nil, err
@@ -149,7 +168,7 @@ func NewPlayer(s *Scene, o world.Options) (*Player, error) {
 		}
 		path, err := mo.Path(PathContext{
 			Start: ob.pose(), Center: b.Center(), Radius: b.Size().Norm() / 2,
-			Bounds: p.bounds, Seed: ObjectSeed(s.Seed, i), SceneSeed: s.Seed,
+			Points: points[index[ob.Model]], Bounds: p.bounds, Seed: ObjectSeed(s.Seed, i), SceneSeed: s.Seed,
 		})
 		if err != nil {
 			return nil, s.wrap(ob.Line, entry, fmt.Errorf("motion %s: %w", mo.Kind(), err))
