@@ -309,12 +309,12 @@ func Scenes() []Scene {
 			// and large), a few movers through them, statics moved
 			// within the stack (they stay static) and re-added as
 			// moving or static.
-			Name: "stacked", Steps: 12,
+			Name: "stacked", Steps: 8,
 			Init: func(r *rand.Rand, add func(int32, geom.AABB, bool)) {
-				for i := range int32(300) {
+				for i := range int32(100) {
 					b := cube(geom.V(5, 5, 5), 1)
 					if i%3 == 0 {
-						b = cube(geom.V(5, 5, 5), 1+float64(i)/4)
+						b = cube(geom.V(5, 5, 5), 1+float64(i)/40)
 					}
 					add(i, b, i >= 4)
 				}
