@@ -312,9 +312,12 @@ func Scenes() []Scene {
 			Name: "stacked", Steps: 8,
 			Init: func(r *rand.Rand, add func(int32, geom.AABB, bool)) {
 				for i := range int32(100) {
-					b := cube(geom.V(5, 5, 5), 1)
-					if i%3 == 0 {
-						b = cube(geom.V(5, 5, 5), 1+float64(i)/40)
+					b := cube(geom.V(5, 5, 5), 3)
+					switch i % 3 {
+					case 0:
+						b = cube(geom.V(5, 5, 5), 3+float64(i)/40)
+					case 1:
+						b = cube(geom.V(5, 5, 5), 0.5+float64(i)/40)
 					}
 					add(i, b, i >= 4)
 				}
@@ -324,7 +327,7 @@ func Scenes() []Scene {
 					switch x := r.IntN(100); {
 					case !s.Present[id]:
 						if x < 30 {
-							s.Add(id, cube(geom.V(5, 5, 5), 1), x < 20)
+							s.Add(id, cube(geom.V(5, 5, 5), 3), x < 20)
 						}
 					case s.Static[id]:
 						if x < 3 {

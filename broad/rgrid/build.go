@@ -134,6 +134,13 @@ type staticGrid struct {
 	grids  []grid
 	cells  []cell
 	items  []int32 // static indices
+	// big holds the static boxes that reach more than bigStatic root
+	// cells: they stay out of the grid, and every query tests them, so
+	// that the grid's lists hold at most bigStatic entries a box at the
+	// root (boxes stacked on each other, each across every cell, made
+	// lists of N entries in N cells).
+	big  []int32
+	ents []int32 // build: the boxes binned
 
 	leaves  []int32 // LinearScan: every leaf cell
 	leafBox []box3  // LinearScan: its closed extent
@@ -146,6 +153,10 @@ type staticGrid struct {
 	curItems, nextItems []int32
 	counts              []int32
 }
+
+// bigStatic is the number of root cells above which a static box is big:
+// kept out of the grid, in a list every query tests.
+const bigStatic = 64
 
 // params returns the resolved build parameters for ns static objects.
 func (p *Phase) params(ns int) (root, split, thr, maxDepth, maxCells int) {
@@ -201,7 +212,8 @@ func (p *Phase) build() {
 	s.bounds = emptyBox3()
 	st := &p.stats
 	st.Builds++
-	st.Cells, st.Leaves, st.Depth, st.Items, st.OverThreshold, st.FullCells, st.Root = 0, 0, 0, 0, 0, 0, 0
+	st.Cells, st.Leaves, st.Depth, st.Items, st.OverThreshold, st.FullCells, st.Root, st.Big = 0, 0, 0, 0, 0, 0, 0, 0
+	s.big = s.big[:0]
 	if ns == 0 {
 		return
 	}
@@ -235,16 +247,23 @@ func (p *Phase) build() {
 	nc := int(g.n[0] * g.n[1] * g.n[2])
 	s.cells = append(s.cells, make([]cell, nc)...)
 
-	// Bin every box into the root cells it reaches.
+	// Bin every box but the big ones into the root cells it reaches.
 	s.counts = resize(s.counts, nc+1)
 	clear(s.counts)
-	for k := range s.box {
+	s.big, s.ents = s.big[:0], s.ents[:0]
+	for k := range int32(len(s.box)) {
 		r := g.rangeOf(&s.box[k])
+		if n := int64(r.hi[0]-r.lo[0]+1) * int64(r.hi[1]-r.lo[1]+1) * int64(r.hi[2]-r.lo[2]+1); n > bigStatic {
+			s.big = append(s.big, k)
+			continue
+		}
+		s.ents = append(s.ents, k)
 		forRange(&g, r, func(c int32) { s.counts[c+1]++ })
 	}
+	st.Big = len(s.big)
 	s.cur, s.curItems = s.cur[:0], s.curItems[:0]
 	s.next, s.nextItems = s.next[:0], s.nextItems[:0]
-	s.binInto(&g, 0, nil, nc)
+	s.binInto(&g, 0, s.ents, nc)
 	s.cur, s.next = s.next, s.cur
 	s.curItems, s.nextItems = s.nextItems, s.curItems
 
@@ -308,8 +327,7 @@ func forRange(g *grid, r cellRange, f func(c int32)) {
 
 // binInto fills the next level's item buffer from counts, which hold in
 // counts[c+1] the number of boxes of each of the nc cells of g, and queues
-// the non-empty cells. ents are the static indices to bin; nil means all of
-// them (the root).
+// the non-empty cells. ents are the static indices to bin.
 func (s *staticGrid) binInto(g *grid, gi int32, ents []int32, nc int) {
 	queue, items := &s.next, &s.nextItems
 	base0 := int32(len(*items))
@@ -326,14 +344,8 @@ func (s *staticGrid) binInto(g *grid, gi int32, ents []int32, nc int) {
 			fill[c]++
 		})
 	}
-	if ents == nil {
-		for k := range int32(len(s.box)) {
-			put(k)
-		}
-	} else {
-		for _, k := range ents {
-			put(k)
-		}
+	for _, k := range ents {
+		put(k)
 	}
 	// fill[c] is now the end of cell c, and fill[c-1] its start.
 	start := int32(0)

@@ -159,7 +159,18 @@ func (p *Phase) Check() error {
 	// Every (leaf, box) pair the boxes reach is listed; with the count, the
 	// lists hold nothing else.
 	reached := 0
+	big := map[int32]bool{}
+	root := &s.grids[0]
+	for _, k := range s.big {
+		if r := root.rangeOf(&s.box[k]); int64(r.hi[0]-r.lo[0]+1)*int64(r.hi[1]-r.lo[1]+1)*int64(r.hi[2]-r.lo[2]+1) <= bigStatic || big[k] {
+			return fmt.Errorf("box %d in the big list twice, or reaching %v root cells only", k, r)
+		}
+		big[k] = true
+	}
 	for k := range s.box {
+		if big[int32(k)] {
+			continue
+		}
 		if err := s.checkReach(0, int32(k), [3]bool{true, true, true}, &reached); err != nil {
 			return err
 		}

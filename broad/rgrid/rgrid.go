@@ -137,6 +137,7 @@ type Stats struct {
 	OverThreshold int // leaves holding more than Threshold boxes (stopped by a guard)
 	FullCells     int // leaves in the Full state
 	Root          int // root cells per axis of the last build
+	Big           int // static boxes too big for the grid, tested by every query
 
 	CellTests        int64 // cells tested against a sphere or, in LinearScan mode, against a query box
 	CellsVisited     int64 // leaf cells reached by a query (Empty ones included)
@@ -279,16 +280,16 @@ func (p *Phase) Add(id int32, b geom.AABB, static bool) {
 	p.mark(id)
 }
 
-// Move implements broad.Phase. A static object becomes moving. It drops the
-// object's spheres, which bounded it at its old place: give them again with
-// SetSpheres.
+// Move implements broad.Phase. A static object stays static: the static
+// grid is built again at the next Pairs, and the object paired with the
+// moving objects only. It drops the object's spheres, which bounded it at
+// its old place: give them again with SetSpheres.
 func (p *Phase) Move(id int32, b geom.AABB) {
 	if id < 0 || int(id) >= len(p.flag) || p.flag[id]&fPresent == 0 {
 		panic("rgrid: Move of an absent object")
 	}
 	if p.flag[id]&fStatic != 0 {
 		p.leave(id)
-		p.flag[id] &^= fStatic
 	}
 	p.box[id] = toBox3(b)
 	p.sph[id] = p.sph[id][:0]
@@ -332,7 +333,7 @@ func (p *Phase) Stats() Stats { return p.stats }
 func (p *Phase) ResetStats() {
 	s := p.stats
 	p.stats = Stats{Builds: s.Builds, Cells: s.Cells, Leaves: s.Leaves, Depth: s.Depth,
-		Items: s.Items, OverThreshold: s.OverThreshold, FullCells: s.FullCells, Root: s.Root}
+		Items: s.Items, OverThreshold: s.OverThreshold, FullCells: s.FullCells, Root: s.Root, Big: s.Big}
 }
 
 // Pairs implements broad.Phase. The static grid is rebuilt first if the
@@ -354,8 +355,8 @@ func (p *Phase) Pairs(fn func(a, b int32) bool) {
 		}
 		p.nextStamp()
 		if f&fStatic != 0 {
-			// A new static object against the moving objects that did
-			// not move (those that did find it in the grid).
+			// A new or moved static object against the moving objects
+			// that did not move (those that did find it in the grid).
 			p.queryMoving(a, &p.box[a], false)
 			continue
 		}
