@@ -131,7 +131,8 @@ func (w *World) Step() (StepStats, error) {
 	if nw.pairFn == nil {
 		nw.pairFn = func(a, b int32) bool {
 			nw.ncand++
-			if w.wants(ID(a), ID(b)) {
+			// Never two static objects, whatever the broad phase says.
+			if !(w.objs[a].static && w.objs[b].static) && w.wants(ID(a), ID(b)) {
 				nw.cands = append(nw.cands, pairKey(ID(a), ID(b)))
 			}
 			return true
