@@ -7,12 +7,13 @@ import "github.com/collide3d/collide/geom"
 // among n, and a moved static object against the moving objects only. The
 // zero value is an empty phase ready to use.
 type Brute struct {
-	box   []geom.AABB
-	state []uint8 // 0 absent; bit 1 present, bit 2 static, bit 4 moved
-	moved []int32
-	n     int
-	dyn   []int32 // the present moving objects, ascending (if !dirty)
-	dirty bool
+	box    []geom.AABB
+	state  []uint8 // 0 absent; bit 1 present, bit 2 static, bit 4 moved
+	moved  []int32
+	n      int
+	dyn    []int32 // the present moving objects, ascending (if !dirty)
+	dirty  bool
+	visits int64
 }
 
 const (
@@ -112,6 +113,7 @@ func (p *Brute) Pairs(fn func(a, b int32) bool) {
 		if sa&brStatic != 0 {
 			n = int32(len(p.dyn))
 		}
+		p.visits += int64(n)
 		for i := range n {
 			b := i
 			if sa&brStatic != 0 {
@@ -139,3 +141,7 @@ func (p *Brute) Pairs(fn func(a, b int32) bool) {
 }
 
 const brSeen = 8
+
+// Visits returns the number of candidate pairs the phase has visited (box
+// tests): a measure of its work for tests (broadtest.Linear).
+func (p *Brute) Visits() int64 { return p.visits }
