@@ -34,6 +34,10 @@
 // exact test on the float64 boxes (broad.Overlaps) before it is reported,
 // so the pairs are exactly those of broad.Brute.
 //
+// Each octant lists its moving objects first and its static ones last: a
+// static object's search, and the sweep for a static object, read only the
+// moving ones, so that no pair of two static objects is visited.
+//
 // When a quarter of the objects or more moved, Pairs sweeps the whole tree
 // once instead of searching around each (it costs about as much as the
 // searches of a fifth of the objects): every object against those attached
