@@ -534,7 +534,8 @@ type Visitor interface {
 // by the bytes it allocates, and checks every step's pairs against the
 // oracle.
 func Linear(t *testing.T, newPhase func() broad.Phase) {
-	for _, nested := range []bool{false, true} {
+	for _, kind := range []string{"identical", "nested", "identical and one far"} {
+		nested := kind == "nested"
 		type cost struct{ visits, bytes int64 }
 		run := func(n int) cost {
 			p := newPhase()
@@ -576,6 +577,11 @@ func Linear(t *testing.T, newPhase func() broad.Phase) {
 			for k := range movers {
 				st.Add(int32(n+k), cube(geom.V(0.5*float64(k), 0, 0), 0.5), false)
 			}
+			if kind == "identical and one far" {
+				// The stack's faces then cross cells of a grid over
+				// both, instead of the stack filling it.
+				st.Add(int32(n+movers), cube(geom.V(20, 20, 20), 1), true)
+			}
 			for step := range 8 {
 				switch step {
 				case 0:
@@ -592,7 +598,7 @@ func Linear(t *testing.T, newPhase func() broad.Phase) {
 				apply()
 				got, err := Collect(p)
 				if err != nil {
-					t.Fatalf("nested %v, n %d, step %d: %v", nested, n, step, err)
+					t.Fatalf("%s, n %d, step %d: %v", kind, n, step, err)
 				}
 				// The oracle, linear here: every pair has a moving object.
 				var want []Pair
@@ -610,7 +616,7 @@ func Linear(t *testing.T, newPhase func() broad.Phase) {
 				clear(moved)
 				slices.SortFunc(want, func(x, y Pair) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
 				if !slices.Equal(got, want) {
-					t.Fatalf("nested %v, n %d, step %d: %d pairs, want %d\n%s", nested, n, step, len(got), len(want), diff(got, want, st))
+					t.Fatalf("%s, n %d, step %d: %d pairs, want %d\n%s", kind, n, step, len(got), len(want), diff(got, want, st))
 				}
 			}
 			runtime.ReadMemStats(&m1)
@@ -623,11 +629,11 @@ func Linear(t *testing.T, newPhase func() broad.Phase) {
 		}
 		small, large := run(1000), run(4000)
 		if large.visits > 6*small.visits+1000 {
-			t.Errorf("nested %v: %d pairs visited for 1000 static objects, %d for 4000: not linear", nested, small.visits, large.visits)
+			t.Errorf("%s: %d pairs visited for 1000 static objects, %d for 4000: not linear", kind, small.visits, large.visits)
 		}
 		// The oracle and the collected pairs allocate too, linearly.
 		if large.bytes > 6*small.bytes+4<<20 {
-			t.Errorf("nested %v: %d bytes allocated for 1000 static objects, %d for 4000: not linear", nested, small.bytes, large.bytes)
+			t.Errorf("%s: %d bytes allocated for 1000 static objects, %d for 4000: not linear", kind, small.bytes, large.bytes)
 		}
 	}
 }

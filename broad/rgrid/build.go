@@ -139,8 +139,9 @@ type staticGrid struct {
 	// that the grid's lists hold at most bigStatic entries a box at the
 	// root (boxes stacked on each other, each across every cell, made
 	// lists of N entries in N cells).
-	big  []int32
-	ents []int32 // build: the boxes binned
+	big    []int32
+	ents   []int32 // build: the boxes binned
+	binned int     // build: the entries binned, at every level (Options.MaxItems)
 
 	leaves  []int32 // LinearScan: every leaf cell
 	leafBox []box3  // LinearScan: its closed extent
@@ -159,7 +160,7 @@ type staticGrid struct {
 const bigStatic = 64
 
 // params returns the resolved build parameters for ns static objects.
-func (p *Phase) params(ns int) (root, split, thr, maxDepth, maxCells int) {
+func (p *Phase) params(ns int) (root, split, thr, maxDepth, maxCells, maxItems int) {
 	o := &p.opt
 	root = o.Root
 	if root <= 0 {
@@ -182,6 +183,10 @@ func (p *Phase) params(ns int) (root, split, thr, maxDepth, maxCells int) {
 	maxCells = o.MaxCells
 	if maxCells <= 0 {
 		maxCells = max(1<<16, 64*ns)
+	}
+	maxItems = o.MaxItems
+	if maxItems <= 0 {
+		maxItems = max(1<<18, 64*ns)
 	}
 	return
 }
@@ -225,7 +230,7 @@ func (p *Phase) build() {
 		ob := toBox3(*b)
 		arith.union(&ob)
 	}
-	root, split, thr, maxDepth, maxCells := p.params(ns)
+	root, split, thr, maxDepth, maxCells, maxItems := p.params(ns)
 	st.Root = root
 	minCell := p.opt.MinCellSize
 	if minCell <= 0 {
@@ -261,6 +266,10 @@ func (p *Phase) build() {
 		forRange(&g, r, func(c int32) { s.counts[c+1]++ })
 	}
 	st.Big = len(s.big)
+	s.binned = 0 // the root's entries, before binInto's prefix sums
+	for _, c := range s.counts[1 : nc+1] {
+		s.binned += int(c)
+	}
 	s.cur, s.curItems = s.cur[:0], s.curItems[:0]
 	s.next, s.nextItems = s.next[:0], s.nextItems[:0]
 	s.binInto(&g, 0, s.ents, nc)
@@ -271,7 +280,7 @@ func (p *Phase) build() {
 	for len(s.cur) > 0 {
 		s.next, s.nextItems = s.next[:0], s.nextItems[:0]
 		for _, pc := range s.cur {
-			s.process(pc, depth, split, thr, maxDepth, maxCells, minCell)
+			s.process(pc, depth, split, thr, maxDepth, maxCells, maxItems, minCell)
 		}
 		s.cur, s.next = s.next, s.cur
 		s.curItems, s.nextItems = s.nextItems, s.curItems
@@ -364,7 +373,7 @@ func (s *staticGrid) binInto(g *grid, gi int32, ents []int32, nc int) {
 }
 
 // process makes the pending cell pc, at depth, a leaf or subdivides it.
-func (s *staticGrid) process(pc pending, depth, split, thr, maxDepth, maxCells int, minCell float64) {
+func (s *staticGrid) process(pc pending, depth, split, thr, maxDepth, maxCells, maxItems int, minCell float64) {
 	g := s.grids[pc.grid]
 	var lo, hi [3]float64
 	for a := range 3 {
@@ -385,18 +394,22 @@ func (s *staticGrid) process(pc pending, depth, split, thr, maxDepth, maxCells i
 		}
 		nc := int(child.n[0] * child.n[1] * child.n[2])
 		if nc > 1 && len(s.cells)+nc <= maxCells {
-			gi := int32(len(s.grids))
 			child.base = int32(len(s.cells))
-			s.grids = append(s.grids, child)
-			s.cells = append(s.cells, make([]cell, nc)...)
-			s.cells[pc.cell] = cell{first: gi, n: -1}
 			s.counts = resize(s.counts, nc+1)
 			clear(s.counts[:nc+1])
+			total := 0
 			for _, k := range ents {
-				forRange(&child, child.rangeOf(&s.box[k]), func(c int32) { s.counts[c-child.base+1]++ })
+				forRange(&child, child.rangeOf(&s.box[k]), func(c int32) { s.counts[c-child.base+1]++; total++ })
 			}
-			s.binInto(&child, gi, ents, nc)
-			return
+			if s.binned+total <= maxItems {
+				gi := int32(len(s.grids))
+				s.grids = append(s.grids, child)
+				s.cells = append(s.cells, make([]cell, nc)...)
+				s.cells[pc.cell] = cell{first: gi, n: -1}
+				s.binned += total
+				s.binInto(&child, gi, ents, nc)
+				return
+			}
 		}
 	}
 	first := int32(len(s.items))

@@ -108,7 +108,7 @@ func (p *Phase) Check() error {
 	if ns == 0 {
 		return nil
 	}
-	_, split, thr, maxDepth, maxCells := p.params(ns)
+	_, split, thr, maxDepth, maxCells, maxItems := p.params(ns)
 	listed := 0
 	for gi := range s.grids {
 		g := &s.grids[gi]
@@ -149,7 +149,8 @@ func (p *Phase) Check() error {
 					}
 					listed += len(items)
 					if int(cl.n) > thr && int(cl.nfull) <= thr && int(g.depth) < maxDepth &&
-						len(s.cells)+split*split*split <= maxCells && p.splittable(g, ix, iy, iz, split) {
+						len(s.cells)+split*split*split <= maxCells && s.binned+split*split*split*int(cl.n) <= maxItems &&
+						p.splittable(g, ix, iy, iz, split) {
 						return fmt.Errorf("cell %d: %d boxes (%d full) > threshold %d at depth %d, and no guard holds", ci, cl.n, cl.nfull, thr, g.depth)
 					}
 				}

@@ -22,8 +22,10 @@
 // A static box that reaches more than 64 root cells stays out of the grid,
 // in a list that every query tests (Stats.Big): boxes stacked on each
 // other across the whole root box made every cell list every box, N² in
-// all (6,000 identical boxes took 0.7 GB). Boxes sharing a face across a
-// cell still subdivide it to the guards, as CDFast's rule says.
+// all (6,000 identical boxes took 0.7 GB). And the cells' lists hold at
+// most Options.MaxItems entries in all: boxes sharing a face across a cell
+// go into the same children at every level, so that subdivision does not
+// thin them (6,000 such boxes took 0.9 GB).
 //
 // The grid is built in Pairs, in bulk, whenever the static set changed since
 // the last build: each box is binned into the cells its bounds reach, level
@@ -120,6 +122,13 @@ type Options struct {
 	// max(2^16, 64·N_s). Cells are subdivided breadth first, so the cap cuts
 	// off the deepest level.
 	MaxCells int
+	// MaxItems caps the entries of the cells' box lists, counted as the
+	// cells are binned: a cell is not subdivided when its children's
+	// lists would take the total past it; 0 means max(2^18, 64·N_s).
+	// Boxes sharing a face across a cell go into the same children at
+	// every level, so that without a cap the lists grew as N_s times the
+	// cells (6,000 stacked boxes took 0.9 GB).
+	MaxItems int
 	// Bounds, when not nil and not empty, is the root box (the paper's unit
 	// cube) instead of the box of the static objects; it is grown to hold
 	// every static box.
