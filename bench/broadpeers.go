@@ -735,6 +735,7 @@ func replayPhase(p broad.Phase, path string, timeout time.Duration, res *stepTim
 		full     []uint64
 		merged   []uint64
 		stamp    = make([]int32, objects)
+		static   = make([]bool, objects) // by id: added static, not moved since
 		elapsed  time.Duration
 		reported = func(a, b int32) bool {
 			got = append(got, pack(a, b))
@@ -755,9 +756,17 @@ func replayPhase(p broad.Phase, path string, timeout time.Duration, res *stepTim
 		}
 		for i := range s.Add {
 			p.Add(s.Add[i].ID, s.Add[i].Box, s.Add[i].Static)
+			static[s.Add[i].ID] = s.Add[i].Static
 		}
 		for i := range s.Move {
-			p.Move(s.Move[i].ID, s.Move[i].Box)
+			// A trace's move wakes a static object (it becomes moving);
+			// a phase's Move keeps it static: add it again as moving.
+			if id := s.Move[i].ID; static[id] {
+				p.Add(id, s.Move[i].Box, false)
+				static[id] = false
+			} else {
+				p.Move(id, s.Move[i].Box)
+			}
 		}
 		t1 := time.Now()
 		p.Pairs(reported)

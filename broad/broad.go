@@ -13,7 +13,10 @@
 // Boxes are closed (geom.AABB.Overlaps): boxes that touch at a face, an edge
 // or a corner overlap, and so do a point and a box that contains it. An
 // object is static or moving; pairs of two static objects are never reported
-// (a world does not test its environment against itself). A phase reports
+// (a world does not test its environment against itself), nor held nor
+// visited: no phase spends time or memory on them, so that a world of many
+// static objects stacked on each other costs what its moving objects meet.
+// A static object may be moved: it stays static. A phase reports
 // the pairs that changed: those whose two objects overlap and at least one of
 // which was added or moved since the last call of Pairs; a pair neither of
 // whose objects moved keeps the state it had, and the caller keeps it.
@@ -36,11 +39,13 @@ import (
 // Phase is a broad phase: a set of boxes, one per object id, that reports
 // the pairs of overlapping boxes.
 type Phase interface {
-	// Add inserts object id with box b; static objects never move (Move on
-	// one is allowed: it is then moving). Adding an id that is present
-	// replaces it. b must not be empty nor hold a NaN.
+	// Add inserts object id with box b, static or moving. Adding an id
+	// that is present replaces it (and sets its static flag). b must not
+	// be empty nor hold a NaN.
 	Add(id int32, b geom.AABB, static bool)
-	// Move sets the box of object id, present, to b and marks it moved.
+	// Move sets the box of object id, present, to b and marks it moved. A
+	// static object that moves stays static: it is paired with the moving
+	// objects only.
 	Move(id int32, b geom.AABB)
 	// Remove takes object id out; removing an absent id does nothing.
 	Remove(id int32)

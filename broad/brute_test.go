@@ -24,3 +24,9 @@ func TestBrute(t *testing.T) {
 }
 
 func TestBruteEarlyStop(t *testing.T) { broadtest.EarlyStop(t, broad.NewBrute()) }
+
+// TestBruteLinear checks that the oracle, too, pairs a static object with
+// the moving ones only: its work on stacked static boxes is linear.
+func TestBruteLinear(t *testing.T) {
+	broadtest.Linear(t, func() broad.Phase { return broad.NewBrute() })
+}

@@ -33,8 +33,13 @@
 // within world.RotationTol. A motion moves the centre of the model's
 // bounding box and turns the object about it; "margin" is how far inside
 // the bounds that centre stays (by default the half-diagonal of the model's
-// box, so that the whole object stays inside). The motions, with the
-// defaults of scene files:
+// box, so that the whole object stays inside; for fall, by default, the
+// object's own extent along each axis at its orientation, so that it
+// comes to rest touching the floor). Distances and angles a step are at
+// most MaxPerStep (1e300); a fall whose gravity·dt overflows, or a
+// gravity orbit that would leave the floats or turn by an infinite angle
+// a step at its smallest radius, is refused when its path is made, before
+// any step. The motions, with the defaults of scene files:
 //
 //	static    never moves (the default motion)
 //	billiard  straight lines at constant speed and spin, both in random
@@ -57,7 +62,11 @@
 //	          other components and of the spin); a bounce too slow to lift
 //	          the object settles it, and a settled object slows until it
 //	          stops (Broadmark's free fall, without response between
-//	          objects).
+//	          objects). Without a margin the object itself keeps inside
+//	          the bounds (its hull's extent at each step's orientation)
+//	          and rests on a wall touching it (sunk by 1e-9 of its radius,
+//	          so that rounding leaves no gap); its speed along an axis is
+//	          capped at four times the bounds' size a step.
 //	          gravity [0,0,-9.81], dt 0.01 (s), restitution 0.5,
 //	          velocity [0,0,0], spin 0 (rad/step), margin
 //	gravity   clusters: each object orbits the cluster centre nearest its

@@ -37,6 +37,12 @@ type PathContext struct {
 	// lies within Radius of its centre.
 	Center geom.Vec3
 	Radius float64
+	// Points, if not nil, are points of the model (the vertices of its
+	// convex hull) in its coordinates: a Fall with AutoMargin then keeps
+	// the object itself inside the bounds at each step's orientation, so
+	// that it comes to rest touching the floor, rather than keeping its
+	// centre Radius inside.
+	Points []geom.Vec3
 	// Bounds is the scene's box (never empty).
 	Bounds geom.AABB
 	// Seed is the object's own seed (from the scene's seed and the
@@ -79,6 +85,19 @@ func inner(b geom.AABB, margin, radius float64) geom.AABB {
 func checkMargin(m float64) error {
 	if m != AutoMargin && !(m >= 0 && m <= math.MaxFloat64) {
 		return fmt.Errorf("margin %v is not a finite number >= 0", m)
+	}
+	return nil
+}
+
+// MaxPerStep bounds a motion's distances and angles a step (a billiard's
+// speed and spin, a random walk's step and angle, a spin): larger ones
+// would overflow the sums of a path.
+const MaxPerStep = 1e300
+
+// checkPerStep checks a distance or an angle a step.
+func checkPerStep(name string, x float64) error {
+	if !(x >= 0 && x <= MaxPerStep) {
+		return fmt.Errorf("%s %v is not a number in [0, %g]", name, x, MaxPerStep)
 	}
 	return nil
 }
@@ -145,8 +164,15 @@ func poseAt(q geom.Quat, c, p geom.Vec3) geom.Pose {
 }
 
 // turn returns q turned by the rotation vector w (axis·angle), normalised.
+// An angle too large for its norm to be a float (a spin near the largest
+// float) is taken from half of w, reduced by whole turns.
 func turn(q geom.Quat, w geom.Vec3) geom.Quat {
-	if a := w.Norm(); a > 0 {
+	a := w.Norm()
+	if math.IsInf(a, 1) {
+		w = w.Scale(0.5)
+		a = 2 * math.Mod(w.Norm(), 2*math.Pi)
+	}
+	if a > 0 {
 		return geom.AxisAngle(w, a).Mul(q).Unit()
 	}
 	return q
@@ -221,10 +247,10 @@ func (Billiard) Kind() string { return "billiard" }
 
 // Validate checks the parameters.
 func (m Billiard) Validate() error {
-	if err := checkNonNeg("speed", m.Speed); err != nil {
+	if err := checkPerStep("speed", m.Speed); err != nil {
 		return err
 	}
-	if err := checkNonNeg("spin", m.Spin); err != nil {
+	if err := checkPerStep("spin", m.Spin); err != nil {
 		return err
 	}
 	if !(m.Turn >= 0 && m.Turn <= 2) {
@@ -348,10 +374,10 @@ func (Brownian) Kind() string { return "brownian" }
 
 // Validate checks the parameters.
 func (m Brownian) Validate() error {
-	if err := checkNonNeg("step", m.Step); err != nil {
+	if err := checkPerStep("step", m.Step); err != nil {
 		return err
 	}
-	if err := checkNonNeg("angle", m.Angle); err != nil {
+	if err := checkPerStep("angle", m.Angle); err != nil {
 		return err
 	}
 	return checkMargin(m.Margin)
@@ -406,6 +432,14 @@ func (p *brownianPath) Next() (geom.Pose, bool) {
 // moves less than 10⁻⁶ of its radius and turns less than 10⁻⁶ radians a
 // step: it is no longer moved. The
 // object turns by Spin radians a step about an axis drawn from its seed.
+// With AutoMargin and the model's points (PathContext.Points, which a
+// Player gives), the object itself keeps inside the bounds, its extent
+// along each axis taken at each step's orientation, and an object settled
+// on a wall touches it (sunk by 10⁻⁹ of its radius, so that the rounding
+// of its pose leaves no gap); without points its centre keeps Radius
+// inside. Its speed along an axis is capped at four times the bounds'
+// size a step (it would cross them more than once a step), and a
+// Gravity·DT that overflows is refused by Path.
 type Fall struct {
 	Gravity     geom.Vec3 // acceleration, distance/s²
 	DT          float64   // seconds per step (> 0)
@@ -429,7 +463,7 @@ func (m Fall) Validate() error {
 	if !(m.Restitution >= 0 && m.Restitution <= 1) {
 		return fmt.Errorf("restitution %v is not in [0, 1]", m.Restitution)
 	}
-	if err := checkNonNeg("spin", m.Spin); err != nil {
+	if err := checkPerStep("spin", m.Spin); err != nil {
 		return err
 	}
 	return checkMargin(m.Margin)
@@ -440,9 +474,57 @@ func (m Fall) Path(c PathContext) (Path, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	if gd := m.Gravity.Scale(m.DT); !gd.IsFinite() {
+		return nil, fmt.Errorf("gravity %v times dt %g overflows: give a smaller gravity or dt", m.Gravity, m.DT)
+	}
 	r := rand.New(rand.NewPCG(c.Seed, streamFall))
-	return &fallPath{m: m, c: c, box: inner(c.Bounds, m.Margin, c.Radius),
-		pos: c.Start.Apply(c.Center), v: m.Velocity, q: quatOf(c.Start.R), w: unit(r).Scale(m.Spin)}, nil
+	p := &fallPath{m: m, c: c, box: inner(c.Bounds, m.Margin, c.Radius),
+		pos: c.Start.Apply(c.Center), v: m.Velocity, q: quatOf(c.Start.R), w: unit(r).Scale(m.Spin)}
+	if m.Margin == AutoMargin && len(c.Points) > 0 {
+		p.pts = c.Points
+	}
+	// The cap on the speed along each axis: four times the box's size a
+	// step (or its gain from gravity), never more than a quarter of the
+	// largest float, so that no velocity or position overflows.
+	size := c.Bounds.Size()
+	for a := range 3 {
+		vc := max(4*size.Index(a)/m.DT, 4*math.Abs(m.Gravity.Index(a))*m.DT)
+		p.vcap[a] = min(vc, math.MaxFloat64/4)
+	}
+	return p, nil
+}
+
+// sink is how far an object with Points resting on a wall is put into
+// it, relative to its radius (with a few units in the last place of its
+// coordinates): so that the rounding of its pose cannot leave a gap
+// between two surfaces that touch.
+const sink = 1e-9
+
+// extentBox returns the box that the centre of an object with points
+// keeps to at orientation q: the bounds shrunk on each side by the
+// object's own extent from its centre along that axis (an axis on which
+// the object is larger than the bounds collapses to its middle).
+func (p *fallPath) extentBox(q geom.Quat) geom.AABB {
+	r := q.Unit().Mat3()
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, x := range p.pts {
+		y := r.MulVec(x.Sub(p.c.Center))
+		for a := range 3 {
+			lo[a] = min(lo[a], y.Index(a))
+			hi[a] = max(hi[a], y.Index(a))
+		}
+	}
+	b := p.c.Bounds
+	for a := range 3 {
+		l, h := b.Min.Index(a)-lo[a], b.Max.Index(a)-hi[a]
+		if !(l <= h) {
+			l = 0.5*b.Min.Index(a) + 0.5*b.Max.Index(a)
+			h = l
+		}
+		b.Min, b.Max = b.Min.SetIndex(a, l), b.Max.SetIndex(a, h)
+	}
+	return b
 }
 
 // An object of a Fall settled on a wall slows by settleDamping a step, and
@@ -464,6 +546,8 @@ type fallPath struct {
 	pose    geom.Pose
 	started bool
 	stopped bool
+	pts     []geom.Vec3 // PathContext.Points with AutoMargin, or nil
+	vcap    [3]float64  // the largest speed along each axis
 }
 
 func (p *fallPath) Next() (geom.Pose, bool) {
@@ -484,8 +568,25 @@ func (p *fallPath) Next() (geom.Pose, bool) {
 			p.v = p.v.SetIndex(a, 0)
 		}
 	}
+	if p.pts != nil {
+		// The step's orientation first: the box is the object's own.
+		p.q = turn(p.q, p.w)
+		p.box = p.extentBox(p.q)
+	}
 	p.v = p.v.Add(g.Scale(m.DT))
+	for a := range 3 {
+		p.v = p.v.SetIndex(a, min(max(p.v.Index(a), -p.vcap[a]), p.vcap[a]))
+	}
 	p.pos = p.pos.Add(p.v.Scale(m.DT))
+	for a, s := range p.rest {
+		// A settled axis stays on its wall, which moves with the
+		// orientation when the box is the object's own.
+		if s < 0 {
+			p.pos = p.pos.SetIndex(a, p.box.Min.Index(a))
+		} else if s > 0 {
+			p.pos = p.pos.SetIndex(a, p.box.Max.Index(a))
+		}
+	}
 	hit := fold(&p.pos, &p.v, p.box, m.Restitution)
 	settled := false
 	for a, s := range hit {
@@ -523,8 +624,22 @@ func (p *fallPath) Next() (geom.Pose, bool) {
 			p.w = geom.Vec3{}
 		}
 	}
-	p.q = turn(p.q, p.w)
-	p.pose = poseAt(p.q, p.c.Center, p.pos)
+	pos := p.pos
+	if p.pts == nil {
+		p.q = turn(p.q, p.w)
+	} else {
+		// Resting on a wall: into it by a hair, so that the object
+		// touches it whatever the rounding of its pose.
+		scale := max(math.Abs(p.c.Center.X), math.Abs(p.c.Center.Y), math.Abs(p.c.Center.Z)) + p.c.Radius
+		for a, s := range p.rest {
+			if s != 0 {
+				x := pos.Index(a)
+				d := sink*p.c.Radius + 16*ulp(max(math.Abs(x), scale))
+				pos = pos.SetIndex(a, x+float64(s)*d)
+			}
+		}
+	}
+	p.pose = poseAt(p.q, p.c.Center, pos)
 	// Settled with nothing left to move it: this is the last move.
 	if settled && p.v == (geom.Vec3{}) && p.w == (geom.Vec3{}) {
 		free := false
@@ -535,6 +650,9 @@ func (p *fallPath) Next() (geom.Pose, bool) {
 	}
 	return p.pose, true
 }
+
+// ulp returns the gap from x ≥ 0 to the next float.
+func ulp(x float64) float64 { return math.Nextafter(x, math.Inf(1)) - x }
 
 // Gravity gathers the objects in clusters, as in Broadmark's gravity scene
 // but kinematic: each object orbits the cluster centre nearest its initial
@@ -586,7 +704,7 @@ func (m Gravity) Validate() error {
 	if !(m.Time > 0 && m.Time <= math.MaxFloat64) {
 		return fmt.Errorf("time %v is not a finite number > 0", m.Time)
 	}
-	return checkNonNeg("spin", m.Spin)
+	return checkPerStep("spin", m.Spin)
 }
 
 // ClusterCenters returns the centres of the clusters of m in a scene of
@@ -625,6 +743,20 @@ func (m Gravity) Path(c PathContext) (Path, error) {
 	g := &gravityPath{m: m, c: c, center: cs[best], q: quatOf(c.Start.R), w: unit(r).Scale(m.Spin)}
 	d := p0.Sub(g.center)
 	g.r0 = d.Norm()
+	// The orbit must stay within the floats (its coordinates are within
+	// r0 of the centre's), and so must its angle a step, largest at the
+	// smallest radius it reaches, collapse·r0.
+	reach := max(math.Abs(g.center.X), math.Abs(g.center.Y), math.Abs(g.center.Z)) + g.r0
+	if !(reach <= math.MaxFloat64/2) {
+		return nil, fmt.Errorf("the orbit about centre %v through the start %v reaches beyond %g", g.center, p0, math.MaxFloat64/2)
+	}
+	if g.r0 > 0 {
+		rmin := g.r0 * m.Collapse
+		g.maxTurn = m.turnAt(rmin)
+		if !(g.maxTurn <= math.MaxFloat64) {
+			return nil, fmt.Errorf("strength %g and max_speed %g turn the orbit by an angle too large for a float (%v radians a step) at its smallest radius %g (collapse %g of %g): give a smaller max_speed", m.Strength, m.MaxSpeed, g.maxTurn, rmin, m.Collapse, g.r0)
+		}
+	}
 	if g.r0 > 0 {
 		g.u = d.Scale(1 / g.r0)
 	} else {
@@ -641,6 +773,17 @@ func (m Gravity) Path(c PathContext) (Path, error) {
 	return g, nil
 }
 
+// turnAt returns the angle of an orbit a step at radius r > 0: that of a
+// Kepler orbit, Strength·r^-1.5, at most MaxSpeed/r (+Inf if both
+// overflow; never NaN).
+func (m Gravity) turnAt(r float64) float64 {
+	k := 0.0
+	if m.Strength > 0 {
+		k = m.Strength * math.Pow(r, -1.5)
+	}
+	return min(k, m.MaxSpeed/r)
+}
+
 type gravityPath struct {
 	m       Gravity
 	c       PathContext
@@ -648,6 +791,7 @@ type gravityPath struct {
 	r0      float64
 	u, v    geom.Vec3 // the orbit's plane, u toward the start
 	theta   float64
+	maxTurn float64 // the angle a step at the smallest radius
 	step    int
 	q       geom.Quat
 	w       geom.Vec3
@@ -666,7 +810,9 @@ func (p *gravityPath) Next() (geom.Pose, bool) {
 	m := &p.m
 	r := p.r0 * (m.Collapse + (1-m.Collapse)*math.Exp(-float64(p.step)/m.Time))
 	if r > 0 {
-		p.theta += min(m.Strength*math.Pow(r, -1.5), m.MaxSpeed/r)
+		// At most the angle at the smallest radius, which r may pass
+		// by a rounding.
+		p.theta += math.Mod(min(m.turnAt(r), p.maxTurn), 2*math.Pi)
 		p.theta = math.Mod(p.theta, 2*math.Pi)
 	}
 	s, co := math.Sincos(p.theta)

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/collide3d/collide/geom"
@@ -180,6 +181,66 @@ func TestQuatOf(t *testing.T) {
 			for j := range 3 {
 				if math.Abs(back[i][j]-m[i][j]) > 1e-14 {
 					t.Fatalf("%v: %v, back %v", q, m, back)
+				}
+			}
+		}
+	}
+}
+
+// TestMotionsExtreme gives every motion kind each parameter at extreme
+// values that Validate accepts (0, the smallest and largest floats, 1e308,
+// with tiny, unit and huge objects and bounds, near and far from the
+// origin), and checks that each either refuses to make the path, naming a
+// parameter, or plays finite poses: a gravity motion of strength and
+// max_speed 1e308 made a NaN translation at its second step.
+func TestMotionsExtreme(t *testing.T) {
+	big := []float64{0, 5e-324, 1e-300, 0.5, 1, 1e300, 1e308, math.MaxFloat64}
+	var motions []Motion
+	for _, x := range big {
+		for _, y := range big {
+			motions = append(motions,
+				Billiard{Speed: x, Spin: y, Turn: min(y, 2), Margin: AutoMargin},
+				Billiard{Speed: x, Spin: 0.1, Margin: y},
+				Brownian{Step: x, Angle: y, Margin: AutoMargin},
+				Brownian{Step: x, Angle: 0.1, Margin: y},
+				Fall{Gravity: geom.V(0, 0, -x), DT: max(y, 5e-324), Restitution: 0, Spin: 0.1, Margin: AutoMargin},
+				Fall{Gravity: geom.V(x, -x, -x), DT: max(y, 5e-324), Restitution: 1, Velocity: geom.V(x, -y, 0), Spin: y, Margin: AutoMargin},
+				Fall{Gravity: geom.V(0, 0, -1), DT: 0.1, Restitution: 0.5, Velocity: geom.V(x, y, -x), Margin: y},
+				Gravity{Clusters: 2, Strength: x, MaxSpeed: max(y, 5e-324), Collapse: 0.6, Time: 10, Spin: y},
+				Gravity{Centers: []geom.Vec3{{X: x, Y: -y}}, Strength: y, MaxSpeed: max(x, 5e-324), Collapse: 5e-324, Time: 5e-324},
+				Gravity{Centers: []geom.Vec3{{X: -x}}, Strength: x, MaxSpeed: max(x, 5e-324), Collapse: 1, Time: max(y, 5e-324), Spin: x},
+			)
+		}
+	}
+	contexts := []PathContext{pathContext(1)}
+	for _, s := range []float64{1e-300, 1e300, 1e307} {
+		c := pathContext(2)
+		c.Start.T = geom.V(s, -s, s/2)
+		c.Radius = s
+		c.Bounds = geom.AABB{Min: geom.V(-s, -s, -s), Max: geom.V(s, s, s)}
+		contexts = append(contexts, c)
+		c.Radius = 1e-300
+		contexts = append(contexts, c)
+	}
+	for _, m := range motions {
+		if err := m.Validate(); err != nil {
+			continue
+		}
+		for ci, c := range contexts {
+			p, err := m.Path(c)
+			if err != nil {
+				if !strings.ContainsAny(err.Error(), "_ ") {
+					t.Errorf("%s %+v, context %d: error %q names nothing", m.Kind(), m, ci, err)
+				}
+				continue
+			}
+			for step := range 40 {
+				pose, _ := p.Next()
+				a := pose.Array()
+				for _, x := range a {
+					if math.IsNaN(x) || math.IsInf(x, 0) {
+						t.Fatalf("%s %+v, context %d: step %d: pose %v is not finite", m.Kind(), m, ci, step+1, a)
+					}
 				}
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/gen"
 	"github.com/collide3d/collide/world"
 )
 
@@ -263,6 +264,56 @@ func TestBuiltins(t *testing.T) {
 	}{{"nothing", 0}, {"cdfast-room", 5}, {"brownian", -1}, {"brownian", MaxObjects + 1}, {"cdfast-spheres-torus", 5000}} {
 		if _, err := Builtin(bad.name, bad.n, 1); err == nil {
 			t.Errorf("Builtin(%q, %d): no error", bad.name, bad.n)
+		}
+	}
+}
+
+// TestFallTouchesFloor drops a ball, and a spinning box, onto a static
+// floor (the bottom of the scene's default bounds) and checks that each
+// comes to rest touching it, in contact, and never sinks into it by more
+// than a hair: they hovered the default margin (half the box's diagonal,
+// less the object's own extent) above it, 0.07 for a ball of radius 0.1.
+func TestFallTouchesFloor(t *testing.T) {
+	floor := &mesh.TriMesh{Verts: []geom.Vec3{{X: -2, Y: -2}, {X: 2, Y: -2}, {X: 2, Y: 2}, {X: -2, Y: 2}}, Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}}
+	for _, tc := range []struct {
+		name string
+		m    *mesh.TriMesh
+		spin float64
+	}{
+		{"ball", gen.Must(gen.Icosphere(geom.Vec3{}, 0.1, 320)), 0},
+		{"box", centeredBox(geom.V(0.3, 0.2, 0.1), 1), 0.3},
+	} {
+		s := &Scene{Name: tc.name, Steps: 400}
+		s.addModel("floor", floor)
+		s.addModel("m", tc.m)
+		s.add("floor", "floor", geom.Identity(), true, 0, nil)
+		f := DefaultFall
+		f.Spin = tc.spin
+		f.Velocity = geom.V(0.3, -0.2, 0)
+		s.add("o", "m", geom.FromQuat(geom.Quat{W: 1, X: 0.2, Y: 0.1}, geom.V(0.5, 0.5, 0.8)), false, 0, f)
+		low := math.Inf(1)
+		_, err := Play(s, Options{World: world.Options{Workers: 1}}, func(p *Player, st world.StepStats) error {
+			w := p.World()
+			pose := w.Pose(p.ID(1))
+			low = math.Inf(1)
+			for _, v := range tc.m.Verts {
+				low = min(low, pose.Apply(v).Z)
+			}
+			if low < -1e-6 {
+				return fmt.Errorf("step %d: the %s is %g into the floor", p.Steps(), tc.name, -low)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if low > 1e-6 {
+			t.Errorf("%s: at rest %g above the floor", tc.name, low)
+		}
+		p, _ := NewPlayer(s, world.Options{Workers: 1})
+		p.Play(s.Steps, nil)
+		if _, ok := p.World().Contact(p.ID(0), p.ID(1)); !ok {
+			t.Errorf("%s: at rest, not in contact with the floor", tc.name)
 		}
 	}
 }

@@ -62,6 +62,14 @@ type reader struct {
 	data []byte
 	dir  string
 	bv   collide.BV
+
+	// The line index of data (see line): the number of newlines before
+	// each block of lineBlock bytes, and the last offset looked up with
+	// its line, from which a later offset nearby is counted.
+	blocks   []int32
+	lastOff  int64
+	lastLine int
+	scanned  int64 // bytes counted by line (tests)
 }
 
 // entry is one element of a list of the file: its bytes and the offset
@@ -71,10 +79,36 @@ type entry struct {
 	off int64
 }
 
-// line returns the line of byte offset off.
+// lineBlock is the size of the blocks of the line index.
+const lineBlock = 4096
+
+// line returns the line of byte offset off. The entries of a file are
+// looked up in order, so that counting from the last offset looked up
+// makes the lines of all of them one pass over the file; an offset before
+// it, or far after it, is counted from the start of its block of the line
+// index (built on the first call, one pass too): at most lineBlock bytes.
 func (p *reader) line(off int64) int {
 	off = min(max(off, 0), int64(len(p.data)))
-	return 1 + bytes.Count(p.data[:off], []byte{'\n'})
+	if p.blocks == nil {
+		p.blocks = make([]int32, 0, len(p.data)/lineBlock+1)
+		n := 0
+		for b := 0; b < len(p.data); b += lineBlock {
+			p.blocks = append(p.blocks, int32(n))
+			n += bytes.Count(p.data[b:min(b+lineBlock, len(p.data))], []byte{'\n'})
+		}
+		p.blocks = append(p.blocks, int32(n))
+		p.scanned += int64(len(p.data))
+		p.lastOff, p.lastLine = 0, 1
+	}
+	from, line := p.lastOff, p.lastLine
+	if off < from || off-from > lineBlock {
+		from = off &^ (lineBlock - 1)
+		line = 1 + int(p.blocks[from/lineBlock])
+	}
+	line += bytes.Count(p.data[from:off], []byte{'\n'})
+	p.scanned += off - from
+	p.lastOff, p.lastLine = off, line
+	return line
 }
 
 // jsonError turns an error of encoding/json in the value at offset base

@@ -80,6 +80,11 @@ type narrow struct {
 	events  []event
 	moved   []ID // the other moved buffer
 	next    atomic.Int64
+	// pairFn takes the broad phase's pairs (made once: a closure made in
+	// Step would put the step's stats on the heap, an allocation a step);
+	// ncand counts them.
+	pairFn func(a, b int32) bool
+	ncand  int
 }
 
 // Step re-bounds the objects moved or added since the last Step, finds the
@@ -123,13 +128,19 @@ func (w *World) Step() (StepStats, error) {
 
 	// The broad phase's pairs, the interesting ones, ascending.
 	nw.cands = nw.cands[:0]
-	w.phase.Pairs(func(a, b int32) bool {
-		st.Candidates++
-		if w.wants(ID(a), ID(b)) {
-			nw.cands = append(nw.cands, pairKey(ID(a), ID(b)))
+	if nw.pairFn == nil {
+		nw.pairFn = func(a, b int32) bool {
+			nw.ncand++
+			// Never two static objects, whatever the broad phase says.
+			if !(w.objs[a].static && w.objs[b].static) && w.wants(ID(a), ID(b)) {
+				nw.cands = append(nw.cands, pairKey(ID(a), ID(b)))
+			}
+			return true
 		}
-		return true
-	})
+	}
+	nw.ncand = 0
+	w.phase.Pairs(nw.pairFn)
+	st.Candidates = nw.ncand
 	nw.tmp = sortKeys(nw.cands, nw.tmp, ID(len(w.objs)))
 	t2 := time.Now()
 	st.Broad = t2.Sub(t1)

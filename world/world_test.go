@@ -533,3 +533,91 @@ func TestBoundsParallel(t *testing.T) {
 		t.Fatal("boxes bounded on 3 goroutines differ from those of one")
 	}
 }
+
+// TestStepStillAllocatesNothing checks that a step with nothing moved
+// allocates nothing: its stats were put on the heap, 176 bytes a step,
+// which a play of 2^30 steps kept adding to its garbage.
+func TestStepStillAllocatesNothing(t *testing.T) {
+	ms := models(t, collide.KDOP18)
+	w, err := world.New(world.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range ms {
+		if _, err := w.Add(m, geom.Translation(geom.V(float64(i), 0, 0)), world.ObjectOptions{Static: i == 0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Step(); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { w.Step() }); n != 0 {
+		t.Errorf("a step with nothing moved allocates %v times", n)
+	}
+}
+
+// TestMovedStaticStaysStatic moves a static box onto another static box,
+// and onto a moving one, under every broad phase: the two static boxes
+// are never tested (no Begin, no Contact), as the package documentation
+// says, while the moved static box and the moving one are. They were
+// tested and reported in contact: the broad phases made a moved static
+// object a moving one.
+func TestMovedStaticStaysStatic(t *testing.T) {
+	box := func() *collide.Model {
+		m, err := collide.Build(gen.Must(gen.Box(geom.AABB{Min: geom.V(0, 0, 0), Max: geom.V(1, 1, 1)}, 1)), collide.BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}()
+	for _, name := range world.BroadPhases() {
+		mk, _ := world.NewBroad(name)
+		w, err := world.New(world.Options{Broad: mk, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var began [][2]world.ID
+		w.SetCallbacks(world.Callbacks{Begin: func(c *world.Contact) { began = append(began, [2]world.ID{c.A, c.B}) }})
+		a, _ := w.Add(box, geom.Translation(geom.V(0, 0, 0)), world.ObjectOptions{Static: true})
+		b, _ := w.Add(box, geom.Translation(geom.V(5, 0, 0)), world.ObjectOptions{Static: true})
+		c, _ := w.Add(box, geom.Translation(geom.V(10, 0, 0)), world.ObjectOptions{})
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+		// b onto a: both static.
+		if err := w.Move(b, geom.Translation(geom.V(0.5, 0.5, 0))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := w.Contact(a, b); ok || len(began) != 0 || !w.Static(b) {
+			t.Errorf("%s: two static objects, one moved onto the other: contact %v, began %v, static %v", name, ok, began, w.Static(b))
+		}
+		// b onto the moving c, still static: tested against it.
+		if err := w.Move(b, geom.Translation(geom.V(10.5, 0, 0))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := w.Contact(b, c); !ok || !slices.Equal(began, [][2]world.ID{{b, c}}) {
+			t.Errorf("%s: a static object moved onto a moving one: contact %v, began %v", name, ok, began)
+		}
+		// Back onto a, with c there too: only the pair with c.
+		if err := w.Move(c, geom.Translation(geom.V(0.2, 0.3, 0.4))); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Move(b, geom.Translation(geom.V(0.5, 0, 0))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+		var got [][2]world.ID
+		w.Contacts(func(k *world.Contact) bool { got = append(got, [2]world.ID{k.A, k.B}); return true })
+		if want := [][2]world.ID{{a, c}, {b, c}}; !slices.Equal(got, want) {
+			t.Errorf("%s: contacts %v, want %v", name, got, want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -73,10 +74,9 @@ func (o *Oracle) Add(id int32, b geom.AABB, static bool) {
 	o.moved[id] = true
 }
 
-// Move records a move.
+// Move records a move; a static object stays static.
 func (o *Oracle) Move(id int32, b geom.AABB) {
 	o.objs[id].box = b
-	o.objs[id].static = false
 	o.moved[id] = true
 }
 
@@ -156,9 +156,9 @@ func (s *State) Add(id int32, b geom.AABB, static bool) {
 	s.ops = append(s.ops, op{kind: 'a', id: id, b: b, static: static})
 }
 
-// Move moves a present object.
+// Move moves a present object (a static one stays static).
 func (s *State) Move(id int32, b geom.AABB) {
-	s.Boxes[id], s.Static[id] = b, false
+	s.Boxes[id] = b
 	s.ops = append(s.ops, op{kind: 'm', id: id, b: b})
 }
 
@@ -188,6 +188,7 @@ func Run(t *testing.T, newPhase func() broad.Phase) {
 		})
 	}
 	t.Run("early-stop", func(t *testing.T) { EarlyStop(t, newPhase()) })
+	t.Run("linear", func(t *testing.T) { Linear(t, newPhase) })
 }
 
 // RunScene plays one scene from one seed on p, comparing every step's pairs
@@ -303,6 +304,49 @@ func shift(b geom.AABB, d geom.Vec3) geom.AABB {
 // Scenes returns the scenes of the conformance suite.
 func Scenes() []Scene {
 	return []Scene{
+		{
+			// Static boxes stacked on each other (identical, or nested
+			// and large), a few movers through them, statics moved
+			// within the stack (they stay static) and re-added as
+			// moving or static.
+			Name: "stacked", Steps: 8,
+			Init: func(r *rand.Rand, add func(int32, geom.AABB, bool)) {
+				for i := range int32(100) {
+					b := cube(geom.V(5, 5, 5), 3)
+					switch i % 3 {
+					case 0:
+						b = cube(geom.V(5, 5, 5), 3+float64(i)/40)
+					case 1:
+						b = cube(geom.V(5, 5, 5), 0.5+float64(i)/40)
+					}
+					add(i, b, i >= 4)
+				}
+			},
+			Step: func(r *rand.Rand, step int, s *State) {
+				for id := range int32(len(s.Boxes)) {
+					switch x := r.IntN(100); {
+					case !s.Present[id]:
+						if x < 30 {
+							s.Add(id, cube(geom.V(5, 5, 5), 3), x < 20)
+						}
+					case s.Static[id]:
+						if x < 3 {
+							s.Move(id, shift(s.Boxes[id], geom.V(r.Float64()-0.5, 0, 0)))
+						} else if x < 4 {
+							s.Remove(id)
+						} else if x < 5 {
+							s.Add(id, s.Boxes[id], false)
+						}
+					default:
+						if x < 5 {
+							s.Add(id, s.Boxes[id], true)
+						} else {
+							s.Move(id, cube(geom.V(5+4*r.Float64(), 5, 5), 0.5))
+						}
+					}
+				}
+			},
+		},
 		{
 			Name: "random", Steps: 30,
 			Init: func(r *rand.Rand, add func(int32, geom.AABB, bool)) {
@@ -471,5 +515,125 @@ func Scenes() []Scene {
 				}
 			},
 		},
+	}
+}
+
+// Visitor is implemented by phases that count their work: the candidate
+// pairs they visit (boxes tested, list entries read), for Linear.
+type Visitor interface {
+	Visits() int64
+}
+
+// Linear checks that a phase's work and memory stay linear in the objects
+// and the pairs reported when many static objects overlap each other: n
+// identical static boxes stacked, and n nested ones, with a few moving
+// boxes through them, statics moved within the stack and removed. The
+// pairs of two static objects, never reported, must be neither held nor
+// visited: it compares n = 1000 with n = 4000 (16 times the work if it
+// is quadratic, 4 if linear) by the phase's Visits, if it counts them, and
+// by the bytes it allocates, and checks every step's pairs against the
+// oracle.
+func Linear(t *testing.T, newPhase func() broad.Phase) {
+	for _, kind := range []string{"identical", "nested", "identical and one far"} {
+		nested := kind == "nested"
+		type cost struct{ visits, bytes int64 }
+		run := func(n int) cost {
+			p := newPhase()
+			st := &State{}
+			moved := map[int32]bool{}
+			box := func(i int) geom.AABB {
+				if nested {
+					return cube(geom.V(0, 0, 0), 1+float64(i)/float64(n))
+				}
+				return cube(geom.V(0, 0, 0), 1)
+			}
+			var c cost
+			v0 := int64(0)
+			if v, ok := p.(Visitor); ok {
+				v0 = v.Visits()
+			}
+			var m0, m1 runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m0)
+			apply := func() {
+				for _, o := range st.ops {
+					switch o.kind {
+					case 'a':
+						p.Add(o.id, o.b, o.static)
+						moved[o.id] = true
+					case 'm':
+						p.Move(o.id, o.b)
+						moved[o.id] = true
+					case 'r':
+						p.Remove(o.id)
+					}
+				}
+				st.ops = st.ops[:0]
+			}
+			for i := range n {
+				st.Add(int32(i), box(i), true)
+			}
+			const movers = 3
+			for k := range movers {
+				st.Add(int32(n+k), cube(geom.V(0.5*float64(k), 0, 0), 0.5), false)
+			}
+			if kind == "identical and one far" {
+				// The stack's faces then cross cells of a grid over
+				// both, instead of the stack filling it.
+				st.Add(int32(n+movers), cube(geom.V(20, 20, 20), 1), true)
+			}
+			for step := range 8 {
+				switch step {
+				case 0:
+				case 5:
+					st.Move(int32(n/2), shift(st.Boxes[n/2], geom.V(0.25, 0, 0)))
+					st.Move(int32(n/3), shift(st.Boxes[n/3], geom.V(0, 0.25, 0)))
+				case 6:
+					st.Remove(int32(n / 4))
+				default:
+					for k := range movers {
+						st.Move(int32(n+k), shift(st.Boxes[n+k], geom.V(0.1, 0.05, 0)))
+					}
+				}
+				apply()
+				got, err := Collect(p)
+				if err != nil {
+					t.Fatalf("%s, n %d, step %d: %v", kind, n, step, err)
+				}
+				// The oracle, linear here: every pair has a moving object.
+				var want []Pair
+				for a := range int32(len(st.Boxes)) {
+					if !st.Present[a] || st.Static[a] {
+						continue
+					}
+					for b := range int32(len(st.Boxes)) {
+						if b == a || !st.Present[b] || !st.Static[b] && b < a || !moved[a] && !moved[b] || !st.Boxes[a].Overlaps(st.Boxes[b]) {
+							continue
+						}
+						want = append(want, Pair{min(a, b), max(a, b)})
+					}
+				}
+				clear(moved)
+				slices.SortFunc(want, func(x, y Pair) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s, n %d, step %d: %d pairs, want %d\n%s", kind, n, step, len(got), len(want), diff(got, want, st))
+				}
+			}
+			runtime.ReadMemStats(&m1)
+			c.bytes = int64(m1.TotalAlloc - m0.TotalAlloc)
+			if v, ok := p.(Visitor); ok {
+				c.visits = v.Visits() - v0
+			}
+			runtime.KeepAlive(p)
+			return c
+		}
+		small, large := run(1000), run(4000)
+		if large.visits > 6*small.visits+1000 {
+			t.Errorf("%s: %d pairs visited for 1000 static objects, %d for 4000: not linear", kind, small.visits, large.visits)
+		}
+		// The oracle and the collected pairs allocate too, linearly.
+		if large.bytes > 6*small.bytes+4<<20 {
+			t.Errorf("%s: %d bytes allocated for 1000 static objects, %d for 4000: not linear", kind, small.bytes, large.bytes)
+		}
 	}
 }

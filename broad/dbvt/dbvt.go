@@ -31,6 +31,12 @@
 //
 // # Pairs
 //
+// The moving objects' leaves and the static objects' are in two trees: a
+// static object's query reads the moving tree only, and a bulk insertion
+// pairs the moving tree with itself and with the static one, never the
+// static one with itself, so that static objects stacked on each other
+// cost nothing among themselves.
+//
 // The tree keeps, for each object, the list of the objects whose fat boxes
 // overlap its own and which are not both static: Bullet's overlapping-pair
 // cache, in flat per-object arrays. It changes only where a fat box
@@ -88,8 +94,9 @@ const (
 	fPresent = 1 << iota
 	fStatic
 	fMoved // added or moved since the last Pairs (in t.moved)
-	fForce // to be inserted again whatever its box: added, or no longer static
+	fForce // to be inserted again whatever its box: added (maybe of another kind)
 	fFresh // during Pairs: inserted at this call
+	fInS   // its leaf is in the static objects' tree
 )
 
 // Tree is a dynamic AABB tree broad phase; it implements broad.Phase. The
@@ -120,13 +127,19 @@ type Tree struct {
 	nmoved int     // Pairs: how many of them are present
 	n      int
 
-	tr   tree
-	ins  []int32 // Pairs: the slots to insert
-	objs []int32 // rebuild: the present slots
-	perm []int32 // rebuild: old slot to new
-	lnk  []int32 // rebuild: the cached pairs, two slots each
-	tmp  []int32 // rebuild: scratch
-	pool []int32 // rebuild: the adjacency arrays' backing
+	// The moving objects' leaves and the static ones' apart: a static
+	// object's query reads the moving tree only, and a rebuild pairs the
+	// moving tree with itself and with the static one, never the static
+	// one with itself.
+	tr     tree
+	st     tree
+	visits int64   // candidate pairs visited (tests)
+	ins    []int32 // Pairs: the slots to insert
+	objs   []int32 // rebuild: the present slots
+	perm   []int32 // rebuild: old slot to new
+	lnk    []int32 // rebuild: the cached pairs, two slots each
+	tmp    []int32 // rebuild: scratch
+	pool   []int32 // rebuild: the adjacency arrays' backing
 	// rebuild: the per-slot arrays being renumbered
 	boxTmp   []geom.AABB
 	fatTmp   []box32
@@ -154,6 +167,7 @@ func NewWith(o Options) *Tree {
 		t.rebuild = DefaultRebuildFraction
 	}
 	t.tr.reset()
+	t.st.reset()
 	t.qfn = t.found
 	t.pfn = t.collect
 	return t
@@ -215,7 +229,7 @@ func (t *Tree) Add(id int32, b geom.AABB, static bool) {
 		s = t.newSlot(id)
 		t.n++
 	}
-	f := t.flags[s]&fMoved | fPresent | fForce
+	f := t.flags[s]&(fMoved|fInS) | fPresent | fForce
 	if static {
 		f |= fStatic
 	}
@@ -237,9 +251,6 @@ func (t *Tree) Move(id int32, b geom.AABB) {
 		panic("dbvt: Move of an absent object")
 	}
 	s := t.slot[id]
-	if t.flags[s]&fStatic != 0 {
-		t.flags[s] = t.flags[s]&^fStatic | fForce
-	}
 	t.box[s] = b
 	t.mark(s)
 }
@@ -264,9 +275,11 @@ func (t *Tree) takeOut(s int32) {
 	if l == null {
 		return
 	}
-	t.tr.removeLeaf(l)
-	t.tr.release(l)
+	tr := t.treeOf(s)
+	tr.removeLeaf(l)
+	tr.release(l)
 	t.leaf[s] = null
+	t.flags[s] &^= fInS
 	t.unlink(s)
 }
 
@@ -277,6 +290,14 @@ func (t *Tree) unlink(s int32) {
 	}
 	t.adj[s] = t.adj[s][:0]
 	t.up[s] = 0
+}
+
+// treeOf returns the tree of slot s's leaf.
+func (t *Tree) treeOf(s int32) *tree {
+	if t.flags[s]&fInS != 0 {
+		return &t.st
+	}
+	return &t.tr
 }
 
 // link caches the pair a, b, unless both are static.
@@ -320,6 +341,7 @@ func (t *Tree) dropPartner(s, b int32) {
 
 // collect is link for a rebuild, which gathers the pairs first.
 func (t *Tree) collect(a, b int32) {
+	t.visits++
 	if t.flags[a]&t.flags[b]&fStatic == 0 {
 		t.lnk = append(t.lnk, a, b)
 	}
@@ -330,6 +352,7 @@ func (t *Tree) collect(a, b int32) {
 // one's query caches it).
 func (t *Tree) found(b int32) bool {
 	a := t.qid
+	t.visits++
 	if b != a && (t.flags[b]&fFresh == 0 || b > a) {
 		t.link(a, b)
 	}
@@ -465,7 +488,7 @@ func (t *Tree) update() {
 	if len(ins) == 0 {
 		return
 	}
-	if len(ins) > 1 && (t.tr.root == null || float64(len(ins)) >= t.rebuild*float64(t.n)) {
+	if len(ins) > 1 && (t.tr.root == null && t.st.root == null || float64(len(ins)) >= t.rebuild*float64(t.n)) {
 		for _, s := range ins {
 			t.fatten(s)
 		}
@@ -475,20 +498,32 @@ func (t *Tree) update() {
 	for _, s := range ins {
 		t.unlink(s)
 		t.fatten(s)
-		if l := t.leaf[s]; l != null {
-			t.tr.move(l, t.fat[s])
+		l := t.leaf[s]
+		if l != null && (t.flags[s]&fStatic != 0) != (t.flags[s]&fInS != 0) {
+			t.takeOut(s) // to the tree of its new kind
+			l = null
+		}
+		if l != null {
+			t.treeOf(s).move(l, t.fat[s])
 		} else {
-			l = t.tr.alloc()
-			t.tr.nodes[l].box = t.fat[s]
-			t.tr.nodes[l].child[1] = s
+			if t.flags[s]&fStatic != 0 {
+				t.flags[s] |= fInS
+			}
+			tr := t.treeOf(s)
+			l = tr.alloc()
+			tr.nodes[l].box = t.fat[s]
+			tr.nodes[l].child[1] = s
 			t.leaf[s] = l
-			t.tr.insertLeaf(l)
+			tr.insertLeaf(l)
 		}
 		t.flags[s] |= fFresh
 	}
 	for _, s := range ins {
 		t.qid = s
 		t.tr.query(&t.fat[s], t.qfn)
+		if t.flags[s]&fStatic == 0 {
+			t.st.query(&t.fat[s], t.qfn)
+		}
 	}
 	for _, s := range ins {
 		t.flags[s] &^= fFresh
@@ -500,13 +535,25 @@ func (t *Tree) update() {
 // again by a traversal of the tree against itself.
 func (t *Tree) rebuildAll() {
 	objs := t.objs[:0]
+	nm := 0
 	for s := range int32(len(t.flags)) {
-		if t.flags[s]&fPresent != 0 {
+		if f := t.flags[s]; f&fPresent != 0 {
+			if f&fStatic == 0 {
+				objs = append(objs, s)
+				nm++
+			}
+			t.flags[s] = f &^ fInS
+		}
+	}
+	for s := range int32(len(t.flags)) {
+		if f := t.flags[s]; f&fPresent != 0 && f&fStatic != 0 {
 			objs = append(objs, s)
+			t.flags[s] = f | fInS
 		}
 	}
 	t.objs = objs[:0]
-	t.tr.build(objs, t.fat, t.leaf)
+	t.tr.build(objs[:nm], t.fat, t.leaf)
+	t.st.build(objs[nm:], t.fat, t.leaf)
 
 	// Renumber: perm[old] = new, in the order of the leaves.
 	perm := grow(t.perm[:0], len(t.flags))
@@ -515,12 +562,14 @@ func (t *Tree) rebuildAll() {
 	}
 	t.perm = perm
 	k := int32(0)
-	for i := range t.tr.nodes {
-		nd := &t.tr.nodes[i]
-		if nd.leaf() && nd.height == 0 {
-			perm[nd.child[1]] = k
-			nd.child[1] = k
-			k++
+	for _, tr := range []*tree{&t.tr, &t.st} {
+		for i := range tr.nodes {
+			nd := &tr.nodes[i]
+			if nd.leaf() && nd.height == 0 {
+				perm[nd.child[1]] = k
+				nd.child[1] = k
+				k++
+			}
 		}
 	}
 	t.id, t.tmp = permute(t.id, perm, t.tmp), t.id
@@ -531,10 +580,12 @@ func (t *Tree) rebuildAll() {
 	t.up = t.up[:k]
 	clear(t.up)
 	t.leaf = t.leaf[:k]
-	for i := range t.tr.nodes {
-		nd := &t.tr.nodes[i]
-		if nd.leaf() && nd.height == 0 {
-			t.leaf[nd.child[1]] = int32(i)
+	for _, tr := range []*tree{&t.tr, &t.st} {
+		for i := range tr.nodes {
+			nd := &tr.nodes[i]
+			if nd.leaf() && nd.height == 0 {
+				t.leaf[nd.child[1]] = int32(i)
+			}
 		}
 	}
 	for s, id := range t.id {
@@ -552,6 +603,7 @@ func (t *Tree) rebuildAll() {
 	// The cached pairs, each slot's in one run of one array.
 	t.lnk = t.lnk[:0]
 	t.tr.pairs(t.pfn)
+	t.tr.cross(&t.st, t.pfn)
 	deg := grow(t.tmp[:0], int(k))
 	for _, s := range t.lnk {
 		deg[s]++
@@ -593,3 +645,8 @@ func permute[T any](src []T, perm []int32, dst []T) []T {
 	}
 	return dst
 }
+
+// Visits returns the number of candidate pairs the tree has visited
+// (leaves met by its queries and traversals): a measure of its work for
+// tests (broadtest.Linear).
+func (t *Tree) Visits() int64 { return t.visits }

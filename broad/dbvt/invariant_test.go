@@ -77,6 +77,11 @@ func (t *Tree) check() error {
 	if err != nil {
 		return err
 	}
+	sleaves, err := t.st.check()
+	if err != nil {
+		return fmt.Errorf("static tree: %w", err)
+	}
+	leaves += sleaves
 	if len(t.moved) != 0 {
 		return fmt.Errorf("%d objects still marked moved", len(t.moved))
 	}
@@ -116,11 +121,18 @@ func (t *Tree) check() error {
 		n++
 		ids = append(ids, id)
 		l := t.leaf[id]
-		if l < 0 || int(l) >= len(t.tr.nodes) || !t.tr.nodes[l].leaf() || t.tr.nodes[l].height != 0 || t.tr.nodes[l].obj() != id {
+		tr := &t.tr
+		if f&fInS != 0 {
+			tr = &t.st
+		}
+		if (f&fStatic != 0) != (f&fInS != 0) {
+			return fmt.Errorf("slot %d: flags %b: in the tree of the other kind", id, f)
+		}
+		if l < 0 || int(l) >= len(tr.nodes) || !tr.nodes[l].leaf() || tr.nodes[l].height != 0 || tr.nodes[l].obj() != id {
 			return fmt.Errorf("slot %d: bad leaf %d", id, l)
 		}
-		if t.tr.nodes[l].box != t.fat[id] {
-			return fmt.Errorf("slot %d: leaf box %v, fat box %v", id, t.tr.nodes[l].box, t.fat[id])
+		if tr.nodes[l].box != t.fat[id] {
+			return fmt.Errorf("slot %d: leaf box %v, fat box %v", id, tr.nodes[l].box, t.fat[id])
 		}
 		if !t.fat[id].holds(&t.box[id]) {
 			return fmt.Errorf("slot %d: box %v not in its fat box %v", id, t.box[id], t.fat[id])

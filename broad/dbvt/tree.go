@@ -479,3 +479,29 @@ func (t *tree) pairs(fn func(a, b int32)) {
 	}
 	t.stack = st
 }
+
+// cross calls fn(a, b) for every leaf a of t and leaf b of u whose boxes
+// overlap, by a traversal of the two trees against each other.
+func (t *tree) cross(u *tree, fn func(a, b int32)) {
+	if t.root == null || u.root == null {
+		return
+	}
+	st := append(t.stack[:0], t.root, u.root)
+	for len(st) > 0 {
+		x, y := st[len(st)-2], st[len(st)-1]
+		st = st[:len(st)-2]
+		nx, ny := &t.nodes[x], &u.nodes[y]
+		if !nx.box.overlaps(&ny.box) {
+			continue
+		}
+		switch {
+		case nx.leaf() && ny.leaf():
+			fn(nx.obj(), ny.obj())
+		case ny.leaf() || !nx.leaf() && nx.height >= ny.height:
+			st = append(st, nx.child[0], y, nx.child[1], y)
+		default:
+			st = append(st, x, ny.child[0], x, ny.child[1])
+		}
+	}
+	t.stack = st
+}

@@ -35,6 +35,12 @@
 // picks 3.1, about three mean edges, where measured steps were fastest;
 // Options.CellSize sets it instead.
 //
+// The static objects have cells (and a large list) of their own: a query
+// of a static object reads the moving objects' cells only, and the sweep
+// pairs a cell's moving objects with each other and with its static ones,
+// so that no pair of two static objects is ever visited (20,000 identical
+// static boxes took 36 s; they now take what brute force takes).
+//
 // # Moves
 //
 // A move first compares the new integer box with the old: when they are

@@ -38,6 +38,7 @@ const (
 	sPlaced  // in the cells of ib, or in the large list
 	sLarge   // placed in the large list
 	sDone    // queried in this call of Pairs
+	sInS     // placed as a static object: in stable or slarge
 )
 
 // coordMax bounds the integer coordinates, so that three fit a key.
@@ -66,9 +67,15 @@ type Phase struct {
 	inv  float64    // 1/size
 	off  [3]float64 // 2^20 - origin/size: the origin is the middle cell
 
-	table table   // the cells
-	large []int32 // slots of the large objects
-	qs    uint32  // the query stamp
+	// The cells and the large objects, the moving ones apart from the
+	// static ones: a query of a static object reads only the moving
+	// ones, and no pair of two static objects is ever visited.
+	table  table   // the cells' moving objects
+	stable table   // the cells' static objects
+	large  []int32 // slots of the large moving objects
+	slarge []int32 // slots of the large static objects
+	qs     uint32  // the query stamp
+	visits int64   // candidate pairs visited (tests)
 
 	// Scratch.
 	edges       []float64
@@ -170,7 +177,6 @@ func (p *Phase) Move(id int32, b geom.AABB) {
 	}
 	o := &p.obj[s]
 	o.box = b
-	o.state &^= sStatic
 	p.touch(s)
 }
 
@@ -233,12 +239,22 @@ func key(x, y, z int32) uint64 {
 	return 1<<63 | uint64(x) | uint64(y)<<21 | uint64(z)<<42
 }
 
+// tab returns the table of the object in slot s, static or moving (by
+// where it is placed).
+func (p *Phase) tab(s int32) *table {
+	if int(s) < len(p.obj) && p.obj[s].state&sInS != 0 {
+		return &p.stable
+	}
+	return &p.table
+}
+
 // addCells adds slot s to every cell of the integer box [lo, hi].
 func (p *Phase) addCells(lo, hi [3]int32, s int32) {
+	t := p.tab(s)
 	for z := lo[2]; z <= hi[2]; z++ {
 		for y := lo[1]; y <= hi[1]; y++ {
 			for x := lo[0]; x <= hi[0]; x++ {
-				p.table.add(key(x, y, z), s)
+				t.add(key(x, y, z), s)
 			}
 		}
 	}
@@ -246,10 +262,11 @@ func (p *Phase) addCells(lo, hi [3]int32, s int32) {
 
 // removeCells removes slot s from every cell of the integer box [lo, hi].
 func (p *Phase) removeCells(lo, hi [3]int32, s int32) {
+	t := p.tab(s)
 	for z := lo[2]; z <= hi[2]; z++ {
 		for y := lo[1]; y <= hi[1]; y++ {
 			for x := lo[0]; x <= hi[0]; x++ {
-				p.table.remove(key(x, y, z), s)
+				t.remove(key(x, y, z), s)
 			}
 		}
 	}
@@ -296,40 +313,53 @@ func (p *Phase) place(s int32) {
 	b := p.ibox(&p.obj[s].box)
 	p.ib[s] = b
 	p.placed++
+	st := p.obj[s].state
+	if st&sStatic != 0 {
+		st |= sInS
+	}
 	if p.isLarge(&b) {
-		p.obj[s].state |= sPlaced | sLarge
-		p.large = append(p.large, s)
+		p.obj[s].state = st | sPlaced | sLarge
+		if st&sInS != 0 {
+			p.slarge = append(p.slarge, s)
+		} else {
+			p.large = append(p.large, s)
+		}
 		return
 	}
-	p.obj[s].state |= sPlaced
+	p.obj[s].state = st | sPlaced
 	p.addCells(b.lo, b.hi, s)
 }
 
 // unplace takes a placed object out of its cells or the large list.
 func (p *Phase) unplace(s int32) {
 	st := p.obj[s].state
-	p.obj[s].state = st &^ (sPlaced | sLarge)
 	p.placed--
 	if st&sLarge != 0 {
-		i := slices.Index(p.large, s)
-		p.large = slices.Delete(p.large, i, i+1)
-		return
+		l := &p.large
+		if st&sInS != 0 {
+			l = &p.slarge
+		}
+		i := slices.Index(*l, s)
+		*l = slices.Delete(*l, i, i+1)
+	} else {
+		b := &p.ib[s]
+		p.removeCells(b.lo, b.hi, s)
 	}
-	b := &p.ib[s]
-	p.removeCells(b.lo, b.hi, s)
+	p.obj[s].state = st &^ (sPlaced | sLarge | sInS)
 }
 
 // replace moves a placed object to its new box.
 func (p *Phase) replace(s int32) {
 	nb := p.ibox(&p.obj[s].box)
 	ob := p.ib[s]
-	if nb == ob {
+	st := p.obj[s].state
+	if nb == ob && (st&sStatic != 0) == (st&sInS != 0) {
 		return // Zachmann's pre-check: the same cells, no grid work
 	}
 	if nb.lo != ob.lo {
 		p.drift++
 	}
-	if p.obj[s].state&sLarge != 0 || p.isLarge(&nb) || !overlapI(&ob, &nb) {
+	if st&sLarge != 0 || p.isLarge(&nb) || !overlapI(&ob, &nb) || (st&sStatic != 0) != (st&sInS != 0) {
 		p.unplace(s)
 		p.place(s)
 		return
@@ -397,7 +427,9 @@ func (p *Phase) update() {
 // places every object.
 func (p *Phase) rebuild() {
 	p.table.reset()
+	p.stable.reset()
 	p.large = p.large[:0]
+	p.slarge = p.slarge[:0]
 	p.placed = 0
 	lo := geom.V(math.Inf(1), math.Inf(1), math.Inf(1))
 	hi := geom.V(math.Inf(-1), math.Inf(-1), math.Inf(-1))
@@ -405,7 +437,7 @@ func (p *Phase) rebuild() {
 	var sum geom.Vec3
 	for s := range p.obj {
 		o := &p.obj[s]
-		o.state &^= sPlaced | sLarge
+		o.state &^= sPlaced | sLarge | sInS
 		if o.state&sPresent == 0 {
 			if p.idOf[s] >= 0 {
 				p.release(int32(s))
@@ -568,15 +600,19 @@ func (p *Phase) renumber(fresh bool) {
 	if fresh {
 		return
 	}
-	for i := range p.large {
-		p.large[i] = p.newOf[p.large[i]]
-	}
-	for i := range p.table.slots {
-		c := &p.table.slots[i]
-		for j, s := range c.objs {
-			c.objs[j] = p.newOf[s]
+	for _, l := range [][]int32{p.large, p.slarge} {
+		for i := range l {
+			l[i] = p.newOf[l[i]]
 		}
-		slices.Sort(c.objs)
+	}
+	for _, t := range []*table{&p.table, &p.stable} {
+		for i := range t.slots {
+			c := &t.slots[i]
+			for j, s := range c.objs {
+				c.objs[j] = p.newOf[s]
+			}
+			slices.Sort(c.objs)
+		}
 	}
 }
 
@@ -624,9 +660,42 @@ func (p *Phase) query(fn func(a, b int32) bool) {
 			}
 		}
 	}
+	p.queryLarge(fn)
+}
+
+// queryLarge reports the pairs of the touched large objects: each moving
+// one by a query of every object, the static ones together by one pass
+// over the moving objects (so that no pair of two static objects is
+// visited).
+func (p *Phase) queryLarge(fn func(a, b int32) bool) {
+	statics := false
 	for _, s := range p.touched {
-		if p.obj[s].state&(sPresent|sLarge) == sPresent|sLarge && !p.query1(fn, s) {
-			return
+		switch p.obj[s].state & (sPresent | sLarge | sStatic) {
+		case sPresent | sLarge:
+			if !p.query1(fn, s) {
+				return
+			}
+		case sPresent | sLarge | sStatic:
+			statics = true
+		}
+	}
+	if !statics {
+		return
+	}
+	for j := range p.obj {
+		oj := &p.obj[j]
+		if oj.state&(sPresent|sStatic|sDone) != sPresent {
+			continue
+		}
+		for _, s := range p.slarge {
+			os := &p.obj[s]
+			if os.state&sTouched == 0 {
+				continue
+			}
+			p.visits++
+			if broad.Overlaps(&os.box, &oj.box) && !p.report(fn, s, int32(j)) {
+				return
+			}
 		}
 	}
 }
@@ -639,44 +708,34 @@ func (p *Phase) countTouched() int {
 	return m
 }
 
-// sweep reports the pairs when most objects moved: every cell once, when
-// its first object (the lists are in ascending order) comes in the order
-// of the slots, and in it every pair once, reported only from the lowest
-// cell the two share. The large objects that moved then query as usual.
+// sweep reports the pairs when most objects moved: every cell of the
+// moving objects once, when its first object (the lists are in ascending
+// order) comes in the order of the slots, and in it every pair of two
+// moving objects, and of a moving and a static one, once, reported only
+// from the lowest cell the two share. The large objects that moved then
+// query as usual.
 func (p *Phase) sweep(fn func(a, b int32) bool) {
 	for o := range int32(len(p.obj)) {
 		oo := &p.obj[o]
 		if oo.state&(sPlaced|sLarge) != sPlaced {
 			continue
 		}
-		b := &p.ib[o]
-		for z := b.lo[2]; z <= b.hi[2]; z++ {
-			for y := b.lo[1]; y <= b.hi[1]; y++ {
-				for x := b.lo[0]; x <= b.hi[0]; x++ {
-					c := p.table.get(key(x, y, z)).objs
-					if c[0] != o {
-						continue
-					}
-					for i, s := range c {
-						os := &p.obj[s]
-						bs, ss := &os.box, os.state
-						for _, t := range c[i+1:] {
-							ot := &p.obj[t]
-							bt := &ot.box
-							if b2i(bs.Min.X <= bt.Max.X)&b2i(bt.Min.X <= bs.Max.X)&
-								b2i(bs.Min.Y <= bt.Max.Y)&b2i(bt.Min.Y <= bs.Max.Y)&
-								b2i(bs.Min.Z <= bt.Max.Z)&b2i(bt.Min.Z <= bs.Max.Z) == 0 {
-								continue
-							}
-							st := ot.state
-							if (ss|st)&sTouched == 0 || ss&st&sStatic != 0 {
-								continue
-							}
-							is, it := &p.ib[s], &p.ib[t]
-							if max(is.lo[0], it.lo[0]) != x || max(is.lo[1], it.lo[1]) != y || max(is.lo[2], it.lo[2]) != z {
-								continue
-							}
-							if !p.report(fn, s, t) {
+		if oo.state&sInS == 0 {
+			b := &p.ib[o]
+			for z := b.lo[2]; z <= b.hi[2]; z++ {
+				for y := b.lo[1]; y <= b.hi[1]; y++ {
+					for x := b.lo[0]; x <= b.hi[0]; x++ {
+						k := key(x, y, z)
+						c := p.table.get(k).objs
+						if c[0] != o {
+							continue
+						}
+						var sc []int32
+						if cs := p.stable.get(k); cs != nil {
+							sc = cs.objs
+						}
+						for i, s := range c {
+							if !p.sweepCell(fn, s, c[i+1:], x, y, z) || !p.sweepCell(fn, s, sc, x, y, z) {
 								return
 							}
 						}
@@ -687,26 +746,58 @@ func (p *Phase) sweep(fn func(a, b int32) bool) {
 		// The pairs of a moved object and a large one that did not move
 		// (those that moved find all theirs below).
 		if oo.state&sTouched != 0 {
-			for _, j := range p.large {
-				oj := &p.obj[j]
-				if oj.state&sTouched != 0 || oo.state&oj.state&sStatic != 0 || !broad.Overlaps(&oo.box, &oj.box) {
-					continue
-				}
-				if !p.report(fn, o, j) {
-					return
+			ls := [2][]int32{p.large, p.slarge}
+			if oo.state&sInS != 0 {
+				ls[1] = nil
+			}
+			for _, l := range ls {
+				for _, j := range l {
+					oj := &p.obj[j]
+					p.visits++
+					if oj.state&sTouched != 0 || !broad.Overlaps(&oo.box, &oj.box) {
+						continue
+					}
+					if !p.report(fn, o, j) {
+						return
+					}
 				}
 			}
 		}
 	}
-	for _, s := range p.touched {
-		if p.obj[s].state&(sPresent|sLarge) == sPresent|sLarge && !p.query1(fn, s) {
-			return
+	p.queryLarge(fn)
+}
+
+// sweepCell reports the pairs of slot s with the slots of l in the cell
+// (x, y, z) whose lowest shared cell it is, at least one of each pair
+// touched; it returns false if fn did.
+func (p *Phase) sweepCell(fn func(a, b int32) bool, s int32, l []int32, x, y, z int32) bool {
+	os := &p.obj[s]
+	bs, ss := &os.box, os.state
+	p.visits += int64(len(l))
+	for _, t := range l {
+		ot := &p.obj[t]
+		bt := &ot.box
+		if b2i(bs.Min.X <= bt.Max.X)&b2i(bt.Min.X <= bs.Max.X)&
+			b2i(bs.Min.Y <= bt.Max.Y)&b2i(bt.Min.Y <= bs.Max.Y)&
+			b2i(bs.Min.Z <= bt.Max.Z)&b2i(bt.Min.Z <= bs.Max.Z) == 0 {
+			continue
+		}
+		if (ss|ot.state)&sTouched == 0 {
+			continue
+		}
+		is, it := &p.ib[s], &p.ib[t]
+		if max(is.lo[0], it.lo[0]) != x || max(is.lo[1], it.lo[1]) != y || max(is.lo[2], it.lo[2]) != z {
+			continue
+		}
+		if !p.report(fn, s, t) {
+			return false
 		}
 	}
+	return true
 }
 
 // query1 reports the pairs of the object in slot o; it returns false if fn
-// did.
+// did. A static object reads only the moving objects.
 func (p *Phase) query1(fn func(a, b int32) bool, o int32) bool {
 	if p.qs++; p.qs == 0 {
 		for i := range p.obj {
@@ -720,9 +811,14 @@ func (p *Phase) query1(fn func(a, b int32) bool, o int32) bool {
 	so := oo.state
 	bo := &oo.box
 	if so&sLarge != 0 {
+		// A moving large object (the static ones go by queryLarge).
 		for j := range p.obj {
 			oj := &p.obj[j]
-			if oj.state&(sPresent|sDone) != sPresent || int32(j) == o || so&oj.state&sStatic != 0 || !broad.Overlaps(bo, &oj.box) {
+			if oj.state&(sPresent|sDone) != sPresent || int32(j) == o {
+				continue
+			}
+			p.visits++
+			if !broad.Overlaps(bo, &oj.box) {
 				continue
 			}
 			if !p.report(fn, o, int32(j)) {
@@ -732,41 +828,59 @@ func (p *Phase) query1(fn func(a, b int32) bool, o int32) bool {
 		oo.state |= sDone
 		return true
 	}
+	tabs := [2]*table{&p.table, &p.stable}
+	larges := [2][]int32{p.large, p.slarge}
+	if so&sInS != 0 {
+		tabs[1], larges[1] = nil, nil
+	}
 	b := &p.ib[o]
-	for z := b.lo[2]; z <= b.hi[2]; z++ {
-		for y := b.lo[1]; y <= b.hi[1]; y++ {
-			for x := b.lo[0]; x <= b.hi[0]; x++ {
-				// Zachmann's query stamp skips an object met in an
-				// earlier cell; it and the box test are computed
-				// without branches, which would be mispredicted, into
-				// one that is rarely taken.
-				for _, j := range p.table.get(key(x, y, z)).objs {
-					oj := &p.obj[j]
-					fresh := b2i(oj.stamp != qs)
-					oj.stamp = qs
-					bj := &oj.box
-					if fresh&b2i(bo.Min.X <= bj.Max.X)&b2i(bj.Min.X <= bo.Max.X)&
-						b2i(bo.Min.Y <= bj.Max.Y)&b2i(bj.Min.Y <= bo.Max.Y)&
-						b2i(bo.Min.Z <= bj.Max.Z)&b2i(bj.Min.Z <= bo.Max.Z) == 0 {
+	for _, t := range tabs {
+		if t == nil {
+			continue
+		}
+		for z := b.lo[2]; z <= b.hi[2]; z++ {
+			for y := b.lo[1]; y <= b.hi[1]; y++ {
+				for x := b.lo[0]; x <= b.hi[0]; x++ {
+					c := t.get(key(x, y, z))
+					if c == nil {
 						continue
 					}
-					if sj := oj.state; sj&sDone != 0 || so&sj&sStatic != 0 {
-						continue
-					}
-					if !p.report(fn, o, j) {
-						return false
+					p.visits += int64(len(c.objs))
+					// Zachmann's query stamp skips an object met in an
+					// earlier cell; it and the box test are computed
+					// without branches, which would be mispredicted,
+					// into one that is rarely taken.
+					for _, j := range c.objs {
+						oj := &p.obj[j]
+						fresh := b2i(oj.stamp != qs)
+						oj.stamp = qs
+						bj := &oj.box
+						if fresh&b2i(bo.Min.X <= bj.Max.X)&b2i(bj.Min.X <= bo.Max.X)&
+							b2i(bo.Min.Y <= bj.Max.Y)&b2i(bj.Min.Y <= bo.Max.Y)&
+							b2i(bo.Min.Z <= bj.Max.Z)&b2i(bj.Min.Z <= bo.Max.Z) == 0 {
+							continue
+						}
+						if oj.state&sDone != 0 {
+							continue
+						}
+						if !p.report(fn, o, j) {
+							return false
+						}
 					}
 				}
 			}
 		}
 	}
-	for _, j := range p.large {
-		oj := &p.obj[j]
-		if oj.state&sDone != 0 || so&oj.state&sStatic != 0 || !broad.Overlaps(bo, &oj.box) {
-			continue
-		}
-		if !p.report(fn, o, j) {
-			return false
+	for _, l := range larges {
+		for _, j := range l {
+			oj := &p.obj[j]
+			p.visits++
+			if oj.state&sDone != 0 || !broad.Overlaps(bo, &oj.box) {
+				continue
+			}
+			if !p.report(fn, o, j) {
+				return false
+			}
 		}
 	}
 	oo.state |= sDone
@@ -790,3 +904,8 @@ func b2i(b bool) int {
 }
 
 var _ broad.Phase = (*Phase)(nil)
+
+// Visits returns the number of candidate pairs the grid has visited (list
+// entries read and boxes tested by its queries and sweeps): a measure of
+// its work for tests (broadtest.Linear).
+func (p *Phase) Visits() int64 { return p.visits }

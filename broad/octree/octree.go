@@ -34,6 +34,10 @@
 // exact test on the float64 boxes (broad.Overlaps) before it is reported,
 // so the pairs are exactly those of broad.Brute.
 //
+// Each octant lists its moving objects first and its static ones last: a
+// static object's search, and the sweep for a static object, read only the
+// moving ones, so that no pair of two static objects is visited.
+//
 // When a quarter of the objects or more moved, Pairs sweeps the whole tree
 // once instead of searching around each (it costs about as much as the
 // searches of a fifth of the objects): every object against those attached
@@ -177,6 +181,7 @@ type Tree struct {
 	depth  int
 	res    int32 // cells a side, 1 << depth
 	nodes  []node
+	nst    []int32   // by node: its static objects, the last of its objects
 	more   [][]int32 // overflow object arrays, by node.more-1
 	nmore  int       // overflow arrays in use
 	out    int       // attached objects with fOut
@@ -193,6 +198,8 @@ type Tree struct {
 	idsTmp  []int32
 	objTmp  []object
 	attTmp  [][]attach
+
+	visits int64 // candidate pairs visited (tests)
 
 	moves int // movesHybrid, or the tests' movesReinsert or movesDiff
 	force int // forceSearch or forceSweep: the tests' choice of sweepAll
@@ -292,6 +299,11 @@ func (t *Tree) Add(id int32, b geom.AABB, static bool) {
 			t.fresh++
 		}
 	}
+	if o.flags&fAttached != 0 && (o.flags&fStatic != 0) != static {
+		// Its octants hold it among the objects of its old kind.
+		t.detachAll(id)
+		t.fresh++
+	}
 	o.flags |= fPresent
 	o.flags &^= fStatic
 	if static {
@@ -316,7 +328,6 @@ func (t *Tree) Move(id int32, b geom.AABB) {
 	}
 	o := &t.obj[id]
 	o.box = b
-	o.flags &^= fStatic
 	t.mark(id)
 }
 
@@ -363,8 +374,40 @@ func (t *Tree) objects(node int32) (a, b []int32) {
 	return nd.obj[:], t.more[nd.more-1][:nd.n-inl]
 }
 
-// link attaches id to node.
+// at returns the place of the i-th object of node.
+func (t *Tree) at(node int32, i int32) *int32 {
+	if i < inl {
+		return &t.nodes[node].obj[i]
+	}
+	return &t.more[t.nodes[node].more-1][i-inl]
+}
+
+// movers returns the moving objects attached to node: the first of its
+// objects, the static ones coming last.
+func (t *Tree) movers(node int32) (a, b []int32) {
+	nd := &t.nodes[node]
+	m := nd.n - t.nst[node]
+	if m <= inl {
+		return nd.obj[:m], nil
+	}
+	return nd.obj[:], t.more[nd.more-1][:m-inl]
+}
+
+// link attaches id to node, among its moving or its static objects.
 func (t *Tree) link(node, id int32) {
+	t.append(node, id)
+	n := t.nodes[node].n
+	if t.obj[id].flags&fStatic != 0 {
+		t.nst[node]++
+	} else if ns := t.nst[node]; ns > 0 {
+		// Before the static objects.
+		p, q := t.at(node, n-1), t.at(node, n-1-ns)
+		*p, *q = *q, *p
+	}
+}
+
+// append adds id after the objects of node.
+func (t *Tree) append(node, id int32) {
 	nd := &t.nodes[node]
 	if nd.n < inl {
 		nd.obj[nd.n] = id
@@ -388,28 +431,26 @@ func (t *Tree) link(node, id int32) {
 // with the node, for the next time it fills.
 func (t *Tree) unlink(node, id int32) {
 	nd := &t.nodes[node]
-	a, b := t.objects(node)
-	last := nd.n - 1
-	var lastID int32
-	if last < inl {
-		lastID = a[last]
+	n, ns := nd.n, t.nst[node]
+	i := int32(0)
+	for i < n && *t.at(node, i) != id {
+		i++
+	}
+	if i == n {
+		panic("octree: object missing from an octant it is attached to")
+	}
+	if m := n - ns; i < m {
+		// A moving object: the last moving one fills its place, the
+		// last static one that of the last moving one.
+		*t.at(node, i) = *t.at(node, m-1)
+		if ns > 0 {
+			*t.at(node, m-1) = *t.at(node, n-1)
+		}
 	} else {
-		lastID = b[last-inl]
+		*t.at(node, i) = *t.at(node, n-1)
+		t.nst[node]--
 	}
 	nd.n--
-	for i, x := range a {
-		if x == id {
-			a[i] = lastID
-			return
-		}
-	}
-	for i, x := range b {
-		if x == id {
-			b[i] = lastID
-			return
-		}
-	}
-	panic("octree: object missing from an octant it is attached to")
 }
 
 // Pairs implements broad.Phase.
@@ -556,6 +597,7 @@ func (t *Tree) rebuild() {
 		room = min(room, (1<<(3*(t.depth+1))-1)/7)
 	}
 	t.nodes = slices.Grow(t.nodes[:0], room)
+	t.nst = slices.Grow(t.nst[:0], room)
 	t.newNode()
 	for id := range int32(len(t.obj)) {
 		o := &t.obj[id]
@@ -741,6 +783,7 @@ func (t *Tree) intBox(b *geom.AABB) ibox {
 // newNode appends one node without children and objects.
 func (t *Tree) newNode() int32 {
 	t.nodes = append(t.nodes, node{})
+	t.nst = append(t.nst, 0)
 	return int32(len(t.nodes) - 1)
 }
 
@@ -939,27 +982,33 @@ const (
 func (t *Tree) sweep(node int32, lvl int, o [3]int32) bool {
 	nd := &t.nodes[node]
 	if nd.n > 0 {
+		// The moving objects come first: a static one meets only the
+		// moving ones, here and at the ancestors, so that no pair of
+		// two static objects is visited.
 		x, y := t.objects(node)
-		for i, a := range x {
+		mx, my := t.movers(node)
+		for i, a := range mx {
 			if !t.sweepPairs(a, x[i+1:], o) || !t.sweepPairs(a, y, o) {
 				return false
 			}
 		}
-		for i, a := range y {
+		for i, a := range my {
 			if !t.sweepPairs(a, y[i+1:], o) {
 				return false
 			}
 		}
 		for _, m := range t.anc {
 			p, q := t.objects(m)
-			for _, a := range x {
-				if !t.sweepPairs(a, p, o) || !t.sweepPairs(a, q, o) {
-					return false
-				}
-			}
-			for _, a := range y {
-				if !t.sweepPairs(a, p, o) || !t.sweepPairs(a, q, o) {
-					return false
+			mp, mq := t.movers(m)
+			for _, xs := range [2][]int32{x, y} {
+				for _, a := range xs {
+					pp, qq := p, q
+					if t.obj[a].flags&fStatic != 0 {
+						pp, qq = mp, mq
+					}
+					if !t.sweepPairs(a, pp, o) || !t.sweepPairs(a, qq, o) {
+						return false
+					}
 				}
 			}
 		}
@@ -986,6 +1035,7 @@ func (t *Tree) sweep(node int32, lvl int, o [3]int32) bool {
 func (t *Tree) sweepPairs(a int32, bs []int32, o [3]int32) bool {
 	fa := t.obj[a].flags
 	la := &t.ib[a].lo
+	t.visits += int64(len(bs))
 	for _, b := range bs {
 		fb := t.obj[b].flags
 		if (fa|fb)&fMoved == 0 || fa&fb&fStatic != 0 {
@@ -1088,17 +1138,20 @@ func (t *Tree) scan(node, a int32) bool {
 	if nd.n == 0 {
 		return true
 	}
-	if !t.scanObjs(nd.obj[:min(nd.n, inl)], a, &ba, st, q) {
+	x, y := t.objects(node)
+	if st != 0 {
+		// A static object meets the moving ones only.
+		x, y = t.movers(node)
+	}
+	if !t.scanObjs(x, a, &ba, st, q) {
 		return false
 	}
-	if nd.n > inl {
-		return t.scanObjs(t.more[nd.more-1][:nd.n-inl], a, &ba, st, q)
-	}
-	return true
+	return t.scanObjs(y, a, &ba, st, q)
 }
 
 // scanObjs is scan on one part of a node's objects.
 func (t *Tree) scanObjs(objs []int32, a int32, ba *geom.AABB, st uint8, q uint32) bool {
+	t.visits += int64(len(objs))
 	for _, b := range objs {
 		ob := &t.obj[b]
 		if ob.stamp == q {
@@ -1122,3 +1175,8 @@ func (t *Tree) scanObjs(objs []int32, a int32, ba *geom.AABB, st uint8, q uint32
 	}
 	return true
 }
+
+// Visits returns the number of candidate pairs the tree has visited
+// (objects met by its searches and sweeps): a measure of its work for
+// tests (broadtest.Linear).
+func (t *Tree) Visits() int64 { return t.visits }

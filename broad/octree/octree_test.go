@@ -44,8 +44,18 @@ func TestInvariants(t *testing.T) {
 				if sc.Big {
 					continue
 				}
+				seeds := uint64(3)
+				if sc.Name == "stacked" && c.moves == movesDiff {
+					// Moved by differences its boxes stack in so many
+					// octants that the checker takes seconds a seed (the
+					// other cases check the scene).
+					seeds = 1
+					if c.opt.Depth == 5 {
+						continue
+					}
+				}
 				t.Run(sc.Name, func(t *testing.T) {
-					for seed := range uint64(3) {
+					for seed := range seeds {
 						tr := NewWith(c.opt)
 						tr.moves = c.moves
 						tr.force = c.force
@@ -255,8 +265,8 @@ func TestLeaving(t *testing.T) {
 	}
 }
 
-// TestRemoveReAdd checks removal, re-insertion under the same id, and a
-// static object that becomes moving.
+// TestRemoveReAdd checks removal, re-insertion under the same id, a static
+// object moved (it stays static) and one that becomes moving.
 func TestRemoveReAdd(t *testing.T) {
 	tr := New()
 	p := checked{tr, t}
@@ -266,9 +276,13 @@ func TestRemoveReAdd(t *testing.T) {
 	if got := collect(t, p); len(got) != 0 {
 		t.Fatalf("static pair reported: %v", got)
 	}
-	p.Move(1, box(1, 1, 1, 2, 2, 2)) // now moving, same box
+	p.Move(1, box(1, 1, 1, 2, 2, 2)) // still static: moved, same box
+	if got := collect(t, p); len(got) != 0 {
+		t.Fatalf("after moving a static object, a static pair reported: %v", got)
+	}
+	p.Add(1, box(1, 1, 1, 2, 2, 2), false) // now moving, same box
 	if got := collect(t, p); !slices.Equal(got, []broadtest.Pair{{A: 0, B: 1}}) {
-		t.Fatalf("after moving a static object: %v", got)
+		t.Fatalf("after making a static object moving: %v", got)
 	}
 	p.Remove(0)
 	p.Remove(0)

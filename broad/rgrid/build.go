@@ -134,6 +134,14 @@ type staticGrid struct {
 	grids  []grid
 	cells  []cell
 	items  []int32 // static indices
+	// big holds the static boxes that reach more than bigStatic root
+	// cells: they stay out of the grid, and every query tests them, so
+	// that the grid's lists hold at most bigStatic entries a box at the
+	// root (boxes stacked on each other, each across every cell, made
+	// lists of N entries in N cells).
+	big    []int32
+	ents   []int32 // build: the boxes binned
+	binned int     // build: the entries binned, at every level (Options.MaxItems)
 
 	leaves  []int32 // LinearScan: every leaf cell
 	leafBox []box3  // LinearScan: its closed extent
@@ -147,8 +155,12 @@ type staticGrid struct {
 	counts              []int32
 }
 
+// bigStatic is the number of root cells above which a static box is big:
+// kept out of the grid, in a list every query tests.
+const bigStatic = 64
+
 // params returns the resolved build parameters for ns static objects.
-func (p *Phase) params(ns int) (root, split, thr, maxDepth, maxCells int) {
+func (p *Phase) params(ns int) (root, split, thr, maxDepth, maxCells, maxItems int) {
 	o := &p.opt
 	root = o.Root
 	if root <= 0 {
@@ -171,6 +183,10 @@ func (p *Phase) params(ns int) (root, split, thr, maxDepth, maxCells int) {
 	maxCells = o.MaxCells
 	if maxCells <= 0 {
 		maxCells = max(1<<16, 64*ns)
+	}
+	maxItems = o.MaxItems
+	if maxItems <= 0 {
+		maxItems = max(1<<18, 64*ns)
 	}
 	return
 }
@@ -201,7 +217,8 @@ func (p *Phase) build() {
 	s.bounds = emptyBox3()
 	st := &p.stats
 	st.Builds++
-	st.Cells, st.Leaves, st.Depth, st.Items, st.OverThreshold, st.FullCells, st.Root = 0, 0, 0, 0, 0, 0, 0
+	st.Cells, st.Leaves, st.Depth, st.Items, st.OverThreshold, st.FullCells, st.Root, st.Big = 0, 0, 0, 0, 0, 0, 0, 0
+	s.big = s.big[:0]
 	if ns == 0 {
 		return
 	}
@@ -213,7 +230,7 @@ func (p *Phase) build() {
 		ob := toBox3(*b)
 		arith.union(&ob)
 	}
-	root, split, thr, maxDepth, maxCells := p.params(ns)
+	root, split, thr, maxDepth, maxCells, maxItems := p.params(ns)
 	st.Root = root
 	minCell := p.opt.MinCellSize
 	if minCell <= 0 {
@@ -235,16 +252,27 @@ func (p *Phase) build() {
 	nc := int(g.n[0] * g.n[1] * g.n[2])
 	s.cells = append(s.cells, make([]cell, nc)...)
 
-	// Bin every box into the root cells it reaches.
+	// Bin every box but the big ones into the root cells it reaches.
 	s.counts = resize(s.counts, nc+1)
 	clear(s.counts)
-	for k := range s.box {
+	s.big, s.ents = s.big[:0], s.ents[:0]
+	for k := range int32(len(s.box)) {
 		r := g.rangeOf(&s.box[k])
+		if n := int64(r.hi[0]-r.lo[0]+1) * int64(r.hi[1]-r.lo[1]+1) * int64(r.hi[2]-r.lo[2]+1); n > bigStatic {
+			s.big = append(s.big, k)
+			continue
+		}
+		s.ents = append(s.ents, k)
 		forRange(&g, r, func(c int32) { s.counts[c+1]++ })
+	}
+	st.Big = len(s.big)
+	s.binned = 0 // the root's entries, before binInto's prefix sums
+	for _, c := range s.counts[1 : nc+1] {
+		s.binned += int(c)
 	}
 	s.cur, s.curItems = s.cur[:0], s.curItems[:0]
 	s.next, s.nextItems = s.next[:0], s.nextItems[:0]
-	s.binInto(&g, 0, nil, nc)
+	s.binInto(&g, 0, s.ents, nc)
 	s.cur, s.next = s.next, s.cur
 	s.curItems, s.nextItems = s.nextItems, s.curItems
 
@@ -252,7 +280,7 @@ func (p *Phase) build() {
 	for len(s.cur) > 0 {
 		s.next, s.nextItems = s.next[:0], s.nextItems[:0]
 		for _, pc := range s.cur {
-			s.process(pc, depth, split, thr, maxDepth, maxCells, minCell)
+			s.process(pc, depth, split, thr, maxDepth, maxCells, maxItems, minCell)
 		}
 		s.cur, s.next = s.next, s.cur
 		s.curItems, s.nextItems = s.nextItems, s.curItems
@@ -308,8 +336,7 @@ func forRange(g *grid, r cellRange, f func(c int32)) {
 
 // binInto fills the next level's item buffer from counts, which hold in
 // counts[c+1] the number of boxes of each of the nc cells of g, and queues
-// the non-empty cells. ents are the static indices to bin; nil means all of
-// them (the root).
+// the non-empty cells. ents are the static indices to bin.
 func (s *staticGrid) binInto(g *grid, gi int32, ents []int32, nc int) {
 	queue, items := &s.next, &s.nextItems
 	base0 := int32(len(*items))
@@ -326,14 +353,8 @@ func (s *staticGrid) binInto(g *grid, gi int32, ents []int32, nc int) {
 			fill[c]++
 		})
 	}
-	if ents == nil {
-		for k := range int32(len(s.box)) {
-			put(k)
-		}
-	} else {
-		for _, k := range ents {
-			put(k)
-		}
+	for _, k := range ents {
+		put(k)
 	}
 	// fill[c] is now the end of cell c, and fill[c-1] its start.
 	start := int32(0)
@@ -352,7 +373,7 @@ func (s *staticGrid) binInto(g *grid, gi int32, ents []int32, nc int) {
 }
 
 // process makes the pending cell pc, at depth, a leaf or subdivides it.
-func (s *staticGrid) process(pc pending, depth, split, thr, maxDepth, maxCells int, minCell float64) {
+func (s *staticGrid) process(pc pending, depth, split, thr, maxDepth, maxCells, maxItems int, minCell float64) {
 	g := s.grids[pc.grid]
 	var lo, hi [3]float64
 	for a := range 3 {
@@ -373,18 +394,22 @@ func (s *staticGrid) process(pc pending, depth, split, thr, maxDepth, maxCells i
 		}
 		nc := int(child.n[0] * child.n[1] * child.n[2])
 		if nc > 1 && len(s.cells)+nc <= maxCells {
-			gi := int32(len(s.grids))
 			child.base = int32(len(s.cells))
-			s.grids = append(s.grids, child)
-			s.cells = append(s.cells, make([]cell, nc)...)
-			s.cells[pc.cell] = cell{first: gi, n: -1}
 			s.counts = resize(s.counts, nc+1)
 			clear(s.counts[:nc+1])
+			total := 0
 			for _, k := range ents {
-				forRange(&child, child.rangeOf(&s.box[k]), func(c int32) { s.counts[c-child.base+1]++ })
+				forRange(&child, child.rangeOf(&s.box[k]), func(c int32) { s.counts[c-child.base+1]++; total++ })
 			}
-			s.binInto(&child, gi, ents, nc)
-			return
+			if s.binned+total <= maxItems {
+				gi := int32(len(s.grids))
+				s.grids = append(s.grids, child)
+				s.cells = append(s.cells, make([]cell, nc)...)
+				s.cells[pc.cell] = cell{first: gi, n: -1}
+				s.binned += total
+				s.binInto(&child, gi, ents, nc)
+				return
+			}
 		}
 	}
 	first := int32(len(s.items))

@@ -108,7 +108,7 @@ func (p *Phase) Check() error {
 	if ns == 0 {
 		return nil
 	}
-	_, split, thr, maxDepth, maxCells := p.params(ns)
+	_, split, thr, maxDepth, maxCells, maxItems := p.params(ns)
 	listed := 0
 	for gi := range s.grids {
 		g := &s.grids[gi]
@@ -149,7 +149,8 @@ func (p *Phase) Check() error {
 					}
 					listed += len(items)
 					if int(cl.n) > thr && int(cl.nfull) <= thr && int(g.depth) < maxDepth &&
-						len(s.cells)+split*split*split <= maxCells && p.splittable(g, ix, iy, iz, split) {
+						len(s.cells)+split*split*split <= maxCells && s.binned+split*split*split*int(cl.n) <= maxItems &&
+						p.splittable(g, ix, iy, iz, split) {
 						return fmt.Errorf("cell %d: %d boxes (%d full) > threshold %d at depth %d, and no guard holds", ci, cl.n, cl.nfull, thr, g.depth)
 					}
 				}
@@ -159,7 +160,18 @@ func (p *Phase) Check() error {
 	// Every (leaf, box) pair the boxes reach is listed; with the count, the
 	// lists hold nothing else.
 	reached := 0
+	big := map[int32]bool{}
+	root := &s.grids[0]
+	for _, k := range s.big {
+		if r := root.rangeOf(&s.box[k]); int64(r.hi[0]-r.lo[0]+1)*int64(r.hi[1]-r.lo[1]+1)*int64(r.hi[2]-r.lo[2]+1) <= bigStatic || big[k] {
+			return fmt.Errorf("box %d in the big list twice, or reaching %v root cells only", k, r)
+		}
+		big[k] = true
+	}
 	for k := range s.box {
+		if big[int32(k)] {
+			continue
+		}
 		if err := s.checkReach(0, int32(k), [3]bool{true, true, true}, &reached); err != nil {
 			return err
 		}

@@ -11,10 +11,13 @@ func (p *Phase) queryStatic(a int32) bool {
 	}
 	sph := p.sph[a]
 	if len(sph) == 0 {
+		ok := false
 		if p.opt.LinearScan {
-			return p.scanBox(a, q)
+			ok = p.scanBox(a, q)
+		} else {
+			ok = p.walkBox(0, a, q)
 		}
-		return p.walkBox(0, a, q)
+		return ok && p.bigBox(a, q)
 	}
 	for j := range sph {
 		sp := &sph[j]
@@ -35,7 +38,7 @@ func (p *Phase) queryStatic(a int32) bool {
 			pin := sphereBoxFilter(&c, sp.R, &box3{root.lo, root.hi}) == sphereIn
 			ok = p.walkSphere(0, a, &c, sp.R, &sb, pin)
 		}
-		if !ok {
+		if !ok || len(s.big) > 0 && !p.leafSphere(a, &c, sp.R, cell{}, false) {
 			return false
 		}
 	}
@@ -64,6 +67,30 @@ func (p *Phase) walkBox(gi int32, a int32, q *box3) bool {
 					return false
 				}
 			}
+		}
+	}
+	return true
+}
+
+// bigBox tests the big static boxes against the box q of object a.
+func (p *Phase) bigBox(a int32, q *box3) bool {
+	s := &p.st
+	for _, k := range s.big {
+		if s.stamp[k] == p.q {
+			continue
+		}
+		s.stamp[k] = p.q
+		p.stats.BoxTests++
+		if !q.overlaps(&s.box[k]) {
+			continue
+		}
+		b := s.ids[k]
+		if !p.sphOK(b, q) {
+			continue
+		}
+		p.stats.StaticPairs++
+		if !p.emit(a, b) {
+			return false
 		}
 	}
 	return true
@@ -162,7 +189,11 @@ func (p *Phase) walkSphere(gi int32, a int32, c *[3]float64, r float64, sb *box3
 // the boxes that contain the cell without a test.
 func (p *Phase) leafSphere(a int32, c *[3]float64, r float64, cl cell, in bool) bool {
 	s := &p.st
-	for i, k := range s.items[cl.first : cl.first+cl.n] {
+	items := s.items[cl.first : cl.first+cl.n]
+	if cl == (cell{}) {
+		items = s.big // the big boxes, each tested
+	}
+	for i, k := range items {
 		if s.sstamp[k] == p.qs {
 			continue
 		}

@@ -19,6 +19,14 @@
 // would hold them all). A leaf is Empty (no box), Full (a static box
 // contains the whole cell) or Partial.
 //
+// A static box that reaches more than 64 root cells stays out of the grid,
+// in a list that every query tests (Stats.Big): boxes stacked on each
+// other across the whole root box made every cell list every box, N² in
+// all (6,000 identical boxes took 0.7 GB). And the cells' lists hold at
+// most Options.MaxItems entries in all: boxes sharing a face across a cell
+// go into the same children at every level, so that subdivision does not
+// thin them (6,000 such boxes took 0.9 GB).
+//
 // The grid is built in Pairs, in bulk, whenever the static set changed since
 // the last build: each box is binned into the cells its bounds reach, level
 // by level (O(N_s) per level when boxes touch few cells), never by testing
@@ -114,6 +122,13 @@ type Options struct {
 	// max(2^16, 64·N_s). Cells are subdivided breadth first, so the cap cuts
 	// off the deepest level.
 	MaxCells int
+	// MaxItems caps the entries of the cells' box lists, counted as the
+	// cells are binned: a cell is not subdivided when its children's
+	// lists would take the total past it; 0 means max(2^18, 64·N_s).
+	// Boxes sharing a face across a cell go into the same children at
+	// every level, so that without a cap the lists grew as N_s times the
+	// cells (6,000 stacked boxes took 0.9 GB).
+	MaxItems int
 	// Bounds, when not nil and not empty, is the root box (the paper's unit
 	// cube) instead of the box of the static objects; it is grown to hold
 	// every static box.
@@ -137,6 +152,7 @@ type Stats struct {
 	OverThreshold int // leaves holding more than Threshold boxes (stopped by a guard)
 	FullCells     int // leaves in the Full state
 	Root          int // root cells per axis of the last build
+	Big           int // static boxes too big for the grid, tested by every query
 
 	CellTests        int64 // cells tested against a sphere or, in LinearScan mode, against a query box
 	CellsVisited     int64 // leaf cells reached by a query (Empty ones included)
@@ -279,16 +295,16 @@ func (p *Phase) Add(id int32, b geom.AABB, static bool) {
 	p.mark(id)
 }
 
-// Move implements broad.Phase. A static object becomes moving. It drops the
-// object's spheres, which bounded it at its old place: give them again with
-// SetSpheres.
+// Move implements broad.Phase. A static object stays static: the static
+// grid is built again at the next Pairs, and the object paired with the
+// moving objects only. It drops the object's spheres, which bounded it at
+// its old place: give them again with SetSpheres.
 func (p *Phase) Move(id int32, b geom.AABB) {
 	if id < 0 || int(id) >= len(p.flag) || p.flag[id]&fPresent == 0 {
 		panic("rgrid: Move of an absent object")
 	}
 	if p.flag[id]&fStatic != 0 {
 		p.leave(id)
-		p.flag[id] &^= fStatic
 	}
 	p.box[id] = toBox3(b)
 	p.sph[id] = p.sph[id][:0]
@@ -332,7 +348,7 @@ func (p *Phase) Stats() Stats { return p.stats }
 func (p *Phase) ResetStats() {
 	s := p.stats
 	p.stats = Stats{Builds: s.Builds, Cells: s.Cells, Leaves: s.Leaves, Depth: s.Depth,
-		Items: s.Items, OverThreshold: s.OverThreshold, FullCells: s.FullCells, Root: s.Root}
+		Items: s.Items, OverThreshold: s.OverThreshold, FullCells: s.FullCells, Root: s.Root, Big: s.Big}
 }
 
 // Pairs implements broad.Phase. The static grid is rebuilt first if the
@@ -354,8 +370,8 @@ func (p *Phase) Pairs(fn func(a, b int32) bool) {
 		}
 		p.nextStamp()
 		if f&fStatic != 0 {
-			// A new static object against the moving objects that did
-			// not move (those that did find it in the grid).
+			// A new or moved static object against the moving objects
+			// that did not move (those that did find it in the grid).
 			p.queryMoving(a, &p.box[a], false)
 			continue
 		}

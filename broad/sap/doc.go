@@ -39,6 +39,13 @@
 // not 10^5 insertions. A few objects added to many are merged into the
 // arrays, and their pairs found by a scan of the x array.
 //
+// Pairs of two static objects are never visited: an endpoint carries its
+// object's static flag, a swap of two static endpoints changes nothing,
+// an insertion skips them, and in the rebuild's sweep a static box meets
+// only the moving boxes after it. The pair set holds only the pairs with a
+// moving object (6,000 identical static boxes held 18 million pairs, 1.9
+// GB).
+//
 // # Why three axes
 //
 // The alternative measured was the single-axis array of boxes (OPCODE's

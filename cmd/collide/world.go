@@ -49,7 +49,9 @@ unless --all), then a summary: the steps, contacts, candidate pairs and
 exact tests, the mean counts of the cost model per step, and the time of
 each phase per step (the motions, bounding the moved objects, the broad
 phase, the exact tests, the update of the contacts: total, median and 99th
-percentile). --json prints one line per step,
+percentile; kept in a fixed memory, the median and the 99th percentile
+are exact up to 16,384 steps and at most 0.8%% above beyond). --json prints
+one line per step,
   {"step":N,"contacts":[{"a":"ball1","b":"floor","pairs":[[3,7],...]},...],
    "stats":{"moved":N,"candidates":N,"tested":N,"contacts":N,"began":N,
    "kept":N,"ended":N,"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},

@@ -276,3 +276,24 @@ func TestWorldProgress(t *testing.T) {
 		t.Errorf("progress %q", stderr)
 	}
 }
+
+// TestWorldMotionOverflow plays scenes whose motions would overflow: each
+// is refused before any step, exit 1, naming the file, the line and the
+// motion's parameters (a gravity motion of strength and max_speed 1e308
+// failed at step 2 with a NaN translation nobody wrote).
+func TestWorldMotionOverflow(t *testing.T) {
+	for _, tc := range []struct{ motion, want string }{
+		{`{"type": "gravity", "strength": 1e308, "max_speed": 1e308}`, "strength 1e+308 and max_speed 1e+308"},
+		{`{"type": "fall", "gravity": [0, 0, -1e308], "dt": 1e308, "restitution": 0}`, "gravity (0, 0, -1e+308) times dt 1e+308 overflows"},
+		{`{"type": "billiard", "speed": 1e308}`, "speed 1e+308"},
+		{`{"type": "brownian", "angle": 1e308}`, "angle 1e+308"},
+	} {
+		path := worldScene(t, `{"steps": 5, "models": [{"name": "b", "mesh": "gen:box"}],
+ "objects": [{"name": "c", "model": "b", "position": [2.5, 0, 0], "static": true},
+  {"name": "a", "model": "b", "position": [0.3, 0.2, 0.1], "motion": `+tc.motion+`}]}`)
+		stdout, stderr, code := runCLI(t, "world", path)
+		if code != exitError || stdout != "" || !strings.Contains(stderr, path+": line 3: objects[1] (\"a\"): ") || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "NaN") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d before any step, naming %q", tc.motion, code, stdout, stderr, exitError, tc.want)
+		}
+	}
+}
