@@ -16,12 +16,14 @@ import (
 
 // rangeScene is a scene at an edge of float32's range (k-DOP trees store
 // their volumes in float32 by default): the models, the centre and size of
-// the flight through them, and the tolerance of its eps mode.
+// the flight through them (or its poses), and the tolerance of its eps
+// mode.
 type rangeScene struct {
 	name     string
 	env, fly *mesh.TriMesh
 	c        geom.Vec3
 	size     float64
+	poses    []geom.Pose
 }
 
 // oneTriangle returns a mesh of one right triangle at o with legs of
@@ -39,9 +41,9 @@ func oneTriangle(o geom.Vec3, d float64) *mesh.TriMesh {
 func rangeScenes() []rangeScene {
 	var sc []rangeScene
 	a := 0x1p127
-	sc = append(sc, rangeScene{"triangle-2^127", oneTriangle(geom.V(a, a, a), 0x1p120), oneTriangle(geom.V(a, a, a), 0x1p120), geom.V(a, a, a), 0x1p120})
+	sc = append(sc, rangeScene{name: "triangle-2^127", env: oneTriangle(geom.V(a, a, a), 0x1p120), fly: oneTriangle(geom.V(a, a, a), 0x1p120), c: geom.V(a, a, a), size: 0x1p120})
 	box := gen.Must(gen.Box(geom.AABB{Max: geom.V(0x1p128, 0x1p128, 0x1p128)}, 2))
-	sc = append(sc, rangeScene{"boxes-[0,2^128]", box, box, geom.V(a, a, a), 0x1p128})
+	sc = append(sc, rangeScene{name: "boxes-[0,2^128]", env: box, fly: box, c: geom.V(a, a, a), size: 0x1p128})
 	for _, s := range []struct {
 		name string
 		c, r float64
@@ -55,8 +57,22 @@ func rangeScenes() []rangeScene {
 		c := geom.V(s.c, s.c/2, -s.c/4)
 		env := gen.Must(gen.Icosphere(c, s.r, 80))
 		fly := gen.Must(gen.Icosphere(c.Add(geom.V(s.r, 0, 0)), s.r/2, 20))
-		sc = append(sc, rangeScene{s.name, env, fly, c, 2 * s.r})
+		sc = append(sc, rangeScene{name: s.name, env: env, fly: fly, c: c, size: 2 * s.r})
 	}
+	// At float64's edge: the environment's triangle near (h, h, 0), whose
+	// projection on x + y overflows to +Inf, and its mirror image; the
+	// flying triangle, the same at (g, g, 0), g + g finite, slides onto
+	// it (its x + y overflowing too on the way), turns on it, leaves it.
+	h, g, d := 0.9e308, 0.2e308, 1e306
+	env := oneTriangle(geom.V(h, h, 0), d)
+	mirror := oneTriangle(geom.V(-h, -h, 0), d)
+	env.Verts = append(env.Verts, mirror.Verts...)
+	env.Tris = append(env.Tris, [3]int32{3, 4, 5})
+	on := geom.V(h-g, h-g, 0)
+	turn := geom.FromAxisAngle(geom.V(0, 0, 1), 0.2, on)
+	turn.T = turn.T.Add(geom.V(g, g, 0)).Sub(turn.R.MulVec(geom.V(g, g, 0)))
+	sc = append(sc, rangeScene{name: "triangles-0.9e308", env: env, fly: oneTriangle(geom.V(g, g, 0), d), c: geom.V(h, h, 0), size: d,
+		poses: []geom.Pose{geom.Identity(), geom.Translation(on.Scale(0.5)), geom.Translation(on), turn, geom.Translation(on.Add(geom.V(0, 0, d))), geom.Identity(), geom.Translation(on)}})
 	return sc
 }
 
@@ -93,6 +109,9 @@ func TestFloat32RangeEdges(t *testing.T) {
 		far := geom.FromAxisAngle(geom.V(0, 0, 1), 0.1, geom.V(-0x1p129-4*sc.size, 0, 0))
 		far.T = far.T.Add(sc.c).Sub(far.R.MulVec(sc.c))
 		poses := append([]geom.Pose{far}, path(rng, sc.c, sc.size, 8)...)
+		if sc.poses != nil {
+			poses = sc.poses
+		}
 		eps := 0.01 * sc.size
 		want := make([][2][][2]int32, len(poses))
 		dist := make([]float64, len(poses))

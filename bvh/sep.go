@@ -74,16 +74,24 @@ var dopW = func() (w [27][bv.MaxSlabs]float64) {
 // result is below G_i/|d_i|, strictly for G_i > 0, with no further
 // scaling. fl(G_i) > 0 exactly when the overlap test's comparison finds
 // slab i disjoint, so g > 0 exactly when it says disjoint.
+//
+// A lower bound stored as +Inf (an upper one as −Inf) is read as float64's
+// largest value (its negative): a projection that overflowed float64 (a
+// diagonal one near float64's largest coordinates, in a tree built so, or
+// packed at the query's pose) is still a bound, but not a gap of infinite
+// size, which would keep a front's pair however far the model moves
+// (bv.PackLoose stores no such bound; Build's trees, as saved, may).
 func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
 	w := &dopW[len(*a)]
 	g := math.Inf(-1)
+	const top = math.MaxFloat64
 	for i := 0; i < len(*a); i += 2 {
 		wi := w[i/2]
-		if s := (float64((*a)[i]) - float64((*b)[i+1])) * wi; s > g {
+		if s := (min(float64((*a)[i]), top) - max(float64((*b)[i+1]), -top)) * wi; s > g {
 			g = s
 		}
-		if s := (float64((*b)[i]) - float64((*a)[i+1])) * wi; s > g {
+		if s := (min(float64((*b)[i]), top) - max(float64((*a)[i+1]), -top)) * wi; s > g {
 			g = s
 		}
 	}
