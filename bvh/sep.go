@@ -85,7 +85,26 @@ func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
 	w := &dopW[len(*a)]
 	g := math.Inf(-1)
+	for i := 0; i < len(*a); i += 2 {
+		wi := w[i/2]
+		if s := (float64((*a)[i]) - float64((*b)[i+1])) * wi; s > g {
+			g = s
+		}
+		if s := (float64((*b)[i]) - float64((*a)[i+1])) * wi; s > g {
+			g = s
+		}
+	}
+	if g > math.MaxFloat64 {
+		return dopSepFinite[F](a, b, w)
+	}
+	return g
+}
+
+// dopSepFinite is dopQuery.sep with the infinite bounds read as float64's
+// largest value, for the pairs where sep found an infinite gap.
+func dopSepFinite[F bv.Float, A bv.Slabs[F]](a, b *A, w *[bv.MaxSlabs]float64) float64 {
 	const top = math.MaxFloat64
+	g := math.Inf(-1)
 	for i := 0; i < len(*a); i += 2 {
 		wi := w[i/2]
 		if s := (min(float64((*a)[i]), top) - max(float64((*b)[i+1]), -top)) * wi; s > g {
