@@ -80,7 +80,10 @@ var dopW = func() (w [27][bv.MaxSlabs]float64) {
 // diagonal one near float64's largest coordinates, in a tree built so, or
 // packed at the query's pose) is still a bound, but not a gap of infinite
 // size, which would keep a front's pair however far the model moves
-// (bv.PackLoose stores no such bound; Build's trees, as saved, may).
+// (bv.PackLoose stores no such bound; Build's trees, as saved, may). The
+// difference still rounds to +Inf where the exact gap exceeds float64's
+// range: a motion that covers it overflows the front's bound of the motion
+// (Front.moved), which then keeps nothing.
 func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
 	w := &dopW[len(*a)]
