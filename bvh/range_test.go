@@ -26,9 +26,9 @@ type rangeScene struct {
 	poses    []geom.Pose
 }
 
-// oneTriangle returns a mesh of one right triangle at o with legs of
+// rangeTriangle returns a mesh of one right triangle at o with legs of
 // length d along x and y.
-func oneTriangle(o geom.Vec3, d float64) *mesh.TriMesh {
+func rangeTriangle(o geom.Vec3, d float64) *mesh.TriMesh {
 	return &mesh.TriMesh{Verts: []geom.Vec3{o, o.Add(geom.V(d, 0, 0)), o.Add(geom.V(0, d, 0))}, Tris: [][3]int32{{0, 1, 2}}}
 }
 
@@ -41,7 +41,7 @@ func oneTriangle(o geom.Vec3, d float64) *mesh.TriMesh {
 func rangeScenes() []rangeScene {
 	var sc []rangeScene
 	a := 0x1p127
-	sc = append(sc, rangeScene{name: "triangle-2^127", env: oneTriangle(geom.V(a, a, a), 0x1p120), fly: oneTriangle(geom.V(a, a, a), 0x1p120), c: geom.V(a, a, a), size: 0x1p120})
+	sc = append(sc, rangeScene{name: "triangle-2^127", env: rangeTriangle(geom.V(a, a, a), 0x1p120), fly: rangeTriangle(geom.V(a, a, a), 0x1p120), c: geom.V(a, a, a), size: 0x1p120})
 	box := gen.Must(gen.Box(geom.AABB{Max: geom.V(0x1p128, 0x1p128, 0x1p128)}, 2))
 	sc = append(sc, rangeScene{name: "boxes-[0,2^128]", env: box, fly: box, c: geom.V(a, a, a), size: 0x1p128})
 	for _, s := range []struct {
@@ -64,14 +64,14 @@ func rangeScenes() []rangeScene {
 	// flying triangle, the same at (g, g, 0), g + g finite, slides onto
 	// it (its x + y overflowing too on the way), turns on it, leaves it.
 	h, g, d := 0.9e308, 0.2e308, 1e306
-	env := oneTriangle(geom.V(h, h, 0), d)
-	mirror := oneTriangle(geom.V(-h, -h, 0), d)
+	env := rangeTriangle(geom.V(h, h, 0), d)
+	mirror := rangeTriangle(geom.V(-h, -h, 0), d)
 	env.Verts = append(env.Verts, mirror.Verts...)
 	env.Tris = append(env.Tris, [3]int32{3, 4, 5})
 	on := geom.V(h-g, h-g, 0)
 	turn := geom.FromAxisAngle(geom.V(0, 0, 1), 0.2, on)
 	turn.T = turn.T.Add(geom.V(g, g, 0)).Sub(turn.R.MulVec(geom.V(g, g, 0)))
-	sc = append(sc, rangeScene{name: "triangles-0.9e308", env: env, fly: oneTriangle(geom.V(g, g, 0), d), c: geom.V(h, h, 0), size: d,
+	sc = append(sc, rangeScene{name: "triangles-0.9e308", env: env, fly: rangeTriangle(geom.V(g, g, 0), d), c: geom.V(h, h, 0), size: d,
 		poses: []geom.Pose{geom.Identity(), geom.Translation(on.Scale(0.5)), geom.Translation(on), turn, geom.Translation(on.Add(geom.V(0, 0, d))), geom.Identity(), geom.Translation(on)}})
 	return sc
 }

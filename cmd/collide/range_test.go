@@ -12,8 +12,8 @@ import (
 	"github.com/collide3d/collide/mesh"
 )
 
-// poseLine formats p as a line of a pose file.
-func poseLine(p geom.Pose) string {
+// rangePoseLine formats p as a line of a pose file.
+func rangePoseLine(p geom.Pose) string {
 	var b strings.Builder
 	for i := range 3 {
 		for j := range 3 {
@@ -37,7 +37,7 @@ func TestFlightFloat32Range(t *testing.T) {
 	tri := writeOBJ(t, dir, "tri.obj", &mesh.TriMesh{Verts: []geom.Vec3{o, o.Add(geom.V(d, 0, 0)), o.Add(geom.V(0, d, 0))}, Tris: [][3]int32{{0, 1, 2}}})
 	far := geom.FromAxisAngle(geom.V(0, 0, 1), 0.1, geom.V(-0x1p129, 0, 0))
 	// The last pose lifts the triangle off its plane: no contact.
-	poses := poseLine(far) + poseLine(geom.Identity()) + poseLine(geom.Translation(geom.V(d/4, d/4, 0))) + poseLine(geom.Translation(geom.V(0, 0, d/1024)))
+	poses := rangePoseLine(far) + rangePoseLine(geom.Identity()) + rangePoseLine(geom.Translation(geom.V(d/4, d/4, 0))) + rangePoseLine(geom.Translation(geom.V(0, 0, d/1024)))
 	path := writeFile(t, dir, "poses.txt", []byte(poses))
 	for _, args := range [][]string{
 		{"check", "--poses", path, tri, tri},
@@ -83,7 +83,7 @@ func TestWorldFloat32Range(t *testing.T) {
 		}
 		p := geom.FromAxisAngle(axis, 0.15*float64(i), geom.V(u*size, 0.3*u*size, 0))
 		p.T = p.T.Add(c).Sub(p.R.MulVec(c))
-		poses.WriteString(poseLine(p))
+		poses.WriteString(rangePoseLine(p))
 	}
 	writeFile(t, dir, "path.txt", []byte(poses.String()))
 	scene := func(bv string) string {
