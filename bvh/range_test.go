@@ -36,8 +36,9 @@ func rangeTriangle(o geom.Vec3, d float64) *mesh.TriMesh {
 // triangle near 2^127 (the flight), boxes of 48 triangles
 // spanning [0, 2^128]³ (the world), spheres straddling float32's
 // largest value, models beyond it (2^140 and 10^300, every slab of a
-// float32 tree out of range), and models whose coordinates are float32
-// denormals (2^-140) or below them (2^-160).
+// float32 tree out of range), models whose coordinates are float32
+// denormals (2^-140) or below them (2^-160), and triangles whose diagonal
+// projections overflow float64.
 func rangeScenes() []rangeScene {
 	var sc []rangeScene
 	a := 0x1p127
