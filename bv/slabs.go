@@ -119,24 +119,42 @@ func roundUp[F Float](x float64) F {
 // hi[i] − off[i] + pad[i], rounded outward by arithmetic rather than by
 // stepping to the adjacent float, which is several times faster and looser
 // by at most 2 units in the last place of F. off and pad must not be nil.
+//
+// Like Pack, it stores a lower bound that is never +Inf and an upper bound
+// that is never −Inf: a bound beyond F's range is stored as F's largest
+// finite value (below it, so still a bound) or as the infinity on its own
+// side, so that the difference of a lower and an upper bound never
+// overstates a gap (the separation of two k-DOPs, dopQuery.sep in package
+// bvh, which a front keeps a pair on: an infinite gap would keep it
+// forever).
 func PackLoose[F Float, A Slabs[F]](dst *A, lo, hi, off, pad *[MaxSlabs]float64) {
 	n := len(*dst) / 2
 	// Relative widening that covers the rounding of the conversion to F
-	// (half an ulp of F: 2^-24 or 2^-53) twice over.
-	rel := 0x1p-52
+	// (half an ulp of F: 2^-24 or 2^-53) twice over, and absolute widening
+	// that covers it among F's denormals (half of F's smallest denormal:
+	// 2^-150 or 2^-1075) twice over.
+	rel, abs, mx := 0x1p-52, 0x1p-1074, math.MaxFloat64
 	if unsafe.Sizeof(F(0)) == 4 {
-		rel = 0x1p-23
+		rel, abs, mx = 0x1p-23, 0x1p-149, math.MaxFloat32
 	}
+	top := F(mx)
 	for i := range n {
 		o, p := off[i], pad[i]
 		ao := math.Abs(o) + p
 		// The two subtractions (or additions) are rounded by at most
 		// 2^-53·(|x| + |o| + p) each.
 		l := lo[i] - o - p
-		l -= 0x1p-51*(math.Abs(lo[i])+ao) + rel*math.Abs(l) + 0x1p-1074
+		l -= 0x1p-51*(math.Abs(lo[i])+ao) + rel*math.Abs(l) + abs
 		h := hi[i] - o + p
-		h += 0x1p-51*(math.Abs(hi[i])+ao) + rel*math.Abs(h) + 0x1p-1074
-		(*dst)[2*i] = F(l)
-		(*dst)[2*i+1] = F(h)
+		h += 0x1p-51*(math.Abs(hi[i])+ao) + rel*math.Abs(h) + abs
+		fl, fh := F(l), F(h)
+		if fl > top { // l above F's range: F(l) is +Inf
+			fl = top
+		}
+		if fh < -top {
+			fh = -top
+		}
+		(*dst)[2*i] = fl
+		(*dst)[2*i+1] = fh
 	}
 }

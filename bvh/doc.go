@@ -30,7 +30,9 @@
 //
 // The nodes are one flat array in depth-first order. Each holds its k-DOP in
 // float32 (or float64, Options.Float64), rounded outward, relative to the
-// model's centre so that models far from the origin keep their precision,
+// model's centre so that models far from the origin keep their precision
+// (a bound beyond float32's range is stored as its largest value where that
+// still bounds, and as infinity otherwise: never +Inf for a lower bound),
 // and one int32: the offset of the right child (the left one follows) or the
 // leaf's triangle. An 18-DOP tree with one triangle per leaf takes 152 bytes
 // per triangle; Tree.Validate checks every invariant of a tree exactly.

@@ -74,6 +74,16 @@ var dopW = func() (w [27][bv.MaxSlabs]float64) {
 // result is below G_i/|d_i|, strictly for G_i > 0, with no further
 // scaling. fl(G_i) > 0 exactly when the overlap test's comparison finds
 // slab i disjoint, so g > 0 exactly when it says disjoint.
+//
+// A lower bound stored as +Inf (an upper one as −Inf) is read as float64's
+// largest value (its negative): a projection that overflowed float64 (a
+// diagonal one near float64's largest coordinates, in a tree built so, or
+// packed at the query's pose) is still a bound, but not a gap of infinite
+// size, which would keep a front's pair however far the model moves
+// (bv.PackLoose stores no such bound; Build's trees, as saved, may). The
+// difference still rounds to +Inf where the exact gap exceeds float64's
+// range: a motion that covers it overflows the front's bound of the motion
+// (Front.moved), which then keeps nothing.
 func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
 	w := &dopW[len(*a)]
@@ -84,6 +94,26 @@ func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 			g = s
 		}
 		if s := (float64((*b)[i]) - float64((*a)[i+1])) * wi; s > g {
+			g = s
+		}
+	}
+	if g > math.MaxFloat64 {
+		return dopSepFinite[F](a, b, w)
+	}
+	return g
+}
+
+// dopSepFinite is dopQuery.sep with the infinite bounds read as float64's
+// largest value, for the pairs where sep found an infinite gap.
+func dopSepFinite[F bv.Float, A bv.Slabs[F]](a, b *A, w *[bv.MaxSlabs]float64) float64 {
+	const top = math.MaxFloat64
+	g := math.Inf(-1)
+	for i := 0; i < len(*a); i += 2 {
+		wi := w[i/2]
+		if s := (min(float64((*a)[i]), top) - max(float64((*b)[i+1]), -top)) * wi; s > g {
+			g = s
+		}
+		if s := (min(float64((*b)[i]), top) - max(float64((*a)[i+1]), -top)) * wi; s > g {
 			g = s
 		}
 	}
