@@ -9,7 +9,7 @@
 //	collide distance [flags] ENV FLY         FLY's distance to ENV at each pose
 //	collide ccd [--summary] FILE             continuous collision of moving vertices, faces and edges
 //	collide build [flags] ENV -o FILE        build a hierarchy and save the model
-//	collide gen KIND [key=value ...] -o FILE write a generated mesh
+//	collide gen KIND [k=v ...] [-o FILE]     write a generated mesh (OBJ on stdout without -o)
 //	collide info [--json] MODEL...           describe meshes and saved models
 //	collide nc [flags] [PART] [PROGRAM]      verify a G-code tool path against a part
 //	collide help [COMMAND]                   show help
@@ -91,7 +91,7 @@ usage:
   collide distance [flags] ENV FLY          FLY's distance to ENV at each pose, with the witnesses
   collide ccd [--summary] FILE              when moving vertices meet faces, and edges edges (- reads stdin)
   collide build [flags] ENV -o FILE         build ENV's hierarchy and save the model
-  collide gen KIND [key=value ...] -o FILE  write a generated mesh (.obj or .stl)
+  collide gen KIND [k=v ...] [-o FILE]      write a generated mesh (.obj, .stl; OBJ on stdout without -o)
   collide gen                               list the generators and their parameters
   collide info [--json] MODEL...            describe meshes and saved models
   collide world [flags] SCENE               play a scene of many objects (a file, or builtin:NAME)
