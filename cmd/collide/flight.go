@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -47,6 +46,9 @@ type flightOptions struct {
 // defaultScene is the scene of a bare 'collide flight'.
 const defaultScene = "swept"
 
+// ccdExact says why --ccd takes no tolerance.
+const ccdExact = "the continuous query decides exact contact (at distance 0), so the contacts the steps missed are measured against exact steps"
+
 func flightCommand() *command {
 	return &command{
 		name:  "flight",
@@ -70,7 +72,10 @@ ENV's bounding box at a speed of 1%% of FLY's size per step. --seed chooses
 the random path (and the scene's random geometry). --poses replays a pose
 file instead (one pose a line: the 12 numbers of check --poses), such as one
 --record wrote: a recorded flight replays to the same contacts (and, with
---front on or off, to the same counters; auto decides by timing).
+--front on or off, to the same counters; auto decides by timing). A record
+flies what its header names (its scene or models, seed and tolerance):
+flags naming another flight are a usage error, --eps replaces the
+recorded tolerance.
 
 Scenes: %s. With no flags, flight flies the %s scene with %s.
 
@@ -109,7 +114,7 @@ Bounding volumes (--bv): %s.`,
 			strings.Join(scenes.Names(), ", "), defaultScene, collide.BVDefault, bvNames(collide.BVs())),
 		flags: func(fs *flag.FlagSet) any {
 			o := &flightOptions{}
-			o.build.define(fs, collide.BVs())
+			o.build.define(fs, collide.BVs()) // and o.given
 			fs.StringVar(&o.scene, "scene", "", "fly the scene `NAME`: "+strings.Join(scenes.Names(), ", ")+" (default "+defaultScene+")")
 			fs.BoolVar(&o.quick, "quick", false, "fly the small version of the scene (a few thousand triangles, a few hundred steps)")
 			fs.StringVar(&o.envArg, "env", "", "the environment `MODEL` (with --fly, instead of a scene)")
@@ -152,27 +157,28 @@ func runFlight(e *env, opts any, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkFlightName(o); err != nil {
+		return usagef("%v", err)
+	}
 	switch {
-	case (o.envArg == "") != (o.flyArg == ""):
-		return usagef("give both --env and --fly, or neither")
-	case o.envArg != "" && o.scene != "":
-		return usagef("give --scene, or --env and --fly, not both")
-	case o.envArg != "" && o.quick:
-		return usagef("--quick applies to scenes only")
 	case o.steps < 0:
 		return usagef("--steps must be >= 0, not %d", o.steps)
-	case math.IsNaN(o.eps) || math.IsInf(o.eps, 0) || o.eps < 0:
-		return usagef("--eps must be a finite number >= 0, not %v", o.eps)
 	case o.maxPairs < 0:
 		return usagef("--max-pairs must be >= 0, not %d", o.maxPairs)
 	case o.ccd && o.eps != 0:
-		return usagef("--ccd with --eps %s: the continuous query decides exact contact (at distance 0), so the contacts the steps missed are measured against exact steps", formatFloat(o.eps))
+		return usagef("--ccd with --eps %s: %s", formatFloat(o.eps), ccdExact)
+	}
+	if o.poses != "" {
+		// A flight record replays the flight its header names.
+		if err := applyRecord(o, false); err != nil {
+			return err
+		}
+		if o.ccd && o.eps != 0 {
+			return usagef("--ccd: %s was flown with --eps %s (its header); %s: give --eps 0 to replay it with exact steps", o.poses, formatFloat(o.eps), ccdExact)
+		}
 	}
 	if o.scene == "" && o.envArg == "" {
 		o.scene = defaultScene
-	}
-	if o.scene != "" && !slices.Contains(scenes.Names(), o.scene) {
-		return usagef("--scene: unknown scene %q (available: %s)", o.scene, strings.Join(scenes.Names(), ", "))
 	}
 	for _, out := range []string{o.plot, o.record} {
 		if out == "" {

@@ -222,6 +222,21 @@ func flagHelp(f *flag.Flag) string {
 	return head + "\n        " + usage
 }
 
+// flagDashes returns the message of err, an error of the flag package,
+// with flags written with two dashes, as the CLI writes them, not one.
+func flagDashes(err error) string {
+	msg := err.Error()
+	for _, r := range [][2]string{
+		{`" for flag -`, `" for flag --`}, // invalid value "V" for flag -NAME: ...
+		{`" for -`, `" for --`},           // invalid boolean value "V" for -NAME: ...
+		{"not defined: -", "not defined: --"},
+		{"needs an argument: -", "needs an argument: --"},
+	} {
+		msg = strings.Replace(msg, r[0], r[1], 1)
+	}
+	return msg
+}
+
 // parseInterspersed parses the flags in args wherever they appear among the
 // positional arguments (so "check a.obj b.obj --all" works) and returns the
 // positional arguments in order. A "--" ends the flags.
@@ -232,11 +247,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			// The flag package names flags with one dash; the CLI
-			// writes two.
-			msg := strings.Replace(err.Error(), "for flag -", "for flag --", 1)
-			msg = strings.Replace(msg, "not defined: -", "not defined: --", 1)
-			return nil, &usageError{msg}
+			return nil, &usageError{flagDashes(err)}
 		}
 		rest := fs.Args()
 		stop := len(args) - len(rest)
