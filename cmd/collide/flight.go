@@ -59,9 +59,21 @@ al., querying at every step, and prints a summary: the build times and
 memory of both models, the steps and contacts, the query time per step (mean,
 median, 99th and 99.9th percentiles and maximum; the query is prepared
 before the first step, so that the first costs what the others do, and the
-time that took is given apart) and the mean counts of the cost model per
-step: Nv bounding-volume tests, Np triangle tests, Nu volume updates, Nl
-tests of a leaf's triangles against a volume (OBB, AABB, sphere, RSS).
+time that took is given apart), whether the steps used a front, and the
+mean work of a step.
+
+The work of a step is counted as in the cost model of Gottschalk et al.,
+time = Nv×Cv + Np×Cp + Nu×Cu: each model's triangles sit in a tree of
+bounding volumes (--bv), and a query walks both trees together. Nv counts
+the pairs of volumes tested for overlap, Np the pairs of triangles tested
+exactly, Nu the volumes of the flying model moved to its pose to be
+tested (updates), and Nl the tests of a leaf's triangles straight against
+a volume of the other tree (OBB, AABB, sphere and RSS trees make those).
+A front (--front) is where the last step's walk ended: a step that starts
+there skips the pairs of volumes proved apart by more than the model has
+moved since, counted as "skipped" (the JSON's front_skipped). --front auto
+keeps it while it is faster than starting from the roots, timed every 16
+steps, and stops it for the rest of the flight when it is not.
 
 The flight is a scene (--scene; --quick for the small version), or ENV and FLY
 models given with --env and --fly (mesh files, gen:KIND[:key=value,...] or
@@ -130,7 +142,7 @@ Bounding volumes (--bv): %s.`,
 			fs.StringVar(&o.poses, "poses", "", "replay the poses of `FILE` instead of the path")
 			fs.BoolVar(&o.force, "force", false, "overwrite the files of --plot and --record if they exist")
 			fs.BoolVar(&o.ccd, "ccd", false, "also ask the continuous query of every step's motion, and report the contacts the steps missed between samples")
-			fs.StringVar(&o.front, "front", "auto", "front tracking `auto|on|off`: start each step where the last one ended (same answers); auto keeps it while it pays")
+			fs.StringVar(&o.front, "front", "auto", "front tracking `auto|on|off`: start each step where the last one ended (the same answers); auto does so while it is faster")
 			return o
 		},
 		run: runFlight,
@@ -376,7 +388,7 @@ func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q coll
 		fmtDuration(ts.Mean), fmtDuration(ts.Median), fmtDuration(ts.P99), fmtDuration(ts.P999), fmtDuration(ts.Max),
 		fmtDuration(sum.Prepare))
 	fmt.Fprintf(w, "front        %s\n", frontLine(sum))
-	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f, kept %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates), sum.Per(sum.Stats.LeafTests), sum.Per(sum.Stats.Skipped))
+	_, err := fmt.Fprintf(w, "per step     %s\n", workLine(sum))
 	if err == nil && s.ccd {
 		err = writeCCDSummary(w, sum)
 	}
@@ -401,7 +413,7 @@ func writeCCDSummary(w io.Writer, sum *flight.Summary) error {
 		}
 		return float64(n) / float64(sum.CCDSteps)
 	}
-	_, err := fmt.Fprintf(w, "ccd per step Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f\n", per(sum.CCDStats.BVTests), per(sum.CCDStats.TriTests), per(sum.CCDStats.Updates), per(sum.CCDStats.LeafTests))
+	_, err := fmt.Fprintf(w, "ccd per step %.1f volume tests (Nv), %.1f triangle tests (Np), %.1f volume updates (Nu), %.1f leaf tests (Nl)\n", per(sum.CCDStats.BVTests), per(sum.CCDStats.TriTests), per(sum.CCDStats.Updates), per(sum.CCDStats.LeafTests))
 	return err
 }
 
@@ -718,13 +730,25 @@ func flightPlot(s *flightSetup, sum *flight.Summary, q collide.QueryOptions) *pl
 	}
 }
 
-// frontLine says how the flight used front tracking.
+// frontLine says how the flight used front tracking, in words.
 func frontLine(sum *flight.Summary) string {
 	switch {
 	case sum.FrontSteps == 0:
-		return "off: every step from the roots"
+		return "off: every step searched both trees from the top"
 	case sum.Front:
-		return fmt.Sprintf("on: every step started where the last one ended (%.1f pairs kept untested a step)", sum.Per(sum.Stats.Skipped))
+		return fmt.Sprintf("on: every step resumed where the last one ended, skipping %.1f pairs of volumes a step (proved still apart)", sum.Per(sum.Stats.Skipped))
 	}
-	return fmt.Sprintf("off after step %d: it did not pay (auto)", sum.FrontSteps)
+	return fmt.Sprintf("off from step %d: resuming each step where the last one ended was slower here than starting from the top, so --front auto stopped it", sum.FrontSteps)
+}
+
+// workLine is the summary's line of the mean work of a step: the counts of
+// the cost model (help flight explains them) and, with a front, the pairs
+// it skipped.
+func workLine(sum *flight.Summary) string {
+	line := fmt.Sprintf("%.1f volume tests (Nv), %.1f triangle tests (Np), %.1f volume updates (Nu), %.1f leaf tests (Nl)",
+		sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates), sum.Per(sum.Stats.LeafTests))
+	if sum.FrontSteps > 0 {
+		line += fmt.Sprintf(", %.1f skipped by the front", sum.Per(sum.Stats.Skipped))
+	}
+	return line
 }
