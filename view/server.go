@@ -179,7 +179,7 @@ type recordingJSON struct {
 	Title    string       `json:"title"`
 	Doc      string       `json:"doc"`
 	Mode     string       `json:"mode"`
-	TimeName string       `json:"timeName"`
+	TimeName string       `json:"time_name"`
 	Steps    int          `json:"steps"`
 	Origin   [3]float64   `json:"origin"`
 	Min      [3]float64   `json:"min"` // the box of the objects over the steps, relative to Origin
@@ -189,8 +189,8 @@ type recordingJSON struct {
 	Moving   []int        `json:"moving"`
 	// By step:
 	Time      []float64 `json:"time"` // seconds
-	BVTests   []int64   `json:"bvTests"`
-	TriTests  []int64   `json:"triTests"`
+	BVTests   []int64   `json:"bv_tests"`
+	TriTests  []int64   `json:"tri_tests"`
 	Pairs     []int     `json:"pairs"`
 	Contacts  []int     `json:"contacts"`
 	Truncated []int     `json:"truncated"` // the steps that kept fewer pairs than they found
@@ -247,8 +247,8 @@ type stepJSONType struct {
 	Step      int           `json:"step"`
 	Pairs     int           `json:"pairs"`
 	Time      float64       `json:"time"`
-	BVTests   int64         `json:"bvTests"`
-	TriTests  int64         `json:"triTests"`
+	BVTests   int64         `json:"bv_tests"`
+	TriTests  int64         `json:"tri_tests"`
 	Updates   int64         `json:"updates"`
 	Truncated bool          `json:"truncated"`
 	Contacts  []contactJSON `json:"contacts"`

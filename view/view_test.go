@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -355,6 +356,33 @@ func TestHandler(t *testing.T) {
 	}
 	if !slices.Equal(j.Moving, rec.Moving) || len(j.Objects) != 3 || !j.Objects[0].Static || j.Models[0].Triangles != len(rec.Models[0].Mesh.Tris) {
 		t.Errorf("recording.json: moving %v, objects %+v, models %+v", j.Moving, j.Objects, j.Models)
+	}
+
+	// Every key of the data the page reads is snake_case, as every JSON
+	// key the CLI writes.
+	for _, path := range []string{"/recording.json", "/step/3"} {
+		_, _, body := get(t, srv, "GET", path, "")
+		var v any
+		if err := json.Unmarshal(body, &v); err != nil {
+			t.Fatal(err)
+		}
+		var walk func(v any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					if !regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`).MatchString(k) {
+						t.Errorf("%s: the key %q is not snake_case", path, k)
+					}
+					walk(x)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x)
+				}
+			}
+		}
+		walk(v)
 	}
 
 	// Only loopback hosts, unless AnyHost.
