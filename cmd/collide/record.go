@@ -27,8 +27,8 @@ import (
 const recordHeader = "flight:"
 
 // maxEps is the largest tolerance (--eps) of a flight, as of a world of
-// many objects: far beyond any model's size, and leaving room to pad a
-// volume without overflow.
+// many objects (world.Options): far beyond any model's size. flight and
+// view share it, so that view shows every flight flight --record wrote.
 const maxEps = 1e300
 
 // checkEps checks a tolerance given with --eps.
@@ -194,6 +194,24 @@ func applyRecord(o *flightOptions, need bool) error {
 	o.seed = h.seed
 	if !o.given("eps") {
 		o.eps = h.eps
+	}
+	return nil
+}
+
+// recordOfModels checks, for check and distance, a pose file they read
+// with ENV and FLY given: if it is a flight record, its header must name
+// the same models (a flight of a scene is refused: its poses place the
+// scene's model, which ENV and FLY cannot name).
+func recordOfModels(path, envArg, flyArg string) error {
+	r, err := readRecord(path)
+	if err != nil || r == nil {
+		return err
+	}
+	if r.o.scene != "" {
+		return usagef("%s: the poses were recorded flying %s (the record's header), not ENV %s and FLY %s: replay it with collide flight --poses %s, or collide view %s", r.where(), r.flags, quoteWord(envArg), quoteWord(flyArg), path, path)
+	}
+	if !sameModel(envArg, r.o.envArg) || !sameModel(flyArg, r.o.flyArg) {
+		return usagef("%s: the poses were recorded flying %s (the record's header), not ENV %s and FLY %s (the command line): name the header's models", r.where(), r.flags, quoteWord(envArg), quoteWord(flyArg))
 	}
 	return nil
 }

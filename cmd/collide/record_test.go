@@ -214,6 +214,28 @@ func TestFlightPosesRecord(t *testing.T) {
 		t.Errorf("flight --env other.obj --poses %s: exit %d, %q", mrec, code, stderr)
 	}
 
+	// check and distance read a record's poses for ENV and FLY: only if
+	// it recorded those models.
+	for _, cmd := range []string{"check", "distance"} {
+		if _, stderr, code := runCLI(t, cmd, "--poses", mrec, env, filepath.Join(sub, "..", "models", "fly.obj")); code != exitOK {
+			t.Errorf("%s --poses %s with its models: exit %d: %s", cmd, mrec, code, stderr)
+		}
+		other := filepath.Join(sub, "other.obj")
+		_, stderr, code := runCLI(t, cmd, "--poses", mrec, other, fly)
+		if code != exitUsage || !strings.Contains(stderr, mrec+":2: the poses were recorded flying --env "+env) || !strings.Contains(stderr, "not ENV "+other) {
+			t.Errorf("%s --poses %s with other models: exit %d, %q", cmd, mrec, code, stderr)
+		}
+		_, stderr, code = runCLI(t, cmd, "--poses", rec, env, fly)
+		if code != exitUsage || !strings.Contains(stderr, "--scene torus --quick") || !strings.Contains(stderr, "collide flight --poses") {
+			t.Errorf("%s --poses %s (a scene's record): exit %d, %q", cmd, rec, code, stderr)
+		}
+		bad := withHeader(t, dir, "bad.record", "--env "+env+" --fly "+fly+" --eps -1")
+		_, stderr, code = runCLI(t, cmd, "--poses", bad, env, fly)
+		if code != exitError || !strings.Contains(stderr, bad+":2: --eps must be") {
+			t.Errorf("%s --poses %s (a bad header): exit %d, %q", cmd, bad, code, stderr)
+		}
+	}
+
 	// A plain pose file (no header) still flies what the command line
 	// names.
 	plain := writeFile(t, dir, "plain.txt", []byte("# my poses\n"+identityPose+"\n"))
