@@ -65,7 +65,9 @@ What it shows:
                    --seed its path and geometry)
   FLIGHT.record    a flight recorded with flight --record: the file's header
                    names the scene or models, the seed and the tolerance, and
-                   its poses are replayed
+                   its poses are replayed (read with the checks of these
+                   flags; --seed must agree with it, --eps replaces its
+                   tolerance)
   SCENE.json       a scene file of many objects (as world plays it), or
   builtin:NAME     a built-in scene (--n objects, --seed); --steps plays
                    fewer steps
