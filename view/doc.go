@@ -23,8 +23,8 @@
 //	GET /mesh/K          model K, binary (below)
 //	GET /poses           every pose, binary (below)
 //	GET /step/N          step N's contacts, JSON:
-//	                     {"step":N,"pairs":P,"time":S,"bvTests":..,
-//	                      "triTests":..,"updates":..,"truncated":B,
+//	                     {"step":N,"pairs":P,"time":S,"bv_tests":..,
+//	                      "tri_tests":..,"updates":..,"truncated":B,
 //	                      "contacts":[{"a":I,"b":J,"pairs":[e0,f0,e1,f1,...]}]}
 //	                     (triangle e of object I touches triangle f of J)
 //

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/collide3d/collide/geom"
@@ -133,15 +134,26 @@ func (s *server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 
 // LoopbackHost reports whether host, with or without a port (a request's
 // Host, or an address to listen on), names the loopback address:
-// localhost, 127.0.0.0/8 or ::1.
+// localhost (in any case, with or without the final dot of a fully
+// qualified name), 127.0.0.0/8 or ::1, an IPv6 address in brackets or not
+// ("[::1]", "[::1]:8357", "::1").
 func LoopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
+	if inner, ok := strings.CutPrefix(host, "["); ok {
+		// "[::1]" or "[::1]:PORT": brackets around an IPv6 address only.
+		addr, rest, ok := strings.Cut(inner, "]")
+		if !ok || (rest != "" && rest[0] != ':') || !strings.Contains(addr, ":") {
+			return false
+		}
+		ip := net.ParseIP(addr)
+		return ip != nil && ip.IsLoopback()
 	}
-	if host == "localhost" {
+	if strings.Count(host, ":") == 1 {
+		host, _, _ = strings.Cut(host, ":") // NAME:PORT or IPv4:PORT
+	}
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
 		return true
 	}
-	ip := net.ParseIP(host)
+	ip := net.ParseIP(host) // an IPv4 address, or an IPv6 one without a port
 	return ip != nil && ip.IsLoopback()
 }
 
@@ -167,7 +179,7 @@ type recordingJSON struct {
 	Title    string       `json:"title"`
 	Doc      string       `json:"doc"`
 	Mode     string       `json:"mode"`
-	TimeName string       `json:"timeName"`
+	TimeName string       `json:"time_name"`
 	Steps    int          `json:"steps"`
 	Origin   [3]float64   `json:"origin"`
 	Min      [3]float64   `json:"min"` // the box of the objects over the steps, relative to Origin
@@ -177,8 +189,8 @@ type recordingJSON struct {
 	Moving   []int        `json:"moving"`
 	// By step:
 	Time      []float64 `json:"time"` // seconds
-	BVTests   []int64   `json:"bvTests"`
-	TriTests  []int64   `json:"triTests"`
+	BVTests   []int64   `json:"bv_tests"`
+	TriTests  []int64   `json:"tri_tests"`
 	Pairs     []int     `json:"pairs"`
 	Contacts  []int     `json:"contacts"`
 	Truncated []int     `json:"truncated"` // the steps that kept fewer pairs than they found
@@ -235,8 +247,8 @@ type stepJSONType struct {
 	Step      int           `json:"step"`
 	Pairs     int           `json:"pairs"`
 	Time      float64       `json:"time"`
-	BVTests   int64         `json:"bvTests"`
-	TriTests  int64         `json:"triTests"`
+	BVTests   int64         `json:"bv_tests"`
+	TriTests  int64         `json:"tri_tests"`
 	Updates   int64         `json:"updates"`
 	Truncated bool          `json:"truncated"`
 	Contacts  []contactJSON `json:"contacts"`

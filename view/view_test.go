@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -196,6 +197,38 @@ func TestLoopbackHost(t *testing.T) {
 			t.Errorf("LoopbackHost(%q) = %v, want %v", host, got, want)
 		}
 	}
+	// Every loopback form a browser or a client sends, with and without a
+	// port: the hosts of http://[::1]/, http://LOCALHOST/,
+	// http://localhost./ are served.
+	for _, host := range []string{
+		"localhost", "LocalHost", "LOCALHOST", "localhost.",
+		"127.0.0.1", "127.0.0.2", "127.255.255.254",
+		"[::1]", "[0:0:0:0:0:0:0:1]", "[::ffff:127.0.0.1]", "::1", "0:0:0:0:0:0:0:1",
+	} {
+		for _, port := range []string{"", ":80", ":8357", ":0"} {
+			h := host + port
+			if port != "" && strings.Count(host, ":") > 1 && !strings.HasPrefix(host, "[") {
+				continue // an IPv6 address takes a port in brackets only
+			}
+			if !LoopbackHost(h) {
+				t.Errorf("LoopbackHost(%q) = false, want true", h)
+			}
+		}
+	}
+	// Foreign hosts, and malformed ones, still refused, with and without a
+	// port.
+	for _, host := range []string{
+		"example.com", "evil.example", "localhost.evil.example", "evil.localhost.example", "localhostx", "xlocalhost",
+		"localhost..", "0.0.0.0", "10.0.0.1", "128.0.0.1", "192.168.1.1", "1.127.0.0",
+		"[::]", "[::2]", "[2001:db8::1]", "[::1", "::1]", "[[::1]]", "[127.0.0.1]", "[localhost]", "[]",
+		"[fe80::1%25lo]", "::", "",
+	} {
+		for _, port := range []string{"", ":80", ":8357"} {
+			if h := host + port; LoopbackHost(h) {
+				t.Errorf("LoopbackHost(%q) = true, want false", h)
+			}
+		}
+	}
 }
 
 func TestValidate(t *testing.T) {
@@ -295,6 +328,10 @@ func TestHandler(t *testing.T) {
 		{"POST", "/", "", 405, "", ""},
 		{"GET", "/", "localhost:8357", 200, "text/html", ""},
 		{"GET", "/", "[::1]:80", 200, "text/html", ""},
+		{"GET", "/", "[::1]", 200, "text/html", ""},
+		{"GET", "/", "127.0.0.1", 200, "text/html", ""},
+		{"GET", "/", "LOCALHOST", 200, "text/html", ""},
+		{"GET", "/recording.json", "[2001:db8::1]", 403, "", "loopback"},
 		{"GET", "/recording.json", "evil.example:8357", 403, "", "loopback"},
 		{"GET", "/mesh/0", "10.0.0.1", 403, "", "loopback"},
 	} {
@@ -319,6 +356,33 @@ func TestHandler(t *testing.T) {
 	}
 	if !slices.Equal(j.Moving, rec.Moving) || len(j.Objects) != 3 || !j.Objects[0].Static || j.Models[0].Triangles != len(rec.Models[0].Mesh.Tris) {
 		t.Errorf("recording.json: moving %v, objects %+v, models %+v", j.Moving, j.Objects, j.Models)
+	}
+
+	// Every key of the data the page reads is snake_case, as every JSON
+	// key the CLI writes.
+	for _, path := range []string{"/recording.json", "/step/3"} {
+		_, _, body := get(t, srv, "GET", path, "")
+		var v any
+		if err := json.Unmarshal(body, &v); err != nil {
+			t.Fatal(err)
+		}
+		var walk func(v any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					if !regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`).MatchString(k) {
+						t.Errorf("%s: the key %q is not snake_case", path, k)
+					}
+					walk(x)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x)
+				}
+			}
+		}
+		walk(v)
 	}
 
 	// Only loopback hosts, unless AnyHost.

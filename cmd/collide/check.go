@@ -381,6 +381,9 @@ func posesAndModels(e *env, args []string, where *checkOptions, b *buildFlags, b
 		if poses, err = readPoseFile(where.poses); err != nil {
 			return nil, nil, nil, err
 		}
+		if err := recordOfModels(where.poses, args[0], args[1]); err != nil {
+			return nil, nil, nil, err // a flight record of other models (record.go)
+		}
 	}
 	if where.ccd && len(poses) < 2 {
 		return nil, nil, nil, usagef("--ccd needs at least 2 poses, a motion from each to the next; %s has %d", where.poses, len(poses))

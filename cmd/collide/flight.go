@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -47,6 +46,9 @@ type flightOptions struct {
 // defaultScene is the scene of a bare 'collide flight'.
 const defaultScene = "swept"
 
+// ccdExact says why --ccd takes no tolerance.
+const ccdExact = "the continuous query decides exact contact (at distance 0), so the contacts the steps missed are measured against exact steps"
+
 func flightCommand() *command {
 	return &command{
 		name:  "flight",
@@ -57,9 +59,21 @@ al., querying at every step, and prints a summary: the build times and
 memory of both models, the steps and contacts, the query time per step (mean,
 median, 99th and 99.9th percentiles and maximum; the query is prepared
 before the first step, so that the first costs what the others do, and the
-time that took is given apart) and the mean counts of the cost model per
-step: Nv bounding-volume tests, Np triangle tests, Nu volume updates, Nl
-tests of a leaf's triangles against a volume (OBB, AABB, sphere, RSS).
+time that took is given apart), whether the steps used a front, and the
+mean work of a step.
+
+The work of a step is counted as in the cost model of Gottschalk et al.,
+time = Nv×Cv + Np×Cp + Nu×Cu: each model's triangles sit in a tree of
+bounding volumes (--bv), and a query walks both trees together. Nv counts
+the pairs of volumes tested for overlap, Np the pairs of triangles tested
+exactly, Nu the volumes of the flying model moved to its pose to be
+tested (updates), and Nl the tests of a leaf's triangles straight against
+a volume of the other tree (OBB, AABB, sphere and RSS trees make those).
+A front (--front) is where the last step's walk ended: a step that starts
+there skips the pairs of volumes proved apart by more than the model has
+moved since, counted as "skipped" (the JSON's front_skipped). --front auto
+keeps it while it is faster than starting from the roots, timed every 16
+steps, and stops it for the rest of the flight when it is not.
 
 The flight is a scene (--scene; --quick for the small version), or ENV and FLY
 models given with --env and --fly (mesh files, gen:KIND[:key=value,...] or
@@ -70,7 +84,10 @@ ENV's bounding box at a speed of 1%% of FLY's size per step. --seed chooses
 the random path (and the scene's random geometry). --poses replays a pose
 file instead (one pose a line: the 12 numbers of check --poses), such as one
 --record wrote: a recorded flight replays to the same contacts (and, with
---front on or off, to the same counters; auto decides by timing).
+--front on or off, to the same counters; auto decides by timing). A record
+flies what its header names (its scene or models, seed and tolerance):
+flags naming another flight are a usage error, --eps replaces the
+recorded tolerance.
 
 Scenes: %s. With no flags, flight flies the %s scene with %s.
 
@@ -109,7 +126,7 @@ Bounding volumes (--bv): %s.`,
 			strings.Join(scenes.Names(), ", "), defaultScene, collide.BVDefault, bvNames(collide.BVs())),
 		flags: func(fs *flag.FlagSet) any {
 			o := &flightOptions{}
-			o.build.define(fs, collide.BVs())
+			o.build.define(fs, collide.BVs()) // and o.given
 			fs.StringVar(&o.scene, "scene", "", "fly the scene `NAME`: "+strings.Join(scenes.Names(), ", ")+" (default "+defaultScene+")")
 			fs.BoolVar(&o.quick, "quick", false, "fly the small version of the scene (a few thousand triangles, a few hundred steps)")
 			fs.StringVar(&o.envArg, "env", "", "the environment `MODEL` (with --fly, instead of a scene)")
@@ -125,7 +142,7 @@ Bounding volumes (--bv): %s.`,
 			fs.StringVar(&o.poses, "poses", "", "replay the poses of `FILE` instead of the path")
 			fs.BoolVar(&o.force, "force", false, "overwrite the files of --plot and --record if they exist")
 			fs.BoolVar(&o.ccd, "ccd", false, "also ask the continuous query of every step's motion, and report the contacts the steps missed between samples")
-			fs.StringVar(&o.front, "front", "auto", "front tracking `auto|on|off`: start each step where the last one ended (same answers); auto keeps it while it pays")
+			fs.StringVar(&o.front, "front", "auto", "front tracking `auto|on|off`: start each step where the last one ended (the same answers); auto does so while it is faster")
 			return o
 		},
 		run: runFlight,
@@ -152,27 +169,28 @@ func runFlight(e *env, opts any, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkFlightName(o); err != nil {
+		return usagef("%v", err)
+	}
 	switch {
-	case (o.envArg == "") != (o.flyArg == ""):
-		return usagef("give both --env and --fly, or neither")
-	case o.envArg != "" && o.scene != "":
-		return usagef("give --scene, or --env and --fly, not both")
-	case o.envArg != "" && o.quick:
-		return usagef("--quick applies to scenes only")
 	case o.steps < 0:
 		return usagef("--steps must be >= 0, not %d", o.steps)
-	case math.IsNaN(o.eps) || math.IsInf(o.eps, 0) || o.eps < 0:
-		return usagef("--eps must be a finite number >= 0, not %v", o.eps)
 	case o.maxPairs < 0:
 		return usagef("--max-pairs must be >= 0, not %d", o.maxPairs)
 	case o.ccd && o.eps != 0:
-		return usagef("--ccd with --eps %s: the continuous query decides exact contact (at distance 0), so the contacts the steps missed are measured against exact steps", formatFloat(o.eps))
+		return usagef("--ccd with --eps %s: %s", formatFloat(o.eps), ccdExact)
+	}
+	if o.poses != "" {
+		// A flight record replays the flight its header names.
+		if err := applyRecord(o, false); err != nil {
+			return err
+		}
+		if o.ccd && o.eps != 0 {
+			return usagef("--ccd: %s was flown with --eps %s (its header); %s: give --eps 0 to replay it with exact steps", o.poses, formatFloat(o.eps), ccdExact)
+		}
 	}
 	if o.scene == "" && o.envArg == "" {
 		o.scene = defaultScene
-	}
-	if o.scene != "" && !slices.Contains(scenes.Names(), o.scene) {
-		return usagef("--scene: unknown scene %q (available: %s)", o.scene, strings.Join(scenes.Names(), ", "))
 	}
 	for _, out := range []string{o.plot, o.record} {
 		if out == "" {
@@ -370,7 +388,7 @@ func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q coll
 		fmtDuration(ts.Mean), fmtDuration(ts.Median), fmtDuration(ts.P99), fmtDuration(ts.P999), fmtDuration(ts.Max),
 		fmtDuration(sum.Prepare))
 	fmt.Fprintf(w, "front        %s\n", frontLine(sum))
-	_, err := fmt.Fprintf(w, "per step     Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f, kept %.1f\n", sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates), sum.Per(sum.Stats.LeafTests), sum.Per(sum.Stats.Skipped))
+	_, err := fmt.Fprintf(w, "per step     %s\n", workLine(sum))
 	if err == nil && s.ccd {
 		err = writeCCDSummary(w, sum)
 	}
@@ -395,7 +413,7 @@ func writeCCDSummary(w io.Writer, sum *flight.Summary) error {
 		}
 		return float64(n) / float64(sum.CCDSteps)
 	}
-	_, err := fmt.Fprintf(w, "ccd per step Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f\n", per(sum.CCDStats.BVTests), per(sum.CCDStats.TriTests), per(sum.CCDStats.Updates), per(sum.CCDStats.LeafTests))
+	_, err := fmt.Fprintf(w, "ccd per step %.1f volume tests (Nv), %.1f triangle tests (Np), %.1f volume updates (Nu), %.1f leaf tests (Nl)\n", per(sum.CCDStats.BVTests), per(sum.CCDStats.TriTests), per(sum.CCDStats.Updates), per(sum.CCDStats.LeafTests))
 	return err
 }
 
@@ -620,16 +638,26 @@ type jsonFlight struct {
 	Truncated int     `json:"truncated_steps,omitempty"`
 	Pairs     int64   `json:"pairs"`
 	// The step times, in seconds: the query's own, the flight's
-	// preparation before its first step not included (Prepare).
-	Mean, Median   float64
-	P99, P999, Max float64
-	Prepare        float64 `json:"prepare_seconds"`
-	Nv, Np, Nu, Nl float64 // per step
-	// Kept is the front pairs kept untested per step; Front whether the
-	// flight kept a front to its end, FrontSteps the steps that used one.
-	Kept       float64
-	Front      bool `json:"front"`
-	FrontSteps int  `json:"front_steps"`
+	// preparation before its first step not included (Prepare). Named as
+	// in the "ccd" object (they were Mean, Median, P99, P999, Max, Nv, Np,
+	// Nu, Nl and Kept before; the README says why they are not kept).
+	Mean    float64 `json:"mean"`
+	Median  float64 `json:"median"`
+	P99     float64 `json:"p99"`
+	P999    float64 `json:"p999"`
+	Max     float64 `json:"max"`
+	Prepare float64 `json:"prepare_seconds"`
+	// The counts of the cost model per step.
+	Nv float64 `json:"nv"`
+	Np float64 `json:"np"`
+	Nu float64 `json:"nu"`
+	Nl float64 `json:"nl"`
+	// Skipped is the pairs of volumes a front skipped per step; Front
+	// whether the flight kept a front to its end, FrontSteps the steps
+	// that used one.
+	Skipped    float64 `json:"front_skipped"`
+	Front      bool    `json:"front"`
+	FrontSteps int     `json:"front_steps"`
 	// CCD holds the continuous queries' figures (--ccd).
 	CCD *jsonFlightCCD `json:"ccd,omitempty"`
 }
@@ -685,7 +713,7 @@ func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collid
 		Mean: ts.Mean.Seconds(), Median: ts.Median.Seconds(),
 		P99: ts.P99.Seconds(), P999: ts.P999.Seconds(), Max: ts.Max.Seconds(), Prepare: sum.Prepare.Seconds(),
 		Nv: sum.Per(sum.Stats.BVTests), Np: sum.Per(sum.Stats.TriTests), Nu: sum.Per(sum.Stats.Updates), Nl: sum.Per(sum.Stats.LeafTests),
-		Kept: sum.Per(sum.Stats.Skipped), Front: sum.Front, FrontSteps: sum.FrontSteps,
+		Skipped: sum.Per(sum.Stats.Skipped), Front: sum.Front, FrontSteps: sum.FrontSteps,
 		CCD: jsonCCDSummary(s, sum),
 	}})
 }
@@ -712,13 +740,25 @@ func flightPlot(s *flightSetup, sum *flight.Summary, q collide.QueryOptions) *pl
 	}
 }
 
-// frontLine says how the flight used front tracking.
+// frontLine says how the flight used front tracking, in words.
 func frontLine(sum *flight.Summary) string {
 	switch {
 	case sum.FrontSteps == 0:
-		return "off: every step from the roots"
+		return "off: every step searched both trees from the top"
 	case sum.Front:
-		return fmt.Sprintf("on: every step started where the last one ended (%.1f pairs kept untested a step)", sum.Per(sum.Stats.Skipped))
+		return fmt.Sprintf("on: every step resumed where the last one ended, skipping %.1f pairs of volumes a step (proved still apart)", sum.Per(sum.Stats.Skipped))
 	}
-	return fmt.Sprintf("off after step %d: it did not pay (auto)", sum.FrontSteps)
+	return fmt.Sprintf("off from step %d: resuming each step where the last one ended was slower here than starting from the top, so --front auto stopped it", sum.FrontSteps)
+}
+
+// workLine is the summary's line of the mean work of a step: the counts of
+// the cost model (help flight explains them) and, with a front, the pairs
+// it skipped.
+func workLine(sum *flight.Summary) string {
+	line := fmt.Sprintf("%.1f volume tests (Nv), %.1f triangle tests (Np), %.1f volume updates (Nu), %.1f leaf tests (Nl)",
+		sum.Per(sum.Stats.BVTests), sum.Per(sum.Stats.TriTests), sum.Per(sum.Stats.Updates), sum.Per(sum.Stats.LeafTests))
+	if sum.FrontSteps > 0 {
+		line += fmt.Sprintf(", %.1f skipped by the front", sum.Per(sum.Stats.Skipped))
+	}
+	return line
 }

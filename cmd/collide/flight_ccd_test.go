@@ -153,7 +153,7 @@ func TestFlightCCDTunnel(t *testing.T) {
 		t.Errorf("--ccd: want one missed step, then the summary:\n%s", stdout)
 	}
 	if !strings.Contains(stdout, "\nccd          1 step tunnelled past contacts the samples missed; 1 of 2 motions in contact\n") ||
-		!strings.Contains(stdout, "\nccd time     continuous query time mean ") || !strings.Contains(stdout, "\nccd per step Nv ") {
+		!strings.Contains(stdout, "\nccd time     continuous query time mean ") || !strings.Contains(stdout, " volume updates (Nu), ") || !strings.Contains(stdout, "\nccd per step ") {
 		t.Errorf("--ccd: the summary lacks the ccd lines:\n%s", stdout)
 	}
 	// The rest of the summary is the flight's without --ccd: its lines

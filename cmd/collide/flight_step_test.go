@@ -199,7 +199,7 @@ func TestFlightTail(t *testing.T) {
 		t.Fatal(err)
 	}
 	var prev float64
-	for _, key := range []string{"Median", "P99", "P999", "Max"} {
+	for _, key := range []string{"median", "p99", "p999", "max"} {
 		v, ok := last.Summary[key].(float64)
 		if !ok || v <= 0 || v < prev {
 			t.Errorf("summary %s = %v (after %v): want a time, at least the one before", key, last.Summary[key], prev)

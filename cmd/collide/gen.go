@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"flag"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -25,18 +27,20 @@ var encoders = map[string]func(io.Writer, *mesh.TriMesh) error{
 func genCommand() *command {
 	return &command{
 		name:  "gen",
-		usage: "gen KIND [key=value ...] -o FILE",
+		usage: "gen KIND [key=value ...] [-o FILE]",
 		help: `
 Writes the mesh of generator KIND, with the given parameters (the others at
 their defaults), to FILE: .obj (Wavefront OBJ, coordinates written exactly) or
 .stl (binary STL, float32). An existing FILE is kept unless --force is given;
 the mesh is written to a temporary file beside FILE and renamed into place, so
-a failed write leaves nothing behind.
+a failed write leaves nothing behind. Without -o (or with -o -) the mesh is
+written to standard output as OBJ, as in
+  collide gen icosphere tris=2000 > ball.obj
 
 'collide gen' alone lists the generators and their parameters.`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &genOptions{}
-			fs.StringVar(&o.out, "o", "", "output `FILE` (.obj or .stl); required")
+			fs.StringVar(&o.out, "o", "", "output `FILE` (.obj or .stl; - or none: OBJ on standard output)")
 			fs.BoolVar(&o.force, "force", false, "overwrite FILE if it exists")
 			return o
 		},
@@ -53,8 +57,19 @@ func runGen(e *env, opts any, args []string) error {
 		listKinds(e.stdout)
 		return nil
 	}
-	if o.out == "" {
-		return usagef("-o FILE is required")
+	if o.out == "" || o.out == "-" {
+		m, err := generate(args[0], args[0], args[1:])
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(e.stdout, 1<<16)
+		if err = obj.Encode(w, m); err == nil {
+			err = w.Flush()
+		}
+		if err != nil {
+			return fmt.Errorf("writing standard output: %w", err)
+		}
+		return nil
 	}
 	ext := strings.ToLower(filepath.Ext(o.out))
 	encode, ok := encoders[ext]

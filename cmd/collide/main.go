@@ -9,7 +9,7 @@
 //	collide distance [flags] ENV FLY         FLY's distance to ENV at each pose
 //	collide ccd [--summary] FILE             continuous collision of moving vertices, faces and edges
 //	collide build [flags] ENV -o FILE        build a hierarchy and save the model
-//	collide gen KIND [key=value ...] -o FILE write a generated mesh
+//	collide gen KIND [k=v ...] [-o FILE]     write a generated mesh (OBJ on stdout without -o)
 //	collide info [--json] MODEL...           describe meshes and saved models
 //	collide nc [flags] [PART] [PROGRAM]      verify a G-code tool path against a part
 //	collide help [COMMAND]                   show help
@@ -91,7 +91,7 @@ usage:
   collide distance [flags] ENV FLY          FLY's distance to ENV at each pose, with the witnesses
   collide ccd [--summary] FILE              when moving vertices meet faces, and edges edges (- reads stdin)
   collide build [flags] ENV -o FILE         build ENV's hierarchy and save the model
-  collide gen KIND [key=value ...] -o FILE  write a generated mesh (.obj or .stl)
+  collide gen KIND [k=v ...] [-o FILE]      write a generated mesh (.obj, .stl; OBJ on stdout without -o)
   collide gen                               list the generators and their parameters
   collide info [--json] MODEL...            describe meshes and saved models
   collide world [flags] SCENE               play a scene of many objects (a file, or builtin:NAME)
@@ -222,6 +222,21 @@ func flagHelp(f *flag.Flag) string {
 	return head + "\n        " + usage
 }
 
+// flagDashes returns the message of err, an error of the flag package,
+// with flags written with two dashes, as the CLI writes them, not one.
+func flagDashes(err error) string {
+	msg := err.Error()
+	for _, r := range [][2]string{
+		{`" for flag -`, `" for flag --`}, // invalid value "V" for flag -NAME: ...
+		{`" for -`, `" for --`},           // invalid boolean value "V" for -NAME: ...
+		{"not defined: -", "not defined: --"},
+		{"needs an argument: -", "needs an argument: --"},
+	} {
+		msg = strings.Replace(msg, r[0], r[1], 1)
+	}
+	return msg
+}
+
 // parseInterspersed parses the flags in args wherever they appear among the
 // positional arguments (so "check a.obj b.obj --all" works) and returns the
 // positional arguments in order. A "--" ends the flags.
@@ -232,11 +247,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			// The flag package names flags with one dash; the CLI
-			// writes two.
-			msg := strings.Replace(err.Error(), "for flag -", "for flag --", 1)
-			msg = strings.Replace(msg, "not defined: -", "not defined: --", 1)
-			return nil, &usageError{msg}
+			return nil, &usageError{flagDashes(err)}
 		}
 		rest := fs.Args()
 		stop := len(args) - len(rest)

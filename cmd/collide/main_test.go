@@ -118,7 +118,6 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown param", []string{"check", "gen:" + kind + ":nosuchparam=1", a}, "nosuchparam"},
 		{"bad param value", []string{"check", "gen:" + kind + ":" + firstKindParam(t) + "=abc", a}, "abc"},
 		{"param not key=value", []string{"check", "gen:" + kind + ":abc", a}, "key=value"},
-		{"gen no -o", []string{"gen", kind}, "-o"},
 		{"gen bad ext", []string{"gen", kind, "-o", filepath.Join(dir, "x.ply")}, ".ply"},
 		{"gen unknown kind", []string{"gen", "nosuchkind", "-o", filepath.Join(dir, "x.obj")}, kind},
 		{"gen unknown param", []string{"gen", kind, "nosuchparam=2", "-o", filepath.Join(dir, "x.obj")}, "nosuchparam"},

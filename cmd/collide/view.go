@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -12,16 +11,15 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/collide3d/collide"
-	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/scene"
 	"github.com/collide3d/collide/view"
@@ -34,10 +32,6 @@ const defaultViewScene = "torus"
 
 // defaultViewAddr is where 'collide view' serves by default.
 const defaultViewAddr = "127.0.0.1:8357"
-
-// recordHeader starts the line of a pose file written by flight --record
-// that gives the flight's flags.
-const recordHeader = "flight:"
 
 type viewOptions struct {
 	fly      flightOptions // --scene, --quick, --seed, --steps, --eps, --max-pairs, --poses and the build flags
@@ -71,7 +65,9 @@ What it shows:
                    --seed its path and geometry)
   FLIGHT.record    a flight recorded with flight --record: the file's header
                    names the scene or models, the seed and the tolerance, and
-                   its poses are replayed
+                   its poses are replayed (read with the checks of these
+                   flags; --seed must agree with it, --eps replaces its
+                   tolerance)
   SCENE.json       a scene file of many objects (as world plays it), or
   builtin:NAME     a built-in scene (--n objects, --seed); --steps plays
                    fewer steps
@@ -87,7 +83,8 @@ only requests for its own page and the recording's data, and only those
 addressed to a loopback host unless --addr names another address.`, defaultViewScene),
 		flags: func(fs *flag.FlagSet) any {
 			o := &viewOptions{fs: fs}
-			o.fly.build.define(fs, collide.BVs())
+			o.fly.build.define(fs, collide.BVs()) // and o.fly.given
+
 			fs.StringVar(&o.fly.scene, "scene", "", "fly the scene `NAME` (default "+defaultViewScene+")")
 			fs.BoolVar(&o.fly.quick, "quick", false, "fly the small version of the scene")
 			intFlag(fs, &o.fly.seed, "seed", 1, "random `SEED` of the path and of the scene's geometry")
@@ -125,8 +122,9 @@ func runView(e *env, opts any, args []string) error {
 		return usagef("--step must be >= 0, not %d", o.step)
 	case o.fly.maxPairs < 0:
 		return usagef("--max-pairs must be >= 0, not %d", o.fly.maxPairs)
-	case !(o.fly.eps >= 0) || o.fly.eps > 1e300:
-		return usagef("--eps must be a finite number >= 0, not %v", o.fly.eps)
+	}
+	if err := checkEps(o.fly.eps); err != nil {
+		return usagef("%v", err)
 	}
 	width, height, err := parseSize(o.size)
 	if err != nil {
@@ -136,10 +134,13 @@ func runView(e *env, opts any, args []string) error {
 		if err := keep(o.snapshot, o.fly.force); err != nil {
 			return err
 		}
-		if o.browser == "" { // before the flight, which may be long
+		// The browser found before the flight, which may be long.
+		if o.browser == "" {
 			if o.browser, err = headless.Find(); err != nil {
 				return err
 			}
+		} else if _, err := exec.LookPath(o.browser); err != nil {
+			return usagef("--browser %s names no executable: %v", o.browser, errors.Unwrap(err))
 		}
 	} else if o.given("size") || o.given("browser") {
 		return usagef("--size and --browser apply to --snapshot only")
@@ -200,132 +201,22 @@ func viewRecording(e *env, o *viewOptions, args []string) (*view.Recording, erro
 			return nil, usagef("give --scene, or ENV and FLY, not both")
 		}
 		o.fly.envArg, o.fly.flyArg = args[0], args[1]
-	default:
-		if o.fly.scene == "" {
+	}
+	if len(args) != 1 {
+		if err := checkFlightName(&o.fly); err != nil {
+			return nil, usagef("%v", err)
+		}
+		if o.fly.poses != "" {
+			// The header of a flight record names what it flew.
+			if err := applyRecord(&o.fly, false); err != nil {
+				return nil, err
+			}
+		}
+		if o.fly.scene == "" && o.fly.envArg == "" {
 			o.fly.scene = defaultViewScene
 		}
 	}
 	return viewFlight(e, &o.fly)
-}
-
-// flightOfRecord sets o to the flight a pose file written by flight --record
-// names in its header (the line "# flight: FLAGS"), with its poses.
-func flightOfRecord(o *flightOptions, path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() {
-		line++
-		text, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "#")
-		if !ok {
-			break // the header ends at the first pose
-		}
-		flags, ok := strings.CutPrefix(strings.TrimSpace(text), recordHeader)
-		if !ok {
-			continue
-		}
-		words, err := splitQuoted(flags)
-		if err != nil {
-			return fmt.Errorf("%s:%d: %v", path, line, err)
-		}
-		fs := flag.NewFlagSet("record", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		fs.StringVar(&o.scene, "scene", "", "")
-		fs.BoolVar(&o.quick, "quick", false, "")
-		fs.StringVar(&o.envArg, "env", "", "")
-		fs.StringVar(&o.flyArg, "fly", "", "")
-		intFlag(fs, &o.seed, "seed", 1, "")
-		floatFlag(fs, &o.eps, "eps", 0, "")
-		err = fs.Parse(words)
-		models := o.envArg != "" || o.flyArg != ""
-		named := (o.scene != "" && !models) || (o.scene == "" && o.envArg != "" && o.flyArg != "")
-		if err != nil || fs.NArg() > 0 || !named {
-			return fmt.Errorf("%s:%d: the header %q does not name a flight (--scene NAME or --env ENV --fly FLY, then --seed, --quick, --eps)", path, line, strings.TrimSpace(flags))
-		}
-		// Models named relative to where the flight ran: try them as
-		// given, then beside the record.
-		for _, m := range []*string{&o.envArg, &o.flyArg} {
-			if *m == "" || filepath.IsAbs(*m) || strings.Contains(*m, ":") {
-				continue
-			}
-			if _, err := os.Stat(*m); err != nil {
-				if alt := filepath.Join(filepath.Dir(path), *m); fileExists(alt) {
-					*m = alt
-				}
-			}
-		}
-		o.poses = path
-		return sc.Err()
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return fmt.Errorf("%s: not a flight record: no header line \"# %s FLAGS\" (flight --record writes one); to show other poses, name the models: collide view ENV FLY --poses %s, or --scene NAME --poses %s", path, recordHeader, path, path)
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
-// recordFlags returns the header line of flight --record that names the
-// flight o flew: its scene or models, seed and tolerance.
-func recordFlags(o *flightOptions) string {
-	var w []string
-	if o.scene != "" {
-		w = append(w, "--scene", o.scene)
-		if o.quick {
-			w = append(w, "--quick")
-		}
-	} else {
-		w = append(w, "--env", quoteWord(o.envArg), "--fly", quoteWord(o.flyArg))
-	}
-	w = append(w, "--seed", strconv.FormatUint(o.seed, 10))
-	if o.eps != 0 {
-		w = append(w, "--eps", formatFloat(o.eps))
-	}
-	return recordHeader + " " + strings.Join(w, " ")
-}
-
-// quoteWord quotes s (as Go does) if it has spaces, quotes or anything
-// splitQuoted would not keep as it is.
-func quoteWord(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t\"'\\#") || !strconv.CanBackquote(s) {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
-// splitQuoted splits s at spaces, reading words in double quotes as Go
-// strings.
-func splitQuoted(s string) ([]string, error) {
-	var words []string
-	for {
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			return words, nil
-		}
-		if s[0] == '"' {
-			q, err := strconv.QuotedPrefix(s)
-			if err != nil {
-				return nil, fmt.Errorf("a quoted word that does not end: %s", s)
-			}
-			w, _ := strconv.Unquote(q)
-			words = append(words, w)
-			s = s[len(q):]
-			continue
-		}
-		i := strings.IndexAny(s, " \t")
-		if i < 0 {
-			i = len(s)
-		}
-		words = append(words, s[:i])
-		s = s[i:]
-	}
 }
 
 // viewFlight flies o's flight, recording every pair of every step.
@@ -333,9 +224,6 @@ func viewFlight(e *env, o *flightOptions) (*view.Recording, error) {
 	bo, err := o.build.options()
 	if err != nil {
 		return nil, err
-	}
-	if o.scene != "" && !slices.Contains(scenes.Names(), o.scene) {
-		return nil, usagef("--scene: unknown scene %q (available: %s)", o.scene, strings.Join(scenes.Names(), ", "))
 	}
 	s, err := loadFlight(e, o, bo)
 	if err != nil {

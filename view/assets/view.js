@@ -145,7 +145,7 @@ async function main() {
   poses = decodePoses(ps);
   meshes = ms.map(decodeMesh);
   view.triangles = meshes.map((m) => m.triangles);
-  $('s-time-name').textContent = rec.timeName;
+  $('s-time-name').textContent = rec.time_name;
   const listed = 8;
   for (const m of rec.models.slice(0, listed)) {
     const li = document.createElement('li');
@@ -307,8 +307,8 @@ async function show(n) {
   $('s-pairs').textContent = st.pairs.toLocaleString('en') + (st.truncated ? ' (more not kept)' : '');
   $('s-contacts').textContent = st.contacts.length.toLocaleString('en');
   $('s-time').textContent = formatMicros(st.time * 1e6);
-  $('s-bv').textContent = st.bvTests.toLocaleString('en');
-  $('s-tri').textContent = st.triTests.toLocaleString('en');
+  $('s-bv').textContent = st.bv_tests.toLocaleString('en');
+  $('s-tri').textContent = st.tri_tests.toLocaleString('en');
   chart.mark(n);
   render();
   view.shown = n;
@@ -472,7 +472,7 @@ function setupControls() {
     render();
   });
   slider.addEventListener('input', () => show(Number(slider.value)));
-  chart = new Chart($('chart'), rec.time, rec.pairs.map((p) => p > 0), rec.timeName, (s) => show(s));
+  chart = new Chart($('chart'), rec.time, rec.pairs.map((p) => p > 0), rec.time_name, (s) => show(s));
 
   let playing = false, last = 0, carry = 0;
   const play = $('play');

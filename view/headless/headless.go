@@ -114,6 +114,10 @@ func Start(ctx context.Context, path string, o Options) (*Browser, error) {
 		if path, err = Find(); err != nil {
 			return nil, err
 		}
+	} else if _, err := exec.LookPath(path); err != nil {
+		// Checked here: chromedp, failing to start a path that names no
+		// executable, never ends its context, and Close would wait for it.
+		return nil, fmt.Errorf("headless: %s names no executable: %w", path, err)
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),

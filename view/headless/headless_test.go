@@ -351,10 +351,20 @@ func TestStartFails(t *testing.T) {
 	for _, c := range []struct{ name, script, want string }{
 		{"exits", "echo no display here >&2\nexit 3", "no display here"},
 		{"hangs", "exec " + sleep + " 30", "not started within 300ms"},
+		{"is missing", "", "names no executable"}, // Start hung in Close
+		{"is not executable", "", "names no executable"},
 	} {
 		path := filepath.Join(dir, c.name)
-		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+c.script+"\n"), 0o755); err != nil {
-			t.Fatal(err)
+		switch c.name {
+		case "is missing":
+		case "is not executable":
+			if err := os.WriteFile(path, []byte("#!/bin/sh\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			if err := os.WriteFile(path, []byte("#!/bin/sh\n"+c.script+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
 		}
 		b, err := Start(context.Background(), path, Options{Timeout: 300 * time.Millisecond})
 		if err == nil {
