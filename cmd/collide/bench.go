@@ -499,9 +499,34 @@ func reportFile(o *benchOptions, name string) (string, error) {
 	return report, os.MkdirAll(o.out, 0o755)
 }
 
+// statusEvery is how often, at most, withStatus prints a progress line that
+// does not begin a stage when stderr is not a terminal (a variable for
+// tests).
+var statusEvery = 10 * time.Second
+
 // withStatus runs work, showing on a terminal a progress line made of name,
 // the last line work passed to its progress function, and the time elapsed.
+// When stderr is not a terminal (a log, a pipe), it prints instead one line
+// per stage, as go test -v does per test: each progress line that begins a
+// stage (see stageLine: a scene, a table), and otherwise the latest line
+// at most every statusEvery, so that a redirected run shows where it is.
 func withStatus(e *env, name string, work func(progress func(string))) {
+	if !isTerminal(e.stderr) {
+		start := time.Now()
+		var mu sync.Mutex
+		var last time.Time
+		work(func(line string) {
+			mu.Lock()
+			defer mu.Unlock()
+			now := time.Now()
+			if !stageLine(line) && now.Sub(last) < statusEvery {
+				return
+			}
+			last = now
+			fmt.Fprintf(e.stderr, "collide %s: %s (%.0f s)\n", name, line, now.Sub(start).Seconds())
+		})
+		return
+	}
 	var mu sync.Mutex
 	status := "starting"
 	progress := func(line string) {
@@ -514,4 +539,14 @@ func withStatus(e *env, name string, work func(progress func(string))) {
 		defer mu.Unlock()
 		return fmt.Sprintf("%s: %s (%.0f s)", name, status, elapsed.Seconds())
 	}, func() { work(progress) })
+}
+
+// stageLine reports whether a progress line of package bench begins a stage
+// of its run: a scene made ("making scene torus", "auto: making scene
+// torus", "making fins and its program") or one of bench.Run's tables
+// ("table 1: ...", "tables 6 and 7: ...").
+func stageLine(line string) bool {
+	line = strings.TrimPrefix(line, "auto: ")
+	return strings.HasPrefix(line, "making ") || strings.HasPrefix(line, "tables 6 and 7:") ||
+		strings.HasPrefix(line, "table 1: costs of "+bench.TableBVs[0])
 }
