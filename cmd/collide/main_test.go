@@ -164,7 +164,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"help"}, []string{"check", "build", "gen", "info", "gen:KIND", ".collide"}},
 		{[]string{"--help"}, []string{"check", "build", "gen", "info"}},
 		{[]string{"help", "check"}, []string{"--bv", "--all", "--pose", "--poses", "--eps", "--json", "brute", "numbered from 0",
-			"--rule", "--split", "--leaf", "--env-leaf", "--restart", "--exact-root", `(default "kdop18")`, "minmax", "median", "saved"}},
+			"--rule", "--split", "--leaf", "--env-leaf", "--restart", "--exact-root", `(default "aabb")`, "minmax", "median", "saved"}},
 		{[]string{"help", "build"}, []string{"-o FILE", "--force", "--bv", "--rule", "--split", "--leaf", "--env-leaf", ".collide"}},
 		{[]string{"build", "-h"}, []string{"-o FILE", "--force"}},
 		{[]string{"check", "-h"}, []string{"--bv", "--poses"}},
@@ -891,5 +891,27 @@ func TestPanicIsInternalError(t *testing.T) {
 	code := run([]string{"boom"}, strings.NewReader(""), &out, &errb)
 	if code != exitError || errb.String() != "collide: internal error: boom\n" {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestHelpNamesDefaultBV checks that each command that builds trees names,
+// in the first lines of its help, the kind of tree it builds by default,
+// and that this is its --bv flag's default: check, flight and build build
+// AABB trees, distance RSS trees (see defaultBV).
+func TestHelpNamesDefaultBV(t *testing.T) {
+	for _, c := range []struct{ cmd, bv string }{{"check", "aabb"}, {"flight", "aabb"}, {"build", "aabb"}, {"distance", "rss"}} {
+		stdout, stderr, code := runCLI(t, "help", c.cmd)
+		if code != exitOK {
+			t.Fatalf("help %s: exit %d\n%s", c.cmd, code, stderr)
+		}
+		lines := strings.SplitN(stdout, "\n", 7)
+		if first := strings.Join(lines[:6], " "); !strings.Contains(first, c.bv+" trees unless --bv says otherwise") {
+			t.Errorf("help %s: the first lines do not name %s:\n%s", c.cmd, c.bv, first)
+		}
+		_, flagLine, _ := strings.Cut(stdout, "\n  --bv NAME\n")
+		flagLine, _, _ = strings.Cut(flagLine, "\n")
+		if !strings.HasSuffix(flagLine, fmt.Sprintf("(default %q)", c.bv)) {
+			t.Errorf("help %s: the --bv flag's default is not %q: %q", c.cmd, c.bv, flagLine)
+		}
 	}
 }
