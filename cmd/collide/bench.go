@@ -83,8 +83,14 @@ auto picked, which was the fastest, and how far the pick was from it
 (peers.md ends with the same section).
 
 The full run uses the paper's sizes (about 140,000 triangles per model for
-pipes) and takes a while; --quick uses small scenes and finishes in about a
-minute. An existing report in the folder is kept unless --force is given.
+pipes) and takes a while; --quick uses small scenes: about 90 s of
+processor time (8 minutes of wall time were measured on a 2-core machine
+busy with other work, which gave it a fifth of a core). An existing report
+in the folder is kept unless --force is given.
+
+Progress goes to stderr: on a terminal one status line kept up to date;
+otherwise (a log, a pipe) a line as each scene or table starts, and the
+latest step at most every 10 s, each with the time elapsed.
 
 With --peers, bench instead flies every scene through collide (each bounding
 volume, first contact and all pairs) and through FCL, OPCODE, ODE and Bullet
@@ -165,7 +171,7 @@ them. The full run takes about four minutes, --quick about 20 seconds.`,
 			strings.Join(bench.CCDSceneNames, ", "), strings.Join(bench.NCTerrains, ", "), strings.Join(bench.NCMolds, ", ")),
 		flags: func(fs *flag.FlagSet) any {
 			o := &benchOptions{}
-			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about a minute)")
+			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about 90 s of processor time)")
 			fs.StringVar(&o.out, "o", defaultBenchDir, "write the report and charts to `DIR`")
 			intFlag(fs, &o.seed, "seed", 1, "random `SEED` of the scenes and their paths")
 			fs.StringVar(&o.scenes, "scenes", "", "fly only the scenes of the comma-separated `LIST` (default all)")
