@@ -31,14 +31,13 @@ type buildFlags struct {
 
 // The default bounding volumes of the commands (--bv), chosen by
 // measurement (README, "Which tree by default"): AABB trees were the
-// fastest, or within 1.6x of it, to the first contact, to all pairs and to
-// the time of impact on every scene measured, where each other kind was 2x
-// to 4x slower somewhere; for distance they are the slowest (up to 500x),
-// and RSS trees, the only kind whose volume distance is not a
-// separating-axis bound, are within 5x of the fastest on every pose
-// measured where every other kind is 50x to 1000x slower somewhere (two
-// smooth surfaces at an offset along no axis of their volumes). The
-// library's zero BuildOptions keep QuickCD's 18-DOPs (collide.BVDefault).
+// fastest to the first contact, to all pairs and to the time of impact
+// nearly everywhere, and within 1.6x of it elsewhere, where every other
+// kind was 2x to 4x slower somewhere; for distance, RSS trees were within
+// 5x of the fastest everywhere, where every kind that bounds a distance by
+// separating axes (AABB, OBB, k-DOPs) was over 200x slower somewhere. The
+// library's zero BuildOptions keep QuickCD's 18-DOPs (collide.BVDefault),
+// and nc keeps them too (its exact tools are fastest with them).
 const (
 	// defaultBV is the default of check (and check --ccd), flight, build
 	// and view.

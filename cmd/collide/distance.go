@@ -70,10 +70,12 @@ far, the least, median and largest distance, and the time querying.
 Bounding volumes (--bv): %s.
 The default is %s (rectangle swept spheres, whose distances are exact):
 measured on the built-in scenes and on real meshes, it was within 5x of
-the fastest kind at every pose, where every other kind was 50x to 1000x
-slower somewhere (smooth surfaces offset along none of their volumes'
-axes: aabb, obb and the k-DOPs bound a distance by separating axes, which
-then prunes little). brute tests every pair (the oracle). --bv auto
+the fastest kind at every pose, where aabb, obb and the k-DOPs were each
+more than 200x slower somewhere (smooth surfaces offset along none of
+their volumes' axes: they bound a distance by separating axes, which then
+prunes little). It builds about 20x slower than 18-DOPs: for one pose of
+large models --bv kdop26 may answer sooner; 'collide build --bv rss' saves
+the trees for many runs. brute tests every pair (the oracle). --bv auto
 chooses the kind as check does (timing first-contact queries, not
 distances, at the poses given: it may choose a kind slow for distance);
 it says on stderr what it chose. --rule, --split, --env-leaf and --leaf
