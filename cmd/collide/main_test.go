@@ -915,3 +915,34 @@ func TestHelpNamesDefaultBV(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultBVRuns checks that the default trees are the ones that run:
+// check (both modes) and check --ccd do the work of --bv aabb, to the
+// count, and distance that of --bv rss; none does that of --bv kdop18, the
+// old default.
+func TestDefaultBVRuns(t *testing.T) {
+	dir := t.TempDir()
+	poses := filepath.Join(dir, "poses.txt")
+	if err := os.WriteFile(poses, []byte("1 0 0 0 1 0 0 0 1 0.9 0.3 0.2\n1 0 0 0 1 0 0 0 1 1.4 0.1 0.6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stats := func(args ...string) string {
+		t.Helper()
+		stdout, stderr, code := runCLI(t, append(args, "--json", "--poses", poses, "gen:torus:tris=400", "gen:icosphere:radius=0.4,tris=320")...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d\n%s", args, code, stderr)
+		}
+		return strings.Join(regexp.MustCompile(`"stats":\{[^}]*\}`).FindAllString(stdout, -1), " ")
+	}
+	for _, c := range []struct {
+		args []string
+		bv   string
+	}{
+		{[]string{"check"}, "aabb"}, {[]string{"check", "--all"}, "aabb"}, {[]string{"check", "--ccd"}, "aabb"}, {[]string{"distance"}, "rss"},
+	} {
+		def, want, old := stats(c.args...), stats(append(c.args, "--bv", c.bv)...), stats(append(c.args, "--bv", "kdop18")...)
+		if def == "" || def != want || def == old {
+			t.Errorf("%q: the default's counts %s\n--bv %s: %s\n--bv kdop18: %s", c.args, def, c.bv, want, old)
+		}
+	}
+}
