@@ -77,9 +77,10 @@ impact nearly everywhere, and never more than 1.6x slower than the fastest
 about 2.5x slower than 18-DOPs: for one pose of large models --bv kdop18
 answers sooner (75,000 and 89,000 triangles: 0.5 s against 1.2 s), over
 many poses AABB trees do (3,000 poses: 1.3 s against 2.4 s), and 'collide
-build' saves the trees for many runs. brute tests every pair (the oracle). --rule, --split, --env-leaf and --leaf choose how
-the hierarchies are built; --restart and --exact-root choose traversal
-variants, for experiments.
+build' saves the trees for many runs. brute tests every pair (the oracle).
+--rule, --split, --env-leaf and --leaf choose how the hierarchies are
+built; --restart and --exact-root choose traversal variants, for
+experiments.
 
 --bv auto chooses the kind for the pair of models: it builds the candidate
 trees (aabb, kdop14, kdop18, kdop26, obb) of both and times their queries

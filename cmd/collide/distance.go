@@ -37,8 +37,8 @@ Builds (or loads, if saved) a collision model for each of ENV and FLY once,
 with %s trees unless --bv says otherwise (the kind without a slow case
 measured: see --bv below), then computes, for FLY placed at each pose, its
 distance to ENV at the identity pose: the smallest distance between a
-triangle of ENV and one of FLY, with the two witness triangles and their closest points. It prints one
-result per pose.
+triangle of ENV and one of FLY, with the two witness triangles and their
+closest points. It prints one result per pose.
 
 ENV and FLY are models as in check: mesh files (.obj, .stl, .ply, .off),
 generated models gen:KIND[:key=value,...] (run 'collide gen' for the kinds)
