@@ -33,7 +33,7 @@ type buildFlags struct {
 // measurement (README, "Which tree by default"): AABB trees were the
 // fastest to the first contact, to all pairs and to the time of impact
 // nearly everywhere, and within 1.6x of it elsewhere, where every other
-// kind was 2x to 4x slower somewhere; for distance, RSS trees were within
+// kind was 3x to 5x slower somewhere; for distance, RSS trees were within
 // 5x of the fastest everywhere, where every kind that bounds a distance by
 // separating axes (AABB, OBB, k-DOPs) was over 200x slower somewhere. The
 // library's zero BuildOptions keep QuickCD's 18-DOPs (collide.BVDefault),

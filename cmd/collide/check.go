@@ -73,7 +73,7 @@ Bounding volumes (--bv): %s.
 The default is %s: measured on the built-in scenes and on real meshes, it
 was the fastest kind to the first contact, to all pairs and to the time of
 impact nearly everywhere, and never more than 1.6x slower than the fastest
-(where 18-DOPs, the library's default, were up to 3.4x slower). It builds
+(where 18-DOPs, the library's default, were up to 4x slower). It builds
 about 2.5x slower than 18-DOPs: for one pose of large models --bv kdop18
 answers sooner (75,000 and 89,000 triangles: 0.5 s against 1.2 s), over
 many poses AABB trees do (3,000 poses: 1.3 s against 2.4 s), and 'collide
