@@ -358,7 +358,12 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 		s := &sceneRun{report: r, scene: sc, poses: poses, oracle: map[int][]collide.Pair{}, listed: map[string]bool{}}
 		runs := map[string]*PeerRun{}
 		r.Runs[name] = runs
+		// The two modes of a kind fly the same trees: built once a round
+		// for both (the build figures are the least of the rounds', as
+		// before; a kind's builds were most of the time of a quick run).
+		trees := treeCache{}
 		for round := range c.Rounds {
+			trees.next(systems)
 			for j := range systems {
 				sys := systems[(j+round*len(systems)/c.Rounds)%len(systems)]
 				done++
@@ -379,7 +384,7 @@ func RunPeers(c PeersConfig) (*PeersReport, error) {
 				if sys.Peer {
 					res, err = runPeer(c.Driver, sys, files, c.Timeout, cut)
 				} else {
-					res, err = runCollide(sc, sys, poses, round == 0, cut)
+					res, err = runCollide(sc, sys, poses, round == 0, cut, trees)
 				}
 				if err != nil {
 					run.Err = err.Error()
@@ -517,31 +522,60 @@ func (f *flightResult) total() time.Duration {
 	return t
 }
 
-// runCollide builds sc's models for sys and queries every pose, keeping
-// each step's pairs when keep is set (only the first round's answers are
-// compared), unless cut stops it after its first steps.
-func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool, cut capRule) (*flightResult, error) {
-	b, err := collide.ParseBV(sys.BV)
-	if err != nil {
-		return nil, err
+// treeCache holds, during a round of a scene's runs, the trees built for
+// each kind (by bounding volume's name) until every run of the round that
+// flies them has flown: the kind's two modes fly the same trees, built
+// once.
+type treeCache map[string]*builtTrees
+
+// builtTrees are a scene's two models of one kind, with the figures of
+// their build and the runs left to fly them this round.
+type builtTrees struct {
+	env, fly    *collide.Model
+	build       time.Duration
+	bytes, peak int64
+	left        int
+}
+
+// next starts a round of systems: it forgets the last round's trees, and
+// counts the runs of collide's systems of each kind in the round.
+func (c treeCache) next(systems []System) {
+	clear(c)
+	for _, sys := range systems {
+		if sys.Peer {
+			continue
+		}
+		if t := c[sys.BV]; t != nil {
+			t.left++
+		} else {
+			c[sys.BV] = &builtTrees{left: 1}
+		}
 	}
-	var before, built, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	t0 := time.Now()
-	env, fly, err := buildScene(sc, collide.BuildOptions{BV: b})
-	if err != nil {
-		return nil, err
+}
+
+// runCollide builds sc's models for sys, or takes those trees built
+// earlier in the round (trees), and queries every pose, keeping each
+// pose's pairs if keep, stopping early as cut says.
+func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool, cut capRule, trees treeCache) (*flightResult, error) {
+	t := trees[sys.BV]
+	if t == nil || t.env == nil {
+		var err error
+		if t, err = buildTrees(sc, sys); err != nil {
+			return nil, err
+		}
+		if c := trees[sys.BV]; c != nil {
+			t.left = c.left
+		}
+		trees[sys.BV] = t
 	}
-	build := time.Since(t0)
-	runtime.ReadMemStats(&built)
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	meshes := meshBytes(sc.Env) + meshBytes(sc.Fly) // kept by the models, not copied
+	if t.left--; t.left <= 0 {
+		delete(trees, sys.BV)
+	}
+	env, fly := t.env, t.fly
 	res := &flightResult{
-		build:    build,
-		bytes:    int64(after.HeapAlloc) - int64(before.HeapAlloc) + meshes,
-		peak:     int64(built.TotalAlloc-before.TotalAlloc) + meshes,
+		build:    t.build,
+		bytes:    t.bytes,
+		peak:     t.peak,
 		collide:  make([]bool, len(poses)),
 		pairs:    make([][]collide.Pair, len(poses)),
 		times:    make([]time.Duration, len(poses)),
@@ -574,6 +608,30 @@ func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool, cut 
 	runtime.KeepAlive(env)
 	runtime.KeepAlive(fly)
 	return res, nil
+}
+
+// buildTrees builds sc's models for sys, measuring the time and memory.
+func buildTrees(sc *scenes.Scene, sys System) (*builtTrees, error) {
+	b, err := collide.ParseBV(sys.BV)
+	if err != nil {
+		return nil, err
+	}
+	var before, built, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	t0 := time.Now()
+	env, fly, err := buildScene(sc, collide.BuildOptions{BV: b})
+	if err != nil {
+		return nil, err
+	}
+	build := time.Since(t0)
+	runtime.ReadMemStats(&built)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	meshes := meshBytes(sc.Env) + meshBytes(sc.Fly) // kept by the models, not copied
+	return &builtTrees{env: env, fly: fly, build: build,
+		bytes: int64(after.HeapAlloc) - int64(before.HeapAlloc) + meshes,
+		peak:  int64(built.TotalAlloc-before.TotalAlloc) + meshes}, nil
 }
 
 func meshBytes(m *mesh.TriMesh) int64 { return int64(len(m.Verts))*24 + int64(len(m.Tris))*12 }

@@ -283,3 +283,30 @@ func TestRunBeyondPaper(t *testing.T) {
 		t.Errorf("the report shows missing figures of the paper:\n%s", md.String())
 	}
 }
+
+// TestRunPeersSharesTrees checks that the two modes of a kind fly the same
+// trees, built once a round (a kind's builds were most of a quick run's
+// time): their runs report the same build, to the nanosecond, and the same
+// memory, and find the answers the reference finds (the first-contact run
+// in contact at the same steps).
+func TestRunPeersSharesTrees(t *testing.T) {
+	r, err := RunPeers(PeersConfig{Size: scenes.Quick, Seed: 1, Scenes: []string{"torus"}, Steps: 40, BVs: []string{"kdop18", "aabb"}, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bv := range []string{"kdop18", "aabb"} {
+		first := r.Run("torus", System{Name: "collide " + bv, BV: bv})
+		all := r.Run("torus", System{Name: "collide " + bv, BV: bv, All: true, Complete: true})
+		if first == nil || all == nil {
+			t.Fatalf("%s: runs %v and %v", bv, first, all)
+		}
+		if first.Build != all.Build || first.Bytes != all.Bytes || first.Peak != all.Peak || first.Build <= 0 {
+			t.Errorf("%s: first contact built in %v (%d bytes, peak %d), all pairs in %v (%d, %d): not the same trees",
+				bv, first.Build, first.Bytes, first.Peak, all.Build, all.Bytes, all.Peak)
+		}
+		if first.Sum.Colliding != all.Sum.Colliding || first.Disagree != 0 || all.Disagree != 0 {
+			t.Errorf("%s: %d steps in contact to the first contact, %d with all pairs; %d and %d disagreements",
+				bv, first.Sum.Colliding, all.Sum.Colliding, first.Disagree, all.Disagree)
+		}
+	}
+}

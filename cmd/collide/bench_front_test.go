@@ -16,6 +16,12 @@ func TestBenchFront(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	// stderr is not a terminal here: a line per scene, as go test -v.
+	for _, s := range []string{"collide bench --front: making scene torus (", "collide bench --front: making scene swept ("} {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, stderr)
+		}
+	}
 	report := filepath.Join(dir, "front.md")
 	if !strings.Contains(stdout, "wrote "+report) {
 		t.Errorf("stdout: %q", stdout)

@@ -29,15 +29,37 @@ type buildFlags struct {
 	leaf    int
 }
 
-// define defines the flags in fs. bvs lists the bounding volumes the
-// command accepts.
+// The default bounding volumes of the commands (--bv), chosen by
+// measurement (README, "Which tree by default"): AABB trees were the
+// fastest to the first contact, to all pairs and to the time of impact
+// nearly everywhere, and within 1.6x of it elsewhere, where every other
+// kind was 3x to 5x slower somewhere; for distance, RSS trees were within
+// 5x of the fastest everywhere, where every kind that bounds a distance by
+// separating axes (AABB, OBB, k-DOPs) was over 200x slower somewhere. The
+// library's zero BuildOptions keep QuickCD's 18-DOPs (collide.BVDefault),
+// and nc keeps them too (its exact tools are fastest with them).
+const (
+	// defaultBV is the default of check (and check --ccd), flight, build
+	// and view.
+	defaultBV = collide.AABB
+	// defaultDistanceBV is the default of distance.
+	defaultDistanceBV = collide.RSS
+)
+
+// define defines the flags in fs, with the default bounding volume
+// defaultBV. bvs lists the bounding volumes the command accepts.
 func (b *buildFlags) define(fs *flag.FlagSet, bvs []collide.BV) {
+	b.defineWith(fs, bvs, defaultBV)
+}
+
+// defineWith is define with the default bounding volume def.
+func (b *buildFlags) defineWith(fs *flag.FlagSet, bvs []collide.BV, def collide.BV) {
 	b.fs = fs
 	names := bvNames(bvs)
 	if slices.Contains(bvs, collide.Brute) { // check and flight, which query
 		names += ", or auto (the kind chosen per pair of models, measured before the first query)"
 	}
-	fs.StringVar(&b.bv, "bv", collide.BVDefault.String(), "bounding volume `NAME`: "+names)
+	fs.StringVar(&b.bv, "bv", def.String(), "bounding volume `NAME`: "+names)
 	fs.StringVar(&b.rule, "rule", collide.Splatter.String(), "splitting `RULE` of the hierarchies (the axis a node is split along): "+strings.Join(ruleNames(), ", "))
 	fs.StringVar(&b.split, "split", collide.Mean.String(), "split `POINT` along that axis: "+strings.Join(splitNames(), ", "))
 	intFlag(fs, &b.envLeaf, "env-leaf", 1, fmt.Sprintf("largest number `N` of triangles in a leaf of the hierarchies, 1 to %d", maxLeaf))
@@ -236,7 +258,8 @@ func buildCommand() *command {
 		usage: "build [flags] ENV -o FILE",
 		help: fmt.Sprintf(`
 Builds the hierarchy of ENV, a mesh file or a generated model
-gen:KIND[:key=value,...], and saves the model (mesh and hierarchy) to FILE.
+gen:KIND[:key=value,...], with %s trees unless --bv says otherwise (check's
+default), and saves the model (mesh and hierarchy) to FILE.
 check and info accept the saved model wherever they accept a mesh, and load
 it without building. A saved model is recognised by its first bytes,
 whatever its name; the suggested extension is %s. ENV may itself be a
@@ -250,7 +273,7 @@ bounding volume (%s);
 An existing FILE is kept unless --force is given; the model is written to a
 temporary file beside FILE and renamed into place, so a failed build leaves
 nothing behind. Prints one line: triangles, nodes, height, bytes written and
-the time the hierarchy took to build.`, savedExt, bvNames(hierarchies())),
+the time the hierarchy took to build.`, defaultBV, savedExt, bvNames(hierarchies())),
 		flags: func(fs *flag.FlagSet) any {
 			o := &buildCmdOptions{}
 			o.build.define(fs, hierarchies())

@@ -325,15 +325,16 @@ func TestInfoSaved(t *testing.T) {
 	if _, stderr, code := runCLI(t, "gen", "torus", "tris=400", "-o", mesh); code != exitOK {
 		t.Fatalf("gen: exit %d\n%s", code, stderr)
 	}
-	a, b := filepath.Join(dir, "a.collide"), filepath.Join(dir, "b")
-	build(t, mesh, "-o", a)
+	a, b, c := filepath.Join(dir, "a.collide"), filepath.Join(dir, "b"), filepath.Join(dir, "c.collide")
+	build(t, "--bv", "kdop18", mesh, "-o", a)
 	build(t, "--bv", "kdop6", "--rule", "minmax", "--split", "median", "--env-leaf", "3", "--leaf", "5", mesh, "-o", b)
-	got := infoJSON(t, mesh, a, b)
+	build(t, mesh, "-o", c)
+	got := infoJSON(t, mesh, a, b, c)
 	m := got[0]
 	if m.Tree != nil || m.Format != "obj" {
 		t.Errorf("mesh: %+v", m)
 	}
-	for _, g := range got[1:] {
+	for _, g := range got[1:3] {
 		if g.Format != "collide" || g.Vertices != m.Vertices || g.Triangles != m.Triangles || g.Bounds == nil || *g.Bounds != *m.Bounds ||
 			g.Degenerate != m.Degenerate || g.Duplicate != m.Duplicate || g.Tree == nil {
 			t.Fatalf("saved %s: %+v, mesh %+v", g.File, g, m)
@@ -343,6 +344,14 @@ func TestInfoSaved(t *testing.T) {
 		}
 	}
 	if tr := got[1].Tree; tr.BV != "kdop18" || tr.K != 18 || tr.Rule != "splatter" || tr.Split != "mean" || tr.Leaf != 1 || !tr.FlyLeafAuto {
+		t.Errorf("kdop18 build with the default options: tree %+v", tr)
+	}
+	// The default build: check's default bounding volume (AABB trees,
+	// float64 boxes, no k), with the default options.
+	if g := got[3]; g.Format != "collide" || g.Triangles != m.Triangles || g.Tree == nil {
+		t.Fatalf("saved %s: %+v, mesh %+v", g.File, g, m)
+	} else if tr := g.Tree; tr.BV != "aabb" || tr.K != 0 || tr.Rule != "splatter" || tr.Split != "mean" || tr.Leaf != 1 || !tr.FlyLeafAuto ||
+		tr.Nodes < 1 || tr.Height < 1 || tr.Bytes <= 0 {
 		t.Errorf("default build: tree %+v", tr)
 	}
 	if tr := got[2].Tree; tr.BV != "kdop6" || tr.K != 6 || tr.Rule != "minmax" || tr.Split != "median" || tr.Leaf != 3 || tr.FlyLeaf != 5 || tr.FlyLeafAuto {

@@ -38,8 +38,9 @@ func checkCommand() *command {
 		usage: "check [flags] ENV FLY",
 		help: fmt.Sprintf(`
 Builds (or loads, if saved) a collision model for each of ENV and FLY once,
-then tests FLY, placed at each pose, against ENV at the identity pose, and
-prints one result per pose.
+with %s trees unless --bv says otherwise (the fastest kind measured: see
+--bv below), then tests FLY, placed at each pose, against ENV at the
+identity pose, and prints one result per pose.
 
 ENV and FLY are mesh files (.obj, .stl, .ply, .off), generated models
 gen:KIND[:key=value,...] (run 'collide gen' for the kinds), e.g.
@@ -69,9 +70,17 @@ A pose that is not finite, whose rotation is not orthonormal (to within
 naming the pose.
 
 Bounding volumes (--bv): %s.
-The default is %s; brute tests every pair (the oracle). --rule, --split,
---env-leaf and --leaf choose how the hierarchies are built; --restart and
---exact-root choose traversal variants, for experiments.
+The default is %s: measured on the built-in scenes and on real meshes, it
+was the fastest kind to the first contact, to all pairs and to the time of
+impact nearly everywhere, and never more than 1.6x slower than the fastest
+(where 18-DOPs, the library's default, were up to 4x slower). It builds
+about 2.5x slower than 18-DOPs: for one pose of large models --bv kdop18
+answers sooner (75,000 and 89,000 triangles: 0.5 s against 1.2 s), over
+many poses AABB trees do (3,000 poses: 1.3 s against 2.4 s), and 'collide
+build' saves the trees for many runs. brute tests every pair (the oracle).
+--rule, --split, --env-leaf and --leaf choose how the hierarchies are
+built; --restart and --exact-root choose traversal variants, for
+experiments.
 
 --bv auto chooses the kind for the pair of models: it builds the candidate
 trees (aabb, kdop14, kdop18, kdop26, obb) of both and times their queries
@@ -109,7 +118,7 @@ continuous query reports the earliest contact only, exactly: --ccd with
 error, as is --ccd without --poses or with a file of fewer than 2 poses.
 --bv brute tests every pair of triangles (the oracle); --bv auto chooses
 the kind by timing first-contact queries at the poses.`,
-			sortLimit, sortLimit, bvNames(collide.BVs()), collide.BVDefault),
+			defaultBV, sortLimit, sortLimit, bvNames(collide.BVs()), defaultBV),
 		flags: func(fs *flag.FlagSet) any {
 			o := &checkOptions{}
 			o.build.define(fs, collide.BVs())

@@ -12,7 +12,8 @@ import (
 )
 
 // TestFlightDefault runs the main job as the README gives it: no flags, the
-// Swept scene with 18-DOPs, which must find no contact.
+// Swept scene with AABB trees (the default --bv), which must find no
+// contact.
 func TestFlightDefault(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the full Swept scene")
@@ -21,7 +22,7 @@ func TestFlightDefault(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"flight swept: kdop18", "1000, 0 in contact, 0 contact pairs", "query time   mean", "p99", "Nv", "Np", "Nu", "built in"} {
+	for _, want := range []string{"flight swept: aabb", "1000, 0 in contact, 0 contact pairs", "query time   mean", "p99", "Nv", "Np", "Nu", "built in"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, stdout)
 		}

@@ -163,7 +163,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"help"}, []string{"check", "build", "gen", "info", "gen:KIND", ".collide"}},
 		{[]string{"--help"}, []string{"check", "build", "gen", "info"}},
 		{[]string{"help", "check"}, []string{"--bv", "--all", "--pose", "--poses", "--eps", "--json", "brute", "numbered from 0",
-			"--rule", "--split", "--leaf", "--env-leaf", "--restart", "--exact-root", `(default "kdop18")`, "minmax", "median", "saved"}},
+			"--rule", "--split", "--leaf", "--env-leaf", "--restart", "--exact-root", `(default "aabb")`, "minmax", "median", "saved"}},
 		{[]string{"help", "build"}, []string{"-o FILE", "--force", "--bv", "--rule", "--split", "--leaf", "--env-leaf", ".collide"}},
 		{[]string{"build", "-h"}, []string{"-o FILE", "--force"}},
 		{[]string{"check", "-h"}, []string{"--bv", "--poses"}},
@@ -890,5 +890,58 @@ func TestPanicIsInternalError(t *testing.T) {
 	code := run([]string{"boom"}, strings.NewReader(""), &out, &errb)
 	if code != exitError || errb.String() != "collide: internal error: boom\n" {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestHelpNamesDefaultBV checks that each command that builds trees names,
+// in the first lines of its help, the kind of tree it builds by default,
+// and that this is its --bv flag's default: check, flight and build build
+// AABB trees, distance RSS trees (see defaultBV).
+func TestHelpNamesDefaultBV(t *testing.T) {
+	for _, c := range []struct{ cmd, bv string }{{"check", "aabb"}, {"flight", "aabb"}, {"build", "aabb"}, {"distance", "rss"}} {
+		stdout, stderr, code := runCLI(t, "help", c.cmd)
+		if code != exitOK {
+			t.Fatalf("help %s: exit %d\n%s", c.cmd, code, stderr)
+		}
+		lines := strings.SplitN(stdout, "\n", 7)
+		if first := strings.Join(lines[:6], " "); !strings.Contains(first, c.bv+" trees unless --bv says otherwise") {
+			t.Errorf("help %s: the first lines do not name %s:\n%s", c.cmd, c.bv, first)
+		}
+		_, flagLine, _ := strings.Cut(stdout, "\n  --bv NAME\n")
+		flagLine, _, _ = strings.Cut(flagLine, "\n")
+		if !strings.HasSuffix(flagLine, fmt.Sprintf("(default %q)", c.bv)) {
+			t.Errorf("help %s: the --bv flag's default is not %q: %q", c.cmd, c.bv, flagLine)
+		}
+	}
+}
+
+// TestDefaultBVRuns checks that the default trees are the ones that run:
+// check (both modes) and check --ccd do the work of --bv aabb, to the
+// count, and distance that of --bv rss; none does that of --bv kdop18, the
+// old default.
+func TestDefaultBVRuns(t *testing.T) {
+	dir := t.TempDir()
+	poses := filepath.Join(dir, "poses.txt")
+	if err := os.WriteFile(poses, []byte("1 0 0 0 1 0 0 0 1 0.9 0.3 0.2\n1 0 0 0 1 0 0 0 1 1.4 0.1 0.6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stats := func(args ...string) string {
+		t.Helper()
+		stdout, stderr, code := runCLI(t, append(args, "--json", "--poses", poses, "gen:torus:tris=400", "gen:icosphere:radius=0.4,tris=320")...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d\n%s", args, code, stderr)
+		}
+		return strings.Join(regexp.MustCompile(`"stats":\{[^}]*\}`).FindAllString(stdout, -1), " ")
+	}
+	for _, c := range []struct {
+		args []string
+		bv   string
+	}{
+		{[]string{"check"}, "aabb"}, {[]string{"check", "--all"}, "aabb"}, {[]string{"check", "--ccd"}, "aabb"}, {[]string{"distance"}, "rss"},
+	} {
+		def, want, old := stats(c.args...), stats(append(c.args, "--bv", c.bv)...), stats(append(c.args, "--bv", "kdop18")...)
+		if def == "" || def != want || def == old {
+			t.Errorf("%q: the default's counts %s\n--bv %s: %s\n--bv kdop18: %s", c.args, def, c.bv, want, old)
+		}
 	}
 }
