@@ -895,10 +895,10 @@ func TestPanicIsInternalError(t *testing.T) {
 
 // TestHelpNamesDefaultBV checks that each command that builds trees names,
 // in the first lines of its help, the kind of tree it builds by default,
-// and that this is its --bv flag's default: check, flight and build build
+// and that this is its --bv flag's default: check, flight, build and view build
 // AABB trees, distance RSS trees (see defaultBV).
 func TestHelpNamesDefaultBV(t *testing.T) {
-	for _, c := range []struct{ cmd, bv string }{{"check", "aabb"}, {"flight", "aabb"}, {"build", "aabb"}, {"distance", "rss"}} {
+	for _, c := range []struct{ cmd, bv string }{{"check", "aabb"}, {"flight", "aabb"}, {"build", "aabb"}, {"view", "aabb"}, {"distance", "rss"}} {
 		stdout, stderr, code := runCLI(t, "help", c.cmd)
 		if code != exitOK {
 			t.Fatalf("help %s: exit %d\n%s", c.cmd, code, stderr)

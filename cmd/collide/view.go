@@ -49,8 +49,9 @@ func viewCommand() *command {
 		name:  "view",
 		usage: "view [flags] [FLIGHT.record | SCENE.json | builtin:NAME | ENV FLY]",
 		help: fmt.Sprintf(`
-Serves a web page, on the loopback address (--addr), that plays a flight or a
-scene of many objects: the models drawn with three.js (embedded: nothing is
+Serves a web page, on the loopback address (--addr), that plays a flight
+(flown with %s trees unless --bv says otherwise) or a scene of many
+objects: the models drawn with three.js (embedded: nothing is
 fetched from the network), a slider and play/pause over the steps, the
 triangles in contact at each step highlighted (the two triangles of every
 pair, drawn through everything, with a dot at each pair), the step's
@@ -80,7 +81,7 @@ chromium-browser, google-chrome, ...) or named with --browser or
 COLLIDE_BROWSER, and exits; it does not overwrite OUT.png without --force.
 Otherwise the page is served until interrupted (Ctrl-C). The server answers
 only requests for its own page and the recording's data, and only those
-addressed to a loopback host unless --addr names another address.`, defaultViewScene),
+addressed to a loopback host unless --addr names another address.`, defaultBV, defaultViewScene),
 		flags: func(fs *flag.FlagSet) any {
 			o := &viewOptions{fs: fs}
 			o.fly.build.define(fs, collide.BVs()) // and o.fly.given
