@@ -3,7 +3,12 @@ package ccd
 import (
 	"math"
 	"math/big"
+	"sync/atomic"
 )
+
+// evaluations counts the polynomial evaluations of the exact path (its
+// unit of work, for the tests).
+var evaluations atomic.Int64
 
 // This file is the arithmetic of the exact path: polynomials in t with
 // integer coefficients and dyadic times (an integer over a power of two).
@@ -278,6 +283,7 @@ func ceilFloat(a dyad) float64 {
 // signAt returns the sign of p(x): that of the integer
 // Σ p_i·n^i·2^(e·(d−i)) (Horner), 2^(e·d) times p(n/2^e).
 func (p zpoly) signAt(x dyad) int {
+	evaluations.Add(1)
 	if p.zero() {
 		return 0
 	}

@@ -16,6 +16,7 @@ type Time struct {
 	r      *big.Rat // the value when known rational, else nil
 	p      poly     // squarefree, with one root in (lo, hi)
 	pz     zpoly    // p with integer coefficients
+	pf     *fpoly   // p as a contact test's polynomial, once needed
 	lo, hi *big.Rat
 	slo    int // the sign of p at lo
 }
@@ -138,23 +139,29 @@ func (t *Time) Cmp(u *Time) int {
 		t.refine()
 		u.refine()
 	}
-	// Equal when t is a root of u's polynomial lying in u's interval.
-	if t.sign(newFpoly(u.p)) == 0 && t.CmpRat(u.lo) > 0 && t.CmpRat(u.hi) < 0 {
-		return 0
+	// Exactly, without narrowing further (distinct roots can be closer
+	// than 2^-4000 when the coordinates mix float64 extremes): where is t
+	// against u's interval (lo, hi), and if inside it, on which side of u,
+	// the one root of u's polynomial there, by that polynomial's sign at t.
+	if t.CmpRat(u.lo) <= 0 {
+		return -1
 	}
-	for {
-		switch {
-		case t.r != nil:
-			return -u.CmpRat(t.r)
-		case u.r != nil:
-			return t.CmpRat(u.r)
-		case t.hi.Cmp(u.lo) <= 0:
-			return -1
-		case u.hi.Cmp(t.lo) <= 0:
-			return 1
-		}
-		t.refine()
-		u.refine()
+	if t.CmpRat(u.hi) >= 0 {
+		return 1
+	}
+	if t.r != nil {
+		return -u.CmpRat(t.r)
+	}
+	if u.pf == nil {
+		u.pf = newFpoly(u.p)
+	}
+	switch s := t.sign(u.pf); {
+	case s == 0:
+		return 0
+	case s == u.slo: // t in (lo, u)
+		return -1
+	default:
+		return 1
 	}
 }
 
@@ -220,26 +227,16 @@ func (t *Time) sign(g *fpoly) int {
 		}
 		t.refine()
 	}
-	_, seq := g.sturm()
-	zeroChecked := false
-	for {
-		if t.r != nil {
-			return g.z.signAt(t.r)
-		}
-		// No root of g in (lo, hi]: its sign at t is its sign at hi.
-		if variations(seq, t.lo) == variations(seq, t.hi) {
-			return g.z.signAt(t.hi)
-		}
-		// g(t) = 0 iff t is a root of gcd(p, g): the only root of p in
-		// (lo, hi), a simple one, so iff that gcd changes sign on it.
-		if !zeroChecked {
-			if c := integral(gcd(t.p, g.p)); len(c) >= 2 && c.signAt(t.lo) != c.signAt(t.hi) {
-				return 0
-			}
-			zeroChecked = true
-		}
-		t.refine()
+	// The Sturm–Tarski query of g on (lo, hi), where p has the one root
+	// t and no root at either end: the variations of the signed remainder
+	// sequence of p and p′·g at lo less those at hi are the sign of g(t).
+	// (Narrowing t until g has no root near it can take thousands of
+	// steps when the coordinates mix float64 extremes.)
+	if t.r != nil {
+		return g.z.signAt(t.r)
 	}
+	seq := tarski(t.pz, zmul(zderiv(t.pz), g.z))
+	return variations(seq, t.lo) - variations(seq, t.hi)
 }
 
 // String formats t briefly: the fraction when t is a known rational of
