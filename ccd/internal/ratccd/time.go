@@ -305,11 +305,173 @@ func isolate(q poly, seq []zpoly, a, b *big.Rat, va, vb int, out []*Time) []*Tim
 			return append(out, &Time{p: q, pz: seq[0], lo: a, hi: b, slo: sa})
 		}
 	}
+	if n >= 2 {
+		// Roots that crowd near an end (times like 2^-2000 when the
+		// coordinates mix float64 extremes) are reached in a few dozen
+		// steps, not by halving thousands of times.
+		if p, vp, ok := crowd(seq, a, b, va, vb, 1); ok {
+			return isolate(q, seq, a, p, va, vp, out)
+		}
+		if p, vp, ok := crowd(seq, a, b, va, vb, -1); ok {
+			return isolate(q, seq, p, b, vp, vb, out)
+		}
+		// Two roots close together inside: the root of the sequence's
+		// linear member is near them (an exact double root would be
+		// that member's root): look for both in small intervals about it.
+		if lo, hi, vl, vh, ok := pair(seq, a, b, va, vb); ok {
+			return isolate(q, seq, lo, hi, vl, vh, out)
+		}
+	}
 	m := new(big.Rat).Add(a, b)
 	m.Mul(m, big.NewRat(1, 2))
 	vm := variations(seq, m)
 	out = isolate(q, seq, a, m, va, vm, out)
 	return isolate(q, seq, m, b, vm, vb, out)
+}
+
+// pair looks, when (a, b] holds two roots, for an interval (c − d, c + d]
+// that holds both, c the root of the sequence's linear member and
+// d = (b − a)/2^k with k ≥ 2 as large as it finds (doubling, then halving
+// the gap). It returns the interval and the variations at its ends.
+func pair(seq []zpoly, a, b *big.Rat, va, vb int) (lo, hi *big.Rat, vl, vh int, ok bool) {
+	if va-vb != 2 {
+		return nil, nil, 0, 0, false
+	}
+	for _, c := range centres(seq) {
+		if c.Cmp(a) <= 0 || c.Cmp(b) >= 0 {
+			continue
+		}
+		if lo, hi, vl, vh, ok = pairAbout(seq, a, b, c); ok {
+			return lo, hi, vl, vh, true
+		}
+	}
+	return nil, nil, 0, 0, false
+}
+
+// centres returns the real roots of the sequence's members of degree 1
+// and 2 (the latter rounded), where clusters of roots of its first member
+// lie: q ≈ (t − c)²·s near a pair of close roots makes the last members
+// of the sequence close to multiples of t − c.
+func centres(seq []zpoly) []*big.Rat {
+	var out []*big.Rat
+	for _, p := range seq {
+		switch len(p) {
+		case 2:
+			out = append(out, new(big.Rat).SetFrac(new(big.Int).Neg(p[0]), p[1]))
+		case 3:
+			// (−b ± √(b² − 4ac)) / 2a in big.Float.
+			prec := uint(64 + 2*max(p[0].BitLen(), p[1].BitLen(), p[2].BitLen()))
+			disc := new(big.Int).Mul(p[1], p[1])
+			disc.Sub(disc, new(big.Int).Mul(big.NewInt(4), new(big.Int).Mul(p[0], p[2])))
+			if disc.Sign() < 0 {
+				continue
+			}
+			sq := new(big.Float).SetPrec(prec).SetInt(disc)
+			sq.Sqrt(sq)
+			two := new(big.Float).SetPrec(prec).SetInt(new(big.Int).Mul(big.NewInt(2), p[2]))
+			for _, sg := range []float64{1, -1} {
+				x := new(big.Float).SetPrec(prec).SetInt(new(big.Int).Neg(p[1]))
+				y := new(big.Float).SetPrec(prec).Mul(sq, big.NewFloat(sg))
+				x.Add(x, y)
+				x.Quo(x, two)
+				if r, _ := x.Rat(nil); r != nil {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pairAbout is pair about the centre c.
+func pairAbout(seq []zpoly, a, b, c *big.Rat) (lo, hi *big.Rat, vl, vh int, ok bool) {
+	w := new(big.Rat).Sub(b, a)
+	at := func(k int) (l, h *big.Rat, v1, v2 int, in bool) {
+		d := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(k)))
+		d.Mul(d, w)
+		// c rounded down to a multiple of 2^-e, within d/8 (c's own
+		// denominator is huge; evaluating at it would be slow).
+		e := uint(k + w.Denom().BitLen() + 3)
+		n := new(big.Int).Lsh(c.Num(), e)
+		n.Div(n, c.Denom())
+		cr := new(big.Rat).SetFrac(n, new(big.Int).Lsh(big.NewInt(1), e))
+		l, h = new(big.Rat).Sub(cr, d), new(big.Rat).Add(cr, d)
+		if l.Cmp(a) <= 0 || h.Cmp(b) > 0 {
+			return l, h, 0, 0, false
+		}
+		v1, v2 = variations(seq, l), variations(seq, h)
+		return l, h, v1, v2, v1-v2 == 2
+	}
+	good, bad := 0, 0
+	for k := 2; k <= 1<<14; k *= 2 {
+		l, h, v1, v2, in := at(k)
+		if !in {
+			bad = k
+			break
+		}
+		good, lo, hi, vl, vh = k, l, h, v1, v2
+	}
+	if good == 0 {
+		return nil, nil, 0, 0, false
+	}
+	for bad > good+1 {
+		k := (good + bad) / 2
+		if l, h, v1, v2, in := at(k); in {
+			good, lo, hi, vl, vh = k, l, h, v1, v2
+		} else {
+			bad = k
+		}
+	}
+	return lo, hi, vl, vh, true
+}
+
+// crowd looks for a point p = a + (b − a)/2^k (dir 1) or b − (b − a)/2^k
+// (dir -1), k ≥ 2 as large as it finds, such that every root of the
+// sequence's first member in (a, b] lies in (a, p] (dir 1) or (p, b]: it
+// doubles k while that holds, then halves the gap to the first k where it
+// does not. It returns p and the variations there.
+func crowd(seq []zpoly, a, b *big.Rat, va, vb, dir int) (*big.Rat, int, bool) {
+	n := va - vb
+	w := new(big.Rat).Sub(b, a)
+	at := func(k int) (*big.Rat, int) {
+		d := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(k)))
+		d.Mul(d, w)
+		if dir > 0 {
+			d.Add(a, d)
+		} else {
+			d.Sub(b, d)
+		}
+		return d, variations(seq, d)
+	}
+	holds := func(v int) bool {
+		if dir > 0 {
+			return va-v == n
+		}
+		return v-vb == n
+	}
+	good, bad := 0, 0
+	var gp *big.Rat
+	gv := 0
+	for k := 2; k <= 1<<14; k *= 2 {
+		p, v := at(k)
+		if !holds(v) {
+			bad = k
+			break
+		}
+		good, gp, gv = k, p, v
+	}
+	if good == 0 {
+		return nil, 0, false
+	}
+	for bad > good+1 {
+		k := (good + bad) / 2
+		if p, v := at(k); holds(v) {
+			good, gp, gv = k, p, v
+		} else {
+			bad = k
+		}
+	}
+	return gp, gv, true
 }
 
 // sortTimes sorts ts in increasing order and drops duplicates.
