@@ -296,7 +296,7 @@ func (s *sweepState) turning(p Pair) {
 		}
 		visits++
 		mid := (sp.lo + sp.hi) / 2
-		pose := s.m.At(mid)
+		pose := s.at(mid)
 		b := pose.ApplyTriangle(model)
 		if s.apartTurning(a, b, pose.T, (sp.hi-sp.lo)/2, rho) {
 			continue
@@ -315,7 +315,7 @@ func (s *sweepState) turning(p Pair) {
 				continue
 			}
 			// The end too (the contact may begin where the piece ends).
-			if sp.hi < touch && geom.TriTri(a, s.m.At(sp.hi).ApplyTriangle(model)) {
+			if sp.hi < touch && geom.TriTri(a, s.at(sp.hi).ApplyTriangle(model)) {
 				touch = sp.hi
 			}
 			stack = append(stack, span{mid, sp.hi}, span{sp.lo, mid})
@@ -334,7 +334,7 @@ func (s *sweepState) turning(p Pair) {
 				s.take(p, sp.lo, touch)
 				return
 			}
-			if geom.TriTri(a, s.m.At(tj).ApplyTriangle(model)) {
+			if geom.TriTri(a, s.at(tj).ApplyTriangle(model)) {
 				s.take(p, sp.lo, tj)
 				return
 			}
@@ -394,7 +394,7 @@ func (s *sweepState) apartTurning(a, b geom.Triangle, tm geom.Vec3, h, rho float
 	var dirs [12]geom.Vec3
 	n := 0
 	add := func(v geom.Vec3, scale float64) {
-		if l := v.Norm(); l > 0x1p-30*scale && !math.IsInf(l, 0) {
+		if l := norm(v); l > 0x1p-30*scale && !math.IsInf(l, 0) {
 			dirs[n] = v.Scale(1 / l)
 			n++
 		}
@@ -402,11 +402,11 @@ func (s *sweepState) apartTurning(a, b geom.Triangle, tm geom.Vec3, h, rho float
 	ea := [3]geom.Vec3{a[1].Sub(a[0]), a[2].Sub(a[1]), a[0].Sub(a[2])}
 	eb := [3]geom.Vec3{b[1].Sub(b[0]), b[2].Sub(b[1]), b[0].Sub(b[2])}
 	add(pb.Sub(pa), d/2)
-	add(ea[0].Cross(ea[1]), ea[0].Norm()*ea[1].Norm())
-	add(eb[0].Cross(eb[1]), eb[0].Norm()*eb[1].Norm())
+	add(ea[0].Cross(ea[1]), norm(ea[0])*norm(ea[1]))
+	add(eb[0].Cross(eb[1]), norm(eb[0])*norm(eb[1]))
 	for i := range 3 {
 		for j := range 3 {
-			add(ea[i].Cross(eb[j]), ea[i].Norm()*eb[j].Norm())
+			add(ea[i].Cross(eb[j]), norm(ea[i])*norm(eb[j]))
 		}
 	}
 	k := &s.dir
@@ -440,8 +440,8 @@ type mover struct {
 // middle places them, within slack of the motion's).
 func (s *sweepState) mover(x, tm geom.Vec3, sign float64) mover {
 	r := x.Sub(tm)
-	rn := r.Norm()
-	perp := r.Sub(s.axis.Scale(s.axis.Dot(r))).Norm()
+	rn := norm(r)
+	perp := norm(r.Sub(s.axis.Scale(s.axis.Dot(r))))
 	v := s.axis.Cross(r).Scale(s.angle * sign)
 	if sign > 0 {
 		v = v.Add(s.dTv)
@@ -471,7 +471,7 @@ type dirBound struct {
 // apartAlong reports whether the fixed triangle t and the moving points
 // mv are on either side of a plane of normal n throughout the span.
 func (k *dirBound) apartAlong(s *sweepState, n geom.Vec3, t *geom.Triangle, mv *[3]mover) bool {
-	nperp := n.Sub(s.axis.Scale(s.axis.Dot(n))).Norm()*(1+0x1p-40) + 0x1p-44
+	nperp := norm(n.Sub(s.axis.Scale(s.axis.Dot(n))))*(1+0x1p-40) + 0x1p-44
 	tlo, thi := math.Inf(1), math.Inf(-1)
 	for _, x := range t {
 		y := n.Dot(x)
@@ -498,6 +498,33 @@ func (k *dirBound) apartAlong(s *sweepState, n geom.Vec3, t *geom.Triangle, mv *
 	}
 	margin := 0x1p-48 * (math.Abs(mlo) + math.Abs(mhi))
 	return mlo-margin > thi+terr || mhi+margin < tlo-terr
+}
+
+// at returns s.m.At(t), bit for bit, with the motion's axis and angle
+// computed once (At computes them anew each time).
+func (s *sweepState) at(t float64) geom.Pose {
+	m := s.m
+	switch {
+	case t == 0:
+		return m.From
+	case t == 1:
+		return m.To
+	}
+	T := m.From.T.Add(m.To.T.Sub(m.From.T).Scale(t))
+	if s.trans {
+		return geom.Pose{R: m.From.R, T: T}
+	}
+	return geom.Pose{R: geom.AxisAngle(s.axis, t*s.angle).Mat3().Mul(m.From.R), T: T}
+}
+
+// norm returns |v| (math.Sqrt of the sum of squares where neither it
+// underflows nor overflows, geom.Vec3.Norm's math.Hypot elsewhere: the
+// directional tests take many).
+func norm(v geom.Vec3) float64 {
+	if q := v.X*v.X + v.Y*v.Y + v.Z*v.Z; q > 0x1p-400 && q < 0x1p400 {
+		return math.Sqrt(q)
+	}
+	return v.Norm()
 }
 
 // result returns the query's answer, with the statistics st of its
