@@ -410,23 +410,6 @@ func integral(p poly) zpoly {
 	return z
 }
 
-// value returns p(x).
-func (p zpoly) value(x *big.Rat) *big.Rat {
-	if len(p) == 0 {
-		return new(big.Rat)
-	}
-	n, d := x.Num(), x.Denom()
-	r := new(big.Int).Set(p[len(p)-1])
-	dp := big.NewInt(1)
-	var t big.Int
-	for i := len(p) - 2; i >= 0; i-- {
-		r.Mul(r, n)
-		dp.Mul(dp, d)
-		r.Add(r, t.Mul(p[i], dp))
-	}
-	return new(big.Rat).SetFrac(r, dp)
-}
-
 // signAt returns the sign of p(x): of the sum of c_i·n^i·d^(deg−i) for
 // x = n/d, d > 0.
 func (p zpoly) signAt(x *big.Rat) int {

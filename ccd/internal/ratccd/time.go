@@ -198,10 +198,28 @@ func (g *fpoly) sturm() (poly, []zpoly) {
 // value theorem proves it constant there (|g(hi)| > max|g′|·(hi − lo)),
 // else 0.
 func (g *fpoly) quickSign(lo, hi *big.Rat) int {
-	v := g.z.value(hi)
+	// In integers (a big.Rat result would be reduced by a gcd of numbers
+	// of thousands of bits): with hi = n/d and D = d^deg, |g(hi)| > dz·w
+	// iff |g(hi)·D|·den(w) > dz·num(w)·D, g(hi)·D = Σ g_i·n^i·d^(deg−i).
+	z := g.z
+	if len(z) == 0 {
+		return 0
+	}
+	n, d := hi.Num(), hi.Denom()
+	v := new(big.Int).Set(z[len(z)-1])
+	dp := big.NewInt(1)
+	var t big.Int
+	for i := len(z) - 2; i >= 0; i-- {
+		v.Mul(v, n)
+		dp.Mul(dp, d)
+		v.Add(v, t.Mul(z[i], dp))
+	}
 	w := new(big.Rat).Sub(hi, lo)
-	w.Mul(w, g.dz)
-	if new(big.Rat).Abs(v).Cmp(w) > 0 {
+	left := new(big.Int).Abs(v)
+	left.Mul(left, w.Denom())
+	right := new(big.Int).Mul(g.dz.Num(), w.Num())
+	right.Mul(right, dp)
+	if left.Cmp(right) > 0 {
 		return v.Sign()
 	}
 	return 0
@@ -234,6 +252,11 @@ func (t *Time) sign(g *fpoly) int {
 	// steps when the coordinates mix float64 extremes.)
 	if t.r != nil {
 		return g.z.signAt(t.r)
+	}
+	// No root of g in (lo, hi] (its own Sturm sequence, computed once for
+	// every time it is read at): its sign at t is its sign at hi.
+	if _, gs := g.sturm(); variations(gs, t.lo) == variations(gs, t.hi) {
+		return g.z.signAt(t.hi)
 	}
 	seq := tarski(t.pz, zmul(zderiv(t.pz), g.z))
 	return variations(seq, t.lo) - variations(seq, t.hi)
