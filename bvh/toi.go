@@ -291,8 +291,11 @@ func (s *sweepState) turning(p Pair) {
 	for len(stack) > 0 {
 		sp := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if s.hit && sp.lo > s.hi || s.maybe && sp.lo > s.mhi || sp.lo >= touch {
+		if s.hit && sp.lo > s.hi || s.maybe && sp.lo > s.mhi {
 			return // later than what is known already
+		}
+		if sp.lo >= touch {
+			break
 		}
 		visits++
 		mid := (sp.lo + sp.hi) / 2
@@ -353,6 +356,12 @@ func (s *sweepState) turning(p Pair) {
 			s.maybe, s.mlo, s.mhi, s.mpair = true, sp.lo, sp.hi, p
 		}
 		return
+	}
+	// Every span before a contact sampled was dropped (the bounds cover
+	// the closed spans, so this does not happen): the contact is the
+	// earliest.
+	if touch < math.Inf(1) {
+		s.take(p, touch, touch)
 	}
 }
 
@@ -473,9 +482,12 @@ type dirBound struct {
 func (k *dirBound) apartAlong(s *sweepState, n geom.Vec3, t *geom.Triangle, mv *[3]mover) bool {
 	nperp := norm(n.Sub(s.axis.Scale(s.axis.Dot(n))))*(1+0x1p-40) + 0x1p-44
 	tlo, thi := math.Inf(1), math.Inf(-1)
+	tmag := 0.0 // the largest |x|₁, whose 2^-48 bounds the products' rounding
 	for _, x := range t {
 		y := n.Dot(x)
 		tlo, thi = min(tlo, y), max(thi, y)
+		a := x.Abs()
+		tmag = max(tmag, a.X+a.Y+a.Z)
 	}
 	mlo, mhi := math.Inf(1), math.Inf(-1)
 	for i := range mv {
@@ -490,9 +502,9 @@ func (k *dirBound) apartAlong(s *sweepState, n geom.Vec3, t *geom.Triangle, mv *
 		extra := k.h * (k.ht + k.ht*k.ht/2) * nperp * s.dT * (1 + 0x1p-40)
 		mlo, mhi = mlo-extra, mhi+extra
 	}
-	// The fixed triangle's products, within 2^-50 of their size, and the
-	// flying triangle's pose (slack) when it is the fixed one.
-	terr := 0x1p-48 * (math.Abs(tlo) + math.Abs(thi))
+	// The fixed triangle's products, within 2^-50 of their terms' size,
+	// and the flying triangle's pose (slack) when it is the fixed one.
+	terr := 0x1p-48*tmag + 0x1p-1000
 	if mv == &k.env {
 		terr += s.slack
 	}
