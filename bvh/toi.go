@@ -12,8 +12,12 @@ import (
 type TOIResult struct {
 	// Hit says that the flying model touches the environment during the
 	// motion; TOI holds the earliest time of contact, within at most
-	// ccd.MaxWidth (translating motions; turning ones, 32·ccd.MaxWidth),
-	// and Pair two triangles that touch at a time in TOI.
+	// ccd.MaxWidth (translating motions; turning ones, 32·ccd.MaxWidth,
+	// except where the rounding of the poses leaves a longer span
+	// undecided right before a contact proved at a sampled pose, as when
+	// a face sinks slowly onto another: then from that span's start to
+	// the contact), and Pair two triangles that touch at a time in TOI
+	// (turning motions: at TOI.Hi).
 	Hit  bool
 	TOI  ccd.Interval
 	Pair Pair
@@ -21,6 +25,10 @@ type TOIResult struct {
 	// apart; within TOI they come within rounding of each other and no
 	// contact is proved (Hit is false).
 	Maybe bool
+	// Spans counts the spans of time a turning motion's bisection visited
+	// (over every pair): the query's work beyond Stats. A pair gives up
+	// with a Maybe after 65,536 spans in one piece of the motion.
+	Spans int64
 	Stats Stats
 }
 
@@ -42,14 +50,26 @@ type TOIResult struct {
 //     vertex moving on a straight line from its position at m.From to its
 //     position at m.To, as geom.Pose.Apply computes them;
 //   - turning motions: by bisection of the piece's time, earliest half
-//     first: a span is dropped where the pair's distance at the pose
-//     halfway through it, less its error bound, exceeds how far the flying
-//     triangle can move in half the span (plus the rounding of the pose);
-//     a span at most ccd.MaxWidth/2 long that cannot be dropped is a
-//     contact if the triangles touch at the pose at its end, or at the end
-//     of one of the next 64 spans as long (poses computed as m.At does,
-//     tested as Collide does), and a Maybe otherwise. The interval is then
-//     from the span's start to that end: at most 32·ccd.MaxWidth wide.
+//     first: a span is dropped where the pair is proved apart throughout
+//     it, by the pair's distance at the pose halfway through it, less its
+//     error bound, against how far the flying triangle can move in half
+//     the span (plus the rounding of the pose), or by a plane of one of a
+//     dozen directions (normals, cross products of edges, between the
+//     closest points) that separates them with a margin beyond a
+//     second-order bound of the motion along it, with each vertex's own
+//     lever arm about the axis (apartTurning); a span that cannot be
+//     dropped is tested at its middle and end poses, and a contact there
+//     proves one (nothing later is searched). A span at most
+//     ccd.MaxWidth/2 long that cannot be dropped is a contact if the
+//     triangles touch at the pose at its end, or at the end of one of the
+//     next 64 spans as long, or at a time sampled before (poses computed
+//     as m.At does, tested as Collide does), and a Maybe otherwise. The
+//     interval is then from the span's start to that contact: at most
+//     32·ccd.MaxWidth wide unless the contact was sampled before. A pair
+//     that visits 65,536 spans in a piece (never seen: a few dozen to a
+//     few hundred is the rule, even for gaps of 10^-9 that stay small
+//     while the triangle turns fast) gives up with a Maybe over the span
+//     it is at; TOIResult.Spans counts the spans visited.
 //
 // The search stops after the piece in which a contact was found.
 func TimeOfImpact(env, fly *Tree, m ccd.Motion, s *Scratch) TOIResult {
@@ -114,6 +134,12 @@ type sweepState struct {
 	mlo, mhi   float64
 	mpair      Pair
 	tris       int64
+	// Turning motions: the axis, ΔT = To.T − From.T, the spans of time
+	// visited, and the directional tests' state.
+	axis  geom.Vec3
+	dTv   geom.Vec3
+	spans int64
+	dir   dirBound
 }
 
 // begin readies s for a query of fly moving by m against env; mi is the
@@ -123,7 +149,8 @@ func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo,
 	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, seen: s.seen}
 	s.m, s.emesh, s.fmesh = m, env, fly
 	s.trans = m.Translating()
-	_, s.angle = m.Rotation()
+	s.axis, s.angle = m.Rotation()
+	s.dTv = m.To.T.Sub(m.From.T)
 	if mi == nil {
 		own := motionInfoOf(fly.Verts)
 		emag = motionInfoOf(env.Verts).mag
@@ -230,8 +257,10 @@ func (s *sweepState) take(p Pair, lo, hi float64) {
 }
 
 // maxSpans is the most spans of time the bisection of one pair visits in
-// one piece before it gives up with a Maybe.
-const maxSpans = 1 << 12
+// one piece before it gives up with a Maybe over the span it is at (a
+// safeguard: the directional bounds below make a few hundred the rule,
+// TOIResult.Spans says how many were visited).
+const maxSpans = 1 << 16
 
 // maxAhead is how many spans of ccd.MaxWidth/2 past one that cannot be
 // dropped a turning motion's bisection looks for a contact: the interval
@@ -239,6 +268,11 @@ const maxSpans = 1 << 12
 const maxAhead = 64
 
 // turning decides pair p for a turning motion over the piece [t0, t1].
+//
+// Spans of time are dropped where the pair is proved apart throughout
+// (apartTurning), earliest first; a span that cannot be dropped is tested
+// at its middle pose and at its end, and a contact there (as m.At computes
+// the pose, as Collide tests it) proves one: what follows is not searched.
 func (s *sweepState) turning(p Pair) {
 	a := s.emesh.Triangle(int(p.Env))
 	ix := s.fmesh.Tris[p.Fly]
@@ -251,51 +285,264 @@ func (s *sweepState) turning(p Pair) {
 	}
 	type span struct{ lo, hi float64 }
 	stack := []span{{s.t0, s.t1}}
-	for visits := 0; len(stack) > 0; visits++ {
+	touch := math.Inf(1) // a time at which the pair is proved to touch
+	visits := 0
+	defer func() { s.spans += int64(visits) }()
+	for len(stack) > 0 {
 		sp := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if s.hit && sp.lo > s.hi || s.maybe && sp.lo > s.mhi {
 			return // later than what is known already
 		}
+		if sp.lo >= touch {
+			break
+		}
+		visits++
 		mid := (sp.lo + sp.hi) / 2
-		b := s.m.At(mid).ApplyTriangle(model)
-		pad := s.pad(sp.lo, sp.hi, rho)
-		if geom.TriTriLowerBound(a, b) > pad {
+		pose := s.at(mid)
+		b := pose.ApplyTriangle(model)
+		if s.apartTurning(a, b, pose.T, (sp.hi-sp.lo)/2, rho) {
 			continue
 		}
-		if d, _, _ := geom.TriTriDistance(a, b); d-geom.TriTriDistanceBound(a, b) > pad {
-			continue
-		}
-		if sp.hi-sp.lo <= ccd.MaxWidth/2 || visits >= maxSpans {
-			// Neither dropped nor longer: a contact if the triangles touch
-			// at the end of this span or of one of the next maxAhead as
-			// long (where the pair approaches slowly, the rounding leaves
-			// several spans before a contact that cannot be dropped); a
-			// Maybe if at none.
-			w := sp.hi - sp.lo
-			for j := 1; j <= maxAhead; j++ {
-				tj := min(sp.lo+float64(j)*w, s.t1)
-				if geom.TriTri(a, s.m.At(tj).ApplyTriangle(model)) {
-					s.take(p, sp.lo, tj)
-					return
-				}
-				if tj == s.t1 {
-					break
-				}
-			}
+		if visits >= maxSpans {
+			// Undecided within the budget: a Maybe over the span.
 			if !s.maybe || sp.lo < s.mlo {
-				s.maybe, s.mlo, s.mhi, s.mpair = true, sp.lo, sp.hi, p
+				s.maybe, s.mlo, s.mhi, s.mpair = true, sp.lo, min(sp.hi, touch), p
 			}
 			return
 		}
-		stack = append(stack, span{mid, sp.hi}, span{sp.lo, mid})
+		if sp.hi-sp.lo > ccd.MaxWidth/2 {
+			if geom.TriTri(a, b) {
+				touch = mid
+				stack = append(stack, span{sp.lo, mid})
+				continue
+			}
+			// The end too (the contact may begin where the piece ends).
+			if sp.hi < touch && geom.TriTri(a, s.at(sp.hi).ApplyTriangle(model)) {
+				touch = sp.hi
+			}
+			stack = append(stack, span{mid, sp.hi}, span{sp.lo, mid})
+			continue
+		}
+		// Neither dropped nor longer: the earliest contact of the pair is
+		// not before sp.lo. A contact if the triangles touch at the end
+		// of this span or of one of the next maxAhead as long (where the
+		// pair approaches slowly, the rounding leaves several spans before
+		// a contact that cannot be dropped), or at a time already sampled
+		// as close; a Maybe if at none.
+		w := sp.hi - sp.lo
+		for j := 1; j <= maxAhead; j++ {
+			tj := min(sp.lo+float64(j)*w, s.t1)
+			if tj >= touch {
+				s.take(p, sp.lo, touch)
+				return
+			}
+			if geom.TriTri(a, s.at(tj).ApplyTriangle(model)) {
+				s.take(p, sp.lo, tj)
+				return
+			}
+			if tj == s.t1 {
+				break
+			}
+		}
+		if touch < math.Inf(1) {
+			// A contact proved at a time sampled earlier, past the look
+			// ahead: the rounding of the poses leaves every span from
+			// sp.lo to it undecided (a slow approach).
+			s.take(p, sp.lo, touch)
+			return
+		}
+		if !s.maybe || sp.lo < s.mlo {
+			s.maybe, s.mlo, s.mhi, s.mpair = true, sp.lo, sp.hi, p
+		}
+		return
 	}
+	// Every span before a contact sampled was dropped (the bounds cover
+	// the closed spans, so this does not happen): the contact is the
+	// earliest.
+	if touch < math.Inf(1) {
+		s.take(p, touch, touch)
+	}
+}
+
+// apartTurning reports whether env triangle a and the flying triangle,
+// at b at the pose halfway through a span of half-length h (its
+// translation tm; rho bounds its model vertices' norms), are proved apart
+// during the whole span. First the distance at the middle against how far
+// the flying triangle can move (h·(|ΔT| + angle·rho)); then, as that
+// bound is far from tight where the triangle turns fast and the pair is
+// close (a gap that stays small, a slow approach), separation along fixed
+// directions with a second-order bound of the motion along each: the
+// triangles' normals, the cross products of their edges and the
+// direction between their closest points, in the environment's frame
+// (a fixed, the flying triangle moving) and in the flying triangle's
+// frame (b fixed, a moving by the inverse motion).
+//
+// The bound. Each flying point moves on a helix about the axis through
+// the moving centre T(t): with δ = (t − mid)·angle and r = x(mid) − T(mid),
+// n·(x(t) − x(mid)) = (t − mid)·n·v + (sin δ − δ)·n·(axis × r) + (cos δ −
+// 1)·n·r⊥, v = ΔT + angle·axis × r its velocity; the last two terms are
+// within ((h·angle)²/2 + (h·angle)³/6)·|n⊥|·|r⊥|, n⊥ and r⊥ the parts
+// perpendicular to the axis. In the flying triangle's frame (the rigid map
+// taking x(t) back to x(mid)), a fixed point e moves by u = −angle·axis ×
+// w − ΔT, w = e − T(mid), with the same remainder on |w⊥| plus
+// h·(h·angle + (h·angle)²/2)·|n⊥|·|ΔT|. The poses' rounding (slack) and the
+// float arithmetic are added, each many times over.
+func (s *sweepState) apartTurning(a, b geom.Triangle, tm geom.Vec3, h, rho float64) bool {
+	pad := h*(s.dT+s.angle*rho)*(1+0x1p-40) + s.slack
+	if geom.TriTriLowerBound(a, b) > pad {
+		return true
+	}
+	d, pa, pb := geom.TriTriDistance(a, b)
+	if d-geom.TriTriDistanceBound(a, b) > pad {
+		return true
+	}
+	if !(d > 0) {
+		return false // touching, or not finite
+	}
+	var dirs [12]geom.Vec3
+	n := 0
+	add := func(v geom.Vec3, scale float64) {
+		if l := norm(v); l > 0x1p-30*scale && !math.IsInf(l, 0) {
+			dirs[n] = v.Scale(1 / l)
+			n++
+		}
+	}
+	ea := [3]geom.Vec3{a[1].Sub(a[0]), a[2].Sub(a[1]), a[0].Sub(a[2])}
+	eb := [3]geom.Vec3{b[1].Sub(b[0]), b[2].Sub(b[1]), b[0].Sub(b[2])}
+	add(pb.Sub(pa), d/2)
+	add(ea[0].Cross(ea[1]), norm(ea[0])*norm(ea[1]))
+	add(eb[0].Cross(eb[1]), norm(eb[0])*norm(eb[1]))
+	for i := range 3 {
+		for j := range 3 {
+			add(ea[i].Cross(eb[j]), norm(ea[i])*norm(eb[j]))
+		}
+	}
+	k := &s.dir
+	k.h, k.ht = h, h*s.angle
+	k.rem = (k.ht*k.ht/2 + k.ht*k.ht*k.ht/6) * (1 + 0x1p-40)
+	k.tm = tm
+	for i := range 3 {
+		k.fly[i] = s.mover(b[i], tm, 1)
+		k.env[i] = s.mover(a[i], tm, -1)
+	}
+	for _, dir := range dirs[:n] {
+		if k.apartAlong(s, dir, &a, &k.fly) || k.apartAlong(s, dir, &b, &k.env) {
+			return true
+		}
+	}
+	return false
+}
+
+// mover is a point moving with the flying triangle (sign 1) or, in its
+// frame, with the environment (sign -1): its position and velocity at the
+// middle of the span, the distance of its lever from the axis, bounded,
+// and the errors of its position and velocity.
+type mover struct {
+	x      geom.Vec3
+	v      geom.Vec3
+	perp   float64 // ≥ |r⊥|
+	ex, ev float64 // ≥ the errors of n·x and n·v, n a unit vector
+}
+
+// mover returns x's mover about the centre tm (both as the pose at the
+// middle places them, within slack of the motion's).
+func (s *sweepState) mover(x, tm geom.Vec3, sign float64) mover {
+	r := x.Sub(tm)
+	rn := norm(r)
+	perp := norm(r.Sub(s.axis.Scale(s.axis.Dot(r))))
+	v := s.axis.Cross(r).Scale(s.angle * sign)
+	if sign > 0 {
+		v = v.Add(s.dTv)
+	} else {
+		v = v.Sub(s.dTv)
+	}
+	a := x.Abs()
+	m := mover{x: x, v: v}
+	// r is within 2·slack of the exact lever (x and tm each within slack;
+	// the environment's x is exact), plus its own rounding.
+	m.perp = (perp+2*s.slack+0x1p-46*rn)*(1+0x1p-40) + 0x1p-1000
+	m.ex = 0x1p-48*(a.X+a.Y+a.Z) + 0x1p-1000
+	if sign > 0 {
+		m.ex += s.slack
+	}
+	m.ev = 2*s.angle*s.slack + 0x1p-46*(s.dT+s.angle*rn) + 0x1p-1000
+	return m
+}
+
+// dirBound is the state of the directional tests of one span.
+type dirBound struct {
+	h, ht, rem float64 // half the span, h·angle, the remainder's factor
+	tm         geom.Vec3
+	fly, env   [3]mover
+}
+
+// apartAlong reports whether the fixed triangle t and the moving points
+// mv are on either side of a plane of normal n throughout the span.
+func (k *dirBound) apartAlong(s *sweepState, n geom.Vec3, t *geom.Triangle, mv *[3]mover) bool {
+	nperp := norm(n.Sub(s.axis.Scale(s.axis.Dot(n))))*(1+0x1p-40) + 0x1p-44
+	tlo, thi := math.Inf(1), math.Inf(-1)
+	tmag := 0.0 // the largest |x|₁, whose 2^-48 bounds the products' rounding
+	for _, x := range t {
+		y := n.Dot(x)
+		tlo, thi = min(tlo, y), max(thi, y)
+		a := x.Abs()
+		tmag = max(tmag, a.X+a.Y+a.Z)
+	}
+	mlo, mhi := math.Inf(1), math.Inf(-1)
+	for i := range mv {
+		m := &mv[i]
+		y := n.Dot(m.x)
+		drift := (k.h*(math.Abs(n.Dot(m.v))+m.ev)+k.rem*nperp*m.perp)*(1+0x1p-40) + m.ex
+		mlo, mhi = min(mlo, y-drift), max(mhi, y+drift)
+	}
+	// The environment's frame: ΔT's part of the remainder is for the
+	// environment's points moving in the flying triangle's frame.
+	if mv == &k.env {
+		extra := k.h * (k.ht + k.ht*k.ht/2) * nperp * s.dT * (1 + 0x1p-40)
+		mlo, mhi = mlo-extra, mhi+extra
+	}
+	// The fixed triangle's products, within 2^-50 of their terms' size,
+	// and the flying triangle's pose (slack) when it is the fixed one.
+	terr := 0x1p-48*tmag + 0x1p-1000
+	if mv == &k.env {
+		terr += s.slack
+	}
+	margin := 0x1p-48 * (math.Abs(mlo) + math.Abs(mhi))
+	return mlo-margin > thi+terr || mhi+margin < tlo-terr
+}
+
+// at returns s.m.At(t), bit for bit, with the motion's axis and angle
+// computed once (At computes them anew each time).
+func (s *sweepState) at(t float64) geom.Pose {
+	m := s.m
+	switch {
+	case t == 0:
+		return m.From
+	case t == 1:
+		return m.To
+	}
+	T := m.From.T.Add(m.To.T.Sub(m.From.T).Scale(t))
+	if s.trans {
+		return geom.Pose{R: m.From.R, T: T}
+	}
+	return geom.Pose{R: geom.AxisAngle(s.axis, t*s.angle).Mat3().Mul(m.From.R), T: T}
+}
+
+// norm returns |v| (math.Sqrt of the sum of squares where neither it
+// underflows nor overflows, geom.Vec3.Norm's math.Hypot elsewhere: the
+// directional tests take many).
+func norm(v geom.Vec3) float64 {
+	if q := v.X*v.X + v.Y*v.Y + v.Z*v.Z; q > 0x1p-400 && q < 0x1p400 {
+		return math.Sqrt(q)
+	}
+	return v.Norm()
 }
 
 // result returns the query's answer, with the statistics st of its
 // searches.
 func (s *sweepState) result(st Stats) TOIResult {
-	r := TOIResult{Stats: st}
+	r := TOIResult{Stats: st, Spans: s.spans}
 	nan := math.NaN()
 	r.TOI = ccd.Interval{Lo: nan, Hi: nan}
 	switch {

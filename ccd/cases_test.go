@@ -134,6 +134,19 @@ var orcNamedCases = []orcNamed{
 	// fractions: p on rs then, no contact at 3/4); the segments meet again
 	// just after.
 	{"ee/an endpoint on the swept edge for an instant, one ulp off 3/4", "ee", []float64{-3, -1, 2, -18, -13, 2, -8, 0, 2, -1, 1, 2, -3, -1, 2, 2, 3, 2, -2.0000000000000004, -2, 2, -1, 1, 2}, "4503599627370496/6004799503160661"},
+	// Coordinates near 1e-301 beside ordinary ones (the fuzzer's inputs
+	// that took 4-6.5 s each, issue 28), and coplanar ones mixing 5e-324,
+	// 2.2e-308, 1e-301, 0.1, 3 and 1.79e308 (35-50 s a query): the exact
+	// path of both ccd and the oracle must stay polynomial in the spread
+	// of the exponents. Kept for their inputs (and as fuzz seeds).
+	{"vf/1e-301 beside 1, 1/2 and 2e-300 (fuzz: 4-6.5 s a query before)", "vf", []float64{1, 0, 0.5, 1, -1e-301, 0, -1e-301, -1e-301, 1, 1, -1e-301, 1e-301, 1e-301, -1e-301, -1e-301, -1, 1, 3e-301, 1, -1, 3e-301, 0.5, -1e-301, 2e-300}, "?"},
+	{"vf/1e-301 beside 1 and 1/2, missing", "vf", []float64{-1, -1, 0, -1, -1e-301, 1e-301, 0.5, 0, 1e-301, -1, 3e-301, -1e-301, 2e-300, 1, 2e-300, 2e-300, 1e-301, 0.5, 1e-301, 3e-301, 0.5, -1e-301, 1e-301, 2e-300}, "?"},
+	{"ee/1e-301 beside 1 and 2e-300, touching at about 1e-300", "ee", []float64{2e-300, 2e-300, 1, -1e-301, 2e-300, 0, -1, -1e-301, 1, 2e-300, 0, 1e-301, 0.5, -1e-301, -1, 0.5, -1, 1e-301, 1, 3e-301, -1, 1, 1, 2e-300}, "?"},
+	{"ee/1e-301 beside 1, 1/2 and 3e-301", "ee", []float64{-1, -1, -1e-301, 0, 1, 0, 1, -1, 1, -1, 0, 0.5, 3e-301, 3e-301, 0, 1, -1, 0, 1e-301, -1, 1e-301, 1, 1e-301, -1e-301}, "?"},
+	{"ee/coplanar, 5e-324 to 1.79e308", "ee", []float64{0, 1.79e+308, 0, 1e-301, 5e-324, 0, -1.79e+308, -1e-301, 0, 0.1, 2.2e-308, 0, 0.1, 1e-301, 0, 3, -1.79e+308, 0, -1e-301, 3, 0, 3, 3, 0}, "?"},
+	{"vf/coplanar, 5e-324 to 1.79e308", "vf", []float64{0.1, 2.2e-308, 0, 1e-301, 5e-324, 0, -3, -3, 0, 0.1, 0, 0, 0.1, 0, 0, -5e-324, 0, 0, 2.2e-308, -1.79e+308, 0, 1.79e+308, 0, 0}, "?"},
+	{"vf/coplanar, 5e-324 to 1.79e308 (2)", "vf", []float64{-1e-301, -1.79e+308, 0, 2.2e-308, -3, 0, 0.1, -1.79e+308, 0, -3, -1.79e+308, 0, 5e-324, 3, 0, 1.79e+308, 2.2e-308, 0, 1e-301, -3, 0, -3, 1e-301, 0}, "?"},
+	{"vf/coplanar, 5e-324 to 1.79e308 (3)", "vf", []float64{1e-301, 2.2e-308, 0, -1e-301, -5e-324, 0, 3, 5e-324, 0, 1.79e+308, -1e-301, 0, 0, 0, 0, -5e-324, -3, 0, -5e-324, -5e-324, 0, 1.79e+308, -5e-324, 0}, "?"},
 	// Triangle against triangle.
 	{"tt/overlapping at 0", "tt", orcTT(geom.Tri(oO, oX, oY), geom.Tri(ov(1, 1, -1), ov(1, 1, 1), ov(2, 1, 1)), geom.Tri(oO, oX, oY), geom.Tri(ov(1, 1, -1), ov(1, 1, 1), ov(2, 1, 1))), "0"},
 	{"tt/an edge pierces the interior at 0", "tt", orcTT(geom.Tri(oO, oX, oY), geom.Tri(ov(1, 1, -1), ov(1, 1, 1), ov(3, 3, 1)), geom.Tri(ov(0, 0, 5), ov(4, 0, 5), ov(0, 4, 5)), geom.Tri(ov(1, 1, -1), ov(1, 1, 1), ov(3, 3, 1))), "0"},

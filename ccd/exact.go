@@ -3,6 +3,7 @@ package ccd
 import (
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/collide3d/collide/geom"
 )
@@ -136,8 +137,7 @@ func onSeg(s signer, x, y, z int) bool {
 // exactSolve decides the query q of kind k exactly.
 func exactSolve(q *[8]geom.Vec3, k kind) (Interval, bool) {
 	fam := family(q)
-	at0 := &ratSigns{fam: fam, t: new(big.Rat)}
-	if static(at0, k) {
+	if static(&dyadSigns{fam: fam, t: dyadInt(0)}, k) {
 		return Interval{}, true
 	}
 	var roots []*algebraic
@@ -148,18 +148,21 @@ func exactSolve(q *[8]geom.Vec3, k kind) (Interval, bool) {
 	// earliest lies in [smallest lo, smallest hi].
 	var best *algebraic
 	for _, r := range roots {
+		if best != nil && r.lo.cmp(best.hi) >= 0 && !r.exact {
+			continue // later than a contact already found
+		}
 		if !static(&algSigns{fam: fam, at: r}, k) {
 			continue
 		}
-		r.refine(0x1p-52)
+		r.refine(52)
 		if best == nil {
 			best = &algebraic{lo: r.lo, hi: r.hi}
 			continue
 		}
-		if r.lo.Cmp(best.lo) < 0 {
+		if r.lo.cmp(best.lo) < 0 {
 			best.lo = r.lo
 		}
-		if r.hi.Cmp(best.hi) < 0 {
+		if r.hi.cmp(best.hi) < 0 {
 			best.hi = r.hi
 		}
 	}
@@ -181,117 +184,174 @@ func exactSolve(q *[8]geom.Vec3, k kind) (Interval, bool) {
 //     them; ee: at a time when all four are zero, a root, static decides);
 //   - else (vf: a segment or a point at every time; ee: all on a line), the
 //     whole family.
-func critical(fam []poly, k kind) []int {
-	if !fam[famO3].zero() {
+func critical(fam []*member, k kind) []int {
+	if !fam[famO3].p.zero() {
 		return []int{famO3}
 	}
 	for i := range 3 {
 		ids := []int{famO2(i, 0), famO2(i, 1), famO2(i, 2), famO2(i, 3)}
-		if k == vf && !fam[famO2(i, 3)].zero() {
+		if k == vf && !fam[famO2(i, 3)].p.zero() {
 			return ids
 		}
-		if k == ee && !(fam[ids[0]].zero() && fam[ids[1]].zero() && fam[ids[2]].zero() && fam[ids[3]].zero()) {
+		if k == ee && !(fam[ids[0]].p.zero() && fam[ids[1]].p.zero() && fam[ids[2]].p.zero() && fam[ids[3]].p.zero()) {
 			return ids
 		}
 	}
 	var ids []int
 	for id, g := range fam {
-		if !g.zero() {
+		if !g.p.zero() {
 			ids = append(ids, id)
 		}
 	}
 	return ids
 }
 
-// family returns the family's polynomials for the query q.
-func family(q *[8]geom.Vec3) []poly {
-	var pts [4][3]poly
-	for k := range 4 {
+// member is a polynomial of the family, with its Sturm sequence once
+// needed.
+type member struct {
+	p  zpoly
+	st []zpoly
+}
+
+// sturm returns the Sturm sequence of p's squarefree part (p of degree at
+// least 1).
+func (g *member) sturm() []zpoly {
+	if g.st == nil {
+		h := g.p.squarefree()
+		g.st = remSeq(h, h.deriv())
+	}
+	return g.st
+}
+
+// family returns the family's polynomials for the query q, its
+// coordinates scaled by one power of two to integers (which changes no
+// sign and no time).
+func family(q *[8]geom.Vec3) []*member {
+	// x = m·2^(e−53), m an integer of 53 bits: scale every coordinate by
+	// 2^S, S = −min(e − 53 + the trailing zeros of m), to make them
+	// integers.
+	lowest := math.MaxInt
+	for _, v := range q {
 		for i := range 3 {
-			a := ratOf(q[k].Index(i))
-			b := ratOf(q[k+4].Index(i))
-			pts[k][i] = poly{a, new(big.Rat).Sub(b, a)}.trim()
+			if x := v.Index(i); x != 0 {
+				fr, e := math.Frexp(x)
+				m := uint64(math.Abs(math.Ldexp(fr, 53)))
+				lowest = min(lowest, e-53+bits.TrailingZeros64(m))
+			}
 		}
 	}
-	fam := make([]poly, famSize)
-	sub := func(a, b [3]poly) [3]poly { return [3]poly{a[0].sub(b[0]), a[1].sub(b[1]), a[2].sub(b[2])} }
+	intOf := func(x float64) *big.Int {
+		if x == 0 {
+			return new(big.Int)
+		}
+		fr, e := math.Frexp(x)
+		n := big.NewInt(int64(math.Ldexp(fr, 53)))
+		if k := e - 53 - lowest; k >= 0 {
+			return n.Lsh(n, uint(k))
+		} else {
+			return n.Rsh(n, uint(-k)) // exact: m ends in at least −k zeros
+		}
+	}
+	var pts [4][3]zpoly
+	for k := range 4 {
+		for i := range 3 {
+			a := intOf(q[k].Index(i))
+			b := intOf(q[k+4].Index(i))
+			pts[k][i] = zpoly{a, new(big.Int).Sub(b, a)}.trim()
+		}
+	}
+	fam := make([]*member, famSize)
+	sub := func(a, b [3]zpoly) [3]zpoly { return [3]zpoly{a[0].sub(b[0]), a[1].sub(b[1]), a[2].sub(b[2])} }
 	u, v, w := sub(pts[1], pts[0]), sub(pts[2], pts[0]), sub(pts[3], pts[0])
-	fam[famO3] = u[0].mul(v[1].mul(w[2]).sub(v[2].mul(w[1]))).
+	fam[famO3] = &member{p: u[0].mul(v[1].mul(w[2]).sub(v[2].mul(w[1]))).
 		add(u[1].mul(v[2].mul(w[0]).sub(v[0].mul(w[2])))).
-		add(u[2].mul(v[0].mul(w[1]).sub(v[1].mul(w[0]))))
+		add(u[2].mul(v[0].mul(w[1]).sub(v[1].mul(w[0]))))}
 	for i := range 3 {
 		j, l := (i+1)%3, (i+2)%3
 		for t, tr := range triples {
 			a, b := sub(pts[tr[1]], pts[tr[0]]), sub(pts[tr[2]], pts[tr[0]])
-			fam[famO2(i, t)] = a[j].mul(b[l]).sub(a[l].mul(b[j]))
+			fam[famO2(i, t)] = &member{p: a[j].mul(b[l]).sub(a[l].mul(b[j]))}
 		}
 		for p, pr := range pairs {
-			fam[famD(i, p)] = pts[pr[1]][i].sub(pts[pr[0]][i])
+			fam[famD(i, p)] = &member{p: pts[pr[1]][i].sub(pts[pr[0]][i])}
 		}
 	}
 	return fam
 }
 
-// ratSigns gives the signs of the family at a rational time t.
-type ratSigns struct {
-	fam []poly
-	t   *big.Rat
+// dyadSigns gives the signs of the family at a dyadic time t.
+type dyadSigns struct {
+	fam []*member
+	t   dyad
 }
 
-func (s *ratSigns) sign(id int) int { return s.fam[id].eval(s.t).Sign() }
+func (s *dyadSigns) sign(id int) int { return s.fam[id].p.signAt(s.t) }
 
-// algSigns gives the signs of the family at an algebraic time.
+// algSigns gives the signs of the family at an algebraic time, each
+// computed once.
 type algSigns struct {
-	fam []poly
-	at  *algebraic
+	fam  []*member
+	at   *algebraic
+	memo [famSize]int8 // sign + 2 once known
 }
 
-func (s *algSigns) sign(id int) int { return s.at.signOf(s.fam[id]) }
+func (s *algSigns) sign(id int) int {
+	if s.memo[id] == 0 {
+		s.memo[id] = int8(s.at.signOf(s.fam[id]) + 2)
+	}
+	return int(s.memo[id]) - 2
+}
 
-// algebraic is a real number in [0, 1]: the rational lo when exact, else
+// algebraic is a real number in [0, 1]: the dyadic lo when exact, else
 // the one root of the squarefree polynomial h in the open interval
-// (lo, hi), at whose ends h is not zero.
+// (lo, hi), at whose ends h is not zero (slo its sign at lo).
 type algebraic struct {
 	exact  bool
-	h      poly
-	lo, hi *big.Rat
+	h      zpoly
+	slo    int
+	lo, hi dyad
 }
 
 // isolate returns the distinct roots of g (not zero) in (0, 1].
-func isolate(g poly) []*algebraic {
-	h := g.squarefree()
+func isolate(g *member) []*algebraic {
+	if g.p.degree() < 1 {
+		return nil
+	}
+	h := g.p.squarefree()
 	var out []*algebraic
 	// Roots at 0 and 1 are factored out: the ends of the search must not
 	// be roots.
-	zero, one := new(big.Rat), big.NewRat(1, 1)
-	if h.eval(zero).Sign() == 0 {
+	zero, one := dyadInt(0), dyadInt(1)
+	if h.signAt(zero) == 0 {
 		h = h.divLinear(zero)
 	}
-	if h.eval(one).Sign() == 0 {
+	if h.signAt(one) == 0 {
 		out = append(out, &algebraic{exact: true, lo: one, hi: one})
 		h = h.divLinear(one)
 	}
-	type span struct{ lo, hi *big.Rat }
+	type span struct{ lo, hi dyad }
 	work := []span{{zero, one}}
+	st := remSeq(h, h.deriv())
 	for len(work) > 0 && h.degree() > 0 {
 		sp := work[len(work)-1]
 		work = work[:len(work)-1]
-		st := h.sturm()
 		n := variations(st, sp.lo) - variations(st, sp.hi)
 		switch {
 		case n == 0:
 		case n == 1:
-			out = append(out, &algebraic{h: h, lo: sp.lo, hi: sp.hi})
+			out = append(out, &algebraic{h: h, slo: h.signAt(sp.lo), lo: sp.lo, hi: sp.hi})
 		default:
 			m := mid(sp.lo, sp.hi)
-			if h.eval(m).Sign() == 0 {
+			if h.signAt(m) == 0 {
 				out = append(out, &algebraic{exact: true, lo: m, hi: m})
 				h = h.divLinear(m)
+				st = remSeq(h, h.deriv())
 				// The other roots are in the same span: search it again
 				// (m is no longer a root of h).
 				for i := range out {
 					if !out[i].exact {
 						out[i].h = h
+						out[i].slo = h.signAt(out[i].lo)
 					}
 				}
 				work = append(work, sp)
@@ -303,14 +363,10 @@ func isolate(g poly) []*algebraic {
 	return out
 }
 
-// refine narrows a's interval to at most w wide.
-func (a *algebraic) refine(w float64) {
-	if a.exact {
-		return
-	}
-	width := new(big.Rat)
-	lim := new(big.Rat).SetFloat64(w)
-	for width.Sub(a.hi, a.lo).Cmp(lim) > 0 {
+// refine narrows a's interval to at most 2^-bits wide.
+func (a *algebraic) refine(bits uint) {
+	lim := dyad{big.NewInt(1), bits}
+	for !a.exact && a.hi.sub(a.lo).cmp(lim) > 0 {
 		a.bisect()
 	}
 }
@@ -318,11 +374,11 @@ func (a *algebraic) refine(w float64) {
 // bisect halves a's interval (or makes a exact, if the middle is its root).
 func (a *algebraic) bisect() {
 	m := mid(a.lo, a.hi)
-	s := a.h.eval(m).Sign()
+	s := a.h.signAt(m)
 	switch {
 	case s == 0:
 		a.exact, a.lo, a.hi = true, m, m
-	case s == a.h.eval(a.lo).Sign():
+	case s == a.slo:
 		a.lo = m
 	default:
 		a.hi = m
@@ -330,52 +386,27 @@ func (a *algebraic) bisect() {
 }
 
 // signOf returns the sign of g at a.
-func (a *algebraic) signOf(g poly) int {
+func (a *algebraic) signOf(g *member) int {
 	if a.exact {
-		return g.eval(a.lo).Sign()
+		return g.p.signAt(a.lo)
 	}
-	if g.zero() {
+	switch g.p.degree() {
+	case -1:
 		return 0
+	case 0:
+		return g.p[0].Sign()
 	}
-	// g vanishes at a iff it shares a's factor of h: the gcd (squarefree,
-	// as a divisor of h) changes sign across a's interval.
-	if d := gcd(g, a.h); d.degree() > 0 && d.eval(a.lo).Sign()*d.eval(a.hi).Sign() < 0 {
-		return 0
-	}
-	// Otherwise narrow the interval until g has no root in it.
-	st := g.squarefree().sturm()
-	for {
-		sl, sh := g.eval(a.lo).Sign(), g.eval(a.hi).Sign()
-		if sl != 0 && sh != 0 && variations(st, a.lo) == variations(st, a.hi) {
-			return sh
-		}
-		a.bisect()
-		if a.exact {
-			return g.eval(a.lo).Sign()
+	// No root of g in [lo, hi]: its sign there is a's.
+	if sl, sh := g.p.signAt(a.lo), g.p.signAt(a.hi); sl == sh && sl != 0 {
+		if st := g.sturm(); variations(st, a.lo) == variations(st, a.hi) {
+			return sl
 		}
 	}
+	// Else the Sturm–Tarski query of g on (lo, hi), where h has the one
+	// root a: the variations of the signed remainder sequence of h and
+	// h′·g at lo less those at hi are the sign of g(a). No narrowing:
+	// roots of g and h can be closer than 2^-4000 when the coordinates
+	// mix float64 extremes.
+	s := remSeq(a.h, a.h.deriv().mul(g.p))
+	return variations(s, a.lo) - variations(s, a.hi)
 }
-
-func mid(a, b *big.Rat) *big.Rat {
-	m := new(big.Rat).Add(a, b)
-	return m.Mul(m, big.NewRat(1, 2))
-}
-
-// floorFloat returns the largest float64 ≤ r, ceilFloat the smallest ≥ r.
-func floorFloat(r *big.Rat) float64 {
-	f, _ := r.Float64()
-	if new(big.Rat).SetFloat64(f).Cmp(r) > 0 {
-		f = math.Nextafter(f, math.Inf(-1))
-	}
-	return f
-}
-
-func ceilFloat(r *big.Rat) float64 {
-	f, _ := r.Float64()
-	if new(big.Rat).SetFloat64(f).Cmp(r) < 0 {
-		f = math.Nextafter(f, math.Inf(1))
-	}
-	return f
-}
-
-func ratOf(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }

@@ -1,26 +1,48 @@
 package ccd
 
-import "math/big"
+import (
+	"math"
+	"math/big"
+	"sync/atomic"
+)
 
-// poly is a polynomial in t with rational coefficients, lowest degree
+// evaluations counts the polynomial evaluations of the exact path (its
+// unit of work, for the tests).
+var evaluations atomic.Int64
+
+// This file is the arithmetic of the exact path: polynomials in t with
+// integer coefficients and dyadic times (an integer over a power of two).
+// Nothing here divides or reduces a fraction: a big.Rat normalizes every
+// result with a gcd of its numerator and denominator, which made queries
+// whose coordinates mix float64 extremes (5e-324 beside 1e308: integers
+// of 2,100 bits once scaled) take tens of seconds. The coordinates are
+// scaled to integers by one power of two (family), a polynomial's sign at
+// n/2^e is that of the integer Σ c_i·n^i·2^(e·(d−i)), and the Euclidean
+// algorithms run on pseudo-remainders divided by their content, which
+// change a polynomial only by a positive factor where signs matter.
+
+// zpoly is a polynomial in t with integer coefficients, lowest degree
 // first, without trailing zeros (the zero polynomial is empty). Its
 // methods return new polynomials and never change their operands.
-type poly []*big.Rat
+type zpoly []*big.Int
 
-func (p poly) trim() poly {
+func (p zpoly) trim() zpoly {
 	for len(p) > 0 && p[len(p)-1].Sign() == 0 {
 		p = p[:len(p)-1]
 	}
 	return p
 }
 
-func (p poly) zero() bool  { return len(p) == 0 }
-func (p poly) degree() int { return len(p) - 1 }
+func (p zpoly) zero() bool  { return len(p) == 0 }
+func (p zpoly) degree() int { return len(p) - 1 }
+func (p zpoly) lead() *big.Int {
+	return p[len(p)-1]
+}
 
-func (p poly) add(q poly) poly {
-	r := make(poly, max(len(p), len(q)))
+func (p zpoly) add(q zpoly) zpoly {
+	r := make(zpoly, max(len(p), len(q)))
 	for i := range r {
-		r[i] = new(big.Rat)
+		r[i] = new(big.Int)
 		if i < len(p) {
 			r[i].Add(r[i], p[i])
 		}
@@ -31,25 +53,25 @@ func (p poly) add(q poly) poly {
 	return r.trim()
 }
 
-func (p poly) sub(q poly) poly { return p.add(q.scale(big.NewRat(-1, 1))) }
-
-func (p poly) scale(c *big.Rat) poly {
-	r := make(poly, len(p))
+func (p zpoly) neg() zpoly {
+	r := make(zpoly, len(p))
 	for i := range p {
-		r[i] = new(big.Rat).Mul(p[i], c)
+		r[i] = new(big.Int).Neg(p[i])
 	}
-	return r.trim()
+	return r
 }
 
-func (p poly) mul(q poly) poly {
+func (p zpoly) sub(q zpoly) zpoly { return p.add(q.neg()) }
+
+func (p zpoly) mul(q zpoly) zpoly {
 	if p.zero() || q.zero() {
 		return nil
 	}
-	r := make(poly, len(p)+len(q)-1)
+	r := make(zpoly, len(p)+len(q)-1)
 	for i := range r {
-		r[i] = new(big.Rat)
+		r[i] = new(big.Int)
 	}
-	t := new(big.Rat)
+	t := new(big.Int)
 	for i := range p {
 		for j := range q {
 			r[i+j].Add(r[i+j], t.Mul(p[i], q[j]))
@@ -58,102 +80,231 @@ func (p poly) mul(q poly) poly {
 	return r.trim()
 }
 
-// eval returns p(x) (Horner).
-func (p poly) eval(x *big.Rat) *big.Rat {
-	r := new(big.Rat)
-	for i := len(p) - 1; i >= 0; i-- {
-		r.Mul(r, x)
-		r.Add(r, p[i])
-	}
-	return r
-}
-
-func (p poly) deriv() poly {
+func (p zpoly) deriv() zpoly {
 	if len(p) < 2 {
 		return nil
 	}
-	r := make(poly, len(p)-1)
+	r := make(zpoly, len(p)-1)
 	for i := range r {
-		r[i] = new(big.Rat).Mul(p[i+1], big.NewRat(int64(i+1), 1))
+		r[i] = new(big.Int).Mul(p[i+1], big.NewInt(int64(i+1)))
 	}
 	return r.trim()
 }
 
-// divmod returns the quotient and remainder of p by q (not zero).
-func (p poly) divmod(q poly) (quo, rem poly) {
-	rem = append(poly(nil), p...)
-	for i := range rem {
-		rem[i] = new(big.Rat).Set(rem[i])
-	}
-	if len(p) < len(q) {
-		return nil, rem
-	}
-	quo = make(poly, len(p)-len(q)+1)
-	lead := q[len(q)-1]
-	t := new(big.Rat)
-	for i := len(quo) - 1; i >= 0; i-- {
-		c := new(big.Rat).Quo(rem[i+len(q)-1], lead)
-		quo[i] = c
-		for j := range q {
-			rem[i+j].Sub(rem[i+j], t.Mul(c, q[j]))
-		}
-	}
-	return quo.trim(), rem[:len(q)-1].trim()
-}
-
-// monic returns p divided by its leading coefficient.
-func (p poly) monic() poly {
+// primitive returns p divided by the gcd of its coefficients (a positive
+// factor).
+func (p zpoly) primitive() zpoly {
 	if p.zero() {
 		return p
 	}
-	return p.scale(new(big.Rat).Inv(p[len(p)-1]))
+	g := new(big.Int)
+	for _, c := range p {
+		g.GCD(nil, nil, g, new(big.Int).Abs(c))
+		if g.BitLen() == 1 {
+			return p
+		}
+	}
+	r := make(zpoly, len(p))
+	for i, c := range p {
+		r[i] = new(big.Int).Quo(c, g)
+	}
+	return r
 }
 
-// gcd returns the monic greatest common divisor of p and q (zero if both
-// are).
-func gcd(p, q poly) poly {
-	for !q.zero() {
-		_, r := p.divmod(q)
-		p, q = q, r
+// prem returns a positive multiple of the remainder of p by q (not zero):
+// lc(q)^k·p − s·q for the number k of steps taken, negated when lc(q)^k is
+// negative, made primitive.
+func (p zpoly) prem(q zpoly) zpoly {
+	r := append(zpoly(nil), p...)
+	neg := false
+	lq := q.lead()
+	t := new(big.Int)
+	for !r.zero() && r.degree() >= q.degree() {
+		lr := new(big.Int).Set(r.lead())
+		sh := r.degree() - q.degree()
+		nr := make(zpoly, len(r))
+		for i := range r {
+			nr[i] = new(big.Int).Mul(r[i], lq)
+		}
+		for j := range q {
+			nr[j+sh].Sub(nr[j+sh], t.Mul(lr, q[j]))
+		}
+		r = nr.trim()
+		if lq.Sign() < 0 {
+			neg = !neg
+		}
 	}
-	return p.monic()
+	if neg {
+		r = r.neg()
+	}
+	return r.primitive()
+}
+
+// pquo returns a nonzero multiple of p/q, q dividing p exactly.
+func (p zpoly) pquo(q zpoly) zpoly {
+	r := append(zpoly(nil), p...)
+	out := make(zpoly, p.degree()-q.degree()+1)
+	for i := range out {
+		out[i] = new(big.Int)
+	}
+	lq := q.lead()
+	t := new(big.Int)
+	for !r.zero() && r.degree() >= q.degree() {
+		lr := new(big.Int).Set(r.lead())
+		sh := r.degree() - q.degree()
+		for i := range out {
+			out[i].Mul(out[i], lq)
+		}
+		out[sh].Add(out[sh], lr)
+		nr := make(zpoly, len(r))
+		for i := range r {
+			nr[i] = new(big.Int).Mul(r[i], lq)
+		}
+		for j := range q {
+			nr[j+sh].Sub(nr[j+sh], t.Mul(lr, q[j]))
+		}
+		r = nr.trim()
+	}
+	return out.trim().primitive()
+}
+
+// gcd returns a greatest common divisor of p and q (zero if both are),
+// primitive.
+func gcd(p, q zpoly) zpoly {
+	for !q.zero() {
+		p, q = q, p.prem(q)
+	}
+	return p.primitive()
 }
 
 // squarefree returns p divided by gcd(p, p′): the same roots, each simple.
-func (p poly) squarefree() poly {
+func (p zpoly) squarefree() zpoly {
 	if p.degree() < 1 {
 		return p
 	}
 	g := gcd(p, p.deriv())
 	if g.degree() < 1 {
-		return p
+		return p.primitive()
 	}
-	q, _ := p.divmod(g)
-	return q
+	return p.pquo(g)
 }
 
-// divLinear returns p divided by (t − r), r being a root of p.
-func (p poly) divLinear(r *big.Rat) poly {
-	q, _ := p.divmod(poly{new(big.Rat).Neg(r), big.NewRat(1, 1)})
-	return q
+// remSeq returns the signed remainder sequence of p and q, each member a
+// positive multiple of its own: p, q, −rem(p, q), … up to the last nonzero
+// one. With q = p′ (p squarefree) it is p's Sturm sequence; with q = p′·g,
+// its variations count the roots of p where g > 0 less those where g < 0
+// (Sturm–Tarski).
+func remSeq(p, q zpoly) []zpoly {
+	s := []zpoly{p.primitive()}
+	if q.zero() {
+		return s
+	}
+	s = append(s, q.primitive())
+	for {
+		r := s[len(s)-2].prem(s[len(s)-1])
+		if r.zero() {
+			return s
+		}
+		s = append(s, r.neg())
+	}
 }
 
-// sturm returns the Sturm sequence of the squarefree p.
-func (p poly) sturm() []poly {
-	s := []poly{p, p.deriv()}
-	for !s[len(s)-1].zero() {
-		_, r := s[len(s)-2].divmod(s[len(s)-1])
-		s = append(s, r.scale(big.NewRat(-1, 1)))
+// divLinear returns a multiple of p divided by (t − x), x being a root of
+// p.
+func (p zpoly) divLinear(x dyad) zpoly {
+	// t − n/2^e, times 2^e: 2^e·t − n.
+	return p.pquo(zpoly{new(big.Int).Neg(x.n), new(big.Int).Lsh(big.NewInt(1), x.e)})
+}
+
+// dyad is the number n/2^e.
+type dyad struct {
+	n *big.Int
+	e uint
+}
+
+func dyadInt(k int64) dyad { return dyad{big.NewInt(k), 0} }
+
+// mid returns (a + b)/2, in lowest terms.
+func mid(a, b dyad) dyad {
+	e := max(a.e, b.e)
+	n := new(big.Int).Lsh(a.n, e-a.e)
+	n.Add(n, new(big.Int).Lsh(b.n, e-b.e))
+	e++
+	if n.Sign() == 0 {
+		return dyad{n, 0}
 	}
-	return s[:len(s)-1]
+	if z := min(n.TrailingZeroBits(), e); z > 0 {
+		n.Rsh(n, z)
+		e -= z
+	}
+	return dyad{n, e}
+}
+
+// cmp returns the sign of a − b.
+func (a dyad) cmp(b dyad) int {
+	e := max(a.e, b.e)
+	return new(big.Int).Lsh(a.n, e-a.e).Cmp(new(big.Int).Lsh(b.n, e-b.e))
+}
+
+// sub returns a − b.
+func (a dyad) sub(b dyad) dyad {
+	e := max(a.e, b.e)
+	n := new(big.Int).Lsh(a.n, e-a.e)
+	return dyad{n.Sub(n, new(big.Int).Lsh(b.n, e-b.e)), e}
+}
+
+// float returns the float64 nearest a and whether it is below, equal to
+// or above a (-1, 0, 1).
+func (a dyad) float() (float64, int) {
+	prec := uint(max(a.n.BitLen(), 1))
+	f := new(big.Float).SetPrec(prec).SetInt(a.n)
+	f.SetMantExp(f, -int(a.e))
+	v, acc := f.Float64()
+	return v, int(acc)
+}
+
+// floorFloat returns the largest float64 ≤ a, ceilFloat the smallest ≥ a.
+func floorFloat(a dyad) float64 {
+	f, acc := a.float()
+	if acc > 0 {
+		f = math.Nextafter(f, math.Inf(-1))
+	}
+	return f
+}
+
+func ceilFloat(a dyad) float64 {
+	f, acc := a.float()
+	if acc < 0 {
+		f = math.Nextafter(f, math.Inf(1))
+	}
+	return f
+}
+
+// signAt returns the sign of p(x): that of the integer
+// Σ p_i·n^i·2^(e·(d−i)) (Horner), 2^(e·d) times p(n/2^e).
+func (p zpoly) signAt(x dyad) int {
+	evaluations.Add(1)
+	if p.zero() {
+		return 0
+	}
+	if x.n.Sign() == 0 {
+		return p[0].Sign()
+	}
+	r := new(big.Int).Set(p.lead())
+	t := new(big.Int)
+	for i := len(p) - 2; i >= 0; i-- {
+		r.Mul(r, x.n)
+		r.Add(r, t.Lsh(p[i], x.e*uint(len(p)-1-i)))
+	}
+	return r.Sign()
 }
 
 // variations returns the number of sign changes of the sequence s at x,
 // zeros skipped.
-func variations(s []poly, x *big.Rat) int {
+func variations(s []zpoly, x dyad) int {
 	n, last := 0, 0
 	for _, p := range s {
-		sg := p.eval(x).Sign()
+		sg := p.signAt(x)
 		if sg == 0 {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide/ccd"
+	"github.com/collide3d/collide/geom"
 )
 
 // ccdLine is one parsed line of collide ccd.
@@ -346,4 +347,46 @@ func (r *repeatReader) Read(b []byte) (int, error) {
 		}
 	}
 	return k, nil
+}
+
+// TestCCDExtremes runs a file of coplanar queries whose coordinates mix
+// float64 extremes (issue 28: 35-50 s a query, three such lines a denial
+// of service): each answer is package ccd's (checked against its exact
+// oracle there), and the exact path answers each in milliseconds now.
+func TestCCDExtremes(t *testing.T) {
+	lines := []string{
+		"ee 0 1.79e308 0  1e-301 5e-324 0  -1.79e308 -1e-301 0  0.1 2.2e-308 0   0.1 1e-301 0  3 -1.79e308 0  -1e-301 3 0  3 3 0",
+		"vf 0.1 2.2e-308 0  1e-301 5e-324 0  -3 -3 0  0.1 0 0   0.1 0 0  -5e-324 0 0  2.2e-308 -1.79e308 0  1.79e308 0 0",
+		"ee -3 -1.79e308 0  0.1 -1.79e308 0  3 -5e-324 0  0 0.1 0   1.79e308 0 0  5e-324 -1e-301 0  3 -1e-301 0  1e-301 5e-324 0",
+	}
+	p := writeFile(t, t.TempDir(), "q.txt", []byte(strings.Join(lines, "\n")))
+	stdout, stderr, code := runCLI(t, "ccd", p)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	got := parseCCDOutput(t, stdout)
+	if len(got) != len(lines) {
+		t.Fatalf("%d lines, want %d:\n%s", len(got), len(lines), stdout)
+	}
+	for i, s := range lines {
+		f := strings.Fields(s)
+		var x [24]float64
+		for j := range x {
+			x[j], _ = strconv.ParseFloat(f[j+1], 64)
+		}
+		var q [8]geom.Vec3
+		for j := range q {
+			q[j] = geom.V(x[3*j], x[3*j+1], x[3*j+2])
+		}
+		var toi ccd.Interval
+		var hit bool
+		if f[0] == "vf" {
+			toi, hit = ccd.VertexFace(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7])
+		} else {
+			toi, hit = ccd.EdgeEdge(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7])
+		}
+		if got[i].Hit != hit || hit && (got[i].TOI[0] != toi.Lo || got[i].TOI[1] != toi.Hi) {
+			t.Errorf("line %d: %s, ccd: %v %v", i+1, got[i].Raw, hit, toi)
+		}
+	}
 }

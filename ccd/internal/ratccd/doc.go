@@ -22,9 +22,16 @@
 // contact is at 0, 1 or a root in [0, 1] of a family member: all of them
 // are isolated, sorted exactly and tried in order. At an algebraic time α
 // (a root of a squarefree polynomial P, isolated in a rational interval)
-// the sign of a polynomial g is zero exactly when gcd(P, g) vanishes at α,
-// and otherwise is read after narrowing α's interval until g has no root
-// in it (a mean-value bound first, Sturm sequences when that fails). The
+// the sign of a polynomial g is read after narrowing α's interval a few
+// times until a mean-value bound proves it constant, else by the
+// Sturm–Tarski query of g on that interval (the signed remainder sequence
+// of P and P′·g: its variations count the roots of P there where g > 0
+// less those where g < 0). Two algebraic times are compared by narrowing
+// a few times, then by where one lies against the other's interval and
+// the sign there of the other's polynomial. Euclid's algorithm runs on
+// integer pseudo-remainders made primitive. (Narrowing to the end and
+// big.Rat's reductions took minutes a query when the coordinates mix
+// float64 extremes.) The
 // inputs are first scaled by a common power of two to integers, which
 // changes no contact time.
 //

@@ -161,42 +161,188 @@ func unitLead(p poly) poly {
 }
 
 // gcd returns the monic greatest common divisor of p and q, not both zero.
+// It runs on integer polynomials (primitive pseudo-remainders, see zrem):
+// Euclid's algorithm in big.Rat reduces every coefficient with a gcd of
+// numbers of tens of thousands of bits when the coordinates mix float64
+// extremes, which took seconds a query.
 func gcd(p, q poly) poly {
-	for !q.isZero() {
-		_, r := divmod(p, q)
-		p, q = q, r
-		if !q.isZero() {
-			q = unitLead(q)
-		}
+	a, b := integral(p), integral(q)
+	for len(b) > 0 {
+		a, b = b, zrem(a, b)
 	}
-	return monic(p)
+	return monic(ratPoly(a))
 }
 
 // squarefree returns p / gcd(p, p′): the product of p's distinct
 // irreducible factors, up to a constant (p of degree at least 1).
 func squarefree(p poly) poly {
-	g := gcd(p, deriv(p))
-	q, _ := divmod(p, g)
-	return unitLead(q)
+	g := integral(gcd(p, deriv(p)))
+	return unitLead(ratPoly(zquo(integral(p), g)))
 }
 
 // sturm returns the Sturm sequence of a squarefree p of degree at least
 // 1: p, p′, and the negated remainders, each scaled by a positive number
 // to integer coefficients.
 func sturm(p poly) []zpoly {
-	seq := []poly{p, unitLead(deriv(p))}
+	seq := []zpoly{zprim(integral(p)), zprim(integral(deriv(p)))}
 	for {
-		_, r := divmod(seq[len(seq)-2], seq[len(seq)-1])
-		if r.isZero() {
-			break
+		r := zrem(seq[len(seq)-2], seq[len(seq)-1])
+		if len(r) == 0 {
+			return seq
 		}
-		seq = append(seq, unitLead(neg(r)))
+		n := make(zpoly, len(r)) // r may share a's coefficients
+		for i := range r {
+			n[i] = new(big.Int).Neg(r[i])
+		}
+		seq = append(seq, n)
 	}
-	z := make([]zpoly, len(seq))
-	for i, p := range seq {
-		z[i] = integral(p)
+}
+
+// tarski returns the signed remainder sequence of p and q: p, q, and the
+// negated remainders, each scaled by a positive number.
+func tarski(p, q zpoly) []zpoly {
+	seq := []zpoly{zprim(p)}
+	if len(q) == 0 {
+		return seq
 	}
-	return z
+	seq = append(seq, zprim(q))
+	for {
+		r := zrem(seq[len(seq)-2], seq[len(seq)-1])
+		if len(r) == 0 {
+			return seq
+		}
+		n := make(zpoly, len(r)) // r may share a's coefficients
+		for i := range r {
+			n[i] = new(big.Int).Neg(r[i])
+		}
+		seq = append(seq, n)
+	}
+}
+
+// ratPoly returns z as a poly.
+func ratPoly(z zpoly) poly {
+	p := make(poly, len(z))
+	for i, c := range z {
+		p[i] = new(big.Rat).SetInt(c)
+	}
+	return trim(p)
+}
+
+// zrem returns the remainder of a divided by b (nonzero), times a positive
+// number, primitive: |lc(b)|^k·a reduced by multiples of b, k steps.
+func zrem(a, b zpoly) zpoly {
+	r := ztrim(append(zpoly(nil), a...))
+	lb := b[len(b)-1]
+	f := new(big.Int).Abs(lb) // the positive factor of a step
+	sg := lb.Sign()           // f = sg·lb
+	for len(r) >= len(b) {
+		lr := r[len(r)-1]
+		k := len(r) - len(b)
+		n := make(zpoly, len(r))
+		for i := range r {
+			n[i] = new(big.Int).Mul(r[i], f)
+		}
+		// f·r − sg·lr·x^k·b: its leading coefficient is f·lr − sg·lr·lb = 0.
+		for j := range b {
+			t := new(big.Int).Mul(lr, b[j])
+			if sg < 0 {
+				t.Neg(t)
+			}
+			n[k+j].Sub(n[k+j], t)
+		}
+		r = ztrim(n[:len(n)-1])
+	}
+	return zprim(r)
+}
+
+// zquo returns a/b times a positive number, b dividing a exactly.
+func zquo(a, b zpoly) zpoly {
+	r := ztrim(append(zpoly(nil), a...))
+	if len(r) < len(b) {
+		return nil
+	}
+	q := make(zpoly, len(r)-len(b)+1)
+	for i := range q {
+		q[i] = new(big.Int)
+	}
+	lb := b[len(b)-1]
+	f := new(big.Int).Abs(lb)
+	sg := lb.Sign()
+	for len(r) >= len(b) {
+		lr := r[len(r)-1]
+		k := len(r) - len(b)
+		for i := range q {
+			q[i].Mul(q[i], f)
+		}
+		c := new(big.Int).Set(lr)
+		if sg < 0 {
+			c.Neg(c)
+		}
+		q[k].Add(q[k], c)
+		n := make(zpoly, len(r))
+		for i := range r {
+			n[i] = new(big.Int).Mul(r[i], f)
+		}
+		for j := range b {
+			n[k+j].Sub(n[k+j], new(big.Int).Mul(c, b[j]))
+		}
+		r = ztrim(n[:len(n)-1])
+	}
+	return zprim(ztrim(q))
+}
+
+// zmul returns p·q.
+func zmul(p, q zpoly) zpoly {
+	if len(p) == 0 || len(q) == 0 {
+		return nil
+	}
+	r := make(zpoly, len(p)+len(q)-1)
+	for i := range r {
+		r[i] = new(big.Int)
+	}
+	var m big.Int
+	for i := range p {
+		for j := range q {
+			r[i+j].Add(r[i+j], m.Mul(p[i], q[j]))
+		}
+	}
+	return ztrim(r)
+}
+
+// zderiv returns p′.
+func zderiv(p zpoly) zpoly {
+	if len(p) <= 1 {
+		return nil
+	}
+	r := make(zpoly, len(p)-1)
+	for i := range r {
+		r[i] = new(big.Int).Mul(p[i+1], big.NewInt(int64(i+1)))
+	}
+	return ztrim(r)
+}
+
+// ztrim drops trailing zero coefficients.
+func ztrim(p zpoly) zpoly {
+	for len(p) > 0 && p[len(p)-1].Sign() == 0 {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+// zprim divides p by the gcd of its coefficients.
+func zprim(p zpoly) zpoly {
+	g := new(big.Int)
+	for _, c := range p {
+		g.GCD(nil, nil, g, new(big.Int).Abs(c))
+	}
+	if g.Sign() == 0 || g.Cmp(big.NewInt(1)) == 0 {
+		return p
+	}
+	out := make(zpoly, len(p))
+	for i, c := range p {
+		out[i] = new(big.Int).Quo(c, g)
+	}
+	return out
 }
 
 // variations returns the number of sign changes in the sequence of values
@@ -262,23 +408,6 @@ func integral(p poly) zpoly {
 		z[i] = new(big.Int).Mul(c.Num(), new(big.Int).Quo(l, c.Denom()))
 	}
 	return z
-}
-
-// value returns p(x).
-func (p zpoly) value(x *big.Rat) *big.Rat {
-	if len(p) == 0 {
-		return new(big.Rat)
-	}
-	n, d := x.Num(), x.Denom()
-	r := new(big.Int).Set(p[len(p)-1])
-	dp := big.NewInt(1)
-	var t big.Int
-	for i := len(p) - 2; i >= 0; i-- {
-		r.Mul(r, n)
-		dp.Mul(dp, d)
-		r.Add(r, t.Mul(p[i], dp))
-	}
-	return new(big.Rat).SetFrac(r, dp)
 }
 
 // signAt returns the sign of p(x): of the sum of c_i·n^i·d^(deg−i) for

@@ -16,6 +16,7 @@ type Time struct {
 	r      *big.Rat // the value when known rational, else nil
 	p      poly     // squarefree, with one root in (lo, hi)
 	pz     zpoly    // p with integer coefficients
+	pf     *fpoly   // p as a contact test's polynomial, once needed
 	lo, hi *big.Rat
 	slo    int // the sign of p at lo
 }
@@ -138,23 +139,29 @@ func (t *Time) Cmp(u *Time) int {
 		t.refine()
 		u.refine()
 	}
-	// Equal when t is a root of u's polynomial lying in u's interval.
-	if t.sign(newFpoly(u.p)) == 0 && t.CmpRat(u.lo) > 0 && t.CmpRat(u.hi) < 0 {
-		return 0
+	// Exactly, without narrowing further (distinct roots can be closer
+	// than 2^-4000 when the coordinates mix float64 extremes): where is t
+	// against u's interval (lo, hi), and if inside it, on which side of u,
+	// the one root of u's polynomial there, by that polynomial's sign at t.
+	if t.CmpRat(u.lo) <= 0 {
+		return -1
 	}
-	for {
-		switch {
-		case t.r != nil:
-			return -u.CmpRat(t.r)
-		case u.r != nil:
-			return t.CmpRat(u.r)
-		case t.hi.Cmp(u.lo) <= 0:
-			return -1
-		case u.hi.Cmp(t.lo) <= 0:
-			return 1
-		}
-		t.refine()
-		u.refine()
+	if t.CmpRat(u.hi) >= 0 {
+		return 1
+	}
+	if t.r != nil {
+		return -u.CmpRat(t.r)
+	}
+	if u.pf == nil {
+		u.pf = newFpoly(u.p)
+	}
+	switch s := t.sign(u.pf); {
+	case s == 0:
+		return 0
+	case s == u.slo: // t in (lo, u)
+		return -1
+	default:
+		return 1
 	}
 }
 
@@ -191,10 +198,28 @@ func (g *fpoly) sturm() (poly, []zpoly) {
 // value theorem proves it constant there (|g(hi)| > max|g′|·(hi − lo)),
 // else 0.
 func (g *fpoly) quickSign(lo, hi *big.Rat) int {
-	v := g.z.value(hi)
+	// In integers (a big.Rat result would be reduced by a gcd of numbers
+	// of thousands of bits): with hi = n/d and D = d^deg, |g(hi)| > dz·w
+	// iff |g(hi)·D|·den(w) > dz·num(w)·D, g(hi)·D = Σ g_i·n^i·d^(deg−i).
+	z := g.z
+	if len(z) == 0 {
+		return 0
+	}
+	n, d := hi.Num(), hi.Denom()
+	v := new(big.Int).Set(z[len(z)-1])
+	dp := big.NewInt(1)
+	var t big.Int
+	for i := len(z) - 2; i >= 0; i-- {
+		v.Mul(v, n)
+		dp.Mul(dp, d)
+		v.Add(v, t.Mul(z[i], dp))
+	}
 	w := new(big.Rat).Sub(hi, lo)
-	w.Mul(w, g.dz)
-	if new(big.Rat).Abs(v).Cmp(w) > 0 {
+	left := new(big.Int).Abs(v)
+	left.Mul(left, w.Denom())
+	right := new(big.Int).Mul(g.dz.Num(), w.Num())
+	right.Mul(right, dp)
+	if left.Cmp(right) > 0 {
 		return v.Sign()
 	}
 	return 0
@@ -220,26 +245,21 @@ func (t *Time) sign(g *fpoly) int {
 		}
 		t.refine()
 	}
-	_, seq := g.sturm()
-	zeroChecked := false
-	for {
-		if t.r != nil {
-			return g.z.signAt(t.r)
-		}
-		// No root of g in (lo, hi]: its sign at t is its sign at hi.
-		if variations(seq, t.lo) == variations(seq, t.hi) {
-			return g.z.signAt(t.hi)
-		}
-		// g(t) = 0 iff t is a root of gcd(p, g): the only root of p in
-		// (lo, hi), a simple one, so iff that gcd changes sign on it.
-		if !zeroChecked {
-			if c := integral(gcd(t.p, g.p)); len(c) >= 2 && c.signAt(t.lo) != c.signAt(t.hi) {
-				return 0
-			}
-			zeroChecked = true
-		}
-		t.refine()
+	// The Sturm–Tarski query of g on (lo, hi), where p has the one root
+	// t and no root at either end: the variations of the signed remainder
+	// sequence of p and p′·g at lo less those at hi are the sign of g(t).
+	// (Narrowing t until g has no root near it can take thousands of
+	// steps when the coordinates mix float64 extremes.)
+	if t.r != nil {
+		return g.z.signAt(t.r)
 	}
+	// No root of g in (lo, hi] (its own Sturm sequence, computed once for
+	// every time it is read at): its sign at t is its sign at hi.
+	if _, gs := g.sturm(); variations(gs, t.lo) == variations(gs, t.hi) {
+		return g.z.signAt(t.hi)
+	}
+	seq := tarski(t.pz, zmul(zderiv(t.pz), g.z))
+	return variations(seq, t.lo) - variations(seq, t.hi)
 }
 
 // String formats t briefly: the fraction when t is a known rational of
@@ -308,11 +328,173 @@ func isolate(q poly, seq []zpoly, a, b *big.Rat, va, vb int, out []*Time) []*Tim
 			return append(out, &Time{p: q, pz: seq[0], lo: a, hi: b, slo: sa})
 		}
 	}
+	if n >= 2 {
+		// Roots that crowd near an end (times like 2^-2000 when the
+		// coordinates mix float64 extremes) are reached in a few dozen
+		// steps, not by halving thousands of times.
+		if p, vp, ok := crowd(seq, a, b, va, vb, 1); ok {
+			return isolate(q, seq, a, p, va, vp, out)
+		}
+		if p, vp, ok := crowd(seq, a, b, va, vb, -1); ok {
+			return isolate(q, seq, p, b, vp, vb, out)
+		}
+		// Two roots close together inside: the root of the sequence's
+		// linear member is near them (an exact double root would be
+		// that member's root): look for both in small intervals about it.
+		if lo, hi, vl, vh, ok := pair(seq, a, b, va, vb); ok {
+			return isolate(q, seq, lo, hi, vl, vh, out)
+		}
+	}
 	m := new(big.Rat).Add(a, b)
 	m.Mul(m, big.NewRat(1, 2))
 	vm := variations(seq, m)
 	out = isolate(q, seq, a, m, va, vm, out)
 	return isolate(q, seq, m, b, vm, vb, out)
+}
+
+// pair looks, when (a, b] holds two roots, for an interval (c − d, c + d]
+// that holds both, c the root of the sequence's linear member and
+// d = (b − a)/2^k with k ≥ 2 as large as it finds (doubling, then halving
+// the gap). It returns the interval and the variations at its ends.
+func pair(seq []zpoly, a, b *big.Rat, va, vb int) (lo, hi *big.Rat, vl, vh int, ok bool) {
+	if va-vb != 2 {
+		return nil, nil, 0, 0, false
+	}
+	for _, c := range centres(seq) {
+		if c.Cmp(a) <= 0 || c.Cmp(b) >= 0 {
+			continue
+		}
+		if lo, hi, vl, vh, ok = pairAbout(seq, a, b, c); ok {
+			return lo, hi, vl, vh, true
+		}
+	}
+	return nil, nil, 0, 0, false
+}
+
+// centres returns the real roots of the sequence's members of degree 1
+// and 2 (the latter rounded), where clusters of roots of its first member
+// lie: q ≈ (t − c)²·s near a pair of close roots makes the last members
+// of the sequence close to multiples of t − c.
+func centres(seq []zpoly) []*big.Rat {
+	var out []*big.Rat
+	for _, p := range seq {
+		switch len(p) {
+		case 2:
+			out = append(out, new(big.Rat).SetFrac(new(big.Int).Neg(p[0]), p[1]))
+		case 3:
+			// (−b ± √(b² − 4ac)) / 2a in big.Float.
+			prec := uint(64 + 2*max(p[0].BitLen(), p[1].BitLen(), p[2].BitLen()))
+			disc := new(big.Int).Mul(p[1], p[1])
+			disc.Sub(disc, new(big.Int).Mul(big.NewInt(4), new(big.Int).Mul(p[0], p[2])))
+			if disc.Sign() < 0 {
+				continue
+			}
+			sq := new(big.Float).SetPrec(prec).SetInt(disc)
+			sq.Sqrt(sq)
+			two := new(big.Float).SetPrec(prec).SetInt(new(big.Int).Mul(big.NewInt(2), p[2]))
+			for _, sg := range []float64{1, -1} {
+				x := new(big.Float).SetPrec(prec).SetInt(new(big.Int).Neg(p[1]))
+				y := new(big.Float).SetPrec(prec).Mul(sq, big.NewFloat(sg))
+				x.Add(x, y)
+				x.Quo(x, two)
+				if r, _ := x.Rat(nil); r != nil {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pairAbout is pair about the centre c.
+func pairAbout(seq []zpoly, a, b, c *big.Rat) (lo, hi *big.Rat, vl, vh int, ok bool) {
+	w := new(big.Rat).Sub(b, a)
+	at := func(k int) (l, h *big.Rat, v1, v2 int, in bool) {
+		d := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(k)))
+		d.Mul(d, w)
+		// c rounded down to a multiple of 2^-e, within d/8 (c's own
+		// denominator is huge; evaluating at it would be slow).
+		e := uint(k + w.Denom().BitLen() + 3)
+		n := new(big.Int).Lsh(c.Num(), e)
+		n.Div(n, c.Denom())
+		cr := new(big.Rat).SetFrac(n, new(big.Int).Lsh(big.NewInt(1), e))
+		l, h = new(big.Rat).Sub(cr, d), new(big.Rat).Add(cr, d)
+		if l.Cmp(a) <= 0 || h.Cmp(b) > 0 {
+			return l, h, 0, 0, false
+		}
+		v1, v2 = variations(seq, l), variations(seq, h)
+		return l, h, v1, v2, v1-v2 == 2
+	}
+	good, bad := 0, 0
+	for k := 2; k <= 1<<14; k *= 2 {
+		l, h, v1, v2, in := at(k)
+		if !in {
+			bad = k
+			break
+		}
+		good, lo, hi, vl, vh = k, l, h, v1, v2
+	}
+	if good == 0 {
+		return nil, nil, 0, 0, false
+	}
+	for bad > good+1 {
+		k := (good + bad) / 2
+		if l, h, v1, v2, in := at(k); in {
+			good, lo, hi, vl, vh = k, l, h, v1, v2
+		} else {
+			bad = k
+		}
+	}
+	return lo, hi, vl, vh, true
+}
+
+// crowd looks for a point p = a + (b − a)/2^k (dir 1) or b − (b − a)/2^k
+// (dir -1), k ≥ 2 as large as it finds, such that every root of the
+// sequence's first member in (a, b] lies in (a, p] (dir 1) or (p, b]: it
+// doubles k while that holds, then halves the gap to the first k where it
+// does not. It returns p and the variations there.
+func crowd(seq []zpoly, a, b *big.Rat, va, vb, dir int) (*big.Rat, int, bool) {
+	n := va - vb
+	w := new(big.Rat).Sub(b, a)
+	at := func(k int) (*big.Rat, int) {
+		d := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(k)))
+		d.Mul(d, w)
+		if dir > 0 {
+			d.Add(a, d)
+		} else {
+			d.Sub(b, d)
+		}
+		return d, variations(seq, d)
+	}
+	holds := func(v int) bool {
+		if dir > 0 {
+			return va-v == n
+		}
+		return v-vb == n
+	}
+	good, bad := 0, 0
+	var gp *big.Rat
+	gv := 0
+	for k := 2; k <= 1<<14; k *= 2 {
+		p, v := at(k)
+		if !holds(v) {
+			bad = k
+			break
+		}
+		good, gp, gv = k, p, v
+	}
+	if good == 0 {
+		return nil, 0, false
+	}
+	for bad > good+1 {
+		k := (good + bad) / 2
+		if p, v := at(k); holds(v) {
+			good, gp, gv = k, p, v
+		} else {
+			bad = k
+		}
+	}
+	return gp, gv, true
 }
 
 // sortTimes sorts ts in increasing order and drops duplicates.
