@@ -10,16 +10,26 @@ import (
 type TOIResult struct {
 	// Hit says that the flying model touches the environment at some time
 	// of the motion; TOI then holds the earliest such time, t in [0, 1]
-	// (0 at From, 1 at To), within an interval of width at most
-	// ccd.MaxWidth, and Pair two triangles that touch at a time within
-	// it.
+	// (0 at From, 1 at To), and Pair two triangles that touch at a time
+	// within it (turning motions: at TOI.Hi). TOI is at most ccd.MaxWidth
+	// wide for a motion that does not turn, and at most 32·ccd.MaxWidth
+	// for one that turns, except where the rounding of the poses leaves
+	// a longer stretch undecided right before a contact proved at a
+	// sampled pose (a face sinking slowly onto another): TOI then runs
+	// from that stretch's start to the contact.
 	Hit  bool
 	TOI  ccd.Interval
 	Pair Pair
 	// Maybe says, for a rotating motion only, that no contact is proved
 	// before TOI.Lo nor ruled out after it: the models pass within
-	// rounding of each other there (see TimeOfImpact). Hit is then false.
+	// rounding of each other there (see TimeOfImpact), or one pair of
+	// triangles used up its budget of 65,536 spans of time in one piece
+	// of the motion. Hit is then false.
 	Maybe bool
+	// Spans counts the spans of time a turning motion's search visited,
+	// over every pair of triangles: the query's work beyond Stats (0 for
+	// a motion that does not turn).
+	Spans int64
 	Stats Stats
 }
 
@@ -65,5 +75,5 @@ func (q *Query) TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, er
 	} else {
 		r = bvh.TimeOfImpact(env.tree, fly.tree, m, &q.s)
 	}
-	return TOIResult{Hit: r.Hit, TOI: r.TOI, Pair: Pair(r.Pair), Maybe: r.Maybe, Stats: statsOf(r.Stats)}, nil
+	return TOIResult{Hit: r.Hit, TOI: r.TOI, Pair: Pair(r.Pair), Maybe: r.Maybe, Spans: r.Spans, Stats: statsOf(r.Stats)}, nil
 }

@@ -107,10 +107,14 @@ vertex moving on a straight line; a turning one by bisection of time, its
 answer "maybe" where the models pass within rounding of each other with
 no contact proved. Each motion prints one result; with --json a line
   {"motion":I,"hit":BOOL,"toi":[LO,HI],"pair":[envTri,flyTri],"maybe":BOOL,
-   "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
+   "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N,"spans":N},"seconds":S}
 where, on a hit, the earliest time of contact t lies in [LO, HI] (at most
-2^-40 wide; [0,0] when the models touch at pose i) and pair is two
-triangles that touch then; toi and pair are printed only on a hit (toi
+2^-40 wide for a motion that does not turn, 2^-35 for one that turns,
+except a stretch the poses' rounding leaves undecided right before a
+contact proved at a sampled pose; [0,0] when the models touch at pose i)
+and pair is two triangles that touch then; spans counts the spans of time
+a turning motion's search visited (a pair of triangles answers maybe after
+65,536 in one piece of the motion); toi and pair are printed only on a hit (toi
 also on a maybe: the span where the models come within rounding, no
 contact proved before LO). seconds is the time of the query alone. The
 continuous query reports the earliest contact only, exactly: --ccd with
@@ -496,7 +500,7 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 // whose query answered r in d:
 //
 //	{"motion":I,"hit":BOOL,"toi":[LO,HI],"pair":[envTri,flyTri],"maybe":BOOL,
-//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
+//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N,"spans":N},"seconds":S}
 //
 // with toi on a hit or a maybe, pair on a hit only.
 func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []byte {
@@ -514,8 +518,8 @@ func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []
 	}
 	b = strconv.AppendBool(append(b, `,"maybe":`...), r.Maybe)
 	st := r.Stats
-	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":`,
-		st.BVTests, st.TriTests, st.Updates, st.LeafTests)
+	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d,"spans":%d},"seconds":`,
+		st.BVTests, st.TriTests, st.Updates, st.LeafTests, r.Spans)
 	b = appendJSONNumber(b, d.Seconds())
 	return append(b, "}\n"...)
 }
@@ -525,6 +529,9 @@ func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []
 func appendMotionText(b []byte, i int, r *collide.TOIResult, d time.Duration) []byte {
 	st := r.Stats
 	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, fmtDuration(d))
+	if r.Spans > 0 {
+		stats = fmt.Sprintf("spans of time %d, %s", r.Spans, stats)
+	}
 	switch {
 	case r.Hit:
 		return fmt.Appendf(b, "motion %d: collide at t in [%s, %s], pair %d %d (%s)\n",

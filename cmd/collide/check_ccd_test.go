@@ -43,13 +43,20 @@ const tunnelMotions = 2 // motions of tunnelPoses
 
 // motionLine is one parsed line of check --ccd --json.
 type motionLine struct {
-	Motion int       `json:"motion"`
-	Hit    bool      `json:"hit"`
-	TOI    []float64 `json:"toi"`
-	Pair   []int32   `json:"pair"`
-	Maybe  bool      `json:"maybe"`
-	Stats  jsonStats `json:"stats"`
-	Secs   float64   `json:"seconds"`
+	Motion int         `json:"motion"`
+	Hit    bool        `json:"hit"`
+	TOI    []float64   `json:"toi"`
+	Pair   []int32     `json:"pair"`
+	Maybe  bool        `json:"maybe"`
+	Stats  motionStats `json:"stats"`
+	Secs   float64     `json:"seconds"`
+}
+
+// motionStats is the stats of a line of check --ccd --json: the counts of
+// check's, and the spans of time a turning motion's search visited.
+type motionStats struct {
+	jsonStats
+	Spans int64 `json:"spans"`
 }
 
 // parseMotions parses the output of check --ccd --json, checking each
@@ -178,6 +185,41 @@ func TestCheckCCDFormat(t *testing.T) {
 	stdout, stderr, code = runCLI(t, "check", "--ccd", "--poses", poses, plateModel, smallBox)
 	if code != exitOK || !strings.HasPrefix(stdout, "motion 0: no contact (bv tests ") || strings.Count(stdout, "\n") != 1 {
 		t.Errorf("text: exit %d, output (want one line, no summary for one motion):\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestCheckCCDSpans checks that check --ccd reports the spans of time a
+// turning motion's search visits (the work beyond the tree's counts, which
+// its budget bounds), and none for a motion that does not turn.
+func TestCheckCCDSpans(t *testing.T) {
+	dir := t.TempDir()
+	turn := geom.AxisAngle(geom.Vec3{X: 0.2, Y: 1, Z: 0.1}, 1.2).Mat3()
+	var b strings.Builder
+	for _, p := range []geom.Pose{
+		{R: tunnelTilt, T: geom.Vec3{X: 0.03, Y: 0.02, Z: 1}},
+		{R: turn, T: geom.Vec3{X: 0.03, Y: 0.02, Z: -1}},
+		{R: turn, T: geom.Vec3{X: 0.03, Y: 5, Z: -1}},
+	} {
+		b.WriteString(formatPose(p) + "\n")
+	}
+	poses := writeFile(t, dir, "poses.txt", []byte(b.String()))
+	stdout, stderr, code := runCLI(t, "check", "--ccd", "--json", "--poses", poses, plateModel, smallBox)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	lines := parseMotions(t, stdout)
+	if len(lines) != 2 {
+		t.Fatalf("want 2 motions:\n%s", stdout)
+	}
+	if !lines[0].Hit || lines[0].Stats.Spans <= 0 {
+		t.Errorf("motion 0 turns through the plate: want a hit and spans > 0:\n%s", stdout)
+	}
+	if lines[1].Hit || lines[1].Maybe || lines[1].Stats.Spans != 0 {
+		t.Errorf("motion 1 does not turn and passes beside the plate: want no contact and 0 spans:\n%s", stdout)
+	}
+	stdout, stderr, code = runCLI(t, "check", "--ccd", "--poses", poses, plateModel, smallBox)
+	if code != exitOK || !strings.Contains(strings.Split(stdout, "\n")[0], "spans of time ") || strings.Contains(strings.Split(stdout, "\n")[1], "spans") {
+		t.Errorf("text: exit %d, want the spans on motion 0's line only:\n%s%s", code, stdout, stderr)
 	}
 }
 
