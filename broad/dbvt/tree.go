@@ -449,39 +449,11 @@ func split(items []item) int {
 
 // pairs calls fn(a, b) for every two leaves whose boxes overlap, once, by a
 // traversal of the tree against itself.
-func (t *tree) pairs(fn func(a, b int32)) {
-	if t.root == null {
-		return
-	}
-	st := append(t.stack[:0], t.root, t.root)
-	for len(st) > 0 {
-		x, y := st[len(st)-2], st[len(st)-1]
-		st = st[:len(st)-2]
-		nx, ny := &t.nodes[x], &t.nodes[y]
-		if x == y {
-			if !nx.leaf() {
-				c0, c1 := nx.child[0], nx.child[1]
-				st = append(st, c0, c0, c1, c1, c0, c1)
-			}
-			continue
-		}
-		if !nx.box.overlaps(&ny.box) {
-			continue
-		}
-		switch {
-		case nx.leaf() && ny.leaf():
-			fn(nx.obj(), ny.obj())
-		case ny.leaf() || !nx.leaf() && nx.height >= ny.height:
-			st = append(st, nx.child[0], y, nx.child[1], y)
-		default:
-			st = append(st, x, ny.child[0], x, ny.child[1])
-		}
-	}
-	t.stack = st
-}
+func (t *tree) pairs(fn func(a, b int32)) { t.cross(t, fn) }
 
 // cross calls fn(a, b) for every leaf a of t and leaf b of u whose boxes
-// overlap, by a traversal of the two trees against each other.
+// overlap, by a traversal of the two trees against each other; when u is
+// t, for every two leaves of t, once.
 func (t *tree) cross(u *tree, fn func(a, b int32)) {
 	if t.root == null || u.root == null {
 		return
@@ -491,6 +463,13 @@ func (t *tree) cross(u *tree, fn func(a, b int32)) {
 		x, y := st[len(st)-2], st[len(st)-1]
 		st = st[:len(st)-2]
 		nx, ny := &t.nodes[x], &u.nodes[y]
+		if u == t && x == y {
+			if !nx.leaf() {
+				c0, c1 := nx.child[0], nx.child[1]
+				st = append(st, c0, c0, c1, c1, c0, c1)
+			}
+			continue
+		}
 		if !nx.box.overlaps(&ny.box) {
 			continue
 		}

@@ -74,26 +74,7 @@ func (p *Phase) walkBox(gi int32, a int32, q *box3) bool {
 
 // bigBox tests the big static boxes against the box q of object a.
 func (p *Phase) bigBox(a int32, q *box3) bool {
-	s := &p.st
-	for _, k := range s.big {
-		if s.stamp[k] == p.q {
-			continue
-		}
-		s.stamp[k] = p.q
-		p.stats.BoxTests++
-		if !q.overlaps(&s.box[k]) {
-			continue
-		}
-		b := s.ids[k]
-		if !p.sphOK(b, q) {
-			continue
-		}
-		p.stats.StaticPairs++
-		if !p.emit(a, b) {
-			return false
-		}
-	}
-	return true
+	return p.boxes(a, q, p.st.big, 0)
 }
 
 // leafBox tests the boxes of leaf c against the box q of object a.
@@ -109,13 +90,19 @@ func (p *Phase) bigBox(a int32, q *box3) bool {
 // boundaries at most x). So [q.lo, q.hi] meets [l, h] on every axis: q
 // meets the closed cell, which lies in the box.
 func (p *Phase) leafBox(a int32, q *box3, c cell) bool {
+	return p.boxes(a, q, p.st.items[c.first:c.first+c.n], c.nfull)
+}
+
+// boxes tests the static boxes ks against the box q of object a, the first
+// nfull known to meet it, skipping those this query has tested already.
+func (p *Phase) boxes(a int32, q *box3, ks []int32, nfull int32) bool {
 	s := &p.st
-	for i, k := range s.items[c.first : c.first+c.n] {
+	for i, k := range ks {
 		if s.stamp[k] == p.q {
 			continue
 		}
 		s.stamp[k] = p.q
-		if int32(i) < c.nfull {
+		if int32(i) < nfull {
 			p.stats.FullHits++
 		} else {
 			p.stats.BoxTests++

@@ -183,20 +183,7 @@ func squarefree(p poly) poly {
 // sturm returns the Sturm sequence of a squarefree p of degree at least
 // 1: p, p′, and the negated remainders, each scaled by a positive number
 // to integer coefficients.
-func sturm(p poly) []zpoly {
-	seq := []zpoly{zprim(integral(p)), zprim(integral(deriv(p)))}
-	for {
-		r := zrem(seq[len(seq)-2], seq[len(seq)-1])
-		if len(r) == 0 {
-			return seq
-		}
-		n := make(zpoly, len(r)) // r may share a's coefficients
-		for i := range r {
-			n[i] = new(big.Int).Neg(r[i])
-		}
-		seq = append(seq, n)
-	}
-}
+func sturm(p poly) []zpoly { return tarski(integral(p), integral(deriv(p))) }
 
 // tarski returns the signed remainder sequence of p and q: p, q, and the
 // negated remainders, each scaled by a positive number.
@@ -416,16 +403,24 @@ func (p zpoly) signAt(x *big.Rat) int {
 	if len(p) == 0 {
 		return 0
 	}
+	v, _ := p.scaledAt(x)
+	return v.Sign()
+}
+
+// scaledAt returns p(x)·D and D = d^deg, for x = n/d, d > 0: p(x)·D is the
+// sum of c_i·n^i·d^(deg−i), in integers (a big.Rat value would be reduced
+// by a gcd of numbers of thousands of bits). p is not empty.
+func (p zpoly) scaledAt(x *big.Rat) (v, D *big.Int) {
 	n, d := x.Num(), x.Denom()
-	r := new(big.Int).Set(p[len(p)-1])
-	dp := big.NewInt(1)
+	v = new(big.Int).Set(p[len(p)-1])
+	D = big.NewInt(1)
 	var t big.Int
 	for i := len(p) - 2; i >= 0; i-- {
-		r.Mul(r, n)
-		dp.Mul(dp, d)
-		r.Add(r, t.Mul(p[i], dp))
+		v.Mul(v, n)
+		D.Mul(D, d)
+		v.Add(v, t.Mul(p[i], D))
 	}
-	return r.Sign()
+	return v, D
 }
 
 // pvec is a point or a vector whose coordinates are polynomials in t.

@@ -205,15 +205,7 @@ func (g *fpoly) quickSign(lo, hi *big.Rat) int {
 	if len(z) == 0 {
 		return 0
 	}
-	n, d := hi.Num(), hi.Denom()
-	v := new(big.Int).Set(z[len(z)-1])
-	dp := big.NewInt(1)
-	var t big.Int
-	for i := len(z) - 2; i >= 0; i-- {
-		v.Mul(v, n)
-		dp.Mul(dp, d)
-		v.Add(v, t.Mul(z[i], dp))
-	}
+	v, dp := z.scaledAt(hi)
 	w := new(big.Rat).Sub(hi, lo)
 	left := new(big.Int).Abs(v)
 	left.Mul(left, w.Denom())
