@@ -512,22 +512,8 @@ func (k *dirBound) apartAlong(s *sweepState, n geom.Vec3, t *geom.Triangle, mv *
 	return mlo-margin > thi+terr || mhi+margin < tlo-terr
 }
 
-// at returns s.m.At(t), bit for bit, with the motion's axis and angle
-// computed once (At computes them anew each time).
-func (s *sweepState) at(t float64) geom.Pose {
-	m := s.m
-	switch {
-	case t == 0:
-		return m.From
-	case t == 1:
-		return m.To
-	}
-	T := m.From.T.Add(m.To.T.Sub(m.From.T).Scale(t))
-	if s.trans {
-		return geom.Pose{R: m.From.R, T: T}
-	}
-	return geom.Pose{R: geom.AxisAngle(s.axis, t*s.angle).Mat3().Mul(m.From.R), T: T}
-}
+// at returns s.m.At(t), with the motion's axis and angle computed once.
+func (s *sweepState) at(t float64) geom.Pose { return s.m.AtRotation(t, s.axis, s.angle) }
 
 // norm returns |v| (math.Sqrt of the sum of squares where neither it
 // underflows nor overflows, geom.Vec3.Norm's math.Hypot elsewhere: the

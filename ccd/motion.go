@@ -45,6 +45,18 @@ func (m Motion) Rotation() (axis geom.Vec3, angle float64) {
 // At returns the pose at time t: From at 0 and To at 1 exactly, and in
 // between the motion's pose as computed in float64.
 func (m Motion) At(t float64) geom.Pose {
+	var axis geom.Vec3
+	var angle float64
+	if t != 0 && t != 1 && !m.Translating() {
+		axis, angle = m.Rotation()
+	}
+	return m.AtRotation(t, axis, angle)
+}
+
+// AtRotation is At with the axis and angle of the motion's rotation
+// given, as Rotation returns them (unused for a motion that does not
+// turn): a caller asking many poses of one motion computes them once.
+func (m Motion) AtRotation(t float64, axis geom.Vec3, angle float64) geom.Pose {
 	switch {
 	case t == 0:
 		return m.From
@@ -55,7 +67,6 @@ func (m Motion) At(t float64) geom.Pose {
 	if m.Translating() {
 		return geom.Pose{R: m.From.R, T: T}
 	}
-	axis, angle := m.Rotation()
 	return geom.Pose{R: geom.AxisAngle(axis, t*angle).Mat3().Mul(m.From.R), T: T}
 }
 
