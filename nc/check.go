@@ -593,67 +593,115 @@ func (c *Checker) touch(m gcode.Move, rs *roleState, ti int, tg *target) ([]int3
 // candidates appends to c.cand every triangle of tg that role rs may meet
 // over move m (each once), found through the target's tree.
 func (c *Checker) candidates(m gcode.Move, rs *roleState, ti int, tg *target) {
-	var n int
-	var length float64
-	if c.o.Discrete {
-		n, length = 1, 0
-	} else {
-		length = pathLength(m)
-		nf := math.Ceil(length / (2 * max(rs.rmax, 1e-9*(1+tg.mag))))
+	p := pieces{m: m, rs: rs, tg: tg, n: 1, discrete: c.o.Discrete}
+	if !p.discrete {
+		p.length = pathLength(m)
+		nf := math.Ceil(p.length / (2 * max(rs.rmax, 1e-9*(1+tg.mag))))
 		if isArc(m) {
 			nf = max(nf, math.Ceil(sweep(m)/(math.Pi/4)))
 		}
-		n = int(min(max(nf, 1), 1<<20)) // converted in range (length may be +Inf)
+		p.n = int(min(max(nf, 1), 1<<20)) // converted in range (length may be +Inf)
 	}
 	c.tg = tg
-	visit := c.visit
 	// A move too long for its pieces' pads (its length beyond the float64
 	// range, or pads beyond any tree's volumes, float32 ones included) is
 	// one query of the box of its whole path, against every triangle.
-	huge := !(length/(2*float64(n)) < 0x1p100)
-	if huge {
-		n = 1
+	p.huge = !(p.length/(2*float64(p.n)) < 0x1p100)
+	if p.huge {
+		p.n = 1
 	}
-	for k := range n {
-		var at geom.Vec3
-		var pad float64
-		switch {
-		case huge:
-			pb := pathBounds(m, false)
-			at = pb.Min.Scale(0.5).Add(pb.Max.Scale(0.5))
-			half := pb.Max.Scale(0.5).Sub(pb.Min.Scale(0.5))
-			pad = rs.rmax + max(half.X, half.Y, half.Z)
-		case c.o.Discrete:
-			at = m.To
-			pad = rs.rmax
-		default:
-			at = m.At((float64(k) + 0.5) / float64(n))
-			// Every position of this piece is within length/(2n) of at
-			// (the move's speed is constant in its parameter).
-			pad = rs.rmax + length/(2*float64(n))
-		}
-		// The slack covers the rounding of at and of the pad.
-		pad += pad*0x1p-30 + (tg.mag+math.Abs(at.X)+math.Abs(at.Y)+math.Abs(at.Z)+math.Abs(rs.zlo)+math.Abs(rs.zhi))*0x1p-40
-		if huge || tg.tree == nil {
-			lo := at.Add(geom.V(-pad, -pad, rs.zlo-pad))
-			hi := at.Add(geom.V(pad, pad, rs.zhi+pad))
-			q := geom.AABB{Min: lo, Max: hi}
-			if !q.Overlaps(tg.box) {
+	// A straight move much longer than the part is mostly far from it:
+	// its pieces are taken in blocks, and a block whose box misses the
+	// target's is skipped whole. The block's box holds its pieces' boxes
+	// exactly: the centres of a straight move's pieces (gcode.Move.At,
+	// a + s·d in floats) are monotone in k along each axis, so they lie in
+	// the box of the block's first and last centres; the pad grows with
+	// their magnitudes, so the larger of the two ends' pads bounds the
+	// others'; and floating-point addition is monotone.
+	const block = 256
+	step := p.n
+	if !p.huge && !p.discrete && !isArc(m) && p.n > block {
+		step = block
+	}
+	for k0 := 0; k0 < p.n; k0 += step {
+		k1 := min(k0+step, p.n)
+		if step < p.n {
+			a, pa := p.at(k0)
+			b, pb := p.at(k1 - 1)
+			if !p.box(a.Min(b), a.Max(b), max(pa, pb)).Overlaps(tg.box) {
 				continue
 			}
-			for e := range tg.mesh.Tris {
-				if tg.mesh.Triangle(e).Bounds().Overlaps(q) {
-					visit(int32(e))
-				}
-			}
-			c.st.Candidates += int64(len(tg.mesh.Tris))
-			continue
 		}
-		c.st.Queries++
-		st := bvh.Near(tg.tree, rs.proxy[ti], geom.Translation(at), pad, &c.scratch, visit)
-		c.st.BVTests += st.BVTests + st.LeafTests
-		c.st.Candidates += st.TriTests
+		for k := k0; k < k1; k++ {
+			c.piece(&p, k, ti)
+		}
 	}
+}
+
+// pieces is a move cut into n pieces of its parameter, for the searches of
+// one tool part's triangles near one target (candidates).
+type pieces struct {
+	m        gcode.Move
+	rs       *roleState
+	tg       *target
+	n        int
+	length   float64
+	huge     bool // one piece: the box of the whole path
+	discrete bool // one piece: the move's end
+}
+
+// at returns the centre of piece k and a pad that holds, around it, every
+// position of the tool part's axis in the piece.
+func (p *pieces) at(k int) (at geom.Vec3, pad float64) {
+	switch {
+	case p.huge:
+		pb := pathBounds(p.m, false)
+		at = pb.Min.Scale(0.5).Add(pb.Max.Scale(0.5))
+		half := pb.Max.Scale(0.5).Sub(pb.Min.Scale(0.5))
+		pad = p.rs.rmax + max(half.X, half.Y, half.Z)
+	case p.discrete:
+		at = p.m.To
+		pad = p.rs.rmax
+	default:
+		at = p.m.At((float64(k) + 0.5) / float64(p.n))
+		// Every position of this piece is within length/(2n) of at
+		// (the move's speed is constant in its parameter).
+		pad = p.rs.rmax + p.length/(2*float64(p.n))
+	}
+	// The slack covers the rounding of at and of the pad.
+	pad += pad*0x1p-30 + (p.tg.mag+math.Abs(at.X)+math.Abs(at.Y)+math.Abs(at.Z)+math.Abs(p.rs.zlo)+math.Abs(p.rs.zhi))*0x1p-40
+	return at, pad
+}
+
+// box returns the box of every position of the tool part within pad of
+// the axis's positions in the box [lo, hi].
+func (p *pieces) box(lo, hi geom.Vec3, pad float64) geom.AABB {
+	return geom.AABB{Min: lo.Add(geom.V(-pad, -pad, p.rs.zlo-pad)), Max: hi.Add(geom.V(pad, pad, p.rs.zhi+pad))}
+}
+
+// piece hands the triangles of p's target near piece k over to c.visit,
+// with tool part ti's proxy.
+func (c *Checker) piece(p *pieces, k, ti int) {
+	at, pad := p.at(k)
+	tg := p.tg
+	// A piece whose box misses the target's costs no search.
+	q := p.box(at, at, pad)
+	if !q.Overlaps(tg.box) {
+		return
+	}
+	if p.huge || tg.tree == nil {
+		for e := range tg.mesh.Tris {
+			if tg.mesh.Triangle(e).Bounds().Overlaps(q) {
+				c.visit(int32(e))
+			}
+		}
+		c.st.Candidates += int64(len(tg.mesh.Tris))
+		return
+	}
+	c.st.Queries++
+	st := bvh.Near(tg.tree, p.rs.proxy[ti], geom.Translation(at), pad, &c.scratch, c.visit)
+	c.st.BVTests += st.BVTests + st.LeafTests
+	c.st.Candidates += st.TriTests
 }
 
 // triBounds returns t's box (its coordinates are finite: the mesh was

@@ -159,3 +159,43 @@ func TestHugeArcs(t *testing.T) {
 		t.Errorf("G0 from x -9e307 to 9e307 through the stock: %q, want the rapid on line 2", summary(vs))
 	}
 }
+
+// TestLongMovesSearchNearThePart checks that a long move, finite but far
+// longer than the part (from -9e10 to 9e10 through a 100 mm block), is cut
+// into pieces whose tree is searched only where they come near the part,
+// not 2^20 searches, and finds what brute force finds, with every kind of
+// tree.
+func TestLongMovesSearchNearThePart(t *testing.T) {
+	block := gen.Must(gen.Box(geom.AABB{Min: geom.V(50, 50, 50), Max: geom.V(150, 150, 150)}, 1))
+	tool := mustTool(t, "flat 6 20, shank 6 30")
+	moves := []gcode.Move{
+		line(gcode.Linear, geom.V(-9e10, 100, 100), geom.V(9e10, 100, 100)),       // through the block
+		line(gcode.Linear, geom.V(100, -9e10, 170), geom.V(100, 9e10, 170)),       // the shank through
+		line(gcode.Rapid, geom.V(-9e10, -9e10, 151), geom.V(9e10, 9e10, 151)),     // a rapid grazing the top
+		line(gcode.Linear, geom.V(-9e10, 100, 300), geom.V(9e10, 100, 300)),       // far above
+		line(gcode.Linear, geom.V(-9e10, -9e10, -9e10), geom.V(9e10, 9e10, 9e10)), // diagonal through
+	}
+	o := Options{Tool: tool, NoDetail: true}
+	for _, bv := range collide.BVs() {
+		part := build(t, block, bv)
+		want := brute(t, part, o, moves)
+		c, err := New(part, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []key
+		sum, err := c.Check(&gcode.Program{Name: "test.nc", Moves: moves}, func(v Violation) bool {
+			got = append(got, keys([]Violation{v})...)
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%v: %v, brute force %v", bv, got, want)
+		}
+		if sum.Stats.Queries > 1000 {
+			t.Errorf("%v: %d searches of the tree for %d moves that pass the part once each", bv, sum.Stats.Queries, len(moves))
+		}
+	}
+}
