@@ -118,18 +118,8 @@ func (p zpoly) prem(q zpoly) zpoly {
 	r := append(zpoly(nil), p...)
 	neg := false
 	lq := q.lead()
-	t := new(big.Int)
 	for !r.zero() && r.degree() >= q.degree() {
-		lr := new(big.Int).Set(r.lead())
-		sh := r.degree() - q.degree()
-		nr := make(zpoly, len(r))
-		for i := range r {
-			nr[i] = new(big.Int).Mul(r[i], lq)
-		}
-		for j := range q {
-			nr[j+sh].Sub(nr[j+sh], t.Mul(lr, q[j]))
-		}
-		r = nr.trim()
+		r, _, _ = r.pstep(q)
 		if lq.Sign() < 0 {
 			neg = !neg
 		}
@@ -148,24 +138,34 @@ func (p zpoly) pquo(q zpoly) zpoly {
 		out[i] = new(big.Int)
 	}
 	lq := q.lead()
-	t := new(big.Int)
 	for !r.zero() && r.degree() >= q.degree() {
-		lr := new(big.Int).Set(r.lead())
-		sh := r.degree() - q.degree()
+		var lr *big.Int
+		var sh int
+		r, lr, sh = r.pstep(q)
 		for i := range out {
 			out[i].Mul(out[i], lq)
 		}
 		out[sh].Add(out[sh], lr)
-		nr := make(zpoly, len(r))
-		for i := range r {
-			nr[i] = new(big.Int).Mul(r[i], lq)
-		}
-		for j := range q {
-			nr[j+sh].Sub(nr[j+sh], t.Mul(lr, q[j]))
-		}
-		r = nr.trim()
 	}
 	return out.trim().primitive()
+}
+
+// pstep is one step of pseudo-division of r by q, deg r ≥ deg q: it
+// returns lc(q)·r − lr·x^sh·q, which cancels r's leading term, with
+// lr = lc(r) and sh = deg r − deg q.
+func (r zpoly) pstep(q zpoly) (next zpoly, lr *big.Int, sh int) {
+	lq := q.lead()
+	lr = new(big.Int).Set(r.lead())
+	sh = r.degree() - q.degree()
+	nr := make(zpoly, len(r))
+	for i := range r {
+		nr[i] = new(big.Int).Mul(r[i], lq)
+	}
+	var t big.Int
+	for j := range q {
+		nr[j+sh].Sub(nr[j+sh], t.Mul(lr, q[j]))
+	}
+	return nr.trim(), lr, sh
 }
 
 // gcd returns a greatest common divisor of p and q (zero if both are),

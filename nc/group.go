@@ -159,16 +159,20 @@ func (g *Grouper) Groups() []Group {
 	for i, gr := range g.kept {
 		out[i] = *gr
 	}
-	slices.SortFunc(out, func(a, b Group) int {
-		switch {
-		case before(&a, &b):
-			return -1
-		case before(&b, &a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, cmpGroups)
 	return out
+}
+
+// cmpGroups orders groups as Groups returns them: -1 when a goes before b
+// (see before), 1 when b goes before a, else 0.
+func cmpGroups(a, b Group) int {
+	switch {
+	case before(&a, &b):
+		return -1
+	case before(&b, &a):
+		return 1
+	}
+	return 0
 }
 
 // Dropped returns the groups dropped beyond MaxGroups (the least deep) and

@@ -54,15 +54,7 @@ func groupsOracle(vs []Violation) []Group {
 	}
 	// Deepest first, then in program order, by brute force: a group
 	// goes before another iff it is deeper.
-	slices.SortStableFunc(out, func(a, b Group) int {
-		switch {
-		case before(&a, &b):
-			return -1
-		case before(&b, &a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, cmpGroups)
 	return out
 }
 
