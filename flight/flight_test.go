@@ -301,3 +301,30 @@ func sameRotation(a, b geom.Mat3, tol float64) bool {
 	}
 	return true
 }
+
+// TestFlyManySteps checks that a flight of a huge number of steps makes
+// room for its figures as it flies, not ahead for every step: Options.Steps
+// = 2^40 (8 TiB of query times) flies, and stops at its callback's error,
+// with the steps flown.
+func TestFlyManySteps(t *testing.T) {
+	envMesh := gen.Must(gen.Tetrahedra(20, geom.AABB{Max: geom.Vec3{X: 4, Y: 4, Z: 4}}, 0.4, 1))
+	flyMesh := gen.Must(gen.Torus(geom.Vec3{}, 0.3, 0.1, 100))
+	env, fly := build(t, envMesh, collide.KDOP18), build(t, flyMesh, collide.KDOP18)
+	b := mustBilliard(t, flight.BilliardConfig{Start: geom.Vec3{X: 2, Y: 2, Z: 2}, Bounds: geom.AABB{Max: geom.Vec3{X: 4, Y: 4, Z: 4}},
+		Speed: 0.05, Spin: 0.05, Turn: 0.5, Seed: 1})
+	stop := errors.New("enough")
+	for _, ccd := range []bool{false, true} {
+		s, err := flight.Fly(env, fly, b, flight.Options{Steps: 1 << 40, CCD: ccd}, func(st *flight.Step) error {
+			if st.Index == 9 {
+				return stop
+			}
+			return nil
+		})
+		if !errors.Is(err, stop) {
+			t.Fatalf("ccd %v: error %v, want the callback's", ccd, err)
+		}
+		if s == nil || len(s.Times) != 10 || cap(s.Times) > flight.PreallocSteps {
+			t.Errorf("ccd %v: summary %v: want the 10 steps' times in at most PreallocSteps of room", ccd, s)
+		}
+	}
+}

@@ -99,6 +99,10 @@ type Step struct {
 	Missed  bool
 }
 
+// PreallocSteps is the most steps whose per-step figures Fly makes room
+// for ahead of the flight (see Fly).
+const PreallocSteps = 1 << 20
+
 // Summary gathers a flight's figures.
 type Summary struct {
 	Steps     int           // steps flown
@@ -141,7 +145,10 @@ type Summary struct {
 // together, a bad tolerance) is Fly's. Every step then reuses the same
 // scratch state, so the flight allocates nothing per step beyond what fn
 // does (and, in all-pairs mode, the pairs buffer growing to the most pairs
-// a step has found).
+// a step has found). The summary keeps each step's query time (8 bytes a
+// step, 16 with o.CCD), made ahead for up to PreallocSteps steps; a longer
+// flight grows them as it goes (an allocation now and then), so that
+// memory follows the steps flown, not o.Steps.
 //
 // With o.CCD, every step after the first also asks the continuous query of
 // the motion from the previous step's pose to its own (the rigid motion of
@@ -155,7 +162,7 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 	if o.Steps < 0 {
 		return nil, errors.New("flight: negative number of steps")
 	}
-	s := &Summary{Times: make([]time.Duration, 0, o.Steps)}
+	s := &Summary{Times: make([]time.Duration, 0, min(o.Steps, PreallocSteps))}
 	var q collide.Query
 	t0 := time.Now()
 	if err := q.Prepare(env, fly, o.Query); err != nil {
@@ -177,7 +184,7 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 			return s, fmt.Errorf("flight: %w", err)
 		}
 		s.Prepare += time.Since(t0)
-		s.CCDTimes = make([]time.Duration, 0, max(o.Steps-1, 0))
+		s.CCDTimes = make([]time.Duration, 0, min(max(o.Steps-1, 0), PreallocSteps))
 	}
 	var prev geom.Pose                // the previous step's pose
 	var with, without []time.Duration // FrontAuto's probes
@@ -187,7 +194,8 @@ func Fly(env, fly *collide.Model, m Motion, o Options, fn func(*Step) error) (*S
 			return s, fmt.Errorf("flight: %w", err)
 		}
 		if o.Query.Front == nil && o.Front == FrontAuto {
-			with, without = make([]time.Duration, 0, o.Steps/probeEvery+1), make([]time.Duration, 0, o.Steps/probeEvery+1)
+			n := min(o.Steps, PreallocSteps)/probeEvery + 1
+			with, without = make([]time.Duration, 0, n), make([]time.Duration, 0, n)
 			if err := probe.Prepare(env, fly, o.Query); err != nil {
 				return s, fmt.Errorf("flight: %w", err)
 			}

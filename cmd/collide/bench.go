@@ -197,8 +197,8 @@ func runBench(e *env, opts any, args []string) error {
 	if len(args) > 0 {
 		return usagef("bench takes no arguments (got %q)", args[0])
 	}
-	if o.steps < 0 {
-		return usagef("--steps must be >= 0, not %d", o.steps)
+	if o.steps < 0 || o.steps > maxFlightSteps {
+		return usagef("--steps must be within [0, %d], not %d (a flight keeps every step's query time)", maxFlightSteps, o.steps)
 	}
 	if o.rounds < 0 {
 		return usagef("--rounds must be >= 0, not %d", o.rounds)

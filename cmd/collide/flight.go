@@ -20,6 +20,11 @@ import (
 	"github.com/collide3d/collide/mesh"
 )
 
+// maxFlightSteps is the most steps flight, bench and view fly: a flight
+// keeps every step's query time (8 bytes a step, 16 with --ccd), so that
+// 2^26 steps hold 512 MiB to 1 GiB.
+const maxFlightSteps = 1 << 26
+
 type flightOptions struct {
 	build  buildFlags
 	scene  string
@@ -174,8 +179,8 @@ func runFlight(e *env, opts any, args []string) error {
 		return usagef("%v", err)
 	}
 	switch {
-	case o.steps < 0:
-		return usagef("--steps must be >= 0, not %d", o.steps)
+	case o.steps < 0 || o.steps > maxFlightSteps:
+		return usagef("--steps must be within [0, %d], not %d (a flight keeps every step's query time, for its percentiles and --plot)", maxFlightSteps, o.steps)
 	case o.maxPairs < 0:
 		return usagef("--max-pairs must be >= 0, not %d", o.maxPairs)
 	case o.ccd && o.eps != 0:

@@ -102,6 +102,11 @@ func TestUsageErrors(t *testing.T) {
 		{"pose not rigid", []string{"check", "--pose", "2 0 0 0 1 0 0 0 1 0 0 0", a, a}, "--pose"},
 		{"pose and poses", []string{"check", "--pose", identityPose, "--poses", poses, a, a}, "not both"},
 		{"negative eps", []string{"check", "--eps", "-1", a, a}, "--eps"},
+		// A flight keeps every step's query time: steps beyond what it can
+		// hold are refused before anything is built or flown.
+		{"flight huge steps", []string{"flight", "--steps", "1073741824"}, "--steps must be within [0, 67108864]"},
+		{"bench huge steps", []string{"bench", "--steps", "1073741824", "-o", filepath.Join(dir, "bench")}, "--steps must be within [0, 67108864]"},
+		{"view huge steps", []string{"view", "--steps", "1073741824", "--snapshot", filepath.Join(dir, "v.png")}, "--steps must be within [0, 2097152]"},
 		{"nan eps", []string{"check", "--eps", "NaN", a, a}, "--eps"},
 		{"inf eps", []string{"check", "--eps", "+Inf", a, a}, "--eps"},
 		{"bad rule", []string{"check", "--rule", "best", a, a}, "--rule: unknown splitting rule \"best\" (known: splatter, longest, minsum, minmax, rapid)"},

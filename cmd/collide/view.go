@@ -117,8 +117,8 @@ func runView(e *env, opts any, args []string) error {
 	switch {
 	case len(args) > 2:
 		return usagef("view takes at most two arguments (ENV FLY), got %d", len(args))
-	case o.fly.steps < 0:
-		return usagef("--steps must be >= 0, not %d", o.fly.steps)
+	case o.fly.steps < 0 || o.fly.steps > view.MaxPoses:
+		return usagef("--steps must be within [0, %d], not %d (a recording holds at most %d poses)", view.MaxPoses, o.fly.steps, view.MaxPoses)
 	case o.step < 0:
 		return usagef("--step must be >= 0, not %d", o.step)
 	case o.fly.maxPairs < 0:
