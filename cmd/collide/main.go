@@ -1,21 +1,3 @@
-// Command collide tests triangle meshes for exact contact, saves built
-// models, generates test meshes and describes mesh files.
-//
-// Usage:
-//
-//	collide flight [flags]                   fly a model through a scene, time each step
-//	collide bench [--quick] [-o DIR]         reproduce the paper's experiments as a report
-//	collide check [flags] ENV FLY            test FLY at each pose against ENV
-//	collide distance [flags] ENV FLY         FLY's distance to ENV at each pose
-//	collide ccd [--summary] FILE             continuous collision of moving vertices, faces and edges
-//	collide build [flags] ENV -o FILE        build a hierarchy and save the model
-//	collide gen KIND [k=v ...] [-o FILE]     write a generated mesh (OBJ on stdout without -o)
-//	collide info [--json] MODEL...           describe meshes and saved models
-//	collide nc [flags] [PART] [PROGRAM]      verify a G-code tool path against a part
-//	collide help [COMMAND]                   show help
-//
-// Run "collide help COMMAND" for the flags of a command. Exit status: 0 when
-// the work ran (whatever it found), 1 on an error, 2 on bad usage.
 package main
 
 import (
@@ -61,17 +43,54 @@ type env struct {
 }
 
 // command is a subcommand: its name, its one-line usage, a long description,
-// the flags it defines and the function that runs it.
+// the flags it defines, the function that runs it and its lines in the
+// top-level usage.
 type command struct {
-	name  string
-	usage string                                      // e.g. "check [flags] ENV FLY"
-	help  string                                      // description printed by help, after the usage
-	flags func(fs *flag.FlagSet) any                  // defines the flags; returns the options struct
-	run   func(e *env, opts any, args []string) error // runs with the parsed options and positional args
+	name     string
+	usage    string                                      // e.g. "check [flags] ENV FLY"
+	help     string                                      // description printed by help, after the usage
+	flags    func(fs *flag.FlagSet) any                  // defines the flags; returns the options struct
+	run      func(e *env, opts any, args []string) error // runs with the parsed options and positional args
+	synopsis []synopsis                                  // its lines in the top-level usage (set by the commands table)
 }
 
-// commands lists the subcommands, in the order help shows them.
-var commands = []*command{flightCommand(), benchCommand(), checkCommand(), distanceCommand(), ccdCommand(), buildCommand(), genCommand(), infoCommand(), worldCommand(), ncCommand(), viewCommand()}
+// synopsis is a line of the top-level usage: a way to call a command, as
+// short as "collide help" lists it, and what it does.
+type synopsis struct {
+	args    string // the command's name and its arguments, e.g. "check [flags] ENV FLY"
+	summary string // what it does, in one line
+}
+
+// listed returns c with its lines in the top-level usage.
+func (c *command) listed(lines ...synopsis) *command {
+	c.synopsis = lines
+	return c
+}
+
+//go:generate go test -run=^TestDocsUpToDate$ -fixdocs
+
+// commands lists the subcommands, in the order help shows them, with their
+// lines in the top-level usage. It is the one list of the commands: the
+// top-level usage is made from it, and tests check the package doc
+// (doc.go, written by go generate) and the README's synopsis against it.
+var commands = []*command{
+	flightCommand().listed(synopsis{"flight [flags]", "fly a model through a scene and time every step"}),
+	benchCommand().listed(synopsis{"bench [--quick] [-o DIR]", "reproduce the paper's experiments as a report"}),
+	checkCommand().listed(synopsis{"check [flags] ENV FLY", "test FLY, at each pose, against ENV"}),
+	distanceCommand().listed(synopsis{"distance [flags] ENV FLY", "FLY's distance to ENV at each pose, with the witnesses"}),
+	ccdCommand().listed(synopsis{"ccd [--summary] FILE", "when moving vertices meet faces, and edges edges (- reads stdin)"}),
+	buildCommand().listed(synopsis{"build [flags] ENV -o FILE", "build ENV's hierarchy and save the model"}),
+	genCommand().listed(
+		synopsis{"gen KIND [k=v ...] [-o FILE]", "write a generated mesh (.obj, .stl; OBJ on stdout without -o)"},
+		synopsis{"gen", "list the generators and their parameters"}),
+	infoCommand().listed(synopsis{"info [--json] MODEL...", "describe meshes and saved models"}),
+	worldCommand().listed(synopsis{"world [flags] SCENE", "play a scene of many objects (a file, or builtin:NAME)"}),
+	ncCommand().listed(synopsis{"nc [flags] [PART] [PROGRAM]", "verify a G-code tool path against a part (no arguments: a demo)"}),
+	viewCommand().listed(synopsis{"view [flags] [FILE | ENV FLY]", "show a flight or a scene of many objects in a browser"}),
+}
+
+// helpSynopsis is help's line in the top-level usage, after the commands'.
+var helpSynopsis = synopsis{"help [COMMAND]", "show the flags of a command"}
 
 func lookupCommand(name string) *command {
 	for _, c := range commands {
@@ -82,29 +101,27 @@ func lookupCommand(name string) *command {
 	return nil
 }
 
-const topUsage = `collide: exact collision detection between triangle meshes
-
-usage:
-  collide flight [flags]                    fly a model through a scene and time every step
-  collide bench [--quick] [-o DIR]          reproduce the paper's experiments as a report
-  collide check [flags] ENV FLY             test FLY, at each pose, against ENV
-  collide distance [flags] ENV FLY          FLY's distance to ENV at each pose, with the witnesses
-  collide ccd [--summary] FILE              when moving vertices meet faces, and edges edges (- reads stdin)
-  collide build [flags] ENV -o FILE         build ENV's hierarchy and save the model
-  collide gen KIND [k=v ...] [-o FILE]      write a generated mesh (.obj, .stl; OBJ on stdout without -o)
-  collide gen                               list the generators and their parameters
-  collide info [--json] MODEL...            describe meshes and saved models
-  collide world [flags] SCENE               play a scene of many objects (a file, or builtin:NAME)
-  collide nc [flags] [PART] [PROGRAM]       verify a G-code tool path against a part (no arguments: a demo)
-  collide help [COMMAND]                    show the flags of a command
-
+// topUsage returns the usage that "collide help" prints: a line for each
+// synopsis of the commands, in their order, then help's.
+func topUsage() string {
+	var b strings.Builder
+	b.WriteString("collide: exact collision detection between triangle meshes\n\nusage:\n")
+	for _, c := range commands {
+		for _, s := range c.synopsis {
+			fmt.Fprintf(&b, "  collide %-34s%s\n", s.args, s.summary)
+		}
+	}
+	fmt.Fprintf(&b, "  collide %-34s%s\n", helpSynopsis.args, helpSynopsis.summary)
+	b.WriteString(`
 A MODEL is a mesh file (.obj, .stl, .ply, .off), a generated model
 gen:KIND[:key=value,...], e.g. gen:icosphere:tris=2000,radius=0.5, or a
 model saved by collide build (suggested extension .collide).
 
 Exit status: 0 when the work ran (whatever it found), 1 on an error,
 2 on bad usage.
-`
+`)
+	return b.String()
+}
 
 // run runs the command line args (without the program name) and returns the
 // exit status. It never panics: an unexpected panic is reported as an
@@ -117,7 +134,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		}
 	}()
 	if len(args) == 0 {
-		fmt.Fprint(stderr, topUsage)
+		fmt.Fprint(stderr, topUsage())
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
@@ -133,7 +150,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 			printHelp(stdout, c)
 			return exitOK
 		}
-		fmt.Fprint(stdout, topUsage)
+		fmt.Fprint(stdout, topUsage())
 		return exitOK
 	}
 	c := lookupCommand(name)
