@@ -49,6 +49,7 @@
 // # Packages
 //
 //   - collide (this package): the library's API: Build, Model, Check, Query
+//   - auto: chooses the kind of tree per pair of models by measuring
 //   - geom: vectors, poses, boxes, exact predicates, the triangle-triangle test
 //   - mesh: TriMesh, its validation and bounds, and Load, which reads a file by its extension
 //   - mesh/obj: the Wavefront OBJ codec
@@ -61,7 +62,25 @@
 //   - bvh: the bounding-volume trees: build, traverse, save and load (the engine)
 //   - bvh/internal/specialize (internal): copies a generic function per type arguments (bvh's traversal, per kind)
 //   - bvh/internal/specialize/cmd/specialize (internal): the command go generate runs for it
+//   - ccd: exact continuous collision of primitives moving linearly: vertex-face, edge-edge, triangle-triangle
+//   - ccd/internal/ratccd (internal): the exact rational oracle that checks ccd
+//   - depth: translational penetration depth, exact for convex meshes, certified bounds otherwise
 //   - flight: motion: pose files, billiard paths, recorded paths, flights
+//   - world: many objects tested against each other at once, step by step, with contacts and callbacks
+//   - broad: the broad phase's interface: boxes in, pairs of overlapping boxes out
+//   - broad/sap: incremental sweep and prune, exact on float64
+//   - broad/grid: a uniform grid
+//   - broad/rgrid: CDFast's recursive uniform grid, with sphere levels of detail
+//   - broad/octree: Zachmann's octree
+//   - broad/dbvt: a dynamic AABB tree with fattened boxes
+//   - broad/broadtest: checks a broad phase against the brute-force oracle on seeded scenes
+//   - scene: scene files of many objects (models, objects, groups, motions), played on a world
+//   - nc: tool-path verification for 3-axis machining: gouges, shank and holder, rapid moves
+//   - nc/gcode: the G-code reader (RS-274, LinuxCNC's dialect)
+//   - nc/shape: exact tests of a milling tool's primitive solids, swept, against a triangle
+//   - nc/ncgen: the parts and tool paths of the NC demo, tests and experiments
+//   - view: the web page that plays recorded motions and shows where models touch
+//   - view/headless: drives a headless Chromium (view's snapshots and browser tests)
 //   - bench: the k-DOP paper's experiments and the comparison with peers
 //   - bench/scenes: the paper's scenes and gears, generated, and two scenes
 //     of real meshes from Debian's libcgal-demo when it is installed
