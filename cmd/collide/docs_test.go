@@ -154,7 +154,7 @@ func TestCommandsTable(t *testing.T) {
 			if !strings.HasPrefix(s.args+" ", c.name+" ") {
 				t.Errorf("command %s: its line %q in the commands table does not start with its name", c.name, s.args)
 			}
-			if len(s.args) >= 34 || s.summary == "" || strings.Contains(s.summary, "\n") {
+			if len(s.args)+2 > synopsisColumn || s.summary == "" || strings.Contains(s.summary, "\n") {
 				t.Errorf("command %s: its line %q, %q in the commands table does not fit the usage's columns", c.name, s.args, s.summary)
 			}
 			for _, f := range flagNames(s.args) {

@@ -61,6 +61,15 @@ type synopsis struct {
 	summary string // what it does, in one line
 }
 
+// synopsisColumn is the column of the summaries in the top-level usage,
+// after "  collide ": an args shorter by two or more fits.
+const synopsisColumn = 34
+
+// line returns s as a line of the top-level usage.
+func (s synopsis) line() string {
+	return fmt.Sprintf("  collide %-*s%s\n", synopsisColumn, s.args, s.summary)
+}
+
 // listed returns c with its lines in the top-level usage.
 func (c *command) listed(lines ...synopsis) *command {
 	c.synopsis = lines
@@ -108,10 +117,10 @@ func topUsage() string {
 	b.WriteString("collide: exact collision detection between triangle meshes\n\nusage:\n")
 	for _, c := range commands {
 		for _, s := range c.synopsis {
-			fmt.Fprintf(&b, "  collide %-34s%s\n", s.args, s.summary)
+			b.WriteString(s.line())
 		}
 	}
-	fmt.Fprintf(&b, "  collide %-34s%s\n", helpSynopsis.args, helpSynopsis.summary)
+	b.WriteString(helpSynopsis.line())
 	b.WriteString(`
 A MODEL is a mesh file (.obj, .stl, .ply, .off), a generated model
 gen:KIND[:key=value,...], e.g. gen:icosphere:tris=2000,radius=0.5, or a
