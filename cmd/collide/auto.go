@@ -28,9 +28,9 @@ func autoSource(s *source, bo collide.BuildOptions) auto.Source {
 
 // chooseModels chooses the trees of ENV and FLY (--bv auto) before the
 // first query (auto.Choose, with o's modes, tolerance and poses: those of
-// the queries to come), and says on stderr what it chose for the queries
-// of mode all (sayChoice). A mesh's errors name it, as a build's do.
-func chooseModels(e *env, cmd string, envSrc, flySrc *source, bo collide.BuildOptions, o auto.Options, all bool) (*auto.Choice, error) {
+// the queries to come), showing progress on a terminal for large models.
+// A mesh's errors name it, as a build's do.
+func chooseModels(e *env, envSrc, flySrc *source, bo collide.BuildOptions, o auto.Options) (*auto.Choice, error) {
 	if err := validateSources(envSrc, flySrc); err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func chooseModels(e *env, cmd string, envSrc, flySrc *source, bo collide.BuildOp
 	if err != nil {
 		return nil, err
 	}
-	return &c, sayChoice(e, cmd, &c, all)
+	return &c, nil
 }
 
 // sayChoice says on stderr what auto chose for the queries of mode all,
@@ -111,10 +111,10 @@ func chooseForPoses(e *env, cmd string, args []string, where *checkOptions, b *b
 	if err := checkPoses(flySrc, poses, where); err != nil {
 		return nil, nil, err
 	}
-	c, err := chooseModels(e, cmd, envSrc, flySrc, bo, auto.Options{Modes: modesOf(where.all), Eps: where.eps, Poses: poses}, where.all)
+	c, err := chooseModels(e, envSrc, flySrc, bo, auto.Options{Modes: modesOf(where.all), Eps: where.eps, Poses: poses})
 	if err != nil {
 		return nil, nil, err
 	}
 	m := c.For(where.all)
-	return m.Env, m.Fly, nil
+	return m.Env, m.Fly, sayChoice(e, cmd, c, where.all)
 }

@@ -395,14 +395,11 @@ func setupFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetu
 // the flight's poses are not known ahead), the time since t0 counted in
 // ENV's build; a flight of ENV and FLY gets its billiard path.
 func chooseFlight(e *env, o *flightOptions, s *flightSetup, envSrc, flySrc *source, bo collide.BuildOptions, t0 time.Time) (*flightSetup, error) {
-	if err := validateSources(envSrc, flySrc); err != nil {
-		return nil, err
-	}
-	c, err := auto.Choose(autoSource(envSrc, bo), autoSource(flySrc, bo), auto.Options{Eps: o.eps})
+	c, err := chooseModels(e, envSrc, flySrc, bo, auto.Options{Eps: o.eps})
 	if err != nil {
 		return nil, err
 	}
-	s.choice, s.env, s.fly, s.envT = &c, c.First.Env, c.First.Fly, time.Since(t0)
+	s.choice, s.env, s.fly, s.envT = c, c.First.Env, c.First.Fly, time.Since(t0)
 	if o.scene == "" {
 		b, err := flight.NewBilliard(defaultBilliard(envSrc.mesh, flySrc.mesh, o.seed))
 		if err != nil {
