@@ -33,18 +33,17 @@
 // a function of the models and of Options.Seed or Options.Poses; the
 // times are measured, so two kinds whose times are within a few percent
 // of each other may be chosen differently from one run to the next, while
-// one clearly faster at the probes is chosen every time. Options.Clock
-// replaces the clock, which makes the choice a function of the models too
-// (tests).
+// one clearly faster at the probes is chosen every time. A fake clock
+// (Options.Clock) makes the choice a function of the models too (tests).
 //
 // # Memory
 //
-// Choose builds the 18-DOP trees of a model given as a mesh first (the
-// fastest to build, with which it finds the probes), then the other
-// candidates one at a time, each timed against the best so far, and drops
-// each loser as soon as it has lost, so that at most four trees of a model
-// (the best so far for each mode, the one timed against them, and the
-// 18-DOP tree until its turn) are held at once while choosing. A Choice
-// holds the trees chosen (one kind, or two when the modes chose
-// differently) and no other.
+// Choose builds the 18-DOP tree of a model given as a mesh first (the
+// fastest to build; two models given as meshes find the probes with
+// them), then the other candidates one at a time, each timed against the
+// best so far, and drops each loser as soon as it has lost, so that at
+// most four trees of a model (the best so far for each mode, the one timed
+// against them, and the 18-DOP tree until its turn) are held at once while
+// choosing. A Choice holds the trees chosen (one kind, or two when the
+// modes chose differently) and no other.
 package auto
