@@ -139,12 +139,6 @@ func (q *Query) Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (Di
 	if !(o.Max >= 0 && o.Max <= math.MaxFloat64) {
 		return DistanceResult{}, fmt.Errorf("collide: %w: distance cut-off %v is not a finite number >= 0", ErrInvalidQuery, o.Max)
 	}
-	if env.auto != nil && fly.auto != nil {
-		var err error
-		if env, fly, err = resolveAuto(env, fly, QueryOptions{}); err != nil {
-			return DistanceResult{}, err
-		}
-	}
 	var r DistanceResult
 	if env.tree == nil || fly.tree == nil {
 		r = bruteDistance(env, fly, pose, o)

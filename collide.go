@@ -148,8 +148,6 @@ type Model struct {
 	// reach bounds |x|, |y|, |z| over the vertices: a pose moves no
 	// vertex further than |R|·reach + |t| from the origin.
 	reach geom.Vec3
-	// auto is the state of an Auto model (see auto.go), else nil.
-	auto *autoState
 }
 
 // newModel returns the model of m built with o, with hierarchy t (nil for
@@ -172,9 +170,6 @@ func newModel(m *mesh.TriMesh, o BuildOptions, t *bvh.Tree) *Model {
 // not be modified afterwards. An o.BV that is none of BVs is an error
 // wrapping ErrUnknownBV.
 func Build(m *mesh.TriMesh, o BuildOptions) (*Model, error) {
-	if o.BV == Auto {
-		return buildAuto(m, o)
-	}
 	i := o.BV.index()
 	if i < 0 {
 		return nil, fmt.Errorf("collide: %w %v (known: %s)", ErrUnknownBV, o.BV, knownBVs())
@@ -219,9 +214,6 @@ func (m *Model) WithBV(b BV) (*Model, error) {
 	if m == nil || m.mesh == nil {
 		return nil, fmt.Errorf("collide: %w: WithBV of a model that was not built", ErrInvalidQuery)
 	}
-	if m.auto != nil || b == Auto {
-		return m.withBVAuto(b)
-	}
 	if b == m.opts.BV {
 		return m, nil
 	}
@@ -262,9 +254,6 @@ func (m *Model) Options() BuildOptions { return m.opts }
 // Bytes returns the memory of the model's hierarchy (for a brute-force
 // model, of its triangles' boxes), not counting the mesh.
 func (m *Model) Bytes() int64 {
-	if m.auto != nil {
-		return m.auto.bytes()
-	}
 	if m.tree != nil {
 		return m.tree.Bytes()
 	}
@@ -365,12 +354,6 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 	if err := checkQuery(env, fly, pose, o); err != nil {
 		return Stats{}, err
 	}
-	if env.auto != nil && fly.auto != nil {
-		var err error
-		if env, fly, err = resolveAuto(env, fly, o); err != nil {
-			return Stats{}, err
-		}
-	}
 	if env.tree == nil || fly.tree == nil {
 		if o.Pending != nil {
 			*o.Pending = Pending{} // brute force has no budget: done
@@ -399,18 +382,18 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 	return statsOf(st), nil
 }
 
-// checkBuilt returns the error of an operation (named by op, "" or
-// "Choose: ") on two models of which one is nil or unbuilt.
-func checkBuilt(env, fly *Model, op string) error {
+// checkBuilt returns the error of a query of two models of which one is
+// nil or unbuilt.
+func checkBuilt(env, fly *Model) error {
 	for _, m := range []struct {
 		m    *Model
 		name string
 	}{{env, "environment"}, {fly, "flying model"}} {
 		switch {
 		case m.m == nil:
-			return fmt.Errorf("collide: %w: %snil %s", ErrInvalidQuery, op, m.name)
+			return fmt.Errorf("collide: %w: nil %s", ErrInvalidQuery, m.name)
 		case m.m.mesh == nil:
-			return fmt.Errorf("collide: %w: %sthe %s was not built (use Build or ReadModel)", ErrInvalidQuery, op, m.name)
+			return fmt.Errorf("collide: %w: the %s was not built (use Build or ReadModel)", ErrInvalidQuery, m.name)
 		}
 	}
 	return nil
@@ -418,13 +401,10 @@ func checkBuilt(env, fly *Model, op string) error {
 
 // checkQuery returns the error of a query that cannot be answered.
 func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
-	if err := checkBuilt(env, fly, ""); err != nil {
+	if err := checkBuilt(env, fly); err != nil {
 		return err
 	}
 	if e, f := env.opts.BV, fly.opts.BV; !e.Compatible(f) {
-		if e == Auto || f == Auto {
-			return autoMismatch(e, f)
-		}
 		return fmt.Errorf("collide: %w: the flying model's bounding volume, %s, does not fly against the environment's, %s "+
 			"(only k-DOPs of different k do): fly its companion of the environment's volume, fly.WithBV(env.BV())",
 			ErrInvalidQuery, f, e)

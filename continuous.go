@@ -62,12 +62,6 @@ func (q *Query) TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, er
 			return TOIResult{}, err
 		}
 	}
-	if env.auto != nil && fly.auto != nil {
-		var err error
-		if env, fly, err = resolveAuto(env, fly, QueryOptions{}); err != nil {
-			return TOIResult{}, err
-		}
-	}
 	m := ccd.Motion{From: from, To: to}
 	var r bvh.TOIResult
 	if env.tree == nil || fly.tree == nil {

@@ -34,13 +34,9 @@
 // the flying model's companion of the environment's volume over the same
 // mesh, explicitly, and Model.Bytes reports its memory.
 //
-// No kind of tree is fastest everywhere. Models built with BV Auto choose
-// for the user: Choose builds the candidate trees of a pair of auto models
-// and times their queries at probe poses (given, or of random flights),
-// keeps the fastest kind's trees for each query mode and drops the others;
-// the pair's queries then run on them. A pair not chosen ahead chooses in
-// its first query (or in Query.Prepare): call Choose first where that
-// query's time matters.
+// No kind of tree is fastest everywhere: package auto chooses one for a
+// pair of models by timing the candidates' queries, and gives the models
+// of the kind chosen, built as any other.
 //
 // QueryOptions.Experiment holds traversal variants for the experiments of
 // the k-DOP paper, and Model.Tree the hierarchy, for experiments that need

@@ -17,8 +17,7 @@ const preparePairs = 1024
 // Query otherwise builds what later ones reuse. For k-DOP trees that
 // includes fly's flying view (its hierarchy cut at the flying leaf size,
 // with the points it is tumbled by: 15 to 30 ms for 20,000 triangles, see
-// Model.PrepareFlying); for Auto models, the choice of the pair's trees
-// (see Choose); for every kind, q's buffers sized for the two
+// Model.PrepareFlying); for every kind, q's buffers sized for the two
 // models (the flying volumes at the pose, the transformed vertices, the
 // traversal's stack, the pairs), which Prepare also writes once so that
 // their memory is mapped; with o.Experiment.ExactRoot, the convex hull of
@@ -35,7 +34,7 @@ func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
 	if err := checkQuery(env, fly, geom.Identity(), o); err != nil {
 		return err
 	}
-	if (env.auto == nil || fly.auto == nil) && (env.tree == nil || fly.tree == nil) {
+	if env.tree == nil || fly.tree == nil {
 		return nil // brute force: nothing kept from one query to the next
 	}
 	if pose, ok := farPose(env, fly, o.Eps); ok {
@@ -48,20 +47,9 @@ func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
 			return err
 		}
 	}
-	e, f := env, fly
-	if env.auto != nil && fly.auto != nil {
-		// The pair's choice is made (by the query above): the trees
-		// chosen for o's mode.
-		var err error
-		if e, f, err = resolveAuto(env, fly, o); err != nil {
-			return err
-		}
-	}
-	if e.tree != nil && f.tree != nil {
-		q.s.Prepare(e.tree, f.tree, bvh.QueryOptions{Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot})
-		if o.Front != nil {
-			o.Front.f.Prepare(e.tree, f.tree)
-		}
+	q.s.Prepare(env.tree, fly.tree, bvh.QueryOptions{Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot})
+	if o.Front != nil {
+		o.Front.f.Prepare(env.tree, fly.tree)
 	}
 	n := 1
 	if o.All {

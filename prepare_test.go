@@ -72,7 +72,6 @@ func TestQueryPrepare(t *testing.T) {
 		{collide.RSS, collide.RSS, collide.QueryOptions{All: true}},
 		{collide.BoxTree, collide.BoxTree, collide.QueryOptions{All: true}},
 		{collide.KDOP18, collide.KDOP18, collide.QueryOptions{All: true, MaxPairs: 3}},
-		{collide.Auto, collide.Auto, collide.QueryOptions{All: true}},
 	}
 	torus := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 4000))
 	ball := gen.Must(gen.Icosphere(geom.Vec3{}, 0.1, 500))
@@ -87,9 +86,6 @@ func TestQueryPrepare(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, loaded := range []bool{false, true} {
-			if loaded && tc.env == collide.Auto {
-				continue // Auto models are not saved
-			}
 			name := tc.env.String() + "/" + tc.fly.String()
 			if loaded {
 				name += "/loaded"

@@ -15,9 +15,6 @@ import (
 // bvh.Tree.WriteTo, from which ReadModel loads it much faster than Build
 // builds it. Brute-force models have no hierarchy and cannot be saved.
 func (m *Model) Save(w io.Writer) error {
-	if m.auto != nil {
-		return errAutoSave
-	}
 	if m.tree == nil {
 		return errors.New("collide: brute-force models have no hierarchy to save")
 	}

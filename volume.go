@@ -90,11 +90,8 @@ func BVs() []BV {
 }
 
 // String returns b's name: kdop6, kdop14, kdop18, kdop26, obb, sphere,
-// aabb, boxtree, rss, brute or auto (BV(n) for an unknown value).
+// aabb, boxtree, rss or brute (BV(n) for an unknown value).
 func (b BV) String() string {
-	if b == Auto {
-		return autoName
-	}
 	if i := b.index(); i >= 0 {
 		return volumes[i].name
 	}
@@ -105,35 +102,36 @@ func (b BV) String() string {
 // by that of Build for an unknown BV value.
 var ErrUnknownBV = errors.New("unknown bounding volume")
 
-// ParseBV returns the bounding volume named s (see BV.String), or Auto for
-// "auto". An unknown name is an error wrapping ErrUnknownBV that lists the
-// known ones.
+// ParseBV returns the bounding volume named s (see BV.String). An unknown
+// name is an error wrapping ErrUnknownBV that lists the known ones; "auto"
+// is one that says where the choice of a kind per pair of models is made
+// (package auto).
 func ParseBV(s string) (BV, error) {
-	if s == autoName {
-		return Auto, nil
-	}
 	for _, v := range volumes {
 		if v.name == s {
 			return v.id, nil
 		}
+	}
+	if s == "auto" {
+		return 0, fmt.Errorf("%w %q (known: %s): auto is not a volume but the choice of one per pair of models, "+
+			"which package auto (auto.Choose) makes", ErrUnknownBV, s, knownBVs())
 	}
 	return 0, fmt.Errorf("%w %q (known: %s)", ErrUnknownBV, s, knownBVs())
 }
 
 // knownBVs returns the names of the bounding volumes, comma-separated.
 func knownBVs() string {
-	names := make([]string, len(volumes), len(volumes)+1)
+	names := make([]string, len(volumes))
 	for i, v := range volumes {
 		names[i] = v.name
 	}
-	return strings.Join(append(names, autoName), ", ")
+	return strings.Join(names, ", ")
 }
 
 // Compatible reports whether models of bounding volumes b and c can be
 // checked against each other: models of the same volume, k-DOP trees of
 // any two k (the flying model's k-DOPs are computed in the environment's
-// directions), auto models (see Auto), and a brute-force model against
-// any model. For other pairs, fly a model of the environment's volume (see
+// directions), and a brute-force model against any model. For other pairs, fly a model of the environment's volume (see
 // Model.WithBV).
 func (b BV) Compatible(c BV) bool {
 	return b == c || b == Brute || c == Brute || b.isKDOP() && c.isKDOP()

@@ -11,33 +11,32 @@ import (
 	"time"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/auto"
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
 )
 
-// AutoBV is the name of collide's auto models (collide.Auto) among the
-// bounding volumes of the harnesses: built with it, a scene's two models
-// choose their kind of tree (collide.Choose) before the first query, the
-// choice counted in their build time.
+// AutoBV is the name of auto (package auto) among the bounding volumes of
+// the harnesses: a scene's two models of the kind auto.Choose chooses per
+// mode before the first query, the choice counted in their build time.
 const AutoBV = "auto"
 
-// chooseScene makes the choice of sc's two auto models: at the scene's
-// path when it is planned in advance (sc.Poses, or the first sc.Steps
-// poses of a billiard path that ignores collisions), as an application
-// that knows its path would, else at the probes of random flights (a
-// billiard path that reverses at contacts is decided as it flies, so
-// nothing is known of it ahead).
-func chooseScene(sc *scenes.Scene, env, fly *collide.Model) error {
+// chooseScene chooses the trees of sc's two models (auto.Choose, both
+// modes): at the scene's path when it is planned in advance (sc.Poses, or
+// the first sc.Steps poses of a billiard path that ignores collisions), as
+// an application that knows its path would, else at the probes of random
+// flights (a billiard path that reverses at contacts is decided as it
+// flies, so nothing is known of it ahead).
+func chooseScene(sc *scenes.Scene) (auto.Choice, error) {
 	poses := sc.Poses
 	if poses == nil && sc.Billiard.Fixed {
 		m, err := sc.Motion()
 		if err != nil {
-			return err
+			return auto.Choice{}, err
 		}
 		poses = flight.Path(m, sc.Steps)
 	}
-	_, err := collide.Choose(env, fly, collide.ChooseOptions{Poses: poses})
-	return err
+	return auto.Choose(auto.Source{Mesh: sc.Env}, auto.Source{Mesh: sc.Fly}, auto.Options{Poses: poses})
 }
 
 // AutoRow is how auto did on one scene in one mode, beside every kind of
@@ -70,8 +69,7 @@ func (a AutoRow) Gap() float64 { return float64(a.PickMean)/float64(a.BestMean) 
 
 // AutoGap is how much slower auto's own flight was than the fastest
 // kind's: AutoMean/BestMean − 1. It differs from Gap by the noise of the
-// two measures (and the few nanoseconds a query of auto models spends
-// finding the chosen trees).
+// two measures (auto's queries run on models of the kind picked).
 func (a AutoRow) AutoGap() float64 { return float64(a.AutoMean)/float64(a.BestMean) - 1 }
 
 // AutoRows returns auto's rows of a report of RunPeers whose collide
@@ -124,14 +122,14 @@ func WriteAutoMarkdown(out io.Writer, r *PeersReport, level string) error {
 	}
 	w := bufio.NewWriter(out)
 	fmt.Fprintf(w, "%s auto: the kind of tree chosen per pair of models\n\n", level)
-	fmt.Fprintf(w, "`--bv auto` (collide.Auto) builds the candidate trees (%s) of both models and times them "+
-		"before the first query (collide.Choose): at the scene's path when it is planned in advance "+
+	fmt.Fprintf(w, "`--bv auto` (package auto) builds the candidate trees (%s) of both models and times them "+
+		"before the first query (auto.Choose): at the scene's path when it is planned in advance "+
 		"(swept, interior, gears and the real-mesh scenes), else, for the billiard paths, at poses of random flights "+
 		"chosen before the flight, knowing nothing of it. Its build time includes the choice. "+
 		"\"pick\" is the kind auto's queries ran on (the kind whose counts are auto's), \"fastest\" the fastest of the %d kinds flown "+
 		"on the same poses (each a step's fastest of %d rounds, taking turns); the gap is the pick's mean over the fastest's; "+
 		"auto's own flight is beside it.\n\n",
-		bvNames(collide.AutoCandidates()), maxKinds(rows), r.Config.Rounds)
+		bvNames(auto.Candidates()), maxKinds(rows), r.Config.Rounds)
 	t := newTable(w, "scene", "mode", "pick", "fastest", "pick's mean (µs)", "fastest's mean (µs)", "gap", "auto's mean (µs)", "auto's gap",
 		"auto's build (ms)", "fastest's build (ms)")
 	fastest, worst := 0, 0.0

@@ -38,7 +38,7 @@ type Config struct {
 	// NestedSizes are the triangle counts of the nested-spheres tables
 	// (nil: 2,000 and 20,000 as in the paper).
 	NestedSizes []int
-	// NoAuto leaves out the comparison of auto (collide.Auto) with every
+	// NoAuto leaves out the comparison of auto (package auto) with every
 	// kind of tree, in both modes (Report.Auto).
 	NoAuto bool
 	// Progress, when not nil, is called with a line describing each
@@ -259,10 +259,7 @@ func buildScene(sc *scenes.Scene, o collide.BuildOptions) (env, fly *collide.Mod
 		return nil, nil, err
 	}
 	fly.PrepareFlying()
-	if o.BV == collide.Auto {
-		err = chooseScene(sc, env, fly)
-	}
-	return env, fly, err
+	return env, fly, nil
 }
 
 // fly builds the trees of k for sc and flies them for steps steps, every

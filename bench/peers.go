@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/auto"
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/geom"
@@ -531,7 +532,10 @@ type treeCache map[string]*builtTrees
 // builtTrees are a scene's two models of one kind, with the figures of
 // their build and the runs left to fly them this round.
 type builtTrees struct {
-	env, fly    *collide.Model
+	env, fly *collide.Model
+	// choice, for AutoBV, holds the models chosen per mode (env and fly
+	// are its first-contact ones).
+	choice      *auto.Choice
 	build       time.Duration
 	bytes, peak int64
 	left        int
@@ -572,6 +576,9 @@ func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool, cut 
 		delete(trees, sys.BV)
 	}
 	env, fly := t.env, t.fly
+	if t.choice != nil {
+		env, fly = t.choice.For(sys.All).Env, t.choice.For(sys.All).Fly
+	}
 	res := &flightResult{
 		build:    t.build,
 		bytes:    t.bytes,
@@ -612,15 +619,28 @@ func runCollide(sc *scenes.Scene, sys System, poses []geom.Pose, keep bool, cut 
 
 // buildTrees builds sc's models for sys, measuring the time and memory.
 func buildTrees(sc *scenes.Scene, sys System) (*builtTrees, error) {
-	b, err := collide.ParseBV(sys.BV)
-	if err != nil {
-		return nil, err
+	var b collide.BV
+	if sys.BV != AutoBV {
+		var err error
+		if b, err = collide.ParseBV(sys.BV); err != nil {
+			return nil, err
+		}
 	}
 	var before, built, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	t0 := time.Now()
-	env, fly, err := buildScene(sc, collide.BuildOptions{BV: b})
+	var env, fly *collide.Model
+	var choice *auto.Choice
+	var err error
+	if sys.BV == AutoBV {
+		var c auto.Choice
+		if c, err = chooseScene(sc); err == nil {
+			choice, env, fly = &c, c.First.Env, c.First.Fly
+		}
+	} else {
+		env, fly, err = buildScene(sc, collide.BuildOptions{BV: b})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -629,7 +649,7 @@ func buildTrees(sc *scenes.Scene, sys System) (*builtTrees, error) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	meshes := meshBytes(sc.Env) + meshBytes(sc.Fly) // kept by the models, not copied
-	return &builtTrees{env: env, fly: fly, build: build,
+	return &builtTrees{env: env, fly: fly, choice: choice, build: build,
 		bytes: int64(after.HeapAlloc) - int64(before.HeapAlloc) + meshes,
 		peak:  int64(built.TotalAlloc-before.TotalAlloc) + meshes}, nil
 }

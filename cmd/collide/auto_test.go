@@ -97,8 +97,8 @@ func TestAutoUsage(t *testing.T) {
 }
 
 // TestFlightAuto flies a quick scene with --bv auto: the choice is made
-// before the first step (flight.Fly prepares the query), and the flight
-// finds the pairs the 18-DOP trees find.
+// before the first step, said on stderr, and the flight finds the pairs
+// the 18-DOP trees find.
 func TestFlightAuto(t *testing.T) {
 	args := []string{"flight", "--scene", "torus", "--quick", "--steps", "40", "--all", "--json"}
 	want, stderr, code := runCLI(t, append(args, "--bv", "kdop18")...)
@@ -108,6 +108,9 @@ func TestFlightAuto(t *testing.T) {
 	got, stderr, code := runCLI(t, append(args, "--bv", "auto")...)
 	if code != exitOK {
 		t.Fatalf("--bv auto: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "collide flight: --bv auto chose ") || !strings.Contains(stderr, "probes") {
+		t.Errorf("stderr %q does not say what auto chose", stderr)
 	}
 	pairs := func(out string) []string {
 		var p []string

@@ -110,9 +110,12 @@ func (b *buildFlags) given(name string) bool {
 // options checks the flags and returns the build options they give. Bad
 // values are usage errors.
 func (b *buildFlags) options() (collide.BuildOptions, error) {
-	bv, err := collide.ParseBV(b.bv)
-	if err != nil {
-		return collide.BuildOptions{}, usagef("--bv: %v", err)
+	bv := collide.BVDefault // --bv auto: the kind is chosen later (package auto)
+	if !b.isAuto() {
+		var err error
+		if bv, err = collide.ParseBV(b.bv); err != nil {
+			return collide.BuildOptions{}, usagef("--bv: %v %q (known: %s, %s)", collide.ErrUnknownBV, b.bv, bvNames(collide.BVs()), autoName)
+		}
 	}
 	rule, err := collide.ParseRule(b.rule)
 	if err != nil {
@@ -129,10 +132,10 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 		return collide.BuildOptions{}, usagef("--leaf must be a whole number from 0 (by size) to %d, not %d", maxLeaf, b.leaf)
 	}
 	kdop := strings.HasPrefix(b.bv, "kdop")
-	if rule == collide.RAPID && bv != collide.OBB && bv != collide.Auto {
+	if rule == collide.RAPID && bv != collide.OBB && !b.isAuto() {
 		return collide.BuildOptions{}, usagef("--rule rapid applies to --bv obb only")
 	}
-	if b.leaf > 0 && !kdop && bv != collide.Brute && bv != collide.Auto {
+	if b.leaf > 0 && !kdop && bv != collide.Brute && !b.isAuto() {
 		return collide.BuildOptions{}, usagef("--leaf applies to the k-DOP hierarchies only (--bv %s flies with its own leaves)", b.bv)
 	}
 	return collide.BuildOptions{BV: bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf}, nil
@@ -142,7 +145,7 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 // saved model s was built with (bo holds the parsed flags).
 func (b *buildFlags) agree(s *source, bo collide.BuildOptions) error {
 	m := s.saved
-	if b.given("bv") && bo.BV != m.BV() && bo.BV != collide.Auto {
+	if b.given("bv") && bo.BV != m.BV() && !b.isAuto() {
 		return usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bo.BV, s.arg, m.BV(), bo.BV)
 	}
 	o := m.Options()
@@ -300,7 +303,7 @@ func runBuild(e *env, opts any, args []string) error {
 	if bo.BV == collide.Brute {
 		return usagef("--bv brute has no hierarchy: nothing to save (use one of %s)", bvNames(hierarchies()))
 	}
-	if bo.BV == collide.Auto {
+	if o.build.isAuto() {
 		return usagef("--bv auto chooses the kind of tree per pair of models, when they are checked or flown together: "+
 			"there is no one hierarchy to save (save one of %s; check and flight take --bv auto, and a saved model with it "+
 			"is one of the candidates)", bvNames(hierarchies()))

@@ -170,11 +170,8 @@ func runCheck(e *env, opts any, args []string) error {
 		}
 	}
 
-	poses, envModel, flyModel, err := posesAndModels(e, args, o, &o.build, bo)
+	poses, envModel, flyModel, err := posesAndModels(e, "check", args, o, &o.build, bo)
 	if err != nil {
-		return err
-	}
-	if err := chooseAuto(e, "check", envModel, flyModel, poses, o.all, o.eps); err != nil {
 		return err
 	}
 	if o.ccd {
@@ -246,35 +243,11 @@ func poseError(o *checkOptions, i int, err error) error {
 // ENV and FLY are saved with bounding volumes that do not fly together,
 // FLY's companion of ENV's volume is built (collide.Model.WithBV).
 func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildOptions) (envModel, flyModel *collide.Model, err error) {
-	envSrc, err := loadSource(e, envArg)
+	envSrc, flySrc, bo, err := loadSources(e, envArg, flyArg, f, bo)
 	if err != nil {
 		return nil, nil, err
 	}
-	flySrc := envSrc
-	if flyArg != envArg {
-		if flySrc, err = loadSource(e, flyArg); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, s := range []*source{envSrc, flySrc} {
-		if err := hasTriangles(s); err != nil {
-			return nil, nil, err
-		}
-		if s.saved != nil {
-			if err := f.agree(s, bo); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-	for _, s := range []*source{flySrc, envSrc} { // ENV's options win
-		if s.saved != nil {
-			bo = f.inherit(bo, s.saved)
-		}
-	}
 	build := func(s *source) (*collide.Model, error) {
-		if s.saved != nil && bo.BV == collide.Auto {
-			return s.saved.WithBV(collide.Auto) // its tree a candidate
-		}
 		if s.saved != nil {
 			return s.saved, nil
 		}
@@ -301,6 +274,38 @@ func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 		}
 	}
 	return envModel, flyModel, nil
+}
+
+// loadSources loads ENV and FLY (once, when they are the same argument),
+// checks that saved models agree with the flags given explicitly, and
+// returns the build options of the meshes: bo with a saved model's
+// options (ENV's first) where no flag is given.
+func loadSources(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildOptions) (envSrc, flySrc *source, _ collide.BuildOptions, err error) {
+	if envSrc, err = loadSource(e, envArg); err != nil {
+		return nil, nil, bo, err
+	}
+	flySrc = envSrc
+	if flyArg != envArg {
+		if flySrc, err = loadSource(e, flyArg); err != nil {
+			return nil, nil, bo, err
+		}
+	}
+	for _, s := range []*source{envSrc, flySrc} {
+		if err := hasTriangles(s); err != nil {
+			return nil, nil, bo, err
+		}
+		if s.saved != nil {
+			if err := f.agree(s, bo); err != nil {
+				return nil, nil, bo, err
+			}
+		}
+	}
+	for _, s := range []*source{flySrc, envSrc} { // ENV's options win
+		if s.saved != nil {
+			bo = f.inherit(bo, s.saved)
+		}
+	}
+	return envSrc, flySrc, bo, nil
 }
 
 type jsonStats struct {
@@ -379,8 +384,10 @@ func readPoseFile(path string) ([]geom.Pose, error) {
 // posesAndModels reads the poses of where's --pose or --poses (the
 // identity if neither), then builds ENV and FLY (args), and checks that
 // every pose places FLY, before anything is printed: a bad pose file fails
-// before the models load.
-func posesAndModels(e *env, args []string, where *checkOptions, b *buildFlags, bo collide.BuildOptions) ([]geom.Pose, *collide.Model, *collide.Model, error) {
+// before the models load. With --bv auto, the models are those chosen
+// for where's mode and tolerance at the poses (chooseForPoses), and the
+// command cmd says so on stderr.
+func posesAndModels(e *env, cmd string, args []string, where *checkOptions, b *buildFlags, bo collide.BuildOptions) ([]geom.Pose, *collide.Model, *collide.Model, error) {
 	poses := []geom.Pose{geom.Identity()}
 	switch {
 	case where.pose != "":
@@ -400,6 +407,10 @@ func posesAndModels(e *env, args []string, where *checkOptions, b *buildFlags, b
 	}
 	if where.ccd && len(poses) < 2 {
 		return nil, nil, nil, usagef("--ccd needs at least 2 poses, a motion from each to the next; %s has %d", where.poses, len(poses))
+	}
+	if b.isAuto() {
+		envModel, flyModel, err := chooseForPoses(e, cmd, args, where, b, bo, poses)
+		return poses, envModel, flyModel, err
 	}
 	envModel, flyModel, err := buildModels(e, args[0], args[1], b, bo)
 	if err != nil {

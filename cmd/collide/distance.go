@@ -121,11 +121,8 @@ func runDistance(e *env, opts any, args []string) error {
 	// poseError names poses as check's do.
 	where := &checkOptions{pose: o.pose, poses: o.poses}
 
-	poses, envModel, flyModel, err := posesAndModels(e, args, where, &o.build, bo)
+	poses, envModel, flyModel, err := posesAndModels(e, "distance", args, where, &o.build, bo)
 	if err != nil {
-		return err
-	}
-	if err := chooseAuto(e, "distance", envModel, flyModel, poses, false, 0); err != nil {
 		return err
 	}
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/auto"
 	"github.com/collide3d/collide/bench/plot"
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
@@ -164,6 +165,29 @@ type flightSetup struct {
 	motion     flight.Motion
 	steps      int
 	ccd        bool // the flight asks continuous queries too (--ccd)
+	// choice, with --bv auto, holds the models chosen per mode (env and
+	// fly are those of one mode, see pick).
+	choice *auto.Choice
+}
+
+// pick sets, with --bv auto, s's models to those chosen for the queries
+// of mode all, and says on stderr what auto chose (cmd: the command).
+func (s *flightSetup) pick(e *env, cmd string, all bool) error {
+	if s.choice == nil {
+		return nil
+	}
+	m := s.choice.For(all)
+	s.env, s.fly = m.Env, m.Fly
+	return sayChoice(e, cmd, s.choice, all)
+}
+
+// bvName is the name of the flight's bounding volume: its models', or
+// auto.
+func (s *flightSetup) bvName() string {
+	if s.choice != nil {
+		return autoName
+	}
+	return s.env.BV().String()
 }
 
 func runFlight(e *env, opts any, args []string) error {
@@ -215,6 +239,9 @@ func runFlight(e *env, opts any, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	var sum *flight.Summary
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, MaxPairs: o.maxPairs}
+	if err := s.pick(e, "flight", q.All); err != nil {
+		return err
+	}
 	policy, err := flight.ParseFrontPolicy(o.front)
 	if err != nil {
 		return usagef("--front: want auto, on or off, not %q", o.front)
@@ -296,6 +323,14 @@ func loadFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetup
 
 // setupFlight makes the scene, or loads ENV and FLY, and builds the models.
 func setupFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetup, error) {
+	if o.scene == "" && o.build.isAuto() {
+		t0 := time.Now()
+		envSrc, flySrc, bo, err := loadSources(e, o.envArg, o.flyArg, &o.build, bo)
+		if err != nil {
+			return nil, err
+		}
+		return chooseFlight(e, o, &flightSetup{name: o.envArg + " " + o.flyArg, flyT: -1, steps: 1000}, envSrc, flySrc, bo, t0)
+	}
 	if o.scene == "" {
 		t0 := time.Now()
 		envModel, flyModel, err := buildModels(e, o.envArg, o.flyArg, &o.build, bo)
@@ -325,6 +360,16 @@ func setupFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetu
 		return nil, err
 	}
 	s := &flightSetup{name: o.scene, doc: sc.Doc, steps: sc.Steps}
+	if o.build.isAuto() {
+		if s, err = chooseFlight(e, o, s, &source{arg: o.scene + " environment", mesh: sc.Env}, &source{arg: o.scene + " flying model", mesh: sc.Fly}, bo, time.Now()); err != nil {
+			return nil, err
+		}
+		s.flyT = -1
+		if s.motion, err = sc.Motion(); err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
 	build := func(label string, m *mesh.TriMesh, flies bool) (*collide.Model, time.Duration, error) {
 		t0 := time.Now()
 		model, err := buildWithProgress(e, &source{arg: o.scene + " " + label, mesh: m}, bo)
@@ -341,6 +386,26 @@ func setupFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetu
 	}
 	if s.motion, err = sc.Motion(); err != nil {
 		return nil, err
+	}
+	return s, nil
+}
+
+// chooseFlight completes s, a flight with --bv auto, with the models
+// auto chooses for ENV and FLY (both modes, at probes of random flights:
+// the flight's poses are not known ahead), the time since t0 counted in
+// ENV's build; a flight of ENV and FLY gets its billiard path.
+func chooseFlight(e *env, o *flightOptions, s *flightSetup, envSrc, flySrc *source, bo collide.BuildOptions, t0 time.Time) (*flightSetup, error) {
+	c, err := chooseModels(e, envSrc, flySrc, bo, auto.Options{Eps: o.eps})
+	if err != nil {
+		return nil, err
+	}
+	s.choice, s.env, s.fly, s.envT = c, c.First.Env, c.First.Fly, time.Since(t0)
+	if o.scene == "" {
+		b, err := flight.NewBilliard(defaultBilliard(envSrc.mesh, flySrc.mesh, o.seed))
+		if err != nil {
+			return nil, err
+		}
+		s.motion = b
 	}
 	return s, nil
 }
@@ -375,7 +440,7 @@ func modeName(q collide.QueryOptions) string {
 
 func writeFlightSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collide.QueryOptions) error {
 	em, fm := s.env.Mesh(), s.fly.Mesh()
-	fmt.Fprintf(w, "flight %s: %s, %s\n", s.name, s.env.BV(), modeName(q))
+	fmt.Fprintf(w, "flight %s: %s, %s\n", s.name, s.bvName(), modeName(q))
 	if s.doc != "" {
 		fmt.Fprintf(w, "  %s\n", s.doc)
 	}
@@ -711,7 +776,7 @@ func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collid
 	return writeJSONLine(w, struct {
 		Summary jsonFlight `json:"summary"`
 	}{jsonFlight{
-		Scene: s.name, BV: s.env.BV().String(), All: q.All, Eps: q.Eps,
+		Scene: s.name, BV: s.bvName(), All: q.All, Eps: q.Eps,
 		EnvTris: len(s.env.Mesh().Tris), FlyTris: len(s.fly.Mesh().Tris),
 		EnvBuild: s.envT.Seconds(), FlyBuild: max(s.flyT, 0).Seconds(),
 		EnvBytes: modelBytes(s.env), FlyBytes: modelBytes(s.fly),
@@ -730,7 +795,7 @@ func flightPlot(s *flightSetup, sum *flight.Summary, q collide.QueryOptions) *pl
 	for i, d := range sum.Times {
 		x[i], y[i] = float64(i), float64(d.Nanoseconds())/1e3
 	}
-	series := []plot.Series{{Name: s.env.BV().String(), X: x, Y: y}}
+	series := []plot.Series{{Name: s.bvName(), X: x, Y: y}}
 	if s.ccd && len(sum.CCDTimes) > 0 {
 		// The continuous query of step i (from 1 on) is CCDTimes[i-1].
 		cx, cy := make([]float64, len(sum.CCDTimes)), make([]float64, len(sum.CCDTimes))
@@ -740,7 +805,7 @@ func flightPlot(s *flightSetup, sum *flight.Summary, q collide.QueryOptions) *pl
 		series = append(series, plot.Series{Name: "continuous (--ccd)", X: cx, Y: cy, Dashed: true})
 	}
 	return &plot.LineChart{
-		Title:  fmt.Sprintf("%s: query time per step (%s, %s)", s.name, s.env.BV(), modeName(q)),
+		Title:  fmt.Sprintf("%s: query time per step (%s, %s)", s.name, s.bvName(), modeName(q)),
 		XLabel: "step", YLabel: "query time (µs)",
 		Series: series,
 	}

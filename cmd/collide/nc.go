@@ -225,7 +225,7 @@ func runNC(e *env, opts any, args []string) error {
 		return usagef("--min-depth must be a finite number >= 0, not %v", o.minDepth)
 	}
 	bv, err := collide.ParseBV(o.bv)
-	if err != nil || bv == collide.Auto || bv == collide.Brute {
+	if err != nil || bv == collide.Brute {
 		return usagef("--bv: want one of %s, not %q", bvNames(hierarchies()), o.bv)
 	}
 	for _, f := range []struct{ name, value string }{{"stock", o.stock}, {"start", o.start}, {"tool", o.tool}, {"tools", o.tools}} {

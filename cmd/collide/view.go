@@ -231,6 +231,9 @@ func viewFlight(e *env, o *flightOptions) (*view.Recording, error) {
 		return nil, err
 	}
 	q := collide.QueryOptions{All: true, Eps: o.eps, MaxPairs: o.maxPairs}
+	if err := s.pick(e, "view", q.All); err != nil {
+		return nil, err
+	}
 	var rec *view.Recording
 	withTicker(e, true, func(elapsed time.Duration) string {
 		return fmt.Sprintf("flying %s: %.1f s", s.name, elapsed.Seconds())

@@ -1,4 +1,4 @@
-package collide
+package auto
 
 import (
 	"syscall"
@@ -6,15 +6,15 @@ import (
 	"unsafe"
 )
 
-// clock returns the CPU time of the calling thread (Linux's
+// threadTime returns the CPU time of the calling thread (Linux's
 // CLOCK_THREAD_CPUTIME_ID), which time spent waiting for a processor does
 // not inflate, so that Choose's timings hold on a busy machine; the wall
 // clock if the system call fails.
-func clock() time.Duration {
+func threadTime() time.Duration {
 	var ts syscall.Timespec
 	const clockThreadCPUTime = 3
 	if _, _, e := syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		return wallClock()
+		return wallTime()
 	}
 	return time.Duration(ts.Nano())
 }
