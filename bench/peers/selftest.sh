@@ -40,7 +40,7 @@ tmp=$(mktemp -d)
 if [[ $keep == 0 ]]; then trap 'rm -rf "$tmp"' EXIT; else echo "files in $tmp"; fi
 
 peers=build/collide-peers
-if [[ ! -x $peers || -n $(find . -maxdepth 1 \( -name '*.cpp' -o -name '*.h' -o -name build.sh \) -newer "$peers") ]]; then
+if [[ ! -x $peers || -n $(find . driver -maxdepth 1 \( -name '*.cpp' -o -name '*.h' -o -name build.sh \) -newer "$peers") ]]; then
     ./build.sh --no-install >/dev/null
 fi
 (cd "$repo" && go build -o "$tmp/collide" ./cmd/collide)
@@ -177,7 +177,7 @@ echo "($(grep -c '"pose"' "$tmp/oracle.jsonl") poses, $(grep -c '"collide":true'
 # of range (triangle).
 echo
 printf "%-12s %5s %7s %6s %7s %5s %6s %4s %8s\n" system poses contact agree witness point length pair triangle
-if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/ -count=1 -run 'TestDistancePeersDriver$' -v >"$tmp/distance.log" 2>&1); then
+if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/distance/ -count=1 -run 'TestDistancePeersDriver$' -v >"$tmp/distance.log" 2>&1); then
     echo "distance systems: go test failed (see below)" >&2
     tail -n 20 "$tmp/distance.log" >&2
     status=1
@@ -196,7 +196,7 @@ sed -n 's/^ *distpeers_test.go:[0-9]*: summary \([^:]*\): poses \([0-9]*\), cont
 # ones). It fails if a Bullet system misses a pair.
 echo
 printf "%-10s %-24s %8s %10s %8s %8s\n" scene system missed touching extra invalid
-if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/ -count=1 -run 'TestBroadPeersDriver$' -v >"$tmp/broad.log" 2>&1); then
+if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/broadpeers/ -count=1 -run 'TestBroadPeersDriver$' -v >"$tmp/broad.log" 2>&1); then
     echo "broad phases: go test failed (see below)" >&2
     grep -v '^ *|' "$tmp/broad.log" | tail -n 20 >&2
     status=1
