@@ -311,7 +311,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	rep := &Report{BV: bv.String(), Samples: c.Samples, Rounds: c.Rounds, Tol: c.Tol}
 	for _, s := range c.Scenes {
 		if s.Env == nil || s.Fly == nil || len(s.Poses) < 2 {
-			return nil, fmt.Errorf("RunCCDPeers: scene %q has no meshes or fewer than two poses", s.Name)
+			return nil, fmt.Errorf("continuous.Run: scene %q has no meshes or fewer than two poses", s.Name)
 		}
 		sr, err := runCCDScene(ctx, c, bv, peerNames, s, progress)
 		if err != nil {

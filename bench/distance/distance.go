@@ -109,7 +109,7 @@ type distanceSystem struct {
 // collide fails.
 func Run(ctx context.Context, c Config) (*Report, error) {
 	if c.Env == nil || c.Fly == nil || len(c.Poses) == 0 {
-		return nil, errors.New("RunDistancePeers: no meshes or no poses")
+		return nil, errors.New("distance.Run: no meshes or no poses")
 	}
 	if c.BVs == nil {
 		c.BVs = BVs
@@ -206,7 +206,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 			ref[i] = a.Distance
 		}
 	default:
-		return nil, fmt.Errorf("RunDistancePeers: %d×%d triangle pairs are too many for brute force, and no collide system to compare with", rep.EnvTris, rep.FlyTris)
+		return nil, fmt.Errorf("distance.Run: %d×%d triangle pairs are too many for brute force, and no collide system to compare with", rep.EnvTris, rep.FlyTris)
 	}
 	for _, d := range ref {
 		if d == 0 {

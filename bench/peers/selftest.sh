@@ -18,12 +18,12 @@
 # touching poses are expected; gross ones point at a bug in the driver.
 #
 # Then it checks the distance systems (--list-distance) against brute force
-# with package bench's TestDistancePeersDriver (go test), and prints per
+# with package bench/distance's TestDistancePeersDriver (go test), and prints per
 # system the poses whose distance agrees and those whose witnesses are
 # wrong (see below).
 #
 # Last it checks the broad systems (--list-broad) on box traces with
-# package bench's TestBroadPeersDriver (go test) and prints, per scene and
+# package bench/broadpeers' TestBroadPeersDriver (go test) and prints, per scene and
 # system, the exact pairs missed, how many of those only touch, the extra
 # pairs and the invalid ones.
 #
@@ -188,7 +188,7 @@ sed -n 's/^ *distpeers_test.go:[0-9]*: summary \([^:]*\): poses \([0-9]*\), cont
     done
 
 # The broad phases (--list-broad) against the exact pairs of box traces:
-# package bench's TestBroadPeersDriver replays its small scenes (Brownian
+# package bench/broadpeers' TestBroadPeersDriver replays its small scenes (Brownian
 # boxes, boxes on a grid that touch exactly, unit cubes on a lattice)
 # through every broad system and collide's brute force, and logs per scene
 # and system the exact pairs missed (and how many of those only touch),

@@ -30,7 +30,7 @@ import (
 // Config configures Run.
 type Config struct {
 	// Size, Seed, Scenes and Steps select the scenes and flights as in
-	// Config (nil Scenes: every scene that can be made here).
+	// paper.Config (nil Scenes: every scene that can be made here).
 	Size   scenes.Size
 	Seed   uint64
 	Scenes []string
@@ -38,7 +38,8 @@ type Config struct {
 	// Driver is the path of the peers driver, collide-peers (built by
 	// bench/peers/build.sh). Empty: collide alone.
 	Driver string
-	// BVs are collide's bounding volumes (nil: TableBVs).
+	// BVs are collide's bounding volumes (nil: the kinds of the paper's Table 2,
+	// paper.TableBVs).
 	BVs []string
 	// Rounds is how many times every system flies every scene, the systems
 	// taking turns in an order rotated each round, so that drift of the
