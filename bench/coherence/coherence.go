@@ -31,6 +31,11 @@ var DefaultTestBudgets = []int64{1000, 10000}
 // needs more is an error (it does not move on).
 const maxResumes = 1 << 24
 
+// SceneInfo describes a scene of the report: its name and sentence, its
+// models' triangles, the steps flown, the paper's figures and the time it
+// took to make.
+type SceneInfo = flights.SceneInfo
+
 // Config configures Run.
 type Config struct {
 	// Size is the size of the scenes: scenes.Full or scenes.Quick.
@@ -173,7 +178,7 @@ type Budget struct {
 type Report struct {
 	Config  Config
 	Machine string
-	Scenes  []*flights.SceneInfo
+	Scenes  []*SceneInfo
 	Flights []*Flight
 	Budgets []*Budget
 	Elapsed time.Duration

@@ -24,6 +24,11 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
+// SceneInfo describes a scene of the report: its name and sentence, its
+// models' triangles, the steps flown, the paper's figures and the time it
+// took to make.
+type SceneInfo = flights.SceneInfo
+
 // Config configures Run.
 type Config struct {
 	// Size is the size of the scenes: scenes.Full for the paper's, or
@@ -68,7 +73,7 @@ type Flight struct {
 type Report struct {
 	Config  Config
 	Machine string
-	Scenes  []*flights.SceneInfo
+	Scenes  []*SceneInfo
 	// Costs (Table 1) are measured on the flying model of the torus
 	// scene, per bounding volume.
 	Costs map[string]Costs

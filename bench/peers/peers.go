@@ -133,10 +133,14 @@ func Start(ctx context.Context, driver string, args ...string) (*Process, error)
 // Stdout returns the driver's standard output, to be read before Wait.
 func (p *Process) Stdout() io.Reader { return p.stdout }
 
-// Wait discards what is left of the driver's output and waits for it to
-// end. Its failure (an exit status, a signal) is returned as Error says.
+// Wait waits for the driver to end, discarding what is left of its output
+// (a driver blocked writing it would never end). Its failure (an exit
+// status, a signal) is returned as Error says.
 func (p *Process) Wait() error {
-	io.Copy(io.Discard, p.stdout)
+	// Wait closes the output once the driver has ended (or a second after
+	// it was killed, if a child of it still holds the output), which ends
+	// the copy: nothing is left unread that anyone wants.
+	go io.Copy(io.Discard, p.stdout)
 	if err := p.cmd.Wait(); err != nil {
 		return Error(p.driver, err, p.stderr.Bytes())
 	}

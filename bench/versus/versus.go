@@ -27,6 +27,11 @@ import (
 	"github.com/collide3d/collide/mesh"
 )
 
+// SceneInfo describes a scene of the report: its name and sentence, its
+// models' triangles, the steps flown, the paper's figures and the time it
+// took to make.
+type SceneInfo = flights.SceneInfo
+
 // Config configures Run.
 type Config struct {
 	// Size, Seed, Scenes and Steps select the scenes and flights as in
@@ -205,7 +210,7 @@ type PairNote struct {
 type Report struct {
 	Config  Config
 	Machine string
-	Scenes  []*flights.SceneInfo
+	Scenes  []*SceneInfo
 	Systems []System
 	// Runs are keyed by scene, then by System.String().
 	Runs map[string]map[string]*PeerRun
