@@ -60,7 +60,7 @@ func List(driver, flag string) ([]Listing, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, Error(driver, err, stderr.Bytes())
+		return nil, driverError(driver, err, stderr.Bytes())
 	}
 	var list []Listing
 	dec := json.NewDecoder(bytes.NewReader(out))
@@ -92,10 +92,10 @@ func Names(driver, flag string) ([]string, error) {
 	return names, nil
 }
 
-// Error returns err, the failure of a run of driver, with the last line
+// driverError returns err, the failure of a run of driver, with the last line
 // the driver wrote to its standard error: "collide-peers: exit status 1:
 // what it said".
-func Error(driver string, err error, stderr []byte) error {
+func driverError(driver string, err error, stderr []byte) error {
 	msg := strings.TrimSpace(string(stderr))
 	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
 		msg = msg[i+1:]
@@ -135,14 +135,15 @@ func (p *Process) Stdout() io.Reader { return p.stdout }
 
 // Wait waits for the driver to end, discarding what is left of its output
 // (a driver blocked writing it would never end). Its failure (an exit
-// status, a signal) is returned as Error says.
+// status, a signal) is returned with the last line of the driver's
+// standard error: "collide-peers: exit status 1: what it said".
 func (p *Process) Wait() error {
 	// Wait closes the output once the driver has ended (or a second after
 	// it was killed, if a child of it still holds the output), which ends
 	// the copy: nothing is left unread that anyone wants.
 	go io.Copy(io.Discard, p.stdout)
 	if err := p.cmd.Wait(); err != nil {
-		return Error(p.driver, err, p.stderr.Bytes())
+		return driverError(p.driver, err, p.stderr.Bytes())
 	}
 	return nil
 }
