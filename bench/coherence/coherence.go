@@ -31,11 +31,6 @@ var DefaultTestBudgets = []int64{1000, 10000}
 // needs more is an error (it does not move on).
 const maxResumes = 1 << 24
 
-// SceneInfo describes a scene of the report: its name and sentence, its
-// models' triangles, the steps flown, the paper's figures and the time it
-// took to make.
-type SceneInfo = flights.SceneInfo
-
 // Config configures Run.
 type Config struct {
 	// Size is the size of the scenes: scenes.Full or scenes.Quick.
@@ -65,6 +60,9 @@ type Config struct {
 	// flight as it starts.
 	Progress func(line string)
 }
+
+// SceneInfo describes a scene of the report (as in package bench/paper).
+type SceneInfo = flights.SceneInfo
 
 // StepTimes summarises the query times of a flight's steps (nearest
 // rank).

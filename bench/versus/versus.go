@@ -27,11 +27,6 @@ import (
 	"github.com/collide3d/collide/mesh"
 )
 
-// SceneInfo describes a scene of the report: its name and sentence, its
-// models' triangles, the steps flown, the paper's figures and the time it
-// took to make.
-type SceneInfo = flights.SceneInfo
-
 // Config configures Run.
 type Config struct {
 	// Size, Seed, Scenes and Steps select the scenes and flights as in
@@ -74,6 +69,9 @@ type Config struct {
 	// it starts.
 	Progress func(line string)
 }
+
+// SceneInfo describes a scene of the report (as in package bench/paper).
+type SceneInfo = flights.SceneInfo
 
 // A System is one collision system of the comparison in one mode: collide
 // with one bounding volume, run in this process, or a system of the peers
