@@ -226,7 +226,8 @@ func DriverSystems(driver string) ([]string, error) {
 // phases, which report only the pairs that changed, the set is the pairs
 // kept from the step before whose objects were neither added, moved nor
 // removed, plus the pairs reported). The exact set comes from a sort and
-// sweep over every box, exact on closed boxes.
+// sweep over every box, exact on closed boxes. It stops between two runs
+// when ctx ends, returning ctx's error (a driver running then is killed).
 func Replay(ctx context.Context, c ReplayConfig) (*Report, error) {
 	start := time.Now()
 	if c.Phases == nil {

@@ -101,7 +101,7 @@ const Timeout = 2 * time.Minute
 // Run replays the box traces of the many-body built-in scenes
 // (SceneBoxes) through collide's broad phases (but brute, which tests every
 // pair: the pairs are checked against a sort and sweep anyway) and the
-// peers driver's broad systems (Replay).
+// peers driver's broad systems (Replay, which says how ctx stops it).
 func Run(ctx context.Context, c Config) (*Report, error) {
 	if c.Sizes == nil {
 		c.Sizes = []int{1000, 10000}

@@ -83,7 +83,7 @@ type Report struct {
 	// count, then bounding volume, one figure per α of NestedAlphas.
 	Nested map[int]map[string][]int64
 	// Auto holds the flights of every kind of tree and of auto, in both
-	// modes, on every scene (see AutoRows), unless Config.NoAuto.
+	// modes, on every scene (see versus.Report.AutoRows), unless Config.NoAuto.
 	Auto *versus.Report
 	// Skipped says why each scene left out of a run of every scene (nil
 	// Config.Scenes) could not be made here: the scenes of real meshes

@@ -52,7 +52,7 @@ func (a AutoRow) Gap() float64 { return float64(a.PickMean)/float64(a.BestMean) 
 // finding the chosen trees).
 func (a AutoRow) AutoGap() float64 { return float64(a.AutoMean)/float64(a.BestMean) - 1 }
 
-// AutoRows returns auto's rows of a report of Run whose collide
+// AutoRows returns auto's rows of a report whose collide
 // systems include AutoBV, per scene and mode (all pairs first), or nil if
 // auto did not fly.
 func (r *Report) AutoRows() []AutoRow {

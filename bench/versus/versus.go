@@ -233,7 +233,8 @@ func (r *Report) Run(scene string, s System) *PeerRun { return r.Runs[scene][s.S
 // driver, all on the same poses: those of collide's flight, recorded once.
 // Every system's answer at every step is compared with collide's all-pairs
 // answer with ReferenceBV, and every step where they differ is checked
-// with the brute-force oracle.
+// with the brute-force oracle. It stops between two runs when ctx ends,
+// returning ctx's error (a driver running then is killed).
 func Run(ctx context.Context, c Config) (*Report, error) {
 	start := time.Now()
 	var skipped []string
