@@ -10,6 +10,8 @@ import (
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bench/internal/md"
+	"github.com/collide3d/collide/bench/scenes"
+	"github.com/collide3d/collide/flight"
 )
 
 // AutoBV is the name of collide's auto models (collide.Auto) among the
@@ -17,6 +19,25 @@ import (
 // choose their kind of tree (collide.Choose) before the first query, the
 // choice counted in their build time.
 const AutoBV = "auto"
+
+// chooseScene makes the choice of sc's two auto models: at the scene's
+// path when it is planned in advance (sc.Poses, or the first sc.Steps
+// poses of a billiard path that ignores collisions), as an application
+// that knows its path would, else at the probes of random flights (a
+// billiard path that reverses at contacts is decided as it flies, so
+// nothing is known of it ahead).
+func chooseScene(sc *scenes.Scene, env, fly *collide.Model) error {
+	poses := sc.Poses
+	if poses == nil && sc.Billiard.Fixed {
+		m, err := sc.Motion()
+		if err != nil {
+			return err
+		}
+		poses = flight.Path(m, sc.Steps)
+	}
+	_, err := collide.Choose(env, fly, collide.ChooseOptions{Poses: poses})
+	return err
+}
 
 // AutoRow is how auto did on one scene in one mode, beside every kind of
 // tree flown on the same poses.

@@ -570,6 +570,9 @@ func buildTrees(sc *scenes.Scene, sys System) (*builtTrees, error) {
 	runtime.ReadMemStats(&before)
 	t0 := time.Now()
 	env, fly, err := flights.BuildScene(sc, collide.BuildOptions{BV: b})
+	if err == nil && b == collide.Auto {
+		err = chooseScene(sc, env, fly)
+	}
 	if err != nil {
 		return nil, err
 	}

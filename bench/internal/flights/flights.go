@@ -1,7 +1,7 @@
 // Package flights holds what the experiments that fly the scenes of
 // bench/scenes share: making a scene (capped at a number of steps, or
-// left out when its data is not installed here) and building its two
-// models, auto's choice included.
+// left out when its data is not installed here), building its two models,
+// and how they are split.
 package flights
 
 import (
@@ -9,7 +9,6 @@ import (
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bench/scenes"
-	"github.com/collide3d/collide/flight"
 )
 
 // SceneInfo describes a scene of a report.
@@ -64,29 +63,7 @@ func BuildScene(sc *scenes.Scene, o collide.BuildOptions) (env, fly *collide.Mod
 		return nil, nil, err
 	}
 	fly.PrepareFlying()
-	if o.BV == collide.Auto {
-		err = chooseScene(sc, env, fly)
-	}
-	return env, fly, err
-}
-
-// chooseScene makes the choice of sc's two auto models: at the scene's
-// path when it is planned in advance (sc.Poses, or the first sc.Steps
-// poses of a billiard path that ignores collisions), as an application
-// that knows its path would, else at the probes of random flights (a
-// billiard path that reverses at contacts is decided as it flies, so
-// nothing is known of it ahead).
-func chooseScene(sc *scenes.Scene, env, fly *collide.Model) error {
-	poses := sc.Poses
-	if poses == nil && sc.Billiard.Fixed {
-		m, err := sc.Motion()
-		if err != nil {
-			return err
-		}
-		poses = flight.Path(m, sc.Steps)
-	}
-	_, err := collide.Choose(env, fly, collide.ChooseOptions{Poses: poses})
-	return err
+	return env, fly, nil
 }
 
 // Splitting returns how the experiments split the trees of kind bv, as
