@@ -40,8 +40,9 @@
 // CSV, broadpeers JSON, paper its charts as SVG.
 //
 // A new experiment is a new family of the same shape, a line in the table
-// above, and a mode of `collide bench` (cmd/collide/bench.go); the test of
-// this package checks that every family keeps the shape.
+// above, a line in this package's test (which checks the shape when it
+// compiles, and that the table names every family) and a mode of `collide
+// bench` (cmd/collide/bench.go).
 package bench
 
 import (

@@ -4,6 +4,9 @@ import (
 	"context"
 	"log"
 	"os"
+	"slices"
+	"strings"
+	"testing"
 	"time"
 
 	"github.com/collide3d/collide/bench"
@@ -43,5 +46,42 @@ func Example() {
 	}
 	if err := r.WriteMarkdown(os.Stdout); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// helpers are bench's folders that are not experiments.
+var helpers = []string{"boxtrace", "internal", "peers", "plot", "scenes"}
+
+// TestDocListsFamilies checks that the table of the package doc names
+// every family, a folder of bench that is not a helper, and no other.
+func TestDocListsFamilies(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The table: the indented lines between the section's heading and the
+	// paragraph after it.
+	table := string(src)
+	table = table[strings.Index(table, "# The families"):]
+	table = table[:strings.Index(table, "// Beside them")]
+	var listed []string
+	for _, line := range strings.Split(table, "\n") {
+		if f := strings.Fields(strings.TrimPrefix(line, "//\t")); strings.HasPrefix(line, "//\t") && len(f) > 1 {
+			listed = append(listed, f[0])
+		}
+	}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var families []string
+	for _, e := range entries {
+		if e.IsDir() && !slices.Contains(helpers, e.Name()) {
+			families = append(families, e.Name())
+		}
+	}
+	slices.Sort(listed)
+	if !slices.Equal(listed, families) {
+		t.Errorf("the package doc lists the families %v; the folders are %v", listed, families)
 	}
 }
