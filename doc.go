@@ -77,7 +77,21 @@
 //   - nc/ncgen: the parts and tool paths of the NC demo, tests and experiments
 //   - view: the web page that plays recorded motions and shows where models touch
 //   - view/headless: drives a headless Chromium (view's snapshots and browser tests)
-//   - bench: the k-DOP paper's experiments and the comparison with peers
+//   - bench: the experiments' shape (Run, Report) and the table of their families
+//   - bench/paper: the k-DOP paper's Tables 1 to 7 and Fig. 3
+//   - bench/versus: collide against FCL, OPCODE, ODE and Bullet on the same flights, and how auto chose
+//   - bench/coherence: front tracking and time-critical budgets
+//   - bench/worlds: many bodies on every broad phase and every core
+//   - bench/cdfast: CDFast's experiments
+//   - bench/broadpeers: collide's broad phases against Bullet's and FCL's on box traces
+//   - bench/boxtrace: box traces: what a world does to its broad phase, step by step
+//   - bench/continuous: collide's time of impact against FCL's continuous collision
+//   - bench/distance: collide's distance queries against FCL's
+//   - bench/toolpaths: the dissertation's NC tool-path verification experiments
+//   - bench/peers: the Go side of collide-peers, the driver of the peer libraries
+//   - bench/internal/md (internal): the reports' markdown tables and formats
+//   - bench/internal/flights (internal): making and building the scenes the experiments fly
+//   - bench/internal/boundsonly (internal): a broad phase that finds no pairs
 //   - bench/scenes: the paper's scenes and gears, generated, and two scenes
 //     of real meshes from Debian's libcgal-demo when it is installed
 //   - bench/plot: SVG charts of the reports

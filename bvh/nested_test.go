@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/collide3d/collide/bench"
+	"github.com/collide3d/collide/bench/paper"
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
@@ -18,7 +18,7 @@ import (
 // they never touch; Nv is the number of volume tests the query makes to
 // find that out, with complete trees on both sides (flying τ = 1, as the
 // paper sets it to match RAPID).
-var nestedAlphas = bench.NestedAlphas()
+var nestedAlphas = paper.NestedAlphas()
 
 // nestedTypes are the trees of the experiment, by the names of the facade.
 var nestedTypes = []struct {
@@ -74,7 +74,7 @@ func nestedTable(tris int, nv map[string][]int64) string {
 	b.WriteString("\n|---|")
 	b.WriteString(strings.Repeat("---|", len(nestedAlphas)))
 	b.WriteString("\n")
-	paper := bench.PaperNested(tris)
+	paper := paper.PaperNested(tris)
 	for _, ty := range nestedTypes {
 		fmt.Fprintf(&b, "| %s |", ty.name)
 		for i, n := range nv[ty.name] {

@@ -233,7 +233,7 @@ defines=()
 libs=()
 objects=()
 compile() { # compile SOURCE FLAGS...
-    local src=$1 obj=build/obj/${1%.cpp}.o
+    local src=driver/$1 obj=build/obj/${1%.cpp}.o
     shift
     echo "build.sh: $CXX ${src}" >&2
     "$CXX" "${cxxflags[@]}" "${defines[@]}" "$@" -c "$src" -o "$obj"

@@ -18,14 +18,14 @@
 # touching poses are expected; gross ones point at a bug in the driver.
 #
 # Then it checks the distance systems (--list-distance) against brute force
-# with package bench's TestDistancePeersDriver (go test), and prints per
-# system the poses whose distance agrees and those whose witnesses are
-# wrong (see below).
+# with package bench/distance's TestDistancePeersDriver (go test), and
+# prints per system the poses whose distance agrees and those whose
+# witnesses are wrong (see below).
 #
 # Last it checks the broad systems (--list-broad) on box traces with
-# package bench's TestBroadPeersDriver (go test) and prints, per scene and
-# system, the exact pairs missed, how many of those only touch, the extra
-# pairs and the invalid ones.
+# package bench/broadpeers' TestBroadPeersDriver (go test) and prints, per
+# scene and system, the exact pairs missed, how many of those only touch,
+# the extra pairs and the invalid ones.
 #
 #   bench/peers/selftest.sh [--keep]   (--keep leaves the files in a temp dir)
 set -euo pipefail
@@ -40,7 +40,7 @@ tmp=$(mktemp -d)
 if [[ $keep == 0 ]]; then trap 'rm -rf "$tmp"' EXIT; else echo "files in $tmp"; fi
 
 peers=build/collide-peers
-if [[ ! -x $peers || -n $(find . -maxdepth 1 \( -name '*.cpp' -o -name '*.h' -o -name build.sh \) -newer "$peers") ]]; then
+if [[ ! -x $peers || -n $(find . driver -maxdepth 1 \( -name '*.cpp' -o -name '*.h' -o -name build.sh \) -newer "$peers") ]]; then
     ./build.sh --no-install >/dev/null
 fi
 (cd "$repo" && go build -o "$tmp/collide" ./cmd/collide)
@@ -177,26 +177,26 @@ echo "($(grep -c '"pose"' "$tmp/oracle.jsonl") poses, $(grep -c '"collide":true'
 # of range (triangle).
 echo
 printf "%-12s %5s %7s %6s %7s %5s %6s %4s %8s\n" system poses contact agree witness point length pair triangle
-if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/ -count=1 -run 'TestDistancePeersDriver$' -v >"$tmp/distance.log" 2>&1); then
+if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/distance/ -count=1 -run 'TestDistancePeersDriver$' -v >"$tmp/distance.log" 2>&1); then
     echo "distance systems: go test failed (see below)" >&2
     tail -n 20 "$tmp/distance.log" >&2
     status=1
 fi
-sed -n 's/^ *distpeers_test.go:[0-9]*: summary \([^:]*\): poses \([0-9]*\), contact \([0-9]*\), distances agree \([0-9]*\), witnesses wrong \([0-9]*\) (point \([0-9]*\), length \([0-9]*\), pair \([0-9]*\), triangle \([0-9]*\))$/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' "$tmp/distance.log" |
+sed -n 's/^ *peer_test.go:[0-9]*: summary \([^:]*\): poses \([0-9]*\), contact \([0-9]*\), distances agree \([0-9]*\), witnesses wrong \([0-9]*\) (point \([0-9]*\), length \([0-9]*\), pair \([0-9]*\), triangle \([0-9]*\))$/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' "$tmp/distance.log" |
     while read -r sys poses contact agree wrong point length pair triangle; do
         printf "%-12s %5s %7s %6s %7s %5s %6s %4s %8s\n" "$sys" "$poses" "$contact" "$agree" "$wrong" "$point" "$length" "$pair" "$triangle"
     done
 
 # The broad phases (--list-broad) against the exact pairs of box traces:
-# package bench's TestBroadPeersDriver replays its small scenes (Brownian
-# boxes, boxes on a grid that touch exactly, unit cubes on a lattice)
+# package bench/broadpeers' TestBroadPeersDriver replays its small scenes
+# (Brownian boxes, boxes on a grid that touch exactly, unit cubes on a lattice)
 # through every broad system and collide's brute force, and logs per scene
 # and system the exact pairs missed (and how many of those only touch),
 # the extra pairs and the invalid ones (an absent object, two static
 # ones). It fails if a Bullet system misses a pair.
 echo
 printf "%-10s %-24s %8s %10s %8s %8s\n" scene system missed touching extra invalid
-if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/ -count=1 -run 'TestBroadPeersDriver$' -v >"$tmp/broad.log" 2>&1); then
+if ! (cd "$repo" && COLLIDE_PEERS="$here/$peers" go test ./bench/broadpeers/ -count=1 -run 'TestBroadPeersDriver$' -v >"$tmp/broad.log" 2>&1); then
     echo "broad phases: go test failed (see below)" >&2
     grep -v '^ *|' "$tmp/broad.log" | tail -n 20 >&2
     status=1

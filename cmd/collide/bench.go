@@ -14,8 +14,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/collide3d/collide/bench"
+	"github.com/collide3d/collide/bench/broadpeers"
+	"github.com/collide3d/collide/bench/coherence"
+	"github.com/collide3d/collide/bench/continuous"
+	"github.com/collide3d/collide/bench/paper"
 	"github.com/collide3d/collide/bench/scenes"
+	"github.com/collide3d/collide/bench/toolpaths"
+	"github.com/collide3d/collide/bench/versus"
+	"github.com/collide3d/collide/bench/worlds"
 	"github.com/collide3d/collide/scene"
 )
 
@@ -31,16 +37,17 @@ type benchOptions struct {
 	rounds int
 	// slowSteps caps the slow systems of --peers (0: bench's default).
 	slowSteps int
-	// worlds runs the worlds' experiments (bench.RunWorlds); sizes are
+	// worlds runs the worlds' experiments (package bench/worlds); sizes are
 	// their many-body scenes' object counts.
 	worlds bool
 	sizes  string
-	// front runs the front and budget experiments (bench.RunFront).
+	// front runs the front and budget experiments (package
+	// bench/coherence).
 	front bool
 	// ccdPeers compares collide's TimeOfImpact with FCL's continuous
-	// collision (bench.RunCCDPeers).
+	// collision (package bench/continuous).
 	ccdPeers bool
-	// nc runs the NC verification experiments (bench.RunNC).
+	// nc runs the NC verification experiments (package bench/toolpaths).
 	nc bool
 }
 
@@ -167,8 +174,8 @@ contacts, the time of each tree (the least of --rounds rounds, default 3)
 and OBB ÷ 18-DOP, and the dissertation's conclusions checked against
 them. The full run takes about four minutes, --quick about 20 seconds.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
-			strings.Join(bench.WorldsScenes, ", "), bench.WorldsQuickSteps, bench.WorldsQuickCDFastSteps,
-			strings.Join(bench.CCDSceneNames, ", "), strings.Join(bench.NCTerrains, ", "), strings.Join(bench.NCMolds, ", ")),
+			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
+			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", ")),
 		flags: func(fs *flag.FlagSet) any {
 			o := &benchOptions{}
 			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about 90 s of processor time)")
@@ -224,7 +231,7 @@ func runBench(e *env, opts any, args []string) error {
 	if o.sizes != "" {
 		return usagef("--sizes goes with --worlds")
 	}
-	c := bench.Config{Seed: o.seed, Steps: o.steps}
+	c := paper.Config{Seed: o.seed, Steps: o.steps}
 	if o.quick {
 		c.Size = scenes.Quick
 	}
@@ -250,10 +257,10 @@ func runBench(e *env, opts any, args []string) error {
 		return err
 	}
 
-	var r *bench.Report
+	var r *paper.Report
 	withStatus(e, "bench", func(progress func(string)) {
 		c.Progress = progress
-		r, err = bench.Run(c)
+		r, err = paper.Run(context.Background(), c)
 	})
 	if err != nil {
 		return err
@@ -273,7 +280,7 @@ func runBench(e *env, opts any, args []string) error {
 }
 
 // runPeers runs bench --peers.
-func runPeers(e *env, o *benchOptions, bc bench.Config) error {
+func runPeers(e *env, o *benchOptions, bc paper.Config) error {
 	driver, err := peersDriver(o)
 	if err != nil {
 		return err
@@ -288,12 +295,12 @@ func runPeers(e *env, o *benchOptions, bc bench.Config) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	c := bench.PeersConfig{Size: bc.Size, Seed: bc.Seed, Scenes: bc.Scenes, Steps: bc.Steps, Driver: driver, Rounds: o.rounds,
-		SlowSteps: o.slowSteps, BVs: append(slices.Clone(bench.TableBVs), bench.AutoBV)}
-	var r *bench.PeersReport
+	c := versus.Config{Size: bc.Size, Seed: bc.Seed, Scenes: bc.Scenes, Steps: bc.Steps, Driver: driver, Rounds: o.rounds,
+		SlowSteps: o.slowSteps, BVs: append(slices.Clone(paper.TableBVs), versus.AutoBV)}
+	var r *versus.Report
 	withStatus(e, "bench --peers", func(progress func(string)) {
 		c.Progress = progress
-		r, err = bench.RunPeers(c)
+		r, err = versus.Run(context.Background(), c)
 	})
 	if err != nil {
 		return err
@@ -305,7 +312,7 @@ func runPeers(e *env, o *benchOptions, bc bench.Config) error {
 		if err := r.WriteMarkdown(w); err != nil {
 			return err
 		}
-		return bench.WriteAutoMarkdown(w, r, "##")
+		return r.WriteAutoMarkdown(w, "##")
 	}); err != nil {
 		return err
 	}
@@ -316,16 +323,16 @@ func runPeers(e *env, o *benchOptions, bc bench.Config) error {
 }
 
 // runFront runs bench --front.
-func runFront(e *env, o *benchOptions, bc bench.Config) error {
+func runFront(e *env, o *benchOptions, bc paper.Config) error {
 	report, err := reportFile(o, "front.md")
 	if err != nil {
 		return err
 	}
-	c := bench.FrontConfig{Size: bc.Size, Seed: bc.Seed, Scenes: bc.Scenes, Steps: bc.Steps, Rounds: o.rounds}
-	var r *bench.FrontReport
+	c := coherence.Config{Size: bc.Size, Seed: bc.Seed, Scenes: bc.Scenes, Steps: bc.Steps, Rounds: o.rounds}
+	var r *coherence.Report
 	withStatus(e, "bench --front", func(progress func(string)) {
 		c.Progress = progress
-		r, err = bench.RunFront(c)
+		r, err = coherence.Run(context.Background(), c)
 	})
 	if err != nil {
 		return err
@@ -349,12 +356,12 @@ func runCCDPeers(e *env, o *benchOptions) error {
 	case o.out == "":
 		return usagef("-o must name a folder")
 	}
-	names := bench.CCDSceneNames
+	names := continuous.SceneNames
 	if o.scenes != "" {
 		names = nil
 		for _, s := range strings.Split(o.scenes, ",") {
-			if !slices.Contains(bench.CCDSceneNames, s) {
-				return usagef("--scenes: with --ccd-peers, the scenes are %s (not %q)", strings.Join(bench.CCDSceneNames, ", "), s)
+			if !slices.Contains(continuous.SceneNames, s) {
+				return usagef("--scenes: with --ccd-peers, the scenes are %s (not %q)", strings.Join(continuous.SceneNames, ", "), s)
 			}
 			names = append(names, s)
 		}
@@ -367,9 +374,9 @@ func runCCDPeers(e *env, o *benchOptions) error {
 	if err != nil {
 		return err
 	}
-	c := bench.CCDPeersConfig{Quick: o.quick, Seed: o.seed, Driver: driver, Rounds: o.rounds}
+	c := continuous.Config{Quick: o.quick, Seed: o.seed, Driver: driver, Rounds: o.rounds}
 	for _, name := range names {
-		s, err := bench.CCDSceneNamed(name, o.quick, o.seed)
+		s, err := continuous.SceneNamed(name, o.quick, o.seed)
 		if err != nil {
 			return err
 		}
@@ -378,15 +385,15 @@ func runCCDPeers(e *env, o *benchOptions) error {
 		}
 		c.Scenes = append(c.Scenes, s)
 	}
-	var r *bench.CCDPeersReport
+	var r *continuous.Report
 	withStatus(e, "bench --ccd-peers", func(progress func(string)) {
 		c.Progress = progress
-		r, err = bench.RunCCDPeers(context.Background(), c)
+		r, err = continuous.Run(context.Background(), c)
 	})
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(report, o.force, func(w io.Writer) error { return bench.WriteCCDMarkdown(w, r) }); err != nil {
+	if err := writeFileAtomic(report, o.force, r.WriteMarkdown); err != nil {
 		return err
 	}
 	motions, systems := 0, 0
@@ -406,8 +413,8 @@ func runWorlds(e *env, o *benchOptions) error {
 	var names []string
 	if o.scenes != "" {
 		for _, s := range strings.Split(o.scenes, ",") {
-			if !slices.Contains(bench.WorldsScenes, s) {
-				return usagef("--scenes: with --worlds, the scenes are %s (not %q)", strings.Join(bench.WorldsScenes, ", "), s)
+			if !slices.Contains(worlds.Scenes, s) {
+				return usagef("--scenes: with --worlds, the scenes are %s (not %q)", strings.Join(worlds.Scenes, ", "), s)
 			}
 			names = append(names, s)
 		}
@@ -432,14 +439,14 @@ func runWorlds(e *env, o *benchOptions) error {
 	if err != nil {
 		return err
 	}
-	c := bench.WorldsConfig{Seed: o.seed, Quick: o.quick, Sizes: sizes, Scenes: names, Steps: o.steps}
+	c := worlds.Config{Seed: o.seed, Quick: o.quick, Sizes: sizes, Scenes: names, Steps: o.steps}
 	if o.steps > 0 {
 		c.CDFast.Steps = min(o.steps, scene.CDFastSteps)
 	}
-	var r *bench.WorldsReport
+	var r *worlds.Report
 	withStatus(e, "bench --worlds", func(progress func(string)) {
 		c.Progress = progress
-		r, err = bench.RunWorlds(c)
+		r, err = worlds.Run(context.Background(), c)
 	})
 	if err != nil {
 		return err
@@ -461,11 +468,11 @@ func runWorldsPeers(e *env, o *benchOptions, names []string, sizes []int) error 
 	if err != nil {
 		return err
 	}
-	c := bench.WorldsPeersConfig{Seed: o.seed, Quick: o.quick, Sizes: sizes, Scenes: names, Steps: o.steps, Driver: driver, Rounds: o.rounds}
-	var r *bench.BroadPeersReport
+	c := broadpeers.Config{Seed: o.seed, Quick: o.quick, Sizes: sizes, Scenes: names, Steps: o.steps, Driver: driver, Rounds: o.rounds}
+	var r *broadpeers.Report
 	withStatus(e, "bench --worlds --peers", func(progress func(string)) {
 		c.Progress = progress
-		r, err = bench.RunWorldsPeers(c)
+		r, err = broadpeers.Run(context.Background(), c)
 	})
 	if err != nil {
 		return err
@@ -549,10 +556,10 @@ func withStatus(e *env, name string, work func(progress func(string))) {
 
 // stageLine reports whether a progress line of package bench begins a stage
 // of its run: a scene made ("making scene torus", "auto: making scene
-// torus", "making fins and its program") or one of bench.Run's tables
+// torus", "making fins and its program") or one of paper.Run's tables
 // ("table 1: ...", "tables 6 and 7: ...").
 func stageLine(line string) bool {
 	line = strings.TrimPrefix(line, "auto: ")
 	return strings.HasPrefix(line, "making ") || strings.HasPrefix(line, "tables 6 and 7:") ||
-		strings.HasPrefix(line, "table 1: costs of "+bench.TableBVs[0])
+		strings.HasPrefix(line, "table 1: costs of "+paper.TableBVs[0])
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -15,7 +16,7 @@ import (
 	"time"
 
 	"github.com/collide3d/collide"
-	"github.com/collide3d/collide/bench"
+	"github.com/collide3d/collide/bench/toolpaths"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
@@ -717,9 +718,9 @@ func runBenchNC(e *env, o *benchOptions) error {
 	case o.out == "":
 		return usagef("-o must name a folder")
 	}
-	c := bench.NCConfig{Quick: o.quick, Seed: o.seed, MaxMoves: o.steps, Rounds: o.rounds}
+	c := toolpaths.Config{Quick: o.quick, Seed: o.seed, MaxMoves: o.steps, Rounds: o.rounds}
 	if o.scenes != "" {
-		known := append(slices.Clone(bench.NCTerrains), bench.NCMolds...)
+		known := append(slices.Clone(toolpaths.Terrains), toolpaths.Molds...)
 		for _, s := range strings.Split(o.scenes, ",") {
 			if !slices.Contains(known, s) {
 				return usagef("--scenes: with --nc, the environments are %s (not %q)", strings.Join(known, ", "), s)
@@ -731,10 +732,10 @@ func runBenchNC(e *env, o *benchOptions) error {
 	if err != nil {
 		return err
 	}
-	var r *bench.NCReport
+	var r *toolpaths.Report
 	withStatus(e, "bench --nc", func(progress func(string)) {
 		c.Progress = progress
-		r, err = bench.RunNC(c)
+		r, err = toolpaths.Run(context.Background(), c)
 	})
 	if err != nil {
 		return err

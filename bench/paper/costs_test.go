@@ -1,0 +1,46 @@
+package paper
+
+import (
+	"testing"
+	"time"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/bvh"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh/gen"
+)
+
+func TestMeasureCosts(t *testing.T) {
+	m := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 2000))
+	for _, o := range []bvh.Options{{K: bv.K6}, {K: bv.K18, Float64: true}, {Kind: bvh.OBB}, {Kind: bvh.Sphere}, {Kind: bvh.AABB}, {Kind: bvh.BoxTree}} {
+		tr, err := bvh.Build(m, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := MeasureCosts(tr, time.Millisecond)
+		if !(c.Cv > 0 && c.Cp > 0) || (c.Cu > 0) == (o.Kind == bvh.BoxTree) {
+			t.Errorf("%v: costs %+v: want Cv and Cp positive, and Cu positive but for box-trees", o, c)
+		}
+	}
+	small, err := bvh.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 18)), bvh.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := MeasureCosts(small, time.Millisecond); c != (Costs{}) {
+		t.Errorf("an 18-triangle tree: costs %+v, want none", c)
+	}
+}
+
+// BenchmarkCp measures Cp, one exact triangle-triangle test between nearby
+// triangles of a 20,000-triangle torus, with MeasureCosts's probe.
+func BenchmarkCp(b *testing.B) {
+	t, err := bvh.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 20000)), bvh.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := triProbe(t)
+	b.ReportAllocs()
+	p(1000)
+	b.ResetTimer()
+	p(b.N)
+}
