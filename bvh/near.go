@@ -16,5 +16,6 @@ import "github.com/collide3d/collide/geom"
 // Near trusts its input as Collide does, and panics as Collide does if the
 // kinds differ. s may be nil.
 func Near(env, fly *Tree, pose geom.Pose, eps float64, s *Scratch, fn func(et int32) bool) Stats {
-	return Collide(env, fly, pose, QueryOptions{All: true, Eps: eps, near: fn}, s, func(Pair) bool { return true })
+	o := request{QueryOptions: QueryOptions{All: true, Eps: eps}, mode: modeNear, near: fn}
+	return collide(env, fly, pose, o, s, nil)
 }
