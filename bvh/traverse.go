@@ -146,6 +146,8 @@ type item[X any] struct {
 // The query's mode itself is the tester's (tester.mode).
 type walk[X any] struct {
 	stack []item[X]
+	// restarts is embedded: each kind's scratch sizes restarted for its
+	// flying tree and stamps cur, whatever the mode.
 	restarts
 	front  frontWalk[X]
 	budget budgetWalk
