@@ -260,10 +260,12 @@ func (m *Model) Bytes() int64 {
 	return int64(len(m.boxes)) * int64(unsafe.Sizeof(geom.AABB{}))
 }
 
-// Tree returns the model's hierarchy (nil for Brute), for experiments
-// that need what the facade does not offer (package bench measures the
-// cost model's constants on it). Package bvh is the engine's interface,
-// not the library's: it may change between versions.
+// Tree returns the model's hierarchy (nil for Brute), for tools that
+// inspect the engine itself: cmd/collide's build and info print its
+// statistics, package bench measures the cost model's constants on it.
+// Every query has its entry point in this package (Check, Distance,
+// TimeOfImpact, Near, ...). Package bvh is the engine's interface, not the
+// library's: it may change between versions.
 func (m *Model) Tree() *bvh.Tree { return m.tree }
 
 // Spheres returns level l of the model's spheres at levels of detail, in

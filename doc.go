@@ -25,7 +25,9 @@
 // and the leaf sizes. Check tests one model, at a pose, against another at
 // the identity; Query.Check does the same with reusable scratch state and
 // allocates nothing once warm; Query.Each streams the pairs to a callback
-// that can stop early. Model.Save and LoadModel store and load a built
+// that can stop early. Near hands a callback the environment's triangles
+// near a flying model, for callers that decide contact themselves (package
+// nc's swept tools). Model.Save and LoadModel store and load a built
 // model with its mesh.
 //
 // The two models of a query have the same bounding volume, or are k-DOP

@@ -285,7 +285,7 @@ type boxQuery struct {
 
 // newBoxQuery prepares the query of fly at pose against env in s, with its
 // walk at the roots.
-func newBoxQuery(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) boxQuery {
+func newBoxQuery(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) boxQuery {
 	if s.box == nil {
 		s.box = &boxScratch{}
 	}

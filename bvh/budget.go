@@ -115,48 +115,9 @@ func (pd *Pending) Resume(s *Scratch, b Budget, fn func(Pair) bool) Stats {
 		return Stats{}
 	}
 	o := pd.o
-	o.Budget, o.Pending, o.resume = b, pd, true
+	o.Budget, o.Pending = b, pd
 	if b.IsZero() {
 		o.Budget.Tests = math.MaxInt64
 	}
-	return Collide(pd.env, pd.fly, pd.pose, o, s, fn)
-}
-
-// setup readies the walk w of a query of fly at pose against env (env's k
-// for k-DOP trees) with options o, from root, the pair of the roots: its
-// stack, or the front o.Front, or the pairs o.Pending has left, and its
-// variant, budget and recording. It returns the seen set a box-tree query
-// should keep for a resumed query (nil: its own).
-func (w *walk[X]) setup(o QueryOptions, env, fly *Tree, k int, pose geom.Pose, root item[X]) map[Pair]struct{} {
-	w.restart = o.Restart
-	w.stack = append(w.stack[:0], root)
-	w.record, w.seeded, w.limit = false, false, noLimit
-	w.fs, w.dist, w.bud = nil, o.dist, nil
-	switch {
-	case o.dist != nil:
-		w.restart = false
-	case o.resume:
-		pd := o.Pending
-		w.restart = false
-		w.stack = append(w.stack[:0], pd.items.([]item[X])...)
-		w.seeded = true
-		w.bud = newBudget(o.Budget, pd)
-		return pd.seen
-	case o.Front != nil && !o.Restart:
-		fr := o.Front
-		w.fs = attach(fr, env, fly, k, pose, root)
-		w.moved, w.lastMove = fr.moved, fr.lastMove
-	case !o.Budget.IsZero() && o.Pending != nil:
-		pd := o.Pending
-		*pd = Pending{env: env, fly: fly, pose: pose, o: o, items: pd.items, seen: pd.seen}
-		pd.o.Budget, pd.o.Pending, pd.o.Front = Budget{}, nil, nil
-		w.restart = false
-		w.bud = newBudget(o.Budget, pd)
-		if pd.seen == nil {
-			pd.seen = map[Pair]struct{}{}
-		}
-		clear(pd.seen)
-		return pd.seen
-	}
-	return nil
+	return collide(pd.env, pd.fly, pd.pose, request{QueryOptions: o, mode: modeResume}, s, fn)
 }

@@ -53,7 +53,7 @@ func Distance(env, fly *Tree, pose geom.Pose, o DistanceOptions, s *Scratch) Dis
 	if o.Max > 0 {
 		d.best = o.Max
 	}
-	st := Collide(env, fly, pose, QueryOptions{dist: d}, s, nil)
+	st := collide(env, fly, pose, request{mode: modeDistance, dist: d}, s, nil)
 	r := DistanceResult{Distance: d.best, Env: d.e, Fly: d.f, PEnv: d.pe, PFly: d.pf, Stats: st}
 	if d.e < 0 {
 		r.Distance, r.Far = math.Inf(1), true

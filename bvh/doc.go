@@ -51,6 +51,13 @@
 // (or stops at the first, or when the callback says so), and counts the
 // volume tests (Nv), triangle tests (Np) and node updates (Nu).
 //
+// Every query is a mode of that one traversal (mode.go lists them):
+// Collide's first contact or all pairs, exact or within a tolerance, its
+// restart variant, its fronts (Front) and budgets (Budget, Pending.Resume);
+// Distance; TimeOfImpact's search for candidates; and Near. The mode is
+// stored once in the query, the walk switches on it, and each mode's state
+// lives with it.
+//
 // A flying model's nodes are re-bounded in the environment's directions for
 // each pose ("tumbling"), lazily, once per node per query, by transforming
 // the vertices of the node's initial k-DOP (or its own mesh vertices, when

@@ -19,7 +19,7 @@ import (
 // finds, whatever the front, because the walk from a pair tests all of
 // the pairs of leaves below it. The walk from the roots leaves such a
 // front (the pairs it found disjoint and the pairs of leaves it reached,
-// walk.front), and so does every operation below:
+// walk.front.out), and so does every operation below:
 //
 //   - dropping: a pair that may overlap is replaced by the front its own
 //     walk leaves;

@@ -101,7 +101,7 @@ func (q *aabbQuery) envFirst(e, f int32, _ *noFrame) bool {
 
 // aabbProbes: as obbProbes.
 func aabbProbes(t *Tree) (cv, cu func(n int)) {
-	q := aabbQuery{newMoveQuery[box](t, t, costPose, QueryOptions{}, &Scratch{}, nil, false)}
+	q := aabbQuery{newMoveQuery[box](t, t, costPose, request{}, &Scratch{}, nil, false)}
 	return probeAABB(&q, vtreeProbes[box](t))
 }
 

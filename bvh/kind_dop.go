@@ -139,14 +139,14 @@ type dopQuery[F bv.Float, A bv.Slabs[F]] struct {
 	sc    *dopScratch[F, A]
 }
 
-func (et *tree[F, A]) collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+func (et *tree[F, A]) collide(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
 	q := et.query(env, fly, pose, o, s, fn)
 	return runDOP(&q)
 }
 
 // query prepares the query of fly at pose against env, whose nodes et are,
 // in s, with its walk at the roots.
-func (et *tree[F, A]) query(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) dopQuery[F, A] {
+func (et *tree[F, A]) query(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) dopQuery[F, A] {
 	sc, ok := s.dop.(*dopScratch[F, A])
 	if !ok {
 		sc = &dopScratch[F, A]{}

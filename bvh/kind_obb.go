@@ -111,6 +111,6 @@ func (q *obbQuery) envFirst(e, f int32, _ *noFrame) bool {
 // probes: Cv tests nearby nodes of t against those of t moved by costPose
 // (moved beforehand: that is Cu); Cu moves nodes.
 func obbProbes(t *Tree) (cv, cu func(n int)) {
-	q := obbQuery{newMoveQuery[bv.OBB](t, t, costPose, QueryOptions{}, &Scratch{}, nil, true)}
+	q := obbQuery{newMoveQuery[bv.OBB](t, t, costPose, request{}, &Scratch{}, nil, true)}
 	return probeOBB(&q, vtreeProbes[bv.OBB](t))
 }

@@ -120,7 +120,7 @@ func (q *rssQuery) envFirst(e, f int32, _ *noFrame) bool {
 
 // rssProbes: as obbProbes.
 func rssProbes(t *Tree) (cv, cu func(n int)) {
-	q := rssQuery{newMoveQuery[bv.RSS](t, t, costPose, QueryOptions{}, &Scratch{}, nil, true)}
+	q := rssQuery{newMoveQuery[bv.RSS](t, t, costPose, request{}, &Scratch{}, nil, true)}
 	return probeRSS(&q, vtreeProbes[bv.RSS](t))
 }
 

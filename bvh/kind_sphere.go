@@ -80,6 +80,6 @@ func (q *sphereQuery) envFirst(e, f int32, _ *noFrame) bool {
 
 // sphereProbes: as obbProbes.
 func sphereProbes(t *Tree) (cv, cu func(n int)) {
-	q := sphereQuery{newMoveQuery[bv.Sphere](t, t, costPose, QueryOptions{}, &Scratch{}, nil, false)}
+	q := sphereQuery{newMoveQuery[bv.Sphere](t, t, costPose, request{}, &Scratch{}, nil, false)}
 	return probeSphere(&q, vtreeProbes[bv.Sphere](t))
 }

@@ -129,6 +129,12 @@ type Scratch struct {
 // means nothing. The facade, collide.Check, checks all of this and reports
 // an error instead. Collide panics if the kinds differ.
 func Collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	return collide(env, fly, pose, o.request(), s, fn)
+}
+
+// collide runs the query o (in its mode, see mode.go) of fly at pose
+// against env, as Collide describes, in the kind's copy of the walk.
+func collide(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
 	if !SameKind(env, fly) {
 		panic(fmt.Sprintf("bvh: Collide of a %v tree flying against a %v tree", fly.opts.Kind, env.opts.Kind))
 	}

@@ -13,8 +13,10 @@ import "github.com/collide3d/collide/geom"
 // and box-trees' shared triangles once per leaf); fn returns false to stop
 // the search. Stats.TriTests counts the leaves' triangles handed over.
 //
-// Near trusts its input as Collide does, and panics as Collide does if the
-// kinds differ. s may be nil.
+// Near is the walk's near-search mode (modeNear, see mode.go). It trusts
+// its input as Collide does, and panics as Collide does if the kinds
+// differ; collide.Near is the checked entry point. s may be nil.
 func Near(env, fly *Tree, pose geom.Pose, eps float64, s *Scratch, fn func(et int32) bool) Stats {
-	return Collide(env, fly, pose, QueryOptions{All: true, Eps: eps, near: fn}, s, func(Pair) bool { return true })
+	o := request{QueryOptions: QueryOptions{All: true, Eps: eps}, mode: modeNear, near: fn}
+	return collide(env, fly, pose, o, s, nil)
 }

@@ -66,14 +66,6 @@ type QueryOptions struct {
 	Budget Budget
 	// Pending receives the rest of a query its budget stopped.
 	Pending *Pending
-
-	// resume says the query resumes Pending; dist makes it a distance
-	// query (see Distance); sweep a continuous query's search for
-	// candidates (see TimeOfImpact).
-	resume bool
-	dist   *distState
-	sweep  *sweepState
-	near   func(et int32) bool
 }
 
 // PairState is what one pair of models keeps from one query to the next:

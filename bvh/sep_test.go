@@ -142,7 +142,7 @@ func TestSep(t *testing.T) {
 // on random pairs of nodes.
 func sepCheck(t *testing.T, name string, env, fly *Tree, pose geom.Pose, eps float64, rng *rand.Rand, st *sepStats) {
 	t.Helper()
-	o := QueryOptions{Eps: eps, All: true}
+	o := QueryOptions{Eps: eps, All: true}.request()
 	s := new(Scratch)
 	nf := func(_, _ int32) noFrame { return noFrame{} }
 	switch e := env.impl.(type) {
@@ -503,7 +503,7 @@ func BenchmarkSep(b *testing.B) {
 			b.Fatal(err)
 		}
 		name := optName(o)
-		q := QueryOptions{All: true}
+		q := QueryOptions{All: true}.request()
 		s := new(Scratch)
 		nf := func(_, _ int32) noFrame { return noFrame{} }
 		switch e := env.impl.(type) {

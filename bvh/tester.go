@@ -6,8 +6,10 @@ import (
 )
 
 // tester runs the exact triangle tests of one query and reports the pairs
-// in contact.
+// in contact. It holds the query's mode (see mode.go), which run and the
+// leaves' tests switch on.
 type tester struct {
+	mode  mode
 	emesh *mesh.TriMesh
 	fmesh *mesh.TriMesh
 	pose  geom.Pose
@@ -30,20 +32,21 @@ type tester struct {
 	etw, ftw []int32
 	st       Stats
 	stop     bool
-	// sweep, when not nil, makes the query a continuous one's search for
-	// candidates (see toi.go): each pair of triangles its volumes reach is
-	// handed to sweep rather than tested at the pose.
+	// sweep is modeSweep's continuous query (see toi.go): each pair of
+	// triangles the walk's volumes reach is handed to it rather than
+	// tested at the pose.
 	sweep *sweepState
-	// near, when not nil, makes the query a search for the environment
-	// triangles its volumes reach (see Near): each is handed to near, with
-	// its twins, rather than tested.
+	// near is modeNear's callback (see Near): each environment triangle
+	// the walk's volumes reach is handed to it, with its twins, rather
+	// than tested.
 	near func(et int32) bool
 }
 
 // newTester returns the tester of a query of fly at pose against env, with
 // the flying vertices cached in vc under the stamp cur.
-func newTester(env, fly *Tree, pose geom.Pose, o QueryOptions, fn func(Pair) bool, vc *vertexCache, cur uint32) tester {
+func newTester(env, fly *Tree, pose geom.Pose, o request, fn func(Pair) bool, vc *vertexCache, cur uint32) tester {
 	return tester{
+		mode:  o.mode,
 		emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
 		eps: o.Eps, all: o.All, fn: fn, tv: vc.tv, tvAt: vc.tvAt, cur: cur,
 		etw: env.twins.next, ftw: fly.twins.next, sweep: o.sweep, near: o.near,
@@ -80,14 +83,14 @@ func (q *tester) leaf(order []int32, eref int32, ft []int32) {
 
 // triangles tests environment triangle et against the flying triangles ft.
 func (q *tester) triangles(et int32, ft []int32) {
-	if q.near != nil {
+	switch q.mode {
+	case modeNear:
 		q.st.TriTests++
 		for e := et; e >= 0 && !q.stop; e = nextTwin(q.etw, e) {
 			q.stop = !q.near(e)
 		}
 		return
-	}
-	if q.sweep != nil {
+	case modeSweep:
 		for _, f := range ft {
 			q.st.TriTests++
 			q.sweep.pair(et, f)

@@ -87,7 +87,8 @@ func TimeOfImpact(env, fly *Tree, m ccd.Motion, s *Scratch) TOIResult {
 		}
 		tm := (sw.t0 + sw.t1) / 2
 		pad := sw.pad(sw.t0, sw.t1, sw.rho)
-		st.Add(Collide(env, fly, m.At(tm), QueryOptions{All: true, Eps: pad, sweep: sw}, s, nil))
+		o := request{QueryOptions: QueryOptions{All: true, Eps: pad}, mode: modeSweep, sweep: sw}
+		st.Add(collide(env, fly, m.At(tm), o, s, nil))
 	}
 	return sw.result(st)
 }

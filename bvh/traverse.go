@@ -25,15 +25,22 @@ import (
 // leaves not at all); if they overlap, it tests the triangles of two
 // leaves, or replaces the pair by the pairs of one node's children: the
 // environment's if the flying node is a leaf or the kind says so
-// (envFirst), else the flying node's. Every variant is a setting of the
-// walk: all pairs or the first (the tester stops), a tolerance (the
-// kind's volume tests pad for it), the restart variant of Klosowski et al.
-// (walk.restart), a stop from the callback, the statistics. Two later
-// kinds of query plug in here too: a query that starts where the previous
-// one ended (temporal coherence) seeds the stack with the pairs the last
-// walk ended at, which the walk records when walk.front is set; and a
-// query for a distance lower bound is a tolerance query whose leaves
-// shrink the tolerance its volume tests pad for.
+// (envFirst), else the flying node's.
+//
+// Every query is a mode of this walk (mode.go, stored once in the query's
+// tester): run switches on it. Collide's modes walk from the roots
+// (traverse), testing the pairs of leaves for contact, the first or all
+// (the tester stops), exactly or within a tolerance (the kind's volume
+// tests pad for it); modeRestart is the restart variant of Klosowski et
+// al. (walk.restarts); modeBudget and modeResume walk in chunks of a
+// budget (walk.budget); modeFront starts from the pairs the last query of
+// the pair ended at and records where it ends (track, walk.front). The
+// other entry points are modes too: a distance query walks the nearer
+// pair first and drops the pairs proved no nearer than the best distance
+// so far (nearest, walk.dist); a continuous query's search (modeSweep) and
+// the near search (modeNear) walk from the roots and hand the triangles of
+// the leaves they reach to the tester's sweep or callback instead of
+// testing them.
 
 // pairOps is what the traversal asks of a kind of tree: one query's view of
 // an environment tree and a flying tree of that kind. Nodes are int32
@@ -134,78 +141,99 @@ type item[X any] struct {
 
 // walk is the state of one traversal: its stack (on entry, the pairs to
 // start from; the root pair for a query from scratch; on exit, the pairs
-// left untested when the tester stopped it or its budget ran out), its
-// variant and what it records.
+// left untested when the tester stopped it or its budget ran out), and the
+// state of the modes that keep one (see mode.go), each in its own struct.
+// The query's mode itself is the tester's (tester.mode).
 type walk[X any] struct {
 	stack []item[X]
-	// restart selects the variant that, when an internal flying node meets
-	// an environment leaf, tests its children against the environment's
-	// root rather than against that leaf, and abandons the node's other
-	// pairs. restarted[f] == cur marks the flying nodes so abandoned. The
-	// variant descends the environment first whatever the kind (a flying
-	// node split elsewhere too would meet the environment twice).
-	restart   bool
+	// restarts is embedded: each kind's scratch sizes restarted for its
+	// flying tree and stamps cur, whatever the mode.
+	restarts
+	front  frontWalk[X]
+	budget budgetWalk
+	dist   distWalk[X]
+}
+
+// restarts is the state of modeRestart, the variant that, when an internal
+// flying node meets an environment leaf, tests its children against the
+// environment's root rather than against that leaf, and abandons the
+// node's other pairs: restarted[f] == cur marks the flying nodes so
+// abandoned (cur is the query's stamp, which each kind's scratch sets).
+// The variant descends the environment first whatever the kind (a flying
+// node split elsewhere too would meet the environment twice).
+type restarts struct {
 	restarted []uint32
 	cur       uint32
-	// front, when record is set, receives the pairs the walk ended at:
-	// those whose volumes were disjoint, with the bound sep proved (at the
+}
+
+// frontWalk is the state of modeFront (see front.go): the front the query
+// starts from and leaves (fs), and what track asks traverse to record.
+type frontWalk[X any] struct {
+	fs *frontState[X]
+	// record makes traverse append to out the pairs it ends at: those
+	// whose volumes were disjoint, with the bound sep proved (at the
 	// flying model's motion moved), and those of two leaves.
 	record bool
-	front  []fentry[X]
+	out    []fentry[X]
 	moved  float64
-	// limit is the most pairs the walk tests before it stops (its budget),
-	// left in the stack; noLimit for none.
-	limit int64
-	// track, when not nil, is the front the query starts from and leaves
-	// (see front.go): run tracks it rather than walking from the stack.
-	fs *frontState[X]
-	// dist, when not nil, makes the query a distance query (see
-	// nearest.go), whose stack is dstack.
-	dist   *distState
-	dstack []fentry[X]
 	// lastMove bounds the flying model's motion since the last query of
 	// the front.
 	lastMove float64
-	// seeded says that the stack holds other pairs than the roots', whose
-	// flying volumes run readies first.
-	seeded bool
-	// bud, when not nil, is the query's budget: run walks in chunks of
-	// limit and keeps what is left in bud.pend.
-	bud *budget
+}
+
+// budgetWalk is the state of modeBudget and modeResume (see budget.go):
+// the query's budget, whose rest and pending pairs go to a Pending, and
+// limit, the most pairs traverse tests before it stops, leaving the rest
+// on the stack, and which it lowers by the pairs it tested (noLimit for
+// none: every other mode).
+type budgetWalk struct {
+	bud   *budget
+	limit int64
+}
+
+// distWalk is the state of modeDistance (see distance.go): the best
+// distance so far and its witnesses (d), and the walk's stack of pairs
+// with their lower bounds.
+type distWalk[X any] struct {
+	d     *distState
+	stack []fentry[X]
 }
 
 // noLimit is the limit of a walk without a budget.
 const noLimit = math.MaxInt64
 
-// run runs the query p from the pairs on its walk's stack to its end and
-// returns its statistics.
+// run runs the query p from the pairs on its walk's stack to its end, as
+// its mode says, and returns its statistics.
 func run[X any, P pairOps[X]](p P) Stats {
 	w := p.state()
-	if w.seeded {
-		for _, it := range w.stack {
-			p.ready(it.f)
-		}
-	}
-	switch {
-	case w.dist != nil:
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
 		nearest(p, w)
-	case w.fs != nil:
+	case modeFront:
 		track(p, w)
-	case w.bud != nil:
-		t := p.base()
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+			// The stack holds other pairs than the roots': their flying
+			// volumes are readied first.
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
 		for {
-			w.limit = w.bud.chunk()
-			n := w.limit
+			b.limit = b.bud.chunk()
+			n := b.limit
 			traverse(p, w)
-			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
-		keep(w.bud.pend, w.stack, t.stop)
-	default:
+		keep(b.bud.pend, w.stack, t.stop)
+	default: // modeContact, modeRestart, modeSweep, modeNear
 		traverse(p, w)
 	}
-	return p.base().st
+	return t.st
 }
 
 // traverse runs the walk w of the query p to its end (or until the tester
@@ -215,8 +243,8 @@ func run[X any, P pairOps[X]](p P) Stats {
 func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 	t := p.base()
 	stack := w.stack
-	restart, record := w.restart, w.record
-	left := w.limit
+	restart, record := t.mode == modeRestart, w.front.record
+	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
 			break
@@ -253,7 +281,7 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
-				w.front = append(w.front, fentry[X]{*it, low, w.moved})
+				w.front.out = append(w.front.out, fentry[X]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -261,7 +289,7 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, fentry[X]{item: *it, at: w.moved})
+				w.front.out = append(w.front.out, fentry[X]{item: *it, at: w.front.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -285,12 +313,12 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 		}
 	}
 	w.stack = stack
-	if w.limit != noLimit {
-		w.limit = max(left, 0)
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
 	}
 }
 
-// track runs the query p from the front w.fs instead of the roots (see
+// track runs the query p from the front w.front.fs instead of the roots (see
 // front.go) and leaves the new front there. Each pair of the old front is
 // kept without a test while the flying model has moved less than the
 // distance its triangles were proved apart; tested again otherwise, and
@@ -300,7 +328,8 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 // has not tested stay in the front as they were.
 func track[X any, P pairOps[X]](p P, w *walk[X]) {
 	t := p.base()
-	fs := w.fs
+	fw := &w.front
+	fs := fw.fs
 	old, next := fs.items, fs.next[:0]
 	n := len(old)
 	start := 0
@@ -308,7 +337,7 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 		start = fs.hint
 	}
 	fs.hint = -1
-	moved, eps := w.moved, t.eps
+	moved, eps := fw.moved, t.eps
 	leafTests := p.leafTests()
 	// Raising: an entry tested disjoint in this query may join the one
 	// before it, if they are siblings; merged, from index raised on, marks
@@ -344,7 +373,7 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 			// for its parent to be worth a test, and a sibling.
 			if m := len(next); m-2 >= merged && next[m-2].low > eps {
 				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*w.lastMove {
+				if min(a.low, b.low)-eps <= 2*fw.lastMove {
 					continue
 				}
 				var up fentry[X]
@@ -372,9 +401,9 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 		// The pair may overlap: walk from it, recording where the walk
 		// ends (the walk tests the pair again).
 		w.stack = append(w.stack[:0], en.item)
-		w.front, w.record = next, true
+		fw.out, fw.record = next, true
 		traverse(p, w)
-		next = w.front
+		next = fw.out
 		if t.stop {
 			// The contact is in the last pair of leaves recorded; the
 			// pairs the walk left go into the front untested.
@@ -386,11 +415,11 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 		}
 		merged = len(next)
 	}
-	w.record = false
+	fw.record = false
 	fs.items, fs.next = next, old[:0]
 }
 
-// nearest runs the distance query p (w.dist): the walk of a tolerance
+// nearest runs the distance query p (w.dist.d): the walk of a tolerance
 // query whose tolerance is the smallest distance found so far. It starts
 // at the pair on the stack, tests the triangles of each pair of leaves it
 // reaches, and of each pair of children it splits a pair into, computes
@@ -399,9 +428,9 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 // the best distance so far.
 func nearest[X any, P pairOps[X]](p P, w *walk[X]) {
 	t := p.base()
-	d := w.dist
+	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dstack[:0]
+	stack := w.dist.stack[:0]
 	for _, it := range w.stack {
 		stack = append(stack, fentry[X]{item: it})
 	}
@@ -450,7 +479,7 @@ func nearest[X any, P pairOps[X]](p P, w *walk[X]) {
 			stack = append(stack, a)
 		}
 	}
-	w.dstack = stack[:0]
+	w.dist.stack = stack[:0]
 }
 
 // probes is what the cost probes of a query test: the pairs (ia[j], ib[j])

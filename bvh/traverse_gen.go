@@ -9,39 +9,41 @@ import (
 // runDOP is run for noFrame, *dopQuery[F, A].
 func runDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A]) Stats {
 	w := p.state()
-	if w.seeded {
-		for _, it := range w.stack {
-			p.ready(it.f)
-		}
-	}
-	switch {
-	case w.dist != nil:
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
 		nearestDOP(p, w)
-	case w.fs != nil:
+	case modeFront:
 		trackDOP(p, w)
-	case w.bud != nil:
-		t := p.base()
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
 		for {
-			w.limit = w.bud.chunk()
-			n := w.limit
+			b.limit = b.bud.chunk()
+			n := b.limit
 			traverseDOP(p, w)
-			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
-		keep(w.bud.pend, w.stack, t.stop)
+		keep(b.bud.pend, w.stack, t.stop)
 	default:
 		traverseDOP(p, w)
 	}
-	return p.base().st
+	return t.st
 }
 
 // traverseDOP is traverse for noFrame, *dopQuery[F, A].
 func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
-	restart, record := w.restart, w.record
-	left := w.limit
+	restart, record := t.mode == modeRestart, w.front.record
+	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
 			break
@@ -78,7 +80,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
-				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -86,7 +88,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -110,15 +112,16 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		}
 	}
 	w.stack = stack
-	if w.limit != noLimit {
-		w.limit = max(left, 0)
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
 	}
 }
 
 // trackDOP is track for noFrame, *dopQuery[F, A].
 func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 	t := p.base()
-	fs := w.fs
+	fw := &w.front
+	fs := fw.fs
 	old, next := fs.items, fs.next[:0]
 	n := len(old)
 	start := 0
@@ -126,7 +129,7 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 		start = fs.hint
 	}
 	fs.hint = -1
-	moved, eps := w.moved, t.eps
+	moved, eps := fw.moved, t.eps
 	leafTests := p.leafTests()
 
 	merged := 0
@@ -159,7 +162,7 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 
 			if m := len(next); m-2 >= merged && next[m-2].low > eps {
 				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*w.lastMove {
+				if min(a.low, b.low)-eps <= 2*fw.lastMove {
 					continue
 				}
 				var up fentry[noFrame]
@@ -186,9 +189,9 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 		}
 
 		w.stack = append(w.stack[:0], en.item)
-		w.front, w.record = next, true
+		fw.out, fw.record = next, true
 		traverseDOP(p, w)
-		next = w.front
+		next = fw.out
 		if t.stop {
 
 			fs.hint = len(next) - 1
@@ -199,16 +202,16 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 		}
 		merged = len(next)
 	}
-	w.record = false
+	fw.record = false
 	fs.items, fs.next = next, old[:0]
 }
 
 // nearestDOP is nearest for noFrame, *dopQuery[F, A].
 func nearestDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 	t := p.base()
-	d := w.dist
+	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dstack[:0]
+	stack := w.dist.stack[:0]
 	for _, it := range w.stack {
 		stack = append(stack, fentry[noFrame]{item: it})
 	}
@@ -257,7 +260,7 @@ func nearestDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) 
 			stack = append(stack, a)
 		}
 	}
-	w.dstack = stack[:0]
+	w.dist.stack = stack[:0]
 }
 
 // probeDOP is probe for noFrame, *dopQuery[F, A].
@@ -289,39 +292,41 @@ func probeDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], ps probes[noFrame]) 
 // runOBB is run for noFrame, *obbQuery.
 func runOBB(p *obbQuery) Stats {
 	w := p.state()
-	if w.seeded {
-		for _, it := range w.stack {
-			p.ready(it.f)
-		}
-	}
-	switch {
-	case w.dist != nil:
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
 		nearestOBB(p, w)
-	case w.fs != nil:
+	case modeFront:
 		trackOBB(p, w)
-	case w.bud != nil:
-		t := p.base()
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
 		for {
-			w.limit = w.bud.chunk()
-			n := w.limit
+			b.limit = b.bud.chunk()
+			n := b.limit
 			traverseOBB(p, w)
-			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
-		keep(w.bud.pend, w.stack, t.stop)
+		keep(b.bud.pend, w.stack, t.stop)
 	default:
 		traverseOBB(p, w)
 	}
-	return p.base().st
+	return t.st
 }
 
 // traverseOBB is traverse for noFrame, *obbQuery.
 func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
-	restart, record := w.restart, w.record
-	left := w.limit
+	restart, record := t.mode == modeRestart, w.front.record
+	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
 			break
@@ -358,7 +363,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
-				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -366,7 +371,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -390,15 +395,16 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 	}
 	w.stack = stack
-	if w.limit != noLimit {
-		w.limit = max(left, 0)
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
 	}
 }
 
 // trackOBB is track for noFrame, *obbQuery.
 func trackOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
-	fs := w.fs
+	fw := &w.front
+	fs := fw.fs
 	old, next := fs.items, fs.next[:0]
 	n := len(old)
 	start := 0
@@ -406,7 +412,7 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 		start = fs.hint
 	}
 	fs.hint = -1
-	moved, eps := w.moved, t.eps
+	moved, eps := fw.moved, t.eps
 	leafTests := p.leafTests()
 
 	merged := 0
@@ -439,7 +445,7 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 
 			if m := len(next); m-2 >= merged && next[m-2].low > eps {
 				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*w.lastMove {
+				if min(a.low, b.low)-eps <= 2*fw.lastMove {
 					continue
 				}
 				var up fentry[noFrame]
@@ -466,9 +472,9 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 
 		w.stack = append(w.stack[:0], en.item)
-		w.front, w.record = next, true
+		fw.out, fw.record = next, true
 		traverseOBB(p, w)
-		next = w.front
+		next = fw.out
 		if t.stop {
 
 			fs.hint = len(next) - 1
@@ -479,16 +485,16 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 		merged = len(next)
 	}
-	w.record = false
+	fw.record = false
 	fs.items, fs.next = next, old[:0]
 }
 
 // nearestOBB is nearest for noFrame, *obbQuery.
 func nearestOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
-	d := w.dist
+	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dstack[:0]
+	stack := w.dist.stack[:0]
 	for _, it := range w.stack {
 		stack = append(stack, fentry[noFrame]{item: it})
 	}
@@ -537,7 +543,7 @@ func nearestOBB(p *obbQuery, w *walk[noFrame]) {
 			stack = append(stack, a)
 		}
 	}
-	w.dstack = stack[:0]
+	w.dist.stack = stack[:0]
 }
 
 // probeOBB is probe for noFrame, *obbQuery.
@@ -569,39 +575,41 @@ func probeOBB(p *obbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 // runSphere is run for noFrame, *sphereQuery.
 func runSphere(p *sphereQuery) Stats {
 	w := p.state()
-	if w.seeded {
-		for _, it := range w.stack {
-			p.ready(it.f)
-		}
-	}
-	switch {
-	case w.dist != nil:
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
 		nearestSphere(p, w)
-	case w.fs != nil:
+	case modeFront:
 		trackSphere(p, w)
-	case w.bud != nil:
-		t := p.base()
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
 		for {
-			w.limit = w.bud.chunk()
-			n := w.limit
+			b.limit = b.bud.chunk()
+			n := b.limit
 			traverseSphere(p, w)
-			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
-		keep(w.bud.pend, w.stack, t.stop)
+		keep(b.bud.pend, w.stack, t.stop)
 	default:
 		traverseSphere(p, w)
 	}
-	return p.base().st
+	return t.st
 }
 
 // traverseSphere is traverse for noFrame, *sphereQuery.
 func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
-	restart, record := w.restart, w.record
-	left := w.limit
+	restart, record := t.mode == modeRestart, w.front.record
+	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
 			break
@@ -638,7 +646,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
-				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -646,7 +654,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -670,15 +678,16 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 	}
 	w.stack = stack
-	if w.limit != noLimit {
-		w.limit = max(left, 0)
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
 	}
 }
 
 // trackSphere is track for noFrame, *sphereQuery.
 func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
-	fs := w.fs
+	fw := &w.front
+	fs := fw.fs
 	old, next := fs.items, fs.next[:0]
 	n := len(old)
 	start := 0
@@ -686,7 +695,7 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 		start = fs.hint
 	}
 	fs.hint = -1
-	moved, eps := w.moved, t.eps
+	moved, eps := fw.moved, t.eps
 	leafTests := p.leafTests()
 
 	merged := 0
@@ -719,7 +728,7 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 
 			if m := len(next); m-2 >= merged && next[m-2].low > eps {
 				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*w.lastMove {
+				if min(a.low, b.low)-eps <= 2*fw.lastMove {
 					continue
 				}
 				var up fentry[noFrame]
@@ -746,9 +755,9 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 
 		w.stack = append(w.stack[:0], en.item)
-		w.front, w.record = next, true
+		fw.out, fw.record = next, true
 		traverseSphere(p, w)
-		next = w.front
+		next = fw.out
 		if t.stop {
 
 			fs.hint = len(next) - 1
@@ -759,16 +768,16 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 		merged = len(next)
 	}
-	w.record = false
+	fw.record = false
 	fs.items, fs.next = next, old[:0]
 }
 
 // nearestSphere is nearest for noFrame, *sphereQuery.
 func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
-	d := w.dist
+	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dstack[:0]
+	stack := w.dist.stack[:0]
 	for _, it := range w.stack {
 		stack = append(stack, fentry[noFrame]{item: it})
 	}
@@ -817,7 +826,7 @@ func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
 			stack = append(stack, a)
 		}
 	}
-	w.dstack = stack[:0]
+	w.dist.stack = stack[:0]
 }
 
 // probeSphere is probe for noFrame, *sphereQuery.
@@ -849,39 +858,41 @@ func probeSphere(p *sphereQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 // runAABB is run for noFrame, *aabbQuery.
 func runAABB(p *aabbQuery) Stats {
 	w := p.state()
-	if w.seeded {
-		for _, it := range w.stack {
-			p.ready(it.f)
-		}
-	}
-	switch {
-	case w.dist != nil:
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
 		nearestAABB(p, w)
-	case w.fs != nil:
+	case modeFront:
 		trackAABB(p, w)
-	case w.bud != nil:
-		t := p.base()
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
 		for {
-			w.limit = w.bud.chunk()
-			n := w.limit
+			b.limit = b.bud.chunk()
+			n := b.limit
 			traverseAABB(p, w)
-			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
-		keep(w.bud.pend, w.stack, t.stop)
+		keep(b.bud.pend, w.stack, t.stop)
 	default:
 		traverseAABB(p, w)
 	}
-	return p.base().st
+	return t.st
 }
 
 // traverseAABB is traverse for noFrame, *aabbQuery.
 func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
-	restart, record := w.restart, w.record
-	left := w.limit
+	restart, record := t.mode == modeRestart, w.front.record
+	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
 			break
@@ -918,7 +929,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
-				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -926,7 +937,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -950,15 +961,16 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 	}
 	w.stack = stack
-	if w.limit != noLimit {
-		w.limit = max(left, 0)
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
 	}
 }
 
 // trackAABB is track for noFrame, *aabbQuery.
 func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
-	fs := w.fs
+	fw := &w.front
+	fs := fw.fs
 	old, next := fs.items, fs.next[:0]
 	n := len(old)
 	start := 0
@@ -966,7 +978,7 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 		start = fs.hint
 	}
 	fs.hint = -1
-	moved, eps := w.moved, t.eps
+	moved, eps := fw.moved, t.eps
 	leafTests := p.leafTests()
 
 	merged := 0
@@ -999,7 +1011,7 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 
 			if m := len(next); m-2 >= merged && next[m-2].low > eps {
 				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*w.lastMove {
+				if min(a.low, b.low)-eps <= 2*fw.lastMove {
 					continue
 				}
 				var up fentry[noFrame]
@@ -1026,9 +1038,9 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 
 		w.stack = append(w.stack[:0], en.item)
-		w.front, w.record = next, true
+		fw.out, fw.record = next, true
 		traverseAABB(p, w)
-		next = w.front
+		next = fw.out
 		if t.stop {
 
 			fs.hint = len(next) - 1
@@ -1039,16 +1051,16 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 		merged = len(next)
 	}
-	w.record = false
+	fw.record = false
 	fs.items, fs.next = next, old[:0]
 }
 
 // nearestAABB is nearest for noFrame, *aabbQuery.
 func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
-	d := w.dist
+	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dstack[:0]
+	stack := w.dist.stack[:0]
 	for _, it := range w.stack {
 		stack = append(stack, fentry[noFrame]{item: it})
 	}
@@ -1097,7 +1109,7 @@ func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
 			stack = append(stack, a)
 		}
 	}
-	w.dstack = stack[:0]
+	w.dist.stack = stack[:0]
 }
 
 // probeAABB is probe for noFrame, *aabbQuery.
@@ -1129,39 +1141,41 @@ func probeAABB(p *aabbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 // runRSS is run for noFrame, *rssQuery.
 func runRSS(p *rssQuery) Stats {
 	w := p.state()
-	if w.seeded {
-		for _, it := range w.stack {
-			p.ready(it.f)
-		}
-	}
-	switch {
-	case w.dist != nil:
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
 		nearestRSS(p, w)
-	case w.fs != nil:
+	case modeFront:
 		trackRSS(p, w)
-	case w.bud != nil:
-		t := p.base()
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
 		for {
-			w.limit = w.bud.chunk()
-			n := w.limit
+			b.limit = b.bud.chunk()
+			n := b.limit
 			traverseRSS(p, w)
-			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
-		keep(w.bud.pend, w.stack, t.stop)
+		keep(b.bud.pend, w.stack, t.stop)
 	default:
 		traverseRSS(p, w)
 	}
-	return p.base().st
+	return t.st
 }
 
 // traverseRSS is traverse for noFrame, *rssQuery.
 func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
-	restart, record := w.restart, w.record
-	left := w.limit
+	restart, record := t.mode == modeRestart, w.front.record
+	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
 			break
@@ -1198,7 +1212,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
-				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -1206,7 +1220,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -1230,15 +1244,16 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 	}
 	w.stack = stack
-	if w.limit != noLimit {
-		w.limit = max(left, 0)
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
 	}
 }
 
 // trackRSS is track for noFrame, *rssQuery.
 func trackRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
-	fs := w.fs
+	fw := &w.front
+	fs := fw.fs
 	old, next := fs.items, fs.next[:0]
 	n := len(old)
 	start := 0
@@ -1246,7 +1261,7 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 		start = fs.hint
 	}
 	fs.hint = -1
-	moved, eps := w.moved, t.eps
+	moved, eps := fw.moved, t.eps
 	leafTests := p.leafTests()
 
 	merged := 0
@@ -1279,7 +1294,7 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 
 			if m := len(next); m-2 >= merged && next[m-2].low > eps {
 				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*w.lastMove {
+				if min(a.low, b.low)-eps <= 2*fw.lastMove {
 					continue
 				}
 				var up fentry[noFrame]
@@ -1306,9 +1321,9 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 
 		w.stack = append(w.stack[:0], en.item)
-		w.front, w.record = next, true
+		fw.out, fw.record = next, true
 		traverseRSS(p, w)
-		next = w.front
+		next = fw.out
 		if t.stop {
 
 			fs.hint = len(next) - 1
@@ -1319,16 +1334,16 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 		merged = len(next)
 	}
-	w.record = false
+	fw.record = false
 	fs.items, fs.next = next, old[:0]
 }
 
 // nearestRSS is nearest for noFrame, *rssQuery.
 func nearestRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
-	d := w.dist
+	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dstack[:0]
+	stack := w.dist.stack[:0]
 	for _, it := range w.stack {
 		stack = append(stack, fentry[noFrame]{item: it})
 	}
@@ -1377,7 +1392,7 @@ func nearestRSS(p *rssQuery, w *walk[noFrame]) {
 			stack = append(stack, a)
 		}
 	}
-	w.dstack = stack[:0]
+	w.dist.stack = stack[:0]
 }
 
 // probeRSS is probe for noFrame, *rssQuery.
@@ -1409,39 +1424,41 @@ func probeRSS(p *rssQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 // runBox is run for boxFrame, *boxQuery.
 func runBox(p *boxQuery) Stats {
 	w := p.state()
-	if w.seeded {
-		for _, it := range w.stack {
-			p.ready(it.f)
-		}
-	}
-	switch {
-	case w.dist != nil:
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
 		nearestBox(p, w)
-	case w.fs != nil:
+	case modeFront:
 		trackBox(p, w)
-	case w.bud != nil:
-		t := p.base()
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
 		for {
-			w.limit = w.bud.chunk()
-			n := w.limit
+			b.limit = b.bud.chunk()
+			n := b.limit
 			traverseBox(p, w)
-			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
-		keep(w.bud.pend, w.stack, t.stop)
+		keep(b.bud.pend, w.stack, t.stop)
 	default:
 		traverseBox(p, w)
 	}
-	return p.base().st
+	return t.st
 }
 
 // traverseBox is traverse for boxFrame, *boxQuery.
 func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	stack := w.stack
-	restart, record := w.restart, w.record
-	left := w.limit
+	restart, record := t.mode == modeRestart, w.front.record
+	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
 			break
@@ -1478,7 +1495,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
-				w.front = append(w.front, fentry[boxFrame]{*it, low, w.moved})
+				w.front.out = append(w.front.out, fentry[boxFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -1486,7 +1503,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, fentry[boxFrame]{item: *it, at: w.moved})
+				w.front.out = append(w.front.out, fentry[boxFrame]{item: *it, at: w.front.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -1510,15 +1527,16 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 	}
 	w.stack = stack
-	if w.limit != noLimit {
-		w.limit = max(left, 0)
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
 	}
 }
 
 // trackBox is track for boxFrame, *boxQuery.
 func trackBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
-	fs := w.fs
+	fw := &w.front
+	fs := fw.fs
 	old, next := fs.items, fs.next[:0]
 	n := len(old)
 	start := 0
@@ -1526,7 +1544,7 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		start = fs.hint
 	}
 	fs.hint = -1
-	moved, eps := w.moved, t.eps
+	moved, eps := fw.moved, t.eps
 	leafTests := p.leafTests()
 
 	merged := 0
@@ -1559,7 +1577,7 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 
 			if m := len(next); m-2 >= merged && next[m-2].low > eps {
 				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*w.lastMove {
+				if min(a.low, b.low)-eps <= 2*fw.lastMove {
 					continue
 				}
 				var up fentry[boxFrame]
@@ -1586,9 +1604,9 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 
 		w.stack = append(w.stack[:0], en.item)
-		w.front, w.record = next, true
+		fw.out, fw.record = next, true
 		traverseBox(p, w)
-		next = w.front
+		next = fw.out
 		if t.stop {
 
 			fs.hint = len(next) - 1
@@ -1599,16 +1617,16 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		merged = len(next)
 	}
-	w.record = false
+	fw.record = false
 	fs.items, fs.next = next, old[:0]
 }
 
 // nearestBox is nearest for boxFrame, *boxQuery.
 func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
-	d := w.dist
+	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dstack[:0]
+	stack := w.dist.stack[:0]
 	for _, it := range w.stack {
 		stack = append(stack, fentry[boxFrame]{item: it})
 	}
@@ -1657,7 +1675,7 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 			stack = append(stack, a)
 		}
 	}
-	w.dstack = stack[:0]
+	w.dist.stack = stack[:0]
 }
 
 // probeBox is probe for boxFrame, *boxQuery.

@@ -83,7 +83,7 @@ type moveQuery[V any] struct {
 
 // newMoveQuery prepares the query of fly at pose against env, both of kind
 // V, in s's scratch for the kind; axes says whether the kind moves axes.
-func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool, axes bool) moveQuery[V] {
+func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool, axes bool) moveQuery[V] {
 	if s.move == nil {
 		s.move = &moveScratch{}
 	}

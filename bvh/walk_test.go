@@ -66,7 +66,8 @@ func TestGenerated(t *testing.T) {
 
 // walkEach runs the query of fly at p against env with the copy of the
 // traversal for their kind (copy) or with the generic one.
-func walkEach(env, fly *Tree, p geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool, copy bool) Stats {
+func walkEach(env, fly *Tree, p geom.Pose, qo QueryOptions, s *Scratch, fn func(Pair) bool, copy bool) Stats {
+	o := qo.request()
 	switch e := env.impl.(type) {
 	case *tree[float32, [6]float32]:
 		q := e.query(env, fly, p, o, s, fn)
@@ -186,7 +187,7 @@ func BenchmarkWalk(b *testing.B) {
 }
 
 // TestFrontSeeds checks the shape temporal coherence will use: a walk that
-// records the pairs it ends at (walk.front) and a walk seeded with them
+// records the pairs it ends at (walk.front.out) and a walk seeded with them
 // find the same pairs at the same pose, for every kind.
 func TestFrontSeeds(t *testing.T) {
 	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 600))
@@ -205,17 +206,17 @@ func TestFrontSeeds(t *testing.T) {
 		collect := func(dst *[]Pair) func(Pair) bool {
 			return func(p Pair) bool { *dst = append(*dst, p); return true }
 		}
-		q := QueryOptions{All: true}
+		q := QueryOptions{All: true}.request()
 		s := new(Scratch)
 		switch o.Kind {
 		case BoxTree:
 			b := newBoxQuery(env, fly, pose, q, s, collect(&first))
 			w := b.state()
-			w.record, w.front = true, w.front[:0]
+			w.front.record, w.front.out = true, w.front.out[:0]
 			traverseBox(&b, w)
-			front := frontItems(w.front)
+			front := frontItems(w.front.out)
 			b = newBoxQuery(env, fly, pose, q, s, collect(&second))
-			w.record, w.stack = false, append(w.stack[:0], front...)
+			w.front.record, w.stack = false, append(w.stack[:0], front...)
 			traverseBox(&b, w)
 		default:
 			var front []item[noFrame]
@@ -248,9 +249,9 @@ func TestFrontSeeds(t *testing.T) {
 					st, run = m.state(), func() { traverseRSS(&m, st) }
 				}
 				if pass == 0 {
-					st.record, st.front = true, st.front[:0]
+					st.front.record, st.front.out = true, st.front.out[:0]
 				} else {
-					st.record, st.stack = false, append(st.stack[:0], front...)
+					st.front.record, st.stack = false, append(st.stack[:0], front...)
 					for _, it := range front {
 						if prep != nil {
 							prep(it.f) // k-DOPs tumble their seeds first
@@ -258,7 +259,7 @@ func TestFrontSeeds(t *testing.T) {
 					}
 				}
 				run()
-				front = frontItems(st.front)
+				front = frontItems(st.front.out)
 			}
 		}
 		slices.SortFunc(first, func(a, b Pair) int { return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly)) })

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/collide3d/collide"
-	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/nc/gcode"
@@ -181,7 +180,7 @@ type Checker struct {
 	o       Options
 	targets []*target
 	tools   map[string]*toolState
-	scratch bvh.Scratch
+	query   collide.Query // the targets' searches (collide.Query.Near)
 	st      Stats
 	// per-move buffers: the candidates found so far, of target tg; the
 	// boxes of the role's solids over the move
@@ -197,7 +196,7 @@ type target struct {
 	kind  Target
 	index int
 	model *collide.Model // nil for the stock
-	tree  *bvh.Tree      // nil without a hierarchy
+	tree  bool           // the model has a hierarchy (not collide.Brute)
 	mesh  *mesh.TriMesh
 	box   geom.AABB // the stock's box, or the mesh's bounds
 	stamp []uint32
@@ -220,8 +219,9 @@ type roleState struct {
 	// largest radius of the role's parts (without the tolerance).
 	zlo, zhi, rmax float64
 	radius         float64
-	// proxy[i] is the axis as a model of target i's volume.
-	proxy []*bvh.Tree
+	// proxy[i] is the axis as a model of target i's volume (nil for a
+	// target without a hierarchy).
+	proxy []*collide.Model
 }
 
 // ErrNoTool is returned by Check when a move's tool is unknown.
@@ -249,7 +249,7 @@ func New(part *collide.Model, o Options) (*Checker, error) {
 		if m == nil {
 			return fmt.Errorf("nc: %v %d is nil", kind, i)
 		}
-		t := &target{kind: kind, index: i, model: m, tree: m.Tree(), mesh: m.Mesh()}
+		t := &target{kind: kind, index: i, model: m, tree: m.BV() != collide.Brute, mesh: m.Mesh()}
 		t.box = t.mesh.Bounds()
 		t.stamp = make([]uint32, len(t.mesh.Tris))
 		t.mag = mag(t.box)
@@ -351,16 +351,16 @@ func (c *Checker) state(t Tool) (*toolState, error) {
 		// triangle tests of the kinds without leaf volumes can prove
 		// nothing of one).
 		axis := &mesh.TriMesh{Verts: []geom.Vec3{{Z: rs.zlo}, {Z: rs.zhi}, {X: max(rs.rmax, rs.zhi-rs.zlo) * 0x1p-10, Z: (rs.zlo + rs.zhi) / 2}}, Tris: [][3]int32{{0, 1, 2}}}
-		rs.proxy = make([]*bvh.Tree, len(c.targets))
+		rs.proxy = make([]*collide.Model, len(c.targets))
 		for i, tg := range c.targets {
-			if tg.tree == nil {
+			if !tg.tree {
 				continue
 			}
 			m, err := collide.Build(axis, collide.BuildOptions{BV: tg.model.BV(), Float64: tg.model.Options().Float64})
 			if err != nil {
 				return nil, fmt.Errorf("nc: the tool's axis as a %v model: %w", tg.model.BV(), err)
 			}
-			rs.proxy[i] = m.Tree()
+			rs.proxy[i] = m
 		}
 		ts.roles = append(ts.roles, rs)
 	}
@@ -689,19 +689,24 @@ func (c *Checker) piece(p *pieces, k, ti int) {
 	if !q.Overlaps(tg.box) {
 		return
 	}
-	if p.huge || tg.tree == nil {
-		for e := range tg.mesh.Tris {
-			if tg.mesh.Triangle(e).Bounds().Overlaps(q) {
-				c.visit(int32(e))
-			}
+	if !p.huge && tg.tree {
+		st, err := c.query.Near(tg.model, p.rs.proxy[ti], geom.Translation(at), pad, c.visit)
+		if err == nil {
+			c.st.Queries++
+			c.st.BVTests += st.BVTests + st.LeafTests
+			c.st.Candidates += st.TriTests
+			return
 		}
-		c.st.Candidates += int64(len(tg.mesh.Tris))
-		return
+		// Near refuses only what cannot be here (at and pad are finite, a
+		// translation places the axis); the search by boxes below finds
+		// every triangle within pad of the axis all the same.
 	}
-	c.st.Queries++
-	st := bvh.Near(tg.tree, p.rs.proxy[ti], geom.Translation(at), pad, &c.scratch, c.visit)
-	c.st.BVTests += st.BVTests + st.LeafTests
-	c.st.Candidates += st.TriTests
+	for e := range tg.mesh.Tris {
+		if tg.mesh.Triangle(e).Bounds().Overlaps(q) {
+			c.visit(int32(e))
+		}
+	}
+	c.st.Candidates += int64(len(tg.mesh.Tris))
 }
 
 // triBounds returns t's box (its coordinates are finite: the mesh was

@@ -20,7 +20,7 @@
 // violation (Options.MinDepth filters contacts by depth; Options.Eps
 // makes anything closer than Eps one).
 //
-//   - The targets' trees (every kind of bvh tree, through bvh.Near: the
+//   - The targets' trees (every kind of tree, through collide.Near: the
 //     one traversal, with the tool's axis as the flying model and its
 //     radius and the move's length as the tolerance) find the candidate
 //     triangles; each candidate is then decided against the whole move.

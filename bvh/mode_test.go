@@ -1,0 +1,104 @@
+package bvh
+
+import (
+	"cmp"
+	"slices"
+	"testing"
+
+	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/testgeom"
+	"github.com/collide3d/collide/mesh/gen"
+)
+
+// TestModes checks which mode Collide's options select (mode.go's table:
+// a Front wins over a Budget, Restart over a Front, and a Budget drops
+// Restart), and that Collide in each of them, the combinations included,
+// finds the pairs brute force finds, for every kind of tree: all pairs,
+// exactly and within a tolerance, and a first contact among them.
+func TestModes(t *testing.T) {
+	var pd Pending
+	var fr Front
+	b := Budget{Tests: 7}
+	for _, c := range []struct {
+		o    QueryOptions
+		want mode
+	}{
+		{QueryOptions{}, modeContact},
+		{QueryOptions{All: true, Eps: 0.1}, modeContact},
+		{QueryOptions{Restart: true}, modeRestart},
+		{QueryOptions{Front: &fr}, modeFront},
+		{QueryOptions{Front: &fr, Restart: true}, modeRestart},
+		{QueryOptions{Budget: b, Pending: &pd}, modeBudget},
+		{QueryOptions{Budget: b, Pending: &pd, Restart: true}, modeBudget},
+		{QueryOptions{Budget: b, Pending: &pd, Front: &fr}, modeFront},
+		{QueryOptions{Budget: b}, modeContact},
+		{QueryOptions{Pending: &pd}, modeContact},
+	} {
+		if got := c.o.request().mode; got != c.want {
+			t.Errorf("%+v: mode %v, want %v", c.o, got, c.want)
+		}
+	}
+
+	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 600))
+	flyM := gen.Must(gen.Icosphere(geom.V(1, 0, 0), 0.3, 80))
+	var poses []geom.Pose
+	for i := range 4 {
+		a := 0.05 * float64(i)
+		poses = append(poses, geom.FromAxisAngle(geom.V(1, 2, 3), a, geom.V(0.02*float64(i), 0.01, 0.05)))
+	}
+	sorted := func(ps []Pair) []Pair {
+		slices.SortFunc(ps, func(a, b Pair) int { return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Fly, b.Fly)) })
+		return ps
+	}
+	for _, o := range []Options{{K: bv.K6}, {K: bv.K18, Leaf: 4}, {Kind: OBB}, {Kind: Sphere}, {Kind: AABB}, {Kind: RSS, Leaf: 2}, {Kind: BoxTree, Leaf: 4}} {
+		env, err := Build(envM, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fly, err := Build(flyM, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, eps := range []float64{0, 0.02} {
+			for _, v := range []struct {
+				name string
+				o    QueryOptions
+			}{
+				{"contact", QueryOptions{}},
+				{"restart", QueryOptions{Restart: true}},
+				{"front", QueryOptions{Front: new(Front)}},
+				{"front+restart", QueryOptions{Front: new(Front), Restart: true}},
+				{"budget", QueryOptions{Budget: Budget{Tests: 5}, Pending: new(Pending)}},
+				{"budget+restart", QueryOptions{Budget: Budget{Tests: 5}, Pending: new(Pending), Restart: true}},
+			} {
+				s := new(Scratch)
+				for pi, p := range poses {
+					var want []Pair
+					for _, pr := range testgeom.Brute(envM, flyM, p, eps) {
+						want = append(want, Pair{pr[0], pr[1]})
+					}
+					if len(want) == 0 {
+						t.Fatalf("%v pose %d: no pairs; a weak test", o.Kind, pi)
+					}
+					for _, all := range []bool{true, false} {
+						q := v.o
+						q.All, q.Eps = all, eps
+						var got []Pair
+						fn := func(pr Pair) bool { got = append(got, pr); return true }
+						Collide(env, fly, p, q, s, fn)
+						for q.Pending != nil && !q.Pending.Done() && (all || len(got) == 0) {
+							q.Pending.Resume(s, Budget{Tests: 5}, fn)
+						}
+						if all && !slices.Equal(sorted(got), want) {
+							t.Errorf("%v %s eps %g pose %d: %d pairs, brute force %d", o.Kind, v.name, eps, pi, len(got), len(want))
+						}
+						if !all && (len(got) != 1 || !slices.Contains(want, got[0])) {
+							t.Errorf("%v %s eps %g pose %d, first contact: %v", o.Kind, v.name, eps, pi, got)
+						}
+					}
+				}
+			}
+		}
+	}
+}
