@@ -2,8 +2,6 @@ package bvh
 
 import (
 	"math"
-
-	"github.com/collide3d/collide/geom"
 )
 
 //go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv "DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]" "OBB|noFrame|*obbQuery" "Sphere|noFrame|*sphereQuery" "AABB|noFrame|*aabbQuery" "RSS|noFrame|*rssQuery" "Box|boxFrame|*boxQuery"
@@ -121,10 +119,6 @@ type pairOps[X any] interface {
 
 // noFrame is the frame of kinds that need none.
 type noFrame struct{}
-
-// boxFrame is the frame of the box-trees: the boxes of the environment
-// node and of the flying node, each in its own model's coordinates.
-type boxFrame struct{ eb, fb geom.AABB }
 
 // item is a pair of nodes waiting on the stack, with its frame.
 type item[X any] struct {

@@ -236,10 +236,6 @@ type volKind[V any] struct {
 
 func (t *vtree[V]) probes(tr *Tree) (cv, cu func(n int)) { return t.vk.probes(tr) }
 
-// box is an axis-aligned box as centre and half-extents, containing the
-// points c - h ≤ x ≤ c + h of exact arithmetic.
-type box struct{ C, H geom.Vec3 }
-
 func (t *vtree[V]) len() int        { return t.nn }
 func (t *vtree[V]) ref(i int) int32 { return t.view().refs[i] }
 func (t *vtree[V]) perm() []int32   { return t.order }
