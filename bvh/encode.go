@@ -349,10 +349,6 @@ func Read(r io.Reader) (*Tree, error) {
 	if f := ti.check(m, h.o, tw); f != nil {
 		return nil, d.errorf(f.offset(h), "%s", f.msg)
 	}
-	if bt, ok := ti.(*boxTree); ok {
-		// Only now are the order's entries known to be in range.
-		bt.dup = duplicates(bt.order, h.nt)
-	}
 	return &Tree{mesh: m, opts: h.o, impl: ti, twins: tw, allHeld: h.version == 1}, nil
 }
 

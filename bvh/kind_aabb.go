@@ -38,6 +38,10 @@ var aabbKind = volKind[box]{
 	},
 	check:  checkBoxes,
 	probes: aabbProbes,
+	collide: func(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+		q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
+		return runAABB(&q)
+	},
 }
 
 // aabbHalfAt is the offset of the half-extents in a saved AABB node's
@@ -59,6 +63,11 @@ func boxOf(b geom.AABB) box {
 }
 
 // aabbQuery is a query between two AABB trees.
+//
+// Its walk is the copy of the traversal that go generate makes from this
+// directive (see traverse.go):
+//
+//specialize:copy AABB|noFrame|*aabbQuery
 type aabbQuery struct{ moveQuery[box] }
 
 // update moves flying node f's centre by the pose.

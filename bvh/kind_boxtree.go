@@ -66,6 +66,7 @@ type boxTree struct {
 	order []int32  // the leaves' triangles, the last of each complemented
 	dup   []uint64 // bit t: triangle t is in more than one leaf
 	mag   float64
+	read  bool // read by Read and not checked yet (no dup yet)
 }
 
 // cut is a node of a box-tree.
@@ -308,6 +309,11 @@ type boxScratch struct {
 }
 
 // boxQuery is one query between two box-trees.
+//
+// Its walk is the copy of the traversal that go generate makes from this
+// directive (see traverse.go):
+//
+//specialize:copy Box|boxFrame|*boxQuery
 type boxQuery struct {
 	tester
 	et, ft *boxTree
@@ -315,6 +321,11 @@ type boxQuery struct {
 	absR   geom.Mat3
 	pad    float64
 	sc     *boxScratch
+}
+
+func (t *boxTree) collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := newBoxQuery(env, fly, pose, o, s, fn)
+	return runBox(&q)
 }
 
 // newBoxQuery prepares the query of fly at pose against env in s, with its
@@ -460,8 +471,20 @@ func (q *boxQuery) ejoin(l, r, x *boxFrame) { x.eb, x.fb = l.eb.Union(r.eb), l.f
 func (q *boxQuery) fjoin(l, r, x *boxFrame) { x.eb, x.fb = l.eb, l.fb.Union(r.fb) }
 
 // check checks every invariant of the box-tree t over m (see the top of the
-// file) and returns the first fault, or nil.
-func (t *boxTree) check(m *mesh.TriMesh, _ Options, tw twinList) *fault {
+// file) and returns the first fault, or nil. A tree Read has just read
+// (t.read) gets the set of its shared triangles once it passes: only then
+// are the order's entries known to be in range.
+func (t *boxTree) check(m *mesh.TriMesh, o Options, tw twinList) *fault {
+	f := t.checkCuts(m, o, tw)
+	if f == nil && t.read {
+		t.dup = duplicates(t.order, len(m.Tris))
+		t.read = false
+	}
+	return f
+}
+
+// checkCuts is check but for what a tree read gets once checked.
+func (t *boxTree) checkCuts(m *mesh.TriMesh, _ Options, tw twinList) *fault {
 	n, nt := len(t.nodes), len(m.Tris)
 	if nt == 0 || n == 0 {
 		if n != 0 || nt != 0 {
@@ -616,7 +639,7 @@ func (t *boxTree) encodeNodes(e *encoder) {
 
 // readBoxTree reads the root box and the nodes of a box-tree over m.
 func readBoxTree(d *decoder, h *header, m *mesh.TriMesh) (*boxTree, error) {
-	t := &boxTree{mag: meshMag(m), root: geom.EmptyAABB()}
+	t := &boxTree{mag: meshMag(m), root: geom.EmptyAABB(), read: true}
 	if h.nn > 0 {
 		b, err := d.next(boxRootSize, "root box")
 		if err != nil {
@@ -648,7 +671,7 @@ func readBoxTree(d *decoder, h *header, m *mesh.TriMesh) (*boxTree, error) {
 		return nil, err
 	}
 	// The order's entries may be out of range until Read has checked
-	// them: Read sets t.dup after.
+	// them: check sets t.dup after.
 	t.order, err = readOrder(d, h)
 	return t, err
 }

@@ -130,6 +130,11 @@ func (s *dopScratch[F, A]) begin(v *flyView, nv int) {
 }
 
 // dopQuery is one query on an environment of type tree[F, A].
+//
+// Its walk is the copy of the traversal that go generate makes from this
+// directive (see traverse.go):
+//
+//specialize:copy DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]
 type dopQuery[F bv.Float, A bv.Slabs[F]] struct {
 	tester
 	et    *tree[F, A]

@@ -38,6 +38,10 @@ var obbKind = volKind[bv.OBB]{
 			return math.IsInf(b.Half.X, 1) || obbHolds(b, p)
 		})
 	},
+	collide: func(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+		q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
+		return runOBB(&q)
+	},
 }
 
 // Field offsets within a saved OBB node's record (see Magic).
@@ -47,6 +51,11 @@ const (
 )
 
 // obbQuery is a query between two OBB trees.
+//
+// Its walk is the copy of the traversal that go generate makes from this
+// directive (see traverse.go):
+//
+//specialize:copy OBB|noFrame|*obbQuery
 type obbQuery struct{ moveQuery[bv.OBB] }
 
 // update moves flying node f's centre and axes by the pose.

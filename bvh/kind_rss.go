@@ -41,6 +41,10 @@ var rssKind = volKind[bv.RSS]{
 			return math.IsInf(v.R, 1) || rssHolds(v, p)
 		})
 	},
+	collide: func(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+		q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
+		return runRSS(&q)
+	},
 }
 
 // Field offsets within a saved RSS node's record (see Magic).
@@ -51,6 +55,11 @@ const (
 )
 
 // rssQuery is a query between two RSS trees.
+//
+// Its walk is the copy of the traversal that go generate makes from this
+// directive (see traverse.go):
+//
+//specialize:copy RSS|noFrame|*rssQuery
 type rssQuery struct{ moveQuery[bv.RSS] }
 
 // update moves flying node f's centre and axes by the pose.

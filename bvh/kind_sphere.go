@@ -33,6 +33,10 @@ var sphereKind = volKind[bv.Sphere]{
 	check: func(t *flat[bv.Sphere], m *mesh.TriMesh, sh *shape) *fault {
 		return checkHolds(t, Sphere, m, sh, sphereFault, sphereHolds)
 	},
+	collide: func(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+		q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
+		return runSphere(&q)
+	},
 }
 
 // sphereRAt is the offset of the radius in a saved sphere node's record
@@ -40,6 +44,11 @@ var sphereKind = volKind[bv.Sphere]{
 const sphereRAt = 3 * 8
 
 // sphereQuery is a query between two sphere trees.
+//
+// Its walk is the copy of the traversal that go generate makes from this
+// directive (see traverse.go):
+//
+//specialize:copy Sphere|noFrame|*sphereQuery
 type sphereQuery struct{ moveQuery[bv.Sphere] }
 
 // update moves flying node f's centre by the pose.

@@ -4,14 +4,15 @@ import (
 	"math"
 )
 
-//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv "DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]" "OBB|noFrame|*obbQuery" "Sphere|noFrame|*sphereQuery" "AABB|noFrame|*aabbQuery" "RSS|noFrame|*rssQuery" "Box|boxFrame|*boxQuery"
+//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv -copies kind_*.go
 
 // This file is the one traversal of every query: the simultaneous descent
 // of an environment tree and a flying tree. Each kind of tree supplies the
 // operations of pairOps in its own file (kind_*.go); traverse is written
 // once, against that interface, and go generate copies it for each kind
 // with the interface's methods called directly (traverse_gen.go, made by
-// internal/specialize), because a method called through a type parameter
+// internal/specialize from the //specialize:copy line of each kind's file,
+// kind_*.go), because a method called through a type parameter
 // is not inlined, nor even called directly: BenchmarkWalk runs 25% (OBB,
 // RSS trees) to 70% (6-DOPs) slower through the generic function than
 // through its copies. TestGenerated checks that the copies are up to date,

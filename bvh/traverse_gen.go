@@ -6,6 +6,566 @@ import (
 	"github.com/collide3d/collide/bv"
 )
 
+// runAABB is run for noFrame, *aabbQuery.
+func runAABB(p *aabbQuery) Stats {
+	w := p.state()
+	if w.seeded {
+		for _, it := range w.stack {
+			p.ready(it.f)
+		}
+	}
+	switch {
+	case w.dist != nil:
+		nearestAABB(p, w)
+	case w.fs != nil:
+		trackAABB(p, w)
+	case w.bud != nil:
+		t := p.base()
+		for {
+			w.limit = w.bud.chunk()
+			n := w.limit
+			traverseAABB(p, w)
+			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(w.bud.pend, w.stack, t.stop)
+	default:
+		traverseAABB(p, w)
+	}
+	return p.base().st
+}
+
+// traverseAABB is traverse for noFrame, *aabbQuery.
+func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
+	t := p.base()
+	stack := w.stack
+	restart, record := w.restart, w.record
+	left := w.limit
+	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
+		top := len(stack) - 1
+		it := &stack[top]
+		e, f := it.e, it.f
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
+			continue
+		}
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
+		}
+		if !hit {
+			if record {
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
+			}
+			stack = stack[:top]
+			continue
+		}
+		switch {
+		case fl < 0 && er < 0:
+			if record {
+				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
+			}
+			stack = stack[:top]
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
+			w.restarted[f] = w.cur
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
+		default:
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+		}
+	}
+	w.stack = stack
+	if w.limit != noLimit {
+		w.limit = max(left, 0)
+	}
+}
+
+// trackAABB is track for noFrame, *aabbQuery.
+func trackAABB(p *aabbQuery, w *walk[noFrame]) {
+	t := p.base()
+	fs := w.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := w.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*w.lastMove {
+					continue
+				}
+				var up fentry[noFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		w.front, w.record = next, true
+		traverseAABB(p, w)
+		next = w.front
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[noFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	w.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestAABB is nearest for noFrame, *aabbQuery.
+func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
+	t := p.base()
+	d := w.dist
+	leafTests := p.leafTests()
+	stack := w.dstack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[noFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dstack = stack[:0]
+}
+
+// probeAABB is probe for noFrame, *aabbQuery.
+func probeAABB(p *aabbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
+	cv = func(n int) {
+		i := 0
+		for range n {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
+				i += 2
+			} else {
+				i++
+			}
+		}
+	}
+	if len(ps.fs) > 0 {
+		cu = func(n int) {
+			for i := range n {
+				p.update(ps.fs[i%len(ps.fs)])
+			}
+		}
+	}
+	return cv, cu
+}
+
+// runBox is run for boxFrame, *boxQuery.
+func runBox(p *boxQuery) Stats {
+	w := p.state()
+	if w.seeded {
+		for _, it := range w.stack {
+			p.ready(it.f)
+		}
+	}
+	switch {
+	case w.dist != nil:
+		nearestBox(p, w)
+	case w.fs != nil:
+		trackBox(p, w)
+	case w.bud != nil:
+		t := p.base()
+		for {
+			w.limit = w.bud.chunk()
+			n := w.limit
+			traverseBox(p, w)
+			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(w.bud.pend, w.stack, t.stop)
+	default:
+		traverseBox(p, w)
+	}
+	return p.base().st
+}
+
+// traverseBox is traverse for boxFrame, *boxQuery.
+func traverseBox(p *boxQuery, w *walk[boxFrame]) {
+	t := p.base()
+	stack := w.stack
+	restart, record := w.restart, w.record
+	left := w.limit
+	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
+		top := len(stack) - 1
+		it := &stack[top]
+		e, f := it.e, it.f
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
+			continue
+		}
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
+		}
+		if !hit {
+			if record {
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front = append(w.front, fentry[boxFrame]{*it, low, w.moved})
+			}
+			stack = stack[:top]
+			continue
+		}
+		switch {
+		case fl < 0 && er < 0:
+			if record {
+				w.front = append(w.front, fentry[boxFrame]{item: *it, at: w.moved})
+			}
+			stack = stack[:top]
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
+			w.restarted[f] = w.cur
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
+		default:
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+		}
+	}
+	w.stack = stack
+	if w.limit != noLimit {
+		w.limit = max(left, 0)
+	}
+}
+
+// trackBox is track for boxFrame, *boxQuery.
+func trackBox(p *boxQuery, w *walk[boxFrame]) {
+	t := p.base()
+	fs := w.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := w.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*w.lastMove {
+					continue
+				}
+				var up fentry[boxFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		w.front, w.record = next, true
+		traverseBox(p, w)
+		next = w.front
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[boxFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	w.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestBox is nearest for boxFrame, *boxQuery.
+func nearestBox(p *boxQuery, w *walk[boxFrame]) {
+	t := p.base()
+	d := w.dist
+	leafTests := p.leafTests()
+	stack := w.dstack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[boxFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[boxFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dstack = stack[:0]
+}
+
+// probeBox is probe for boxFrame, *boxQuery.
+func probeBox(p *boxQuery, ps probes[boxFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
+	cv = func(n int) {
+		i := 0
+		for range n {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
+				i += 2
+			} else {
+				i++
+			}
+		}
+	}
+	if len(ps.fs) > 0 {
+		cu = func(n int) {
+			for i := range n {
+				p.update(ps.fs[i%len(ps.fs)])
+			}
+		}
+	}
+	return cv, cu
+}
+
 // runDOP is run for noFrame, *dopQuery[F, A].
 func runDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A]) Stats {
 	w := p.state()
@@ -566,566 +1126,6 @@ func probeOBB(p *obbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	return cv, cu
 }
 
-// runSphere is run for noFrame, *sphereQuery.
-func runSphere(p *sphereQuery) Stats {
-	w := p.state()
-	if w.seeded {
-		for _, it := range w.stack {
-			p.ready(it.f)
-		}
-	}
-	switch {
-	case w.dist != nil:
-		nearestSphere(p, w)
-	case w.fs != nil:
-		trackSphere(p, w)
-	case w.bud != nil:
-		t := p.base()
-		for {
-			w.limit = w.bud.chunk()
-			n := w.limit
-			traverseSphere(p, w)
-			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
-				break
-			}
-		}
-		keep(w.bud.pend, w.stack, t.stop)
-	default:
-		traverseSphere(p, w)
-	}
-	return p.base().st
-}
-
-// traverseSphere is traverse for noFrame, *sphereQuery.
-func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
-	t := p.base()
-	stack := w.stack
-	restart, record := w.restart, w.record
-	left := w.limit
-	for len(stack) > 0 && !t.stop {
-		if left--; left < 0 {
-			break
-		}
-		top := len(stack) - 1
-		it := &stack[top]
-		e, f := it.e, it.f
-		if restart && w.restarted[f] == w.cur {
-			stack = stack[:top]
-			continue
-		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
-		var hit bool
-		switch {
-		case !p.leafTests() || er >= 0 && fl >= 0:
-			t.st.BVTests++
-			if p.stale(f) {
-				p.update(f)
-			}
-			hit = p.overlap(e, f, &it.x)
-		case er < 0 && fl < 0:
-			hit = true
-		case er < 0:
-			t.st.LeafTests++
-			hit = p.envLeaf(e, f)
-		default:
-			t.st.LeafTests++
-			hit = p.flyLeaf(e, f)
-		}
-		if !hit {
-			if record {
-				low := 0.0
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
-				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
-			}
-			stack = stack[:top]
-			continue
-		}
-		switch {
-		case fl < 0 && er < 0:
-			if record {
-				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
-			}
-			stack = stack[:top]
-			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
-			stack = append(stack, *it)
-			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
-		case er < 0 && restart:
-			w.restarted[f] = w.cur
-			stack = append(stack, *it)
-			stack[top].e, stack[top].f = 0, fr
-			stack[top+1].e, stack[top+1].f = 0, fl
-			p.fsplit(f, &stack[top+1].x, &stack[top].x)
-			p.eroot(&stack[top].x)
-			p.eroot(&stack[top+1].x)
-		default:
-			stack = append(stack, *it)
-			stack[top].f, stack[top+1].f = fr, fl
-			p.fsplit(f, &stack[top+1].x, &stack[top].x)
-		}
-	}
-	w.stack = stack
-	if w.limit != noLimit {
-		w.limit = max(left, 0)
-	}
-}
-
-// trackSphere is track for noFrame, *sphereQuery.
-func trackSphere(p *sphereQuery, w *walk[noFrame]) {
-	t := p.base()
-	fs := w.fs
-	old, next := fs.items, fs.next[:0]
-	n := len(old)
-	start := 0
-	if !t.all && fs.hint > 0 && fs.hint < n {
-		start = fs.hint
-	}
-	fs.hint = -1
-	moved, eps := w.moved, t.eps
-	leafTests := p.leafTests()
-
-	merged := 0
-	for k := range n {
-		i := start + k
-		if i >= n {
-			i -= n
-		}
-		en := &old[i]
-		if t.stop {
-			next = append(next, *en)
-			continue
-		}
-		if keeps(en.low, en.at, moved, eps) {
-			t.st.Skipped++
-			next = append(next, *en)
-			continue
-		}
-		e, f := en.e, en.f
-		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
-			t.st.LeafTests++
-		} else {
-			t.st.BVTests++
-		}
-		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*w.lastMove {
-					continue
-				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
-			continue
-		}
-
-		w.stack = append(w.stack[:0], en.item)
-		w.front, w.record = next, true
-		traverseSphere(p, w)
-		next = w.front
-		if t.stop {
-
-			fs.hint = len(next) - 1
-			for _, it := range w.stack {
-				next = append(next, fentry[noFrame]{item: it, at: moved})
-			}
-			w.stack = w.stack[:0]
-		}
-		merged = len(next)
-	}
-	w.record = false
-	fs.items, fs.next = next, old[:0]
-}
-
-// nearestSphere is nearest for noFrame, *sphereQuery.
-func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
-	t := p.base()
-	d := w.dist
-	leafTests := p.leafTests()
-	stack := w.dstack[:0]
-	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
-	}
-	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
-		if c.low-d.slack >= d.best {
-			continue
-		}
-		e, f := c.e, c.f
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
-		if er < 0 && fl < 0 {
-			et, ft := p.tris(e, f)
-			t.closest(et, ft, d)
-			continue
-		}
-		a, b := c, c
-		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
-			a.e, b.e = p.ekids(e, er)
-			p.esplit(e, &a.x, &b.x)
-			p.ready(f)
-		} else {
-			a.f, b.f = fl, fr
-			p.fsplit(f, &a.x, &b.x)
-			p.ready(fl)
-			p.ready(fr)
-		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
-			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
-				t.st.LeafTests++
-			} else {
-				t.st.BVTests++
-			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
-		}
-	}
-	w.dstack = stack[:0]
-}
-
-// probeSphere is probe for noFrame, *sphereQuery.
-func probeSphere(p *sphereQuery, ps probes[noFrame]) (cv, cu func(n int)) {
-	for _, f := range ps.all {
-		p.update(f)
-	}
-	cv = func(n int) {
-		i := 0
-		for range n {
-			j := i % len(ps.ia)
-			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
-				i += 2
-			} else {
-				i++
-			}
-		}
-	}
-	if len(ps.fs) > 0 {
-		cu = func(n int) {
-			for i := range n {
-				p.update(ps.fs[i%len(ps.fs)])
-			}
-		}
-	}
-	return cv, cu
-}
-
-// runAABB is run for noFrame, *aabbQuery.
-func runAABB(p *aabbQuery) Stats {
-	w := p.state()
-	if w.seeded {
-		for _, it := range w.stack {
-			p.ready(it.f)
-		}
-	}
-	switch {
-	case w.dist != nil:
-		nearestAABB(p, w)
-	case w.fs != nil:
-		trackAABB(p, w)
-	case w.bud != nil:
-		t := p.base()
-		for {
-			w.limit = w.bud.chunk()
-			n := w.limit
-			traverseAABB(p, w)
-			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
-				break
-			}
-		}
-		keep(w.bud.pend, w.stack, t.stop)
-	default:
-		traverseAABB(p, w)
-	}
-	return p.base().st
-}
-
-// traverseAABB is traverse for noFrame, *aabbQuery.
-func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
-	t := p.base()
-	stack := w.stack
-	restart, record := w.restart, w.record
-	left := w.limit
-	for len(stack) > 0 && !t.stop {
-		if left--; left < 0 {
-			break
-		}
-		top := len(stack) - 1
-		it := &stack[top]
-		e, f := it.e, it.f
-		if restart && w.restarted[f] == w.cur {
-			stack = stack[:top]
-			continue
-		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
-		var hit bool
-		switch {
-		case !p.leafTests() || er >= 0 && fl >= 0:
-			t.st.BVTests++
-			if p.stale(f) {
-				p.update(f)
-			}
-			hit = p.overlap(e, f, &it.x)
-		case er < 0 && fl < 0:
-			hit = true
-		case er < 0:
-			t.st.LeafTests++
-			hit = p.envLeaf(e, f)
-		default:
-			t.st.LeafTests++
-			hit = p.flyLeaf(e, f)
-		}
-		if !hit {
-			if record {
-				low := 0.0
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
-				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
-			}
-			stack = stack[:top]
-			continue
-		}
-		switch {
-		case fl < 0 && er < 0:
-			if record {
-				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
-			}
-			stack = stack[:top]
-			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
-			stack = append(stack, *it)
-			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
-		case er < 0 && restart:
-			w.restarted[f] = w.cur
-			stack = append(stack, *it)
-			stack[top].e, stack[top].f = 0, fr
-			stack[top+1].e, stack[top+1].f = 0, fl
-			p.fsplit(f, &stack[top+1].x, &stack[top].x)
-			p.eroot(&stack[top].x)
-			p.eroot(&stack[top+1].x)
-		default:
-			stack = append(stack, *it)
-			stack[top].f, stack[top+1].f = fr, fl
-			p.fsplit(f, &stack[top+1].x, &stack[top].x)
-		}
-	}
-	w.stack = stack
-	if w.limit != noLimit {
-		w.limit = max(left, 0)
-	}
-}
-
-// trackAABB is track for noFrame, *aabbQuery.
-func trackAABB(p *aabbQuery, w *walk[noFrame]) {
-	t := p.base()
-	fs := w.fs
-	old, next := fs.items, fs.next[:0]
-	n := len(old)
-	start := 0
-	if !t.all && fs.hint > 0 && fs.hint < n {
-		start = fs.hint
-	}
-	fs.hint = -1
-	moved, eps := w.moved, t.eps
-	leafTests := p.leafTests()
-
-	merged := 0
-	for k := range n {
-		i := start + k
-		if i >= n {
-			i -= n
-		}
-		en := &old[i]
-		if t.stop {
-			next = append(next, *en)
-			continue
-		}
-		if keeps(en.low, en.at, moved, eps) {
-			t.st.Skipped++
-			next = append(next, *en)
-			continue
-		}
-		e, f := en.e, en.f
-		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
-			t.st.LeafTests++
-		} else {
-			t.st.BVTests++
-		}
-		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*w.lastMove {
-					continue
-				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
-			continue
-		}
-
-		w.stack = append(w.stack[:0], en.item)
-		w.front, w.record = next, true
-		traverseAABB(p, w)
-		next = w.front
-		if t.stop {
-
-			fs.hint = len(next) - 1
-			for _, it := range w.stack {
-				next = append(next, fentry[noFrame]{item: it, at: moved})
-			}
-			w.stack = w.stack[:0]
-		}
-		merged = len(next)
-	}
-	w.record = false
-	fs.items, fs.next = next, old[:0]
-}
-
-// nearestAABB is nearest for noFrame, *aabbQuery.
-func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
-	t := p.base()
-	d := w.dist
-	leafTests := p.leafTests()
-	stack := w.dstack[:0]
-	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
-	}
-	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
-		if c.low-d.slack >= d.best {
-			continue
-		}
-		e, f := c.e, c.f
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
-		if er < 0 && fl < 0 {
-			et, ft := p.tris(e, f)
-			t.closest(et, ft, d)
-			continue
-		}
-		a, b := c, c
-		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
-			a.e, b.e = p.ekids(e, er)
-			p.esplit(e, &a.x, &b.x)
-			p.ready(f)
-		} else {
-			a.f, b.f = fl, fr
-			p.fsplit(f, &a.x, &b.x)
-			p.ready(fl)
-			p.ready(fr)
-		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
-			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
-				t.st.LeafTests++
-			} else {
-				t.st.BVTests++
-			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
-		}
-	}
-	w.dstack = stack[:0]
-}
-
-// probeAABB is probe for noFrame, *aabbQuery.
-func probeAABB(p *aabbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
-	for _, f := range ps.all {
-		p.update(f)
-	}
-	cv = func(n int) {
-		i := 0
-		for range n {
-			j := i % len(ps.ia)
-			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
-				i += 2
-			} else {
-				i++
-			}
-		}
-	}
-	if len(ps.fs) > 0 {
-		cu = func(n int) {
-			for i := range n {
-				p.update(ps.fs[i%len(ps.fs)])
-			}
-		}
-	}
-	return cv, cu
-}
-
 // runRSS is run for noFrame, *rssQuery.
 func runRSS(p *rssQuery) Stats {
 	w := p.state()
@@ -1406,8 +1406,8 @@ func probeRSS(p *rssQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	return cv, cu
 }
 
-// runBox is run for boxFrame, *boxQuery.
-func runBox(p *boxQuery) Stats {
+// runSphere is run for noFrame, *sphereQuery.
+func runSphere(p *sphereQuery) Stats {
 	w := p.state()
 	if w.seeded {
 		for _, it := range w.stack {
@@ -1416,28 +1416,28 @@ func runBox(p *boxQuery) Stats {
 	}
 	switch {
 	case w.dist != nil:
-		nearestBox(p, w)
+		nearestSphere(p, w)
 	case w.fs != nil:
-		trackBox(p, w)
+		trackSphere(p, w)
 	case w.bud != nil:
 		t := p.base()
 		for {
 			w.limit = w.bud.chunk()
 			n := w.limit
-			traverseBox(p, w)
+			traverseSphere(p, w)
 			if w.bud.spend(n-w.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
 		keep(w.bud.pend, w.stack, t.stop)
 	default:
-		traverseBox(p, w)
+		traverseSphere(p, w)
 	}
 	return p.base().st
 }
 
-// traverseBox is traverse for boxFrame, *boxQuery.
-func traverseBox(p *boxQuery, w *walk[boxFrame]) {
+// traverseSphere is traverse for noFrame, *sphereQuery.
+func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := w.restart, w.record
@@ -1478,7 +1478,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
-				w.front = append(w.front, fentry[boxFrame]{*it, low, w.moved})
+				w.front = append(w.front, fentry[noFrame]{*it, low, w.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -1486,7 +1486,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front = append(w.front, fentry[boxFrame]{item: *it, at: w.moved})
+				w.front = append(w.front, fentry[noFrame]{item: *it, at: w.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -1515,8 +1515,8 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	}
 }
 
-// trackBox is track for boxFrame, *boxQuery.
-func trackBox(p *boxQuery, w *walk[boxFrame]) {
+// trackSphere is track for noFrame, *sphereQuery.
+func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	fs := w.fs
 	old, next := fs.items, fs.next[:0]
@@ -1555,14 +1555,14 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		p.ready(f)
 		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
+			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
 
 			if m := len(next); m-2 >= merged && next[m-2].low > eps {
 				a, b := &next[m-2], &next[m-1]
 				if min(a.low, b.low)-eps <= 2*w.lastMove {
 					continue
 				}
-				var up fentry[boxFrame]
+				var up fentry[noFrame]
 				switch {
 				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
 					up.e, up.f = fs.epar[a.e], a.f
@@ -1587,13 +1587,13 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 
 		w.stack = append(w.stack[:0], en.item)
 		w.front, w.record = next, true
-		traverseBox(p, w)
+		traverseSphere(p, w)
 		next = w.front
 		if t.stop {
 
 			fs.hint = len(next) - 1
 			for _, it := range w.stack {
-				next = append(next, fentry[boxFrame]{item: it, at: moved})
+				next = append(next, fentry[noFrame]{item: it, at: moved})
 			}
 			w.stack = w.stack[:0]
 		}
@@ -1603,14 +1603,14 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 	fs.items, fs.next = next, old[:0]
 }
 
-// nearestBox is nearest for boxFrame, *boxQuery.
-func nearestBox(p *boxQuery, w *walk[boxFrame]) {
+// nearestSphere is nearest for noFrame, *sphereQuery.
+func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist
 	leafTests := p.leafTests()
 	stack := w.dstack[:0]
 	for _, it := range w.stack {
-		stack = append(stack, fentry[boxFrame]{item: it})
+		stack = append(stack, fentry[noFrame]{item: it})
 	}
 	w.stack = w.stack[:0]
 	for len(stack) > 0 {
@@ -1639,7 +1639,7 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[boxFrame]{&a, &b} {
+		for _, x := range [2]*fentry[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
@@ -1660,8 +1660,8 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 	w.dstack = stack[:0]
 }
 
-// probeBox is probe for boxFrame, *boxQuery.
-func probeBox(p *boxQuery, ps probes[boxFrame]) (cv, cu func(n int)) {
+// probeSphere is probe for noFrame, *sphereQuery.
+func probeSphere(p *sphereQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	for _, f := range ps.all {
 		p.update(f)
 	}

@@ -9,6 +9,14 @@
 // as other identifiers in their bodies; a copied function that calls
 // another of those copied calls its copy (of the same suffix), which
 // infers the type arguments the generic one would.
+//
+// The copies to make may be listed where their type arguments are
+// defined, one a line, as directives (see Directives):
+//
+//	//specialize:copy OBB|noFrame|*obbQuery
+//
+// so that a package whose kinds are one file each lists each kind's copy
+// in its file.
 package specialize
 
 import (
@@ -20,6 +28,8 @@ import (
 	"go/printer"
 	"go/scanner"
 	"go/token"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -45,6 +55,28 @@ func ParseCopy(s string, n int) (Copy, error) {
 		c.Params = f[n+1]
 	}
 	return c, nil
+}
+
+// Directive opens a line of a Go file that lists a copy to make: the rest
+// of the line is the copy, written as ParseCopy reads it.
+const Directive = "//specialize:copy "
+
+// Directives returns the copies listed in src by lines opening with
+// Directive, in order, each with n type arguments.
+func Directives(src []byte, n int) ([]Copy, error) {
+	var cs []Copy
+	for line := range bytes.Lines(src) {
+		rest, ok := bytes.CutPrefix(line, []byte(Directive))
+		if !ok {
+			continue
+		}
+		c, err := ParseCopy(string(bytes.TrimSpace(rest)), n)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
 }
 
 // File returns the Go source of a file of package pkg holding the copies of
@@ -171,4 +203,34 @@ func substitute(out *bytes.Buffer, src []byte, fn string, fns []string, params [
 	}
 	out.Write(src[last:])
 	return nil
+}
+
+// DirectivesOf returns the copies listed by the directives of the Go
+// files that glob matches, test files excepted, in the order of their
+// names (none for an empty glob).
+func DirectivesOf(glob string, n int) ([]Copy, error) {
+	if glob == "" {
+		return nil, nil
+	}
+	names, err := filepath.Glob(glob)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	var cs []Copy
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		c, err := Directives(src, n)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		cs = append(cs, c...)
+	}
+	return cs, nil
 }
