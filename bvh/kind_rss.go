@@ -71,7 +71,7 @@ func (q *rssQuery) update(f int32) {
 // overlap compares the distance of the two rectangles, the flying one in
 // e's frame, with the sum of the radii. The padding adds, to the query's
 // (which bounds the errors of the moved rectangle as it does for OBBs, see
-// verify_kinds.go), the bound of bv.RSSDisjoint's own rounding:
+// vtree_check.go), the bound of bv.RSSDisjoint's own rounding:
 // 2⁻⁴⁸·(S + T) + 2⁻⁹⁶⁰ with S ≤ |t|₁ + the half-lengths and T the radii and
 // the padding, doubled to cover the term it adds itself.
 func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {

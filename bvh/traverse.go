@@ -108,7 +108,7 @@ type pairOps[X any] interface {
 	// are: every environment triangle below e is farther than eps + g from
 	// every flying triangle below f at the pose (in the sense of
 	// geom.TriTriWithin); g ≤ 0 proves nothing. It takes any pair, leaves
-	// included, with f's volume at the pose (ready). See sep.go.
+	// included, with f's volume at the pose (ready). See sep.go and each kind's sep.
 	sep(e, f int32, x *X) float64
 	// ready puts flying node f's volume at the query's pose, if it is not
 	// there yet (a walk seeded with other pairs than the roots' readies

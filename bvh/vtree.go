@@ -64,7 +64,7 @@ type vnode[V any] struct {
 // ref refs[i] is the offset of its right child (its left child is i + 1)
 // or ^x for a leaf; id[i] counts the internal nodes (or the leaves, for a
 // leaf) before i, so that an internal node's volume is vol(id[i]). A tree
-// read from a file of the first node layout (see encode_kinds.go) also has
+// read from a file of the first node layout (see vtree_save.go) also has
 // its leaves' volumes, leafVols[id[i]] for leaf i, until check has checked
 // them.
 type flat[V any] struct {

@@ -118,7 +118,7 @@ var exactChecks atomic.Int64
 // check checks every invariant of t over m (see the top of the file) and
 // returns the first fault, or nil, in the depth-first layout. The volumes
 // it checks are those stored: the internal nodes', and the leaves' of a
-// tree read in the first node layout (see encode_kinds.go). A tree that
+// tree read in the first node layout (see vtree_save.go). A tree that
 // Read has just read (t.pend) gets its nodes once it passes.
 func (t *vtree[V]) check(m *mesh.TriMesh, o Options, tw twinList) *fault {
 	f := t.pend

@@ -266,7 +266,7 @@ func (q *moveQuery[V]) leaves(e, f int32) {
 // 10^-6), never pairs.
 //
 // Trees that Read loads may hold any volumes that pass its checks, not
-// only those Build makes: verify_kinds.go bounds the rounding again for
+// only those Build makes: vtree_check.go bounds the rounding again for
 // every volume within those checks (centres within twice the coordinates,
 // OBB axes orthonormal to within 16 ulps), within the same padding.
 func padding(pose geom.Pose, eps, emag, fmag float64) float64 {
