@@ -83,6 +83,26 @@ func (q *aabbQuery) overlap(e, f int32, _ *noFrame) bool {
 	return !bv.OBBFacesDisjoint(a.H, b.H, &q.r, &q.absR, q.sc.wc[f].Sub(a.C), q.pad)
 }
 
+// sep of AABB trees. Two internal nodes: the separation over the six face
+// axes that overlap tests (bv.OBBFacesSeparation), positive exactly when
+// overlap says disjoint. A leaf: the triangles against the box, as envLeaf
+// and flyLeaf test them.
+func (q *aabbQuery) sep(e, f int32, _ *noFrame) float64 {
+	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
+	switch {
+	case ei && fi:
+		a, b := q.et.vol(e), q.ft.vol(f)
+		return bv.OBBFacesSeparation(a.H, b.H, &q.r, &q.absR, q.sc.wc[f].Sub(a.C), q.pad) * sepScale
+	case fi:
+		v := q.ft.vol(f)
+		return q.envAxesSep(e, v.C, v.H)
+	case ei:
+		v := q.et.vol(e)
+		return q.flyAxesSep(f, v.C, v.H)
+	}
+	return q.leavesSep(e, f)
+}
+
 // flyLeaf tests environment box e against the triangles of flying leaf f
 // at the pose.
 func (q *aabbQuery) flyLeaf(e, f int32) bool {
@@ -118,26 +138,6 @@ func (q *aabbQuery) envFirst(e, f int32, _ *noFrame) bool {
 func aabbProbes(t *Tree) (cv, cu func(n int)) {
 	q := aabbQuery{newMoveQuery[box](t, t, costPose, QueryOptions{}, &Scratch{}, nil, false)}
 	return probeAABB(&q, vtreeProbes[box](t))
-}
-
-// sep of AABB trees. Two internal nodes: the separation over the six face
-// axes that overlap tests (bv.OBBFacesSeparation), positive exactly when
-// overlap says disjoint. A leaf: the triangles against the box, as envLeaf
-// and flyLeaf test them.
-func (q *aabbQuery) sep(e, f int32, _ *noFrame) float64 {
-	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
-	switch {
-	case ei && fi:
-		a, b := q.et.vol(e), q.ft.vol(f)
-		return bv.OBBFacesSeparation(a.H, b.H, &q.r, &q.absR, q.sc.wc[f].Sub(a.C), q.pad) * sepScale
-	case fi:
-		v := q.ft.vol(f)
-		return q.envAxesSep(e, v.C, v.H)
-	case ei:
-		v := q.et.vol(e)
-		return q.flyAxesSep(f, v.C, v.H)
-	}
-	return q.leavesSep(e, f)
 }
 
 func (q *aabbQuery) ready(f int32) {

@@ -378,6 +378,21 @@ func (q *boxQuery) overlap(_, _ int32, x *boxFrame) bool {
 	return !bv.OBBDisjoint(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad)
 }
 
+// sep of box-trees: the 15-axis separation of the boxes of the frame x,
+// as overlap computes them (g > 0 exactly when overlap says disjoint). A
+// box-tree's box holds the part of its triangles that lies in it, not
+// the whole of them (a triangle crossing a cut goes to both children): g
+// bounds the distance between those parts, which is what the walks need,
+// since a pair of points in contact is found at the pairs of nodes whose
+// boxes hold them. Box-trees keep their leaves' boxes, so leaves are no
+// different.
+func (q *boxQuery) sep(_, _ int32, x *boxFrame) float64 {
+	eb, fb := &x.eb, &x.fb
+	ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
+	eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
+	return bv.OBBSeparation(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad) * sepScale
+}
+
 func (q *boxQuery) eref(e int32) int32            { return q.et.nodes[e].ref }
 func (q *boxQuery) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
 func (q *boxQuery) fkids(f int32) (l, r int32) {
@@ -438,21 +453,6 @@ func (bt *boxTree) probes(t *Tree) (cv, cu func(n int)) {
 		ps.xs[i] = boxFrame{bt.box(int(ps.ia[i])), bt.box(int(ps.ib[i]))}
 	}
 	return probeBox(q, ps)
-}
-
-// sep of box-trees: the 15-axis separation of the boxes of the frame x,
-// as overlap computes them (g > 0 exactly when overlap says disjoint). A
-// box-tree's box holds the part of its triangles that lies in it, not
-// the whole of them (a triangle crossing a cut goes to both children): g
-// bounds the distance between those parts, which is what the walks need,
-// since a pair of points in contact is found at the pairs of nodes whose
-// boxes hold them. Box-trees keep their leaves' boxes, so leaves are no
-// different.
-func (q *boxQuery) sep(_, _ int32, x *boxFrame) float64 {
-	eb, fb := &x.eb, &x.fb
-	ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
-	eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
-	return bv.OBBSeparation(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad) * sepScale
 }
 
 func (q *boxQuery) ready(int32) {}

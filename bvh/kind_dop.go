@@ -231,6 +231,49 @@ func (q *dopQuery[F, A]) update(i int32) {
 func (q *dopQuery[F, A]) overlap(e, f int32, _ *noFrame) bool {
 	return bv.Overlap[F](&q.sc.fdop[f], &q.et.nodes[e].s)
 }
+
+// sep of k-DOP trees: the largest gap between the slabs of the two
+// k-DOPs, in units of the slab's direction d_i (|d_i| = 1, √2 or √3),
+// divided by |d_i|. The flying k-DOP is stored padded by eps·|d_i|·(1 +
+// 2⁻⁵⁰) and by the bound on the tumbling's rounding, rounded outward, and
+// every stored slab (float32 or float64, less the tree's offset off_i,
+// the same for both trees) contains its triangles' projections exactly:
+// with G_i = L_f − H_e > 0 (or L_e − H_f), the exact values of the stored
+// bounds, d_i·(y − x) ≥ G_i + eps·|d_i| for every flying point y and
+// environment point x, so |y − x| ≥ G_i/|d_i| + eps. The difference of
+// the two stored bounds is rounded once (relative u), the product by the
+// weight once, and the weight is 1/|d_i|·(1 − 2⁻⁴⁷) to within 2u: the
+// result is below G_i/|d_i|, strictly for G_i > 0, with no further
+// scaling. fl(G_i) > 0 exactly when the overlap test's comparison finds
+// slab i disjoint, so g > 0 exactly when it says disjoint.
+//
+// A lower bound stored as +Inf (an upper one as −Inf) is read as float64's
+// largest value (its negative): a projection that overflowed float64 (a
+// diagonal one near float64's largest coordinates, in a tree built so, or
+// packed at the query's pose) is still a bound, but not a gap of infinite
+// size, which would keep a front's pair however far the model moves
+// (bv.PackLoose stores no such bound; Build's trees, as saved, may). The
+// difference still rounds to +Inf where the exact gap exceeds float64's
+// range: a motion that covers it overflows the front's bound of the motion
+// (Front.moved), which then keeps nothing.
+func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
+	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
+	w := &dopW[len(*a)]
+	g := math.Inf(-1)
+	for i := 0; i < len(*a); i += 2 {
+		wi := w[i/2]
+		if s := (float64((*a)[i]) - float64((*b)[i+1])) * wi; s > g {
+			g = s
+		}
+		if s := (float64((*b)[i]) - float64((*a)[i+1])) * wi; s > g {
+			g = s
+		}
+	}
+	if g > math.MaxFloat64 {
+		return dopSepFinite[F](a, b, w)
+	}
+	return g
+}
 func (q *dopQuery[F, A]) eref(e int32) int32            { return q.et.nodes[e].ref }
 func (q *dopQuery[F, A]) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
 func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {
@@ -294,49 +337,6 @@ var dopW = func() (w [27][bv.MaxSlabs]float64) {
 	}
 	return w
 }()
-
-// sep of k-DOP trees: the largest gap between the slabs of the two
-// k-DOPs, in units of the slab's direction d_i (|d_i| = 1, √2 or √3),
-// divided by |d_i|. The flying k-DOP is stored padded by eps·|d_i|·(1 +
-// 2⁻⁵⁰) and by the bound on the tumbling's rounding, rounded outward, and
-// every stored slab (float32 or float64, less the tree's offset off_i,
-// the same for both trees) contains its triangles' projections exactly:
-// with G_i = L_f − H_e > 0 (or L_e − H_f), the exact values of the stored
-// bounds, d_i·(y − x) ≥ G_i + eps·|d_i| for every flying point y and
-// environment point x, so |y − x| ≥ G_i/|d_i| + eps. The difference of
-// the two stored bounds is rounded once (relative u), the product by the
-// weight once, and the weight is 1/|d_i|·(1 − 2⁻⁴⁷) to within 2u: the
-// result is below G_i/|d_i|, strictly for G_i > 0, with no further
-// scaling. fl(G_i) > 0 exactly when the overlap test's comparison finds
-// slab i disjoint, so g > 0 exactly when it says disjoint.
-//
-// A lower bound stored as +Inf (an upper one as −Inf) is read as float64's
-// largest value (its negative): a projection that overflowed float64 (a
-// diagonal one near float64's largest coordinates, in a tree built so, or
-// packed at the query's pose) is still a bound, but not a gap of infinite
-// size, which would keep a front's pair however far the model moves
-// (bv.PackLoose stores no such bound; Build's trees, as saved, may). The
-// difference still rounds to +Inf where the exact gap exceeds float64's
-// range: a motion that covers it overflows the front's bound of the motion
-// (Front.moved), which then keeps nothing.
-func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
-	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
-	w := &dopW[len(*a)]
-	g := math.Inf(-1)
-	for i := 0; i < len(*a); i += 2 {
-		wi := w[i/2]
-		if s := (float64((*a)[i]) - float64((*b)[i+1])) * wi; s > g {
-			g = s
-		}
-		if s := (float64((*b)[i]) - float64((*a)[i+1])) * wi; s > g {
-			g = s
-		}
-	}
-	if g > math.MaxFloat64 {
-		return dopSepFinite[F](a, b, w)
-	}
-	return g
-}
 
 // dopSepFinite is dopQuery.sep with the infinite bounds read as float64's
 // largest value, for the pairs where sep found an infinite gap.

@@ -82,6 +82,35 @@ func (q *obbQuery) overlap(e, f int32, _ *noFrame) bool {
 	return !bv.OBBDisjoint(a.Half, b.Half, &r, &absR, a.Axes.MulVec(d), q.pad)
 }
 
+// sep of OBB trees. Two internal nodes: the 15-axis separation of
+// OBBDisjoint, computed as overlap computes its arguments (g > 0 exactly
+// when overlap says disjoint). A leaf: see the leaf helpers below.
+func (q *obbQuery) sep(e, f int32, _ *noFrame) float64 {
+	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
+	switch {
+	case ei && fi:
+		a, b := q.et.vol(e), q.ft.vol(f)
+		wax := &q.sc.wax[f]
+		d := q.sc.wc[f].Sub(a.C)
+		var r, absR geom.Mat3
+		for i := range 3 {
+			ai := a.Axes.Row(i)
+			for j := range 3 {
+				x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
+				r[i][j], absR[i][j] = x, math.Abs(x)
+			}
+		}
+		return bv.OBBSeparation(a.Half, b.Half, &r, &absR, a.Axes.MulVec(d), q.pad) * sepScale
+	case fi:
+		v := q.ft.vol(f)
+		return q.envFrameSep(e, v.C, &v.Axes, v.Half)
+	case ei:
+		v := q.et.vol(e)
+		return q.flyFrameSep(f, v.C, &v.Axes, v.Half)
+	}
+	return q.leavesSep(e, f)
+}
+
 // flyLeaf tests environment box e against the triangles of flying leaf f
 // at the pose.
 func (q *obbQuery) flyLeaf(e, f int32) bool {
@@ -119,35 +148,6 @@ func (q *obbQuery) envFirst(e, f int32, _ *noFrame) bool {
 func obbProbes(t *Tree) (cv, cu func(n int)) {
 	q := obbQuery{newMoveQuery[bv.OBB](t, t, costPose, QueryOptions{}, &Scratch{}, nil, true)}
 	return probeOBB(&q, vtreeProbes[bv.OBB](t))
-}
-
-// sep of OBB trees. Two internal nodes: the 15-axis separation of
-// OBBDisjoint, computed as overlap computes its arguments (g > 0 exactly
-// when overlap says disjoint). A leaf: see the leaf helpers below.
-func (q *obbQuery) sep(e, f int32, _ *noFrame) float64 {
-	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
-	switch {
-	case ei && fi:
-		a, b := q.et.vol(e), q.ft.vol(f)
-		wax := &q.sc.wax[f]
-		d := q.sc.wc[f].Sub(a.C)
-		var r, absR geom.Mat3
-		for i := range 3 {
-			ai := a.Axes.Row(i)
-			for j := range 3 {
-				x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
-				r[i][j], absR[i][j] = x, math.Abs(x)
-			}
-		}
-		return bv.OBBSeparation(a.Half, b.Half, &r, &absR, a.Axes.MulVec(d), q.pad) * sepScale
-	case fi:
-		v := q.ft.vol(f)
-		return q.envFrameSep(e, v.C, &v.Axes, v.Half)
-	case ei:
-		v := q.et.vol(e)
-		return q.flyFrameSep(f, v.C, &v.Axes, v.Half)
-	}
-	return q.leavesSep(e, f)
 }
 
 // ready moves internal flying node f (leaves have no volume) if this

@@ -89,6 +89,40 @@ func (q *rssQuery) overlap(e, f int32, _ *noFrame) bool {
 	return !bv.RSSDisjoint(a, b, &r, t, q.pad+0x1p-47*s+0x1p-959)
 }
 
+// sep of RSS trees. Two internal nodes: bv.RSSSeparation with overlap's
+// arguments and padding, positive exactly when overlap says disjoint; it
+// certifies rectangles apart by more than the radii and the padding less
+// bv.RSSDisjoint's ε, and overlap's padding adds ε to the query's pad, so
+// the triangles are farther apart than eps + g by the argument above (the
+// query's pad covers the moved rectangle's errors as for OBBs). A leaf:
+// the triangles against the volume's box in its frame (rssBox), as
+// envLeaf and flyLeaf test them.
+func (q *rssQuery) sep(e, f int32, _ *noFrame) float64 {
+	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
+	switch {
+	case ei && fi:
+		a, b := q.et.vol(e), q.ft.vol(f)
+		wax := &q.sc.wax[f]
+		var r geom.Mat3
+		for i := range 3 {
+			ai := a.Axes.Row(i)
+			for j := range 2 {
+				r[i][j] = ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
+			}
+		}
+		t := a.Axes.MulVec(q.sc.wc[f].Sub(a.C))
+		s := math.Abs(t.X) + math.Abs(t.Y) + math.Abs(t.Z) + a.L[0] + a.L[1] + b.L[0] + b.L[1] + a.R + b.R + q.pad
+		return bv.RSSSeparation(a, b, &r, t, q.pad+0x1p-47*s+0x1p-959) * sepScale
+	case fi:
+		v := q.ft.vol(f)
+		return q.envFrameSep(e, v.C, &v.Axes, rssBox(v))
+	case ei:
+		v := q.et.vol(e)
+		return q.flyFrameSep(f, v.C, &v.Axes, rssBox(v))
+	}
+	return q.leavesSep(e, f)
+}
+
 // flyLeaf tests environment volume e, by its bounding box in its frame
 // (|s_k| ≤ L_k + R, |s_2| ≤ R), against the triangles of flying leaf f at
 // the pose.
@@ -201,40 +235,6 @@ func rssHoldsExact(v *bv.RSS, p geom.Vec3) bool {
 	l.SetFloat64(v.R)
 	l.Mul(&l, &l)
 	return sum.Cmp(&l) <= 0
-}
-
-// sep of RSS trees. Two internal nodes: bv.RSSSeparation with overlap's
-// arguments and padding, positive exactly when overlap says disjoint; it
-// certifies rectangles apart by more than the radii and the padding less
-// bv.RSSDisjoint's ε, and overlap's padding adds ε to the query's pad, so
-// the triangles are farther apart than eps + g by the argument above (the
-// query's pad covers the moved rectangle's errors as for OBBs). A leaf:
-// the triangles against the volume's box in its frame (rssBox), as
-// envLeaf and flyLeaf test them.
-func (q *rssQuery) sep(e, f int32, _ *noFrame) float64 {
-	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
-	switch {
-	case ei && fi:
-		a, b := q.et.vol(e), q.ft.vol(f)
-		wax := &q.sc.wax[f]
-		var r geom.Mat3
-		for i := range 3 {
-			ai := a.Axes.Row(i)
-			for j := range 2 {
-				r[i][j] = ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
-			}
-		}
-		t := a.Axes.MulVec(q.sc.wc[f].Sub(a.C))
-		s := math.Abs(t.X) + math.Abs(t.Y) + math.Abs(t.Z) + a.L[0] + a.L[1] + b.L[0] + b.L[1] + a.R + b.R + q.pad
-		return bv.RSSSeparation(a, b, &r, t, q.pad+0x1p-47*s+0x1p-959) * sepScale
-	case fi:
-		v := q.ft.vol(f)
-		return q.envFrameSep(e, v.C, &v.Axes, rssBox(v))
-	case ei:
-		v := q.et.vol(e)
-		return q.flyFrameSep(f, v.C, &v.Axes, rssBox(v))
-	}
-	return q.leavesSep(e, f)
 }
 
 func (q *rssQuery) ready(f int32) {

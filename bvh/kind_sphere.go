@@ -62,6 +62,28 @@ func (q *sphereQuery) overlap(e, f int32, _ *noFrame) bool {
 	return d.Dot(d) <= rr*rr
 }
 
+// sep of sphere trees. Two internal nodes: the distance of the centres
+// less the radii and the padding, by bv.SphereSeparation, positive exactly
+// when overlap says disjoint (its floor of 2⁻¹⁰⁰⁰, when the rounding of
+// the square root leaves no margin, is covered by the padding's: R exceeds
+// the test's proven error by more than 1700u·M). A leaf: the triangles
+// against the sphere's bounding cube, as envLeaf and flyLeaf test them.
+func (q *sphereQuery) sep(e, f int32, _ *noFrame) float64 {
+	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
+	switch {
+	case ei && fi:
+		a, b := q.et.vol(e), q.ft.vol(f)
+		return bv.SphereSeparation(q.sc.wc[f].Sub(a.C), a.R+b.R+q.pad) * sepScale
+	case fi:
+		v := q.ft.vol(f)
+		return q.envAxesSep(e, v.C, geom.Vec3{X: v.R, Y: v.R, Z: v.R})
+	case ei:
+		v := q.et.vol(e)
+		return q.flyAxesSep(f, v.C, geom.Vec3{X: v.R, Y: v.R, Z: v.R})
+	}
+	return q.leavesSep(e, f)
+}
+
 // flyLeaf tests environment sphere e, by its bounding cube, against the
 // triangles of flying leaf f at the pose.
 func (q *sphereQuery) flyLeaf(e, f int32) bool {
@@ -97,28 +119,6 @@ func (q *sphereQuery) envFirst(e, f int32, _ *noFrame) bool {
 func sphereProbes(t *Tree) (cv, cu func(n int)) {
 	q := sphereQuery{newMoveQuery[bv.Sphere](t, t, costPose, QueryOptions{}, &Scratch{}, nil, false)}
 	return probeSphere(&q, vtreeProbes[bv.Sphere](t))
-}
-
-// sep of sphere trees. Two internal nodes: the distance of the centres
-// less the radii and the padding, by bv.SphereSeparation, positive exactly
-// when overlap says disjoint (its floor of 2⁻¹⁰⁰⁰, when the rounding of
-// the square root leaves no margin, is covered by the padding's: R exceeds
-// the test's proven error by more than 1700u·M). A leaf: the triangles
-// against the sphere's bounding cube, as envLeaf and flyLeaf test them.
-func (q *sphereQuery) sep(e, f int32, _ *noFrame) float64 {
-	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
-	switch {
-	case ei && fi:
-		a, b := q.et.vol(e), q.ft.vol(f)
-		return bv.SphereSeparation(q.sc.wc[f].Sub(a.C), a.R+b.R+q.pad) * sepScale
-	case fi:
-		v := q.ft.vol(f)
-		return q.envAxesSep(e, v.C, geom.Vec3{X: v.R, Y: v.R, Z: v.R})
-	case ei:
-		v := q.et.vol(e)
-		return q.flyAxesSep(f, v.C, geom.Vec3{X: v.R, Y: v.R, Z: v.R})
-	}
-	return q.leavesSep(e, f)
 }
 
 func (q *sphereQuery) ready(f int32) {
