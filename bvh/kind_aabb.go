@@ -38,10 +38,6 @@ var aabbKind = volKind[box]{
 	},
 	check:  checkBoxes,
 	probes: aabbProbes,
-	collide: func(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-		q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
-		return runAABB(&q)
-	},
 }
 
 // aabbHalfAt is the offset of the half-extents in a saved AABB node's
@@ -64,11 +60,18 @@ func boxOf(b geom.AABB) box {
 
 // aabbQuery is a query between two AABB trees.
 //
-// Its walk is the copy of the traversal that go generate makes from this
-// directive (see traverse.go):
+// Its walk is the copy of the traversal that go generate makes from the
+// first directive, and Collide runs it by the second (see traverse.go):
 //
 //specialize:copy AABB|noFrame|*aabbQuery
+//specialize:case *vtree[box]|collideAABB(env, fly, pose, o, s, fn)
 type aabbQuery struct{ moveQuery[box] }
+
+// collideAABB runs the query of Collide on AABB trees.
+func collideAABB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
+	return runAABB(&q)
+}
 
 // update moves flying node f's centre by the pose.
 func (q *aabbQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vol(f).C) }

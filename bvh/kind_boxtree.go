@@ -310,10 +310,11 @@ type boxScratch struct {
 
 // boxQuery is one query between two box-trees.
 //
-// Its walk is the copy of the traversal that go generate makes from this
-// directive (see traverse.go):
+// Its walk is the copy of the traversal that go generate makes from the
+// first directive, and Collide runs it by the second (see traverse.go):
 //
 //specialize:copy Box|boxFrame|*boxQuery
+//specialize:case *boxTree|e.collide(env, fly, pose, o, s, fn)
 type boxQuery struct {
 	tester
 	et, ft *boxTree

@@ -119,10 +119,19 @@ func (s *dopScratch[F, A]) begin(v *flyView, nv int) {
 
 // dopQuery is one query on an environment of type tree[F, A].
 //
-// Its walk is the copy of the traversal that go generate makes from this
-// directive (see traverse.go):
+// Its walk is the copy of the traversal that go generate makes from the
+// first directive, and Collide runs it, for each instantiation of the
+// kind's node array, by the others (see traverse.go):
 //
 //specialize:copy DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]
+//specialize:case *tree[float32, [6]float32]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float32, [14]float32]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float32, [18]float32]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float32, [26]float32]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float64, [6]float64]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float64, [14]float64]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float64, [18]float64]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float64, [26]float64]|e.collide(env, fly, pose, o, s, fn)
 type dopQuery[F bv.Float, A bv.Slabs[F]] struct {
 	tester
 	et    *tree[F, A]

@@ -38,10 +38,6 @@ var obbKind = volKind[bv.OBB]{
 			return math.IsInf(b.Half.X, 1) || obbHolds(b, p)
 		})
 	},
-	collide: func(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-		q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
-		return runOBB(&q)
-	},
 }
 
 // Field offsets within a saved OBB node's record (see Magic).
@@ -52,11 +48,18 @@ const (
 
 // obbQuery is a query between two OBB trees.
 //
-// Its walk is the copy of the traversal that go generate makes from this
-// directive (see traverse.go):
+// Its walk is the copy of the traversal that go generate makes from the
+// first directive, and Collide runs it by the second (see traverse.go):
 //
 //specialize:copy OBB|noFrame|*obbQuery
+//specialize:case *vtree[bv.OBB]|collideOBB(env, fly, pose, o, s, fn)
 type obbQuery struct{ moveQuery[bv.OBB] }
+
+// collideOBB runs the query of Collide on OBB trees.
+func collideOBB(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
+	return runOBB(&q)
+}
 
 // update moves flying node f's centre and axes by the pose.
 func (q *obbQuery) update(f int32) {

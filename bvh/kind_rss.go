@@ -41,10 +41,6 @@ var rssKind = volKind[bv.RSS]{
 			return math.IsInf(v.R, 1) || rssHolds(v, p)
 		})
 	},
-	collide: func(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-		q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
-		return runRSS(&q)
-	},
 }
 
 // Field offsets within a saved RSS node's record (see Magic).
@@ -56,11 +52,18 @@ const (
 
 // rssQuery is a query between two RSS trees.
 //
-// Its walk is the copy of the traversal that go generate makes from this
-// directive (see traverse.go):
+// Its walk is the copy of the traversal that go generate makes from the
+// first directive, and Collide runs it by the second (see traverse.go):
 //
 //specialize:copy RSS|noFrame|*rssQuery
+//specialize:case *vtree[bv.RSS]|collideRSS(env, fly, pose, o, s, fn)
 type rssQuery struct{ moveQuery[bv.RSS] }
+
+// collideRSS runs the query of Collide on RSS trees.
+func collideRSS(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
+	return runRSS(&q)
+}
 
 // update moves flying node f's centre and axes by the pose.
 func (q *rssQuery) update(f int32) {

@@ -33,10 +33,6 @@ var sphereKind = volKind[bv.Sphere]{
 	check: func(t *flat[bv.Sphere], m *mesh.TriMesh, sh *shape) *fault {
 		return checkHolds(t, Sphere, m, sh, sphereFault, sphereHolds)
 	},
-	collide: func(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-		q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
-		return runSphere(&q)
-	},
 }
 
 // sphereRAt is the offset of the radius in a saved sphere node's record
@@ -45,11 +41,18 @@ const sphereRAt = 3 * 8
 
 // sphereQuery is a query between two sphere trees.
 //
-// Its walk is the copy of the traversal that go generate makes from this
-// directive (see traverse.go):
+// Its walk is the copy of the traversal that go generate makes from the
+// first directive, and Collide runs it by the second (see traverse.go):
 //
 //specialize:copy Sphere|noFrame|*sphereQuery
+//specialize:case *vtree[bv.Sphere]|collideSphere(env, fly, pose, o, s, fn)
 type sphereQuery struct{ moveQuery[bv.Sphere] }
+
+// collideSphere runs the query of Collide on sphere trees.
+func collideSphere(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
+	q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
+	return runSphere(&q)
+}
 
 // update moves flying node f's centre by the pose.
 func (q *sphereQuery) update(f int32) { q.sc.wc[f] = q.pose.Apply(q.ft.vol(f).C) }

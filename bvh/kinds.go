@@ -10,11 +10,15 @@ import (
 )
 
 // This file is the table of the kinds of tree: how each is named, built,
-// saved and loaded; and Collide, which sends a query to its kind through
-// the kind's node array (impl.collide). A kind is one file (kind_*.go):
-// its node array (an impl), its query (the operations of pairOps, see
-// traverse.go), the directive that copies the traversal for it, its
-// separation, its cost probes, its save layout and its read checks.
+// saved and loaded; and Collide, which sends a query to its kind's walk
+// through collideKind, the type switch that go generate writes from the
+// //specialize:case lines of the kinds' files (traverse_gen.go): a call
+// through an interface or a func value would make the callback and the
+// scratch escape to the heap, an allocation per query. A kind is one file
+// (kind_*.go): its node array (an impl), its query (the operations of
+// pairOps, see traverse.go), the directives that copy the traversal for
+// it and send its queries there, its separation, its cost probes, its
+// save layout and its read checks.
 
 // impl is the node array of a tree of one kind.
 type impl interface {
@@ -34,10 +38,6 @@ type impl interface {
 	// probes returns the cost probes of t, whose nodes these are (see
 	// Tree.CostProbes).
 	probes(t *Tree) (cv, cu func(n int))
-	// collide runs the query of Collide on env, whose nodes these are,
-	// and fly, a tree of the same kind, with both non-empty: the kind's
-	// query walked by its copy of the traversal (traverse_gen.go).
-	collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats
 }
 
 // kindSpec is one row of the table of kinds.
@@ -100,10 +100,12 @@ var kinds = []kindSpec{
 
 // registerKind adds the kind s to the table and returns its Kind: for a
 // kind defined outside the files of this package's kinds (the toy kind
-// of the tests, toykind_test.go), whose trees Build, Read, Collide and
-// the other queries then handle as they handle the others'. It must be
-// called before any tree of the kind is built, and not while another
-// goroutine uses the table.
+// of the tests, toykind_test.go), whose trees Build, As, Validate,
+// WriteTo and Read then handle as they handle the others'. Collide (and
+// the queries made of it) does not run a registered kind: it has no case
+// in collideKind, and its own code runs its queries. It must be called
+// before any tree of the kind is built, and not while another goroutine
+// uses the table.
 func registerKind(s kindSpec) Kind {
 	if len(kinds) > math.MaxUint8 {
 		panic("bvh: too many kinds")
@@ -160,7 +162,10 @@ func Collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func
 	if s == nil {
 		s = new(Scratch)
 	}
-	return env.impl.collide(env, fly, pose, o, s, fn)
+	if st, ok := collideKind(env, fly, pose, o, s, fn); ok {
+		return st
+	}
+	panic(fmt.Sprintf("bvh: Collide of %v trees, a kind with no walk (no //specialize:case line)", env.opts.Kind))
 }
 
 // SameKind reports whether fly can fly against env in Collide: trees of

@@ -4,7 +4,7 @@ import (
 	"math"
 )
 
-//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv -copies kind_*.go
+//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv -import github.com/collide3d/collide/geom -copies kind_*.go -switch "collideKind(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats|env.impl"
 
 // This file is the one traversal of every query: the simultaneous descent
 // of an environment tree and a flying tree. Each kind of tree supplies the
@@ -12,7 +12,8 @@ import (
 // once, against that interface, and go generate copies it for each kind
 // with the interface's methods called directly (traverse_gen.go, made by
 // internal/specialize from the //specialize:copy line of each kind's file,
-// kind_*.go), because a method called through a type parameter
+// kind_*.go, with collideKind, the switch that sends Collide's queries to
+// them, from the //specialize:case lines), because a method called through a type parameter
 // is not inlined, nor even called directly: BenchmarkWalk runs 25% (OBB,
 // RSS trees) to 70% (6-DOPs) slower through the generic function than
 // through its copies. TestGenerated checks that the copies are up to date,

@@ -4,6 +4,7 @@ package bvh
 
 import (
 	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
 )
 
 // runAABB is run for noFrame, *aabbQuery.
@@ -1684,4 +1685,39 @@ func probeSphere(p *sphereQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 		}
 	}
 	return cv, cu
+}
+
+// collideKind makes the call of the case of the dynamic type of env.impl, from the
+// //specialize:case lines of the files listed, and reports true; false for a type
+// none lists.
+func collideKind(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) (r Stats, ok bool) {
+	switch e := env.impl.(type) {
+	case *vtree[box]:
+		return collideAABB(env, fly, pose, o, s, fn), true
+	case *boxTree:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [6]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [14]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [18]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [26]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [6]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [14]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [18]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [26]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *vtree[bv.OBB]:
+		return collideOBB(env, fly, pose, o, s, fn), true
+	case *vtree[bv.RSS]:
+		return collideRSS(env, fly, pose, o, s, fn), true
+	case *vtree[bv.Sphere]:
+		return collideSphere(env, fly, pose, o, s, fn), true
+	}
+	return r, false
 }

@@ -232,14 +232,9 @@ type volKind[V any] struct {
 	// probes returns the cost probes of a tree of the kind (see
 	// Tree.CostProbes).
 	probes func(t *Tree) (cv, cu func(n int))
-	// collide runs the query of Collide (see impl).
-	collide func(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats
 }
 
 func (t *vtree[V]) probes(tr *Tree) (cv, cu func(n int)) { return t.vk.probes(tr) }
-func (t *vtree[V]) collide(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats {
-	return t.vk.collide(env, fly, pose, o, s, fn)
-}
 
 func (t *vtree[V]) len() int        { return t.nn }
 func (t *vtree[V]) ref(i int) int32 { return t.view().refs[i] }

@@ -34,6 +34,8 @@ func TestGenerated(t *testing.T) {
 	args := regexp.MustCompile(`"[^"]*"|\S+`).FindAllString(string(line[1]), -1)
 	var fns, imports []string
 	var copies []specialize.Copy
+	var cases []specialize.Case
+	var sw []specialize.Switch
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "-func":
@@ -46,11 +48,14 @@ func TestGenerated(t *testing.T) {
 			i++
 		case "-copies":
 			i++
-			cs, err := specialize.DirectivesOf(args[i], 2)
+			cs, k, err := specialize.DirectivesOf(args[i], 2)
 			if err != nil {
 				t.Fatal(err)
 			}
-			copies = append(cs, copies...)
+			copies, cases = append(cs, copies...), k
+		case "-switch":
+			i++
+			sw = append(sw, specialize.Switch{Spec: strings.Trim(args[i], `"`)})
 		default:
 			c, err := specialize.ParseCopy(strings.Trim(a, `"`), 2)
 			if err != nil {
@@ -59,10 +64,11 @@ func TestGenerated(t *testing.T) {
 			copies = append(copies, c)
 		}
 	}
-	if len(copies) == 0 {
-		t.Fatal("traverse.go's go:generate line lists no copies")
+	if len(copies) == 0 || len(sw) != 1 || len(cases) == 0 {
+		t.Fatal("traverse.go's go:generate line lists no copies, or no switch over their cases")
 	}
-	want, err := specialize.File("traverse.go", src, fns, "bvh", imports, copies)
+	sw[0].Cases = cases
+	want, err := specialize.File("traverse.go", src, fns, "bvh", imports, copies, sw...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,15 +84,21 @@ func TestFileErrors(t *testing.T) {
 // order, those of the files a glob matches in the order of their names,
 // test files left out.
 func TestDirectives(t *testing.T) {
-	cs, err := Directives([]byte("package p\n\n// a kind\n//\n//specialize:copy A|int|*a\n// not //specialize:copy X|x|x\n//specialize:copy B|E|*b[E]|E any\n"), 2)
+	cs, cases, err := Directives([]byte("package p\n\n// a kind\n//\n//specialize:copy A|int|*a\n// not //specialize:copy X|x|x\n//specialize:copy B|E|*b[E]|E any\n//specialize:case *a|e.run(x)\n"), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cs) != 2 || cs[0].Suffix != "A" || cs[0].Args[1] != "*a" || cs[1].Suffix != "B" || cs[1].Params != "E any" {
 		t.Errorf("Directives = %+v", cs)
 	}
-	if _, err := Directives([]byte("//specialize:copy A|int\n"), 2); err == nil {
+	if len(cases) != 1 || cases[0] != (Case{"*a", "e.run(x)"}) {
+		t.Errorf("Directives: cases %+v", cases)
+	}
+	if _, _, err := Directives([]byte("//specialize:copy A|int\n"), 2); err == nil {
 		t.Error("no error for a directive with too few type arguments")
+	}
+	if _, _, err := Directives([]byte("//specialize:case *a\n"), 2); err == nil {
+		t.Error("no error for a case without a call")
 	}
 	dir := t.TempDir()
 	for name, src := range map[string]string{
@@ -104,7 +110,7 @@ func TestDirectives(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cs, err = DirectivesOf(filepath.Join(dir, "kind_*.go"), 2)
+	cs, _, err = DirectivesOf(filepath.Join(dir, "kind_*.go"), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +121,25 @@ func TestDirectives(t *testing.T) {
 	if strings.Join(got, ",") != "A,B" {
 		t.Errorf("DirectivesOf: copies %v, want A,B", got)
 	}
-	if cs, err := DirectivesOf("", 2); err != nil || cs != nil {
+	if cs, _, err := DirectivesOf("", 2); err != nil || cs != nil {
 		t.Errorf("DirectivesOf(\"\") = %v, %v", cs, err)
+	}
+}
+
+// TestSwitch checks the function a Switch writes: one case per type,
+// calling what the case says, and false for other types.
+func TestSwitch(t *testing.T) {
+	sw := Switch{Spec: "run(x any, fn func(int) bool) int|x", Cases: []Case{{"*a", "e.n(fn)"}, {"b", "len(e)"}}}
+	out, err := File("p.go", []byte(src), []string{"sum"}, "p", nil, nil, sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"func run(x any, fn func(int) bool) (r int, ok bool) {", "switch e := x.(type) {", "case *a:", "return e.n(fn), true", "case b:", "return len(e), true", "return r, false"} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if _, err := File("p.go", []byte(src), nil, "p", nil, nil, Switch{Spec: "run|x"}); err == nil {
+		t.Error("no error for a switch without parameters")
 	}
 }
