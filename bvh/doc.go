@@ -102,13 +102,15 @@
 // # Adding a kind
 //
 // A kind is one file, kind_name.go, holding everything that is the
-// kind's: its node array (the impl interface of kinds.go, whose collide
-// runs the kind's query); its query type implementing pairOps
-// (traverse.go), with the volume test (overlap) and, next to it, the
-// separation (sep) that gives the same verdict with a lower bound on the
-// distance, its leaf tests and ready; a //specialize:copy line naming the
-// query type, from which go generate copies the traversal for the kind
-// (traverse_gen.go); its cost probes; its save layout and its read checks.
+// kind's: its node array (the impl interface of kinds.go); its query type
+// implementing pairOps (traverse.go), with the volume test (overlap) and,
+// next to it, the separation (sep) that gives the same verdict with a
+// lower bound on the distance, its leaf tests and ready; a
+// //specialize:copy line naming the query type, from which go generate
+// copies the traversal for the kind, and a //specialize:case line naming
+// its node array's type and the call that runs its query, from which it
+// writes Collide's switch (traverse_gen.go); its cost probes; its save
+// layout and its read checks.
 // A kind of volumes stored in model coordinates and moved with the pose
 // is a vtree[V] with a volKind[V] (vtree.go): the node array, builder,
 // query (moveQuery), save layout and checks of the moved-volume kinds are
@@ -126,10 +128,13 @@
 //  4. go generate ./bvh.
 //
 // TestToyKind (toykind_test.go) adds a kind so from a test file, its row
-// registered (registerKind) rather than written in the table, walked by
-// the generic traversal (run), and checks it against brute force with
-// Build, Validate, WriteTo and Read. A kind that package collide offers
-// also takes a row in the root's table of bounding volumes.
+// registered (registerKind) rather than written in the table, and checks
+// it against brute force with Build, Validate, WriteTo, Read and As. A
+// kind of a test file gets no copy of the walk and no case in Collide's
+// switch (go generate reads the package's own files): its queries run
+// the generic traversal (run) from its own code, and Collide panics on
+// its trees. A kind that package collide offers also takes a row in the
+// root's table of bounding volumes.
 //
 // # Concurrency
 //

@@ -370,7 +370,11 @@ func newBoxQuery(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn 
 // larger box is descended first.
 
 // overlap tests the boxes of the frame x, the flying one (in its own
-// model's frame) moved by the pose: one update.
+// model's frame) moved by the pose: one update. It is the walk's yes/no
+// test, a fast path kept next to sep, the kind's verdict and bound (sep >
+// 0 exactly when overlap says false), because bv.OBBDisjoint stops at the
+// first axis that separates where bv.OBBSeparation tries all fifteen (the
+// OBB trees' queries ran 21% slower with the test derived from sep).
 func (q *boxQuery) overlap(_, _ int32, x *boxFrame) bool {
 	q.st.Updates++
 	eb, fb := &x.eb, &x.fb

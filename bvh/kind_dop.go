@@ -237,6 +237,12 @@ func (q *dopQuery[F, A]) update(i int32) {
 // descended first, down to a leaf, then the flying tree: Algorithm 1 of
 // Klosowski et al.
 
+// overlap is the walk's yes/no test, a fast path kept next to sep, the
+// kind's verdict and bound (sep > 0 exactly when overlap says false):
+// bv.Overlap stops at the first slab that separates and is inlined into
+// the walk, where sep weighs every slab. Derived from sep (!(sep > 0)),
+// the 18-DOP queries ran 64% slower, all pairs, and 17% slower to the
+// first contact (BenchmarkQueryCPU, thread CPU time, least of three interleaved runs on the loaded 2-core machine).
 func (q *dopQuery[F, A]) overlap(e, f int32, _ *noFrame) bool {
 	return bv.Overlap[F](&q.sc.fdop[f], &q.et.nodes[e].s)
 }

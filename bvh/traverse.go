@@ -46,7 +46,11 @@ import (
 type pairOps[X any] interface {
 	// overlap tests the volumes of environment node e and flying node f,
 	// the latter at the query's pose, in the frame x, padded by the
-	// tolerance and the rounding; false means they are disjoint.
+	// tolerance and the rounding; false means they are disjoint. It is
+	// sep's verdict (false exactly when sep > 0, for the pairs the walk
+	// gives it), written next to sep in each kind's file as the walk's
+	// fast path: a separation tries every axis where a test stops at the
+	// first that separates.
 	overlap(e, f int32, x *X) bool
 	// stale reports whether flying node f's volume is not at the query's
 	// pose yet (for the kinds that move their volumes lazily; k-DOPs
