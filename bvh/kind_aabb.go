@@ -13,6 +13,11 @@ import (
 // tested as oriented boxes under the relative pose (no re-bounding: the
 // approach of OPCODE and ColDet).
 //
+// Everything that is the kind's is here: its volume (fitted, bounded,
+// saved as numbers), its query (the volume test next to its separation,
+// the leaves' tests, ready) and its read checks (the volume's bounds and
+// containment); what the moved-volume kinds share is in vtree*.go.
+//
 // The boxes stay in float64. In float32 (a 32-byte node with its children,
 // 56 bytes a triangle with the mesh instead of 80), rounded outward about
 // the model's centre, the queries measured 2 to 4% slower on this project's

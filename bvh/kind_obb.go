@@ -12,6 +12,11 @@ import (
 // This file is the OBB kind (Gottschalk, Lin and Manocha, RAPID): boxes
 // oriented by the principal axes of the convex hull of their triangles,
 // tested with the 15-axis separating-axis test under the relative pose.
+//
+// Everything that is the kind's is here: its volume (fitted, bounded,
+// saved as numbers), its query (the volume test next to its separation,
+// the leaves' tests, ready) and its read checks (the volume's bounds and
+// containment); what the moved-volume kinds share is in vtree*.go.
 
 var obbKind = volKind[bv.OBB]{
 	kind: OBB,

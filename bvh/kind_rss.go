@@ -15,6 +15,11 @@ import (
 // the two rectangles (bv.RSSDisjoint). Their strength is distance queries:
 // the rectangles' distance less the radii bounds the distance of the
 // triangles inside.
+//
+// Everything that is the kind's is here: its volume (fitted, bounded,
+// saved as numbers), its query (the volume test next to its separation,
+// the leaves' tests, ready) and its read checks (the volume's bounds and
+// containment); what the moved-volume kinds share is in vtree*.go.
 
 var rssKind = volKind[bv.RSS]{
 	kind: RSS,

@@ -10,6 +10,11 @@ import (
 
 // This file is the sphere kind: near-minimal spheres (bv.BoundingSphere),
 // their centres moved with the pose.
+//
+// Everything that is the kind's is here: its volume (fitted, bounded,
+// saved as numbers), its query (the volume test next to its separation,
+// the leaves' tests, ready) and its read checks (the volume's bounds and
+// containment); what the moved-volume kinds share is in vtree*.go.
 
 var sphereKind = volKind[bv.Sphere]{
 	kind: Sphere,
