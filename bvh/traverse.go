@@ -1,8 +1,6 @@
 package bvh
 
-import (
-	"math"
-)
+import "math"
 
 //go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv -import github.com/collide3d/collide/geom -copies kind_*.go -switch "collideKind(env, fly *Tree, pose geom.Pose, o QueryOptions, s *Scratch, fn func(Pair) bool) Stats|env.impl"
 
@@ -11,12 +9,12 @@ import (
 // operations of pairOps in its own file (kind_*.go); traverse is written
 // once, against that interface, and go generate copies it for each kind
 // with the interface's methods called directly (traverse_gen.go, made by
-// internal/specialize from the //specialize:copy line of each kind's file,
-// kind_*.go, with collideKind, the switch that sends Collide's queries to
-// them, from the //specialize:case lines), because a method called through a type parameter
-// is not inlined, nor even called directly: BenchmarkWalk runs 25% (OBB,
-// RSS trees) to 70% (6-DOPs) slower through the generic function than
-// through its copies. TestGenerated checks that the copies are up to date,
+// internal/specialize from the //specialize:copy line of each kind's
+// file, kind_*.go, with collideKind, the switch that sends Collide's
+// queries to them, from their //specialize:case lines), because a method
+// called through a type parameter is not inlined, nor even called
+// directly: BenchmarkWalk runs 25% (OBB, RSS trees) to 70% (6-DOPs)
+// slower through the generic function than through its copies. TestGenerated checks that the copies are up to date,
 // and TestGenericWalk that both walk alike.
 //
 // The descent is depth first, on an explicit stack of node pairs. For each
@@ -113,7 +111,8 @@ type pairOps[X any] interface {
 	// are: every environment triangle below e is farther than eps + g from
 	// every flying triangle below f at the pose (in the sense of
 	// geom.TriTriWithin); g ≤ 0 proves nothing. It takes any pair, leaves
-	// included, with f's volume at the pose (ready). See sep.go and each kind's sep.
+	// included, with f's volume at the pose (ready). See sep.go, and each
+	// kind's sep next to its overlap.
 	sep(e, f int32, x *X) float64
 	// ready puts flying node f's volume at the query's pose, if it is not
 	// there yet (a walk seeded with other pairs than the roots' readies
