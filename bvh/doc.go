@@ -108,13 +108,40 @@
 //
 // # Adding a kind
 //
-// A kind is one file, kind_name.go: its node array (the impl interface of
-// kinds.go; a vtree[V] with a volKind[V] for volumes stored in model
-// coordinates and moved with the pose), its query type implementing
-// pairOps (traverse.go) and its cost probes; then one row of the table
-// kinds (kinds.go), a case of Collide's switch, a copy in the go:generate
-// line of traverse.go, and its configurations in the conformance suite
-// (bvh_test.go).
+// A kind is one file, kind_name.go, holding everything that is the
+// kind's: its node array (the impl interface of kinds.go); its query type
+// implementing pairOps (traverse.go), with the volume test (overlap) and,
+// next to it, the separation (sep) that gives the same verdict with a
+// lower bound on the distance, its leaf tests and ready; a
+// //specialize:copy line naming the query type, from which go generate
+// copies the traversal for the kind, and a //specialize:case line naming
+// its node array's type and the call that runs its query, from which it
+// writes Collide's switch (traverse_gen.go); its cost probes; its save
+// layout and its read checks.
+// A kind of volumes stored in model coordinates and moved with the pose
+// is a vtree[V] with a volKind[V] (vtree.go): the node array, builder,
+// query (moveQuery), save layout and checks of the moved-volume kinds are
+// shared (vtree*.go), and the kind's file gives its volume's fit, test,
+// separation, numbers and containment. The k-DOP kind is large enough for
+// four files, kind_dop*.go (node array and query; save and checks;
+// builder; flying view and tumbling).
+//
+// Then the kind takes:
+//
+//  1. its row in the table kinds (kinds.go), and its Kind constant
+//     (options.go);
+//  2. its node layout in the format's table (Magic), if its trees are saved;
+//  3. its configurations in the conformance suite (configs, bvh_test.go);
+//  4. go generate ./bvh.
+//
+// TestToyKind (toykind_test.go) adds a kind so from a test file, its row
+// registered (registerKind) rather than written in the table, and checks
+// it against brute force with Build, Validate, WriteTo, Read and As. A
+// kind of a test file gets no copy of the walk and no case in Collide's
+// switch (go generate reads the package's own files): its queries run
+// the generic traversal (run) from its own code, and Collide panics on
+// its trees. A kind that package collide offers also takes a row in the
+// root's table of bounding volumes.
 //
 // # Concurrency
 //

@@ -68,7 +68,7 @@ import (
 //
 // That is the first node layout, which k-DOP and box-trees keep. OBB,
 // sphere, AABB and RSS trees are written in a second one, without leaf
-// volumes (see encode_kinds.go): a tag, the nn refs depth first, then the
+// volumes (see vtree_save.go): a tag, the nn refs depth first, then the
 // volumes of the internal nodes only; Read reads both.
 //
 // A box-tree's nodes are preceded by its root box (min x, y, z, max x, y,
@@ -276,8 +276,8 @@ type decoder struct {
 // coordinates, indices in range), that no bound is NaN, every reference
 // and order entry in range, and the invariants of Tree.Validate, on the
 // available CPUs, which for each kind are every one the queries rely on
-// (verify_kinds.go tells why they suffice; m is the largest |coordinate|
-// of the mesh):
+// (vtree_check.go and kind_boxtree.go tell why they suffice; m is the
+// largest |coordinate| of the mesh):
 //
 //   - every kind but box-trees: the nodes form one binary tree laid out
 //     depth first, at most 2^20 levels deep; every triangle is in exactly
@@ -348,10 +348,6 @@ func Read(r io.Reader) (*Tree, error) {
 	}
 	if f := ti.check(m, h.o, tw); f != nil {
 		return nil, d.errorf(f.offset(h), "%s", f.msg)
-	}
-	if bt, ok := ti.(*boxTree); ok {
-		// Only now are the order's entries known to be in range.
-		bt.dup = duplicates(bt.order, h.nt)
 	}
 	return &Tree{mesh: m, opts: h.o, impl: ti, twins: tw, allHeld: h.version == 1}, nil
 }

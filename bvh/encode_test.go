@@ -609,7 +609,7 @@ func TestReadForgedKinds(t *testing.T) {
 	le := binary.LittleEndian
 	setF := func(b []byte, at int, x float64) { le.PutUint64(b[at:], math.Float64bits(x)) }
 	// The nodes of OBB, sphere and AABB trees: a tag, the refs, then the
-	// internal nodes' volumes, the root's first (see bvh/encode_kinds.go).
+	// internal nodes' volumes, the root's first (see bvh/vtree_save.go).
 	refsAt := nodesAt + 8
 	volsAt := func(b []byte) int { return refsAt + 4*int(le.Uint64(b[40+16:])) }
 	cases := []struct {

@@ -2,6 +2,7 @@ package bvh
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
@@ -9,9 +10,15 @@ import (
 )
 
 // This file is the table of the kinds of tree: how each is named, built,
-// saved and loaded, and the one switch that sends a query to its kind.
-// A kind is one file (kind_*.go): its node array (an impl), its query (the
-// operations of pairOps, see traverse.go) and its cost probes.
+// saved and loaded; and Collide, which sends a query to its kind's walk
+// through collideKind, the type switch that go generate writes from the
+// //specialize:case lines of the kinds' files (traverse_gen.go): a call
+// through an interface or a func value would make the callback and the
+// scratch escape to the heap, an allocation per query. A kind is one file
+// (kind_*.go): its node array (an impl), its query (the operations of
+// pairOps, see traverse.go), the directives that copy the traversal for
+// it and send its queries there, its separation, its cost probes, its
+// save layout and its read checks.
 
 // impl is the node array of a tree of one kind.
 type impl interface {
@@ -58,8 +65,9 @@ func vtreeSpec[V any](name string, vk *volKind[V]) kindSpec {
 	}
 }
 
-// kinds is the table of kinds, indexed by Kind.
-var kinds = [...]kindSpec{
+// kinds is the table of kinds, indexed by Kind: this package's, then any
+// that registerKind adds.
+var kinds = []kindSpec{
 	KDOP: {
 		name: "kdop",
 		nodeSize: func(o Options) int64 {
@@ -88,6 +96,22 @@ var kinds = [...]kindSpec{
 		},
 	},
 	RSS: vtreeSpec("rss", &rssKind),
+}
+
+// registerKind adds the kind s to the table and returns its Kind: for a
+// kind defined outside the files of this package's kinds (the toy kind
+// of the tests, toykind_test.go), whose trees Build, As, Validate,
+// WriteTo and Read then handle as they handle the others'. Collide (and
+// the queries made of it) does not run a registered kind: it has no case
+// in collideKind, and its own code runs its queries. It must be called
+// before any tree of the kind is built, and not while another goroutine
+// uses the table.
+func registerKind(s kindSpec) Kind {
+	if len(kinds) > math.MaxUint8 {
+		panic("bvh: too many kinds")
+	}
+	kinds = append(kinds, s)
+	return Kind(len(kinds) - 1)
 }
 
 // String returns the kind's name: kdop, obb, sphere, aabb, boxtree or rss.
@@ -144,40 +168,10 @@ func collide(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair
 	if s == nil {
 		s = new(Scratch)
 	}
-	switch e := env.impl.(type) {
-	case *tree[float32, [6]float32]:
-		return e.collide(env, fly, pose, o, s, fn)
-	case *tree[float32, [14]float32]:
-		return e.collide(env, fly, pose, o, s, fn)
-	case *tree[float32, [18]float32]:
-		return e.collide(env, fly, pose, o, s, fn)
-	case *tree[float32, [26]float32]:
-		return e.collide(env, fly, pose, o, s, fn)
-	case *tree[float64, [6]float64]:
-		return e.collide(env, fly, pose, o, s, fn)
-	case *tree[float64, [14]float64]:
-		return e.collide(env, fly, pose, o, s, fn)
-	case *tree[float64, [18]float64]:
-		return e.collide(env, fly, pose, o, s, fn)
-	case *tree[float64, [26]float64]:
-		return e.collide(env, fly, pose, o, s, fn)
-	case *vtree[bv.OBB]:
-		q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
-		return runOBB(&q)
-	case *vtree[bv.Sphere]:
-		q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
-		return runSphere(&q)
-	case *vtree[box]:
-		q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
-		return runAABB(&q)
-	case *vtree[bv.RSS]:
-		q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
-		return runRSS(&q)
-	case *boxTree:
-		q := newBoxQuery(env, fly, pose, o, s, fn)
-		return runBox(&q)
+	if st, ok := collideKind(env, fly, pose, o, s, fn); ok {
+		return st
 	}
-	panic("bvh: unknown tree type")
+	panic(fmt.Sprintf("bvh: Collide of %v trees, a kind with no walk (no //specialize:case line)", env.opts.Kind))
 }
 
 // SameKind reports whether fly can fly against env in Collide: trees of

@@ -171,7 +171,7 @@ type kindLayout struct {
 	nf, fw              int // floats per node and their width
 	ref                 int // offset of the ref in a node
 	// The second node layout of OBB, sphere, AABB and RSS trees (see
-	// bvh/encode_kinds.go): refs at refs, the internal nodes' volumes of
+	// bvh/vtree_save.go): refs at refs, the internal nodes' volumes of
 	// vsize bytes at vols, node i's the vi[i]-th (-1 for a leaf).
 	noLeaf     bool
 	refs, vols int

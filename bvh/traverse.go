@@ -1,22 +1,20 @@
 package bvh
 
-import (
-	"math"
+import "math"
 
-	"github.com/collide3d/collide/geom"
-)
-
-//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv "DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]" "OBB|noFrame|*obbQuery" "Sphere|noFrame|*sphereQuery" "AABB|noFrame|*aabbQuery" "RSS|noFrame|*rssQuery" "Box|boxFrame|*boxQuery"
+//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv -import github.com/collide3d/collide/geom -copies kind_*.go -switch "collideKind(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats|env.impl"
 
 // This file is the one traversal of every query: the simultaneous descent
 // of an environment tree and a flying tree. Each kind of tree supplies the
 // operations of pairOps in its own file (kind_*.go); traverse is written
 // once, against that interface, and go generate copies it for each kind
 // with the interface's methods called directly (traverse_gen.go, made by
-// internal/specialize), because a method called through a type parameter
-// is not inlined, nor even called directly: BenchmarkWalk runs 25% (OBB,
-// RSS trees) to 70% (6-DOPs) slower through the generic function than
-// through its copies. TestGenerated checks that the copies are up to date,
+// internal/specialize from the //specialize:copy line of each kind's
+// file, kind_*.go, with collideKind, the switch that sends Collide's
+// queries to them, from their //specialize:case lines), because a method
+// called through a type parameter is not inlined, nor even called
+// directly: BenchmarkWalk runs 25% (OBB, RSS trees) to 70% (6-DOPs)
+// slower through the generic function than through its copies. TestGenerated checks that the copies are up to date,
 // and TestGenericWalk that both walk alike.
 //
 // The descent is depth first, on an explicit stack of node pairs. For each
@@ -53,7 +51,11 @@ import (
 type pairOps[X any] interface {
 	// overlap tests the volumes of environment node e and flying node f,
 	// the latter at the query's pose, in the frame x, padded by the
-	// tolerance and the rounding; false means they are disjoint.
+	// tolerance and the rounding; false means they are disjoint. It is
+	// sep's verdict (false exactly when sep > 0, for the pairs the walk
+	// gives it), written next to sep in each kind's file as the walk's
+	// fast path: a separation tries every axis where a test stops at the
+	// first that separates.
 	overlap(e, f int32, x *X) bool
 	// stale reports whether flying node f's volume is not at the query's
 	// pose yet (for the kinds that move their volumes lazily; k-DOPs
@@ -116,7 +118,8 @@ type pairOps[X any] interface {
 	// are: every environment triangle below e is farther than eps + g from
 	// every flying triangle below f at the pose (in the sense of
 	// geom.TriTriWithin); g ≤ 0 proves nothing. It takes any pair, leaves
-	// included, with f's volume at the pose (ready). See sep.go.
+	// included, with f's volume at the pose (ready). See sep.go, and each
+	// kind's sep next to its overlap.
 	sep(e, f int32, x *X) float64
 	// ready puts flying node f's volume at the query's pose, if it is not
 	// there yet (a walk seeded with other pairs than the roots' readies
@@ -128,10 +131,6 @@ type pairOps[X any] interface {
 
 // noFrame is the frame of kinds that need none.
 type noFrame struct{}
-
-// boxFrame is the frame of the box-trees: the boxes of the environment
-// node and of the flying node, each in its own model's coordinates.
-type boxFrame struct{ eb, fb geom.AABB }
 
 // item is a pair of nodes waiting on the stack, with its frame.
 type item[X any] struct {

@@ -4,7 +4,574 @@ package bvh
 
 import (
 	"github.com/collide3d/collide/bv"
+	"github.com/collide3d/collide/geom"
 )
+
+// runAABB is run for noFrame, *aabbQuery.
+func runAABB(p *aabbQuery) Stats {
+	w := p.state()
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
+		nearestAABB(p, w)
+	case modeFront:
+		trackAABB(p, w)
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
+		for {
+			b.limit = b.bud.chunk()
+			n := b.limit
+			traverseAABB(p, w)
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(b.bud.pend, w.stack, t.stop)
+	default:
+		traverseAABB(p, w)
+	}
+	return t.st
+}
+
+// traverseAABB is traverse for noFrame, *aabbQuery.
+func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
+	t := p.base()
+	stack := w.stack
+	restart, record := t.mode == modeRestart, w.front.record
+	left := w.budget.limit
+	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
+		top := len(stack) - 1
+		it := &stack[top]
+		e, f := it.e, it.f
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
+			continue
+		}
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
+		}
+		if !hit {
+			if record {
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
+			}
+			stack = stack[:top]
+			continue
+		}
+		switch {
+		case fl < 0 && er < 0:
+			if record {
+				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
+			}
+			stack = stack[:top]
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
+			w.restarted[f] = w.cur
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
+		default:
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+		}
+	}
+	w.stack = stack
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
+	}
+}
+
+// trackAABB is track for noFrame, *aabbQuery.
+func trackAABB(p *aabbQuery, w *walk[noFrame]) {
+	t := p.base()
+	fw := &w.front
+	fs := fw.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := fw.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*fw.lastMove {
+					continue
+				}
+				var up fentry[noFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		fw.out, fw.record = next, true
+		traverseAABB(p, w)
+		next = fw.out
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[noFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	fw.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestAABB is nearest for noFrame, *aabbQuery.
+func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
+	t := p.base()
+	d := w.dist.d
+	leafTests := p.leafTests()
+	stack := w.dist.stack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[noFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dist.stack = stack[:0]
+}
+
+// probeAABB is probe for noFrame, *aabbQuery.
+func probeAABB(p *aabbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
+	cv = func(n int) {
+		i := 0
+		for range n {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
+				i += 2
+			} else {
+				i++
+			}
+		}
+	}
+	if len(ps.fs) > 0 {
+		cu = func(n int) {
+			for i := range n {
+				p.update(ps.fs[i%len(ps.fs)])
+			}
+		}
+	}
+	return cv, cu
+}
+
+// runBox is run for boxFrame, *boxQuery.
+func runBox(p *boxQuery) Stats {
+	w := p.state()
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
+		nearestBox(p, w)
+	case modeFront:
+		trackBox(p, w)
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
+		for {
+			b.limit = b.bud.chunk()
+			n := b.limit
+			traverseBox(p, w)
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(b.bud.pend, w.stack, t.stop)
+	default:
+		traverseBox(p, w)
+	}
+	return t.st
+}
+
+// traverseBox is traverse for boxFrame, *boxQuery.
+func traverseBox(p *boxQuery, w *walk[boxFrame]) {
+	t := p.base()
+	stack := w.stack
+	restart, record := t.mode == modeRestart, w.front.record
+	left := w.budget.limit
+	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
+		top := len(stack) - 1
+		it := &stack[top]
+		e, f := it.e, it.f
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
+			continue
+		}
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
+		}
+		if !hit {
+			if record {
+				low := 0.0
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front.out = append(w.front.out, fentry[boxFrame]{*it, low, w.front.moved})
+			}
+			stack = stack[:top]
+			continue
+		}
+		switch {
+		case fl < 0 && er < 0:
+			if record {
+				w.front.out = append(w.front.out, fentry[boxFrame]{item: *it, at: w.front.moved})
+			}
+			stack = stack[:top]
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			l, r := p.ekids(e, er)
+			stack[top].e, stack[top+1].e = r, l
+			p.esplit(e, &stack[top+1].x, &stack[top].x)
+		case er < 0 && restart:
+			w.restarted[f] = w.cur
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
+		default:
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+		}
+	}
+	w.stack = stack
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
+	}
+}
+
+// trackBox is track for boxFrame, *boxQuery.
+func trackBox(p *boxQuery, w *walk[boxFrame]) {
+	t := p.base()
+	fw := &w.front
+	fs := fw.fs
+	old, next := fs.items, fs.next[:0]
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := fw.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, _ := p.fkids(f)
+		if leafTests && (er < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+		if g := p.sep(e, f, &en.x); g > 0 {
+			next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
+
+			if m := len(next); m-2 >= merged && next[m-2].low > eps {
+				a, b := &next[m-2], &next[m-1]
+				if min(a.low, b.low)-eps <= 2*fw.lastMove {
+					continue
+				}
+				var up fentry[boxFrame]
+				switch {
+				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+					up.e, up.f = fs.epar[a.e], a.f
+					p.ejoin(&a.x, &b.x, &up.x)
+				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+					up.e, up.f = a.e, fs.fpar[a.f]
+					p.fjoin(&a.x, &b.x, &up.x)
+				default:
+					continue
+				}
+				t.st.BVTests++
+				p.ready(up.f)
+				if g := p.sep(up.e, up.f, &up.x); g > 0 {
+					up.low, up.at = lowOf(eps, g), moved
+					next[m-2] = up
+					next = next[:m-1]
+					merged = m - 1
+				}
+			}
+			continue
+		}
+
+		w.stack = append(w.stack[:0], en.item)
+		fw.out, fw.record = next, true
+		traverseBox(p, w)
+		next = fw.out
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[boxFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	fw.record = false
+	fs.items, fs.next = next, old[:0]
+}
+
+// nearestBox is nearest for boxFrame, *boxQuery.
+func nearestBox(p *boxQuery, w *walk[boxFrame]) {
+	t := p.base()
+	d := w.dist.d
+	leafTests := p.leafTests()
+	stack := w.dist.stack[:0]
+	for _, it := range w.stack {
+		stack = append(stack, fentry[boxFrame]{item: it})
+	}
+	w.stack = w.stack[:0]
+	for len(stack) > 0 {
+		top := len(stack) - 1
+		c := stack[top]
+		stack = stack[:top]
+		if c.low-d.slack >= d.best {
+			continue
+		}
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			continue
+		}
+		a, b := c, c
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		for _, x := range [2]*fentry[boxFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+		}
+		if a.low > b.low {
+			a, b = b, a
+		}
+		if b.low-d.slack < d.best {
+			stack = append(stack, b)
+		}
+		if a.low-d.slack < d.best {
+			stack = append(stack, a)
+		}
+	}
+	w.dist.stack = stack[:0]
+}
+
+// probeBox is probe for boxFrame, *boxQuery.
+func probeBox(p *boxQuery, ps probes[boxFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
+	cv = func(n int) {
+		i := 0
+		for range n {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
+				i += 2
+			} else {
+				i++
+			}
+		}
+	}
+	if len(ps.fs) > 0 {
+		cu = func(n int) {
+			for i := range n {
+				p.update(ps.fs[i%len(ps.fs)])
+			}
+		}
+	}
+	return cv, cu
+}
 
 // runDOP is run for noFrame, *dopQuery[F, A].
 func runDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A]) Stats {
@@ -572,572 +1139,6 @@ func probeOBB(p *obbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	return cv, cu
 }
 
-// runSphere is run for noFrame, *sphereQuery.
-func runSphere(p *sphereQuery) Stats {
-	w := p.state()
-	t := p.base()
-	switch t.mode {
-	case modeDistance:
-		nearestSphere(p, w)
-	case modeFront:
-		trackSphere(p, w)
-	case modeResume, modeBudget:
-		if t.mode == modeResume {
-
-			for _, it := range w.stack {
-				p.ready(it.f)
-			}
-		}
-		b := &w.budget
-		for {
-			b.limit = b.bud.chunk()
-			n := b.limit
-			traverseSphere(p, w)
-			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
-				break
-			}
-		}
-		keep(b.bud.pend, w.stack, t.stop)
-	default:
-		traverseSphere(p, w)
-	}
-	return t.st
-}
-
-// traverseSphere is traverse for noFrame, *sphereQuery.
-func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
-	t := p.base()
-	stack := w.stack
-	restart, record := t.mode == modeRestart, w.front.record
-	left := w.budget.limit
-	for len(stack) > 0 && !t.stop {
-		if left--; left < 0 {
-			break
-		}
-		top := len(stack) - 1
-		it := &stack[top]
-		e, f := it.e, it.f
-		if restart && w.restarted[f] == w.cur {
-			stack = stack[:top]
-			continue
-		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
-		var hit bool
-		switch {
-		case !p.leafTests() || er >= 0 && fl >= 0:
-			t.st.BVTests++
-			if p.stale(f) {
-				p.update(f)
-			}
-			hit = p.overlap(e, f, &it.x)
-		case er < 0 && fl < 0:
-			hit = true
-		case er < 0:
-			t.st.LeafTests++
-			hit = p.envLeaf(e, f)
-		default:
-			t.st.LeafTests++
-			hit = p.flyLeaf(e, f)
-		}
-		if !hit {
-			if record {
-				low := 0.0
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
-				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
-			}
-			stack = stack[:top]
-			continue
-		}
-		switch {
-		case fl < 0 && er < 0:
-			if record {
-				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
-			}
-			stack = stack[:top]
-			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
-			stack = append(stack, *it)
-			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
-		case er < 0 && restart:
-			w.restarted[f] = w.cur
-			stack = append(stack, *it)
-			stack[top].e, stack[top].f = 0, fr
-			stack[top+1].e, stack[top+1].f = 0, fl
-			p.fsplit(f, &stack[top+1].x, &stack[top].x)
-			p.eroot(&stack[top].x)
-			p.eroot(&stack[top+1].x)
-		default:
-			stack = append(stack, *it)
-			stack[top].f, stack[top+1].f = fr, fl
-			p.fsplit(f, &stack[top+1].x, &stack[top].x)
-		}
-	}
-	w.stack = stack
-	if w.budget.limit != noLimit {
-		w.budget.limit = max(left, 0)
-	}
-}
-
-// trackSphere is track for noFrame, *sphereQuery.
-func trackSphere(p *sphereQuery, w *walk[noFrame]) {
-	t := p.base()
-	fw := &w.front
-	fs := fw.fs
-	old, next := fs.items, fs.next[:0]
-	n := len(old)
-	start := 0
-	if !t.all && fs.hint > 0 && fs.hint < n {
-		start = fs.hint
-	}
-	fs.hint = -1
-	moved, eps := fw.moved, t.eps
-	leafTests := p.leafTests()
-
-	merged := 0
-	for k := range n {
-		i := start + k
-		if i >= n {
-			i -= n
-		}
-		en := &old[i]
-		if t.stop {
-			next = append(next, *en)
-			continue
-		}
-		if keeps(en.low, en.at, moved, eps) {
-			t.st.Skipped++
-			next = append(next, *en)
-			continue
-		}
-		e, f := en.e, en.f
-		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
-			t.st.LeafTests++
-		} else {
-			t.st.BVTests++
-		}
-		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
-				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
-			continue
-		}
-
-		w.stack = append(w.stack[:0], en.item)
-		fw.out, fw.record = next, true
-		traverseSphere(p, w)
-		next = fw.out
-		if t.stop {
-
-			fs.hint = len(next) - 1
-			for _, it := range w.stack {
-				next = append(next, fentry[noFrame]{item: it, at: moved})
-			}
-			w.stack = w.stack[:0]
-		}
-		merged = len(next)
-	}
-	fw.record = false
-	fs.items, fs.next = next, old[:0]
-}
-
-// nearestSphere is nearest for noFrame, *sphereQuery.
-func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
-	t := p.base()
-	d := w.dist.d
-	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
-	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
-	}
-	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
-		if c.low-d.slack >= d.best {
-			continue
-		}
-		e, f := c.e, c.f
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
-		if er < 0 && fl < 0 {
-			et, ft := p.tris(e, f)
-			t.closest(et, ft, d)
-			continue
-		}
-		a, b := c, c
-		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
-			a.e, b.e = p.ekids(e, er)
-			p.esplit(e, &a.x, &b.x)
-			p.ready(f)
-		} else {
-			a.f, b.f = fl, fr
-			p.fsplit(f, &a.x, &b.x)
-			p.ready(fl)
-			p.ready(fr)
-		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
-			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
-				t.st.LeafTests++
-			} else {
-				t.st.BVTests++
-			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
-		}
-	}
-	w.dist.stack = stack[:0]
-}
-
-// probeSphere is probe for noFrame, *sphereQuery.
-func probeSphere(p *sphereQuery, ps probes[noFrame]) (cv, cu func(n int)) {
-	for _, f := range ps.all {
-		p.update(f)
-	}
-	cv = func(n int) {
-		i := 0
-		for range n {
-			j := i % len(ps.ia)
-			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
-				i += 2
-			} else {
-				i++
-			}
-		}
-	}
-	if len(ps.fs) > 0 {
-		cu = func(n int) {
-			for i := range n {
-				p.update(ps.fs[i%len(ps.fs)])
-			}
-		}
-	}
-	return cv, cu
-}
-
-// runAABB is run for noFrame, *aabbQuery.
-func runAABB(p *aabbQuery) Stats {
-	w := p.state()
-	t := p.base()
-	switch t.mode {
-	case modeDistance:
-		nearestAABB(p, w)
-	case modeFront:
-		trackAABB(p, w)
-	case modeResume, modeBudget:
-		if t.mode == modeResume {
-
-			for _, it := range w.stack {
-				p.ready(it.f)
-			}
-		}
-		b := &w.budget
-		for {
-			b.limit = b.bud.chunk()
-			n := b.limit
-			traverseAABB(p, w)
-			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
-				break
-			}
-		}
-		keep(b.bud.pend, w.stack, t.stop)
-	default:
-		traverseAABB(p, w)
-	}
-	return t.st
-}
-
-// traverseAABB is traverse for noFrame, *aabbQuery.
-func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
-	t := p.base()
-	stack := w.stack
-	restart, record := t.mode == modeRestart, w.front.record
-	left := w.budget.limit
-	for len(stack) > 0 && !t.stop {
-		if left--; left < 0 {
-			break
-		}
-		top := len(stack) - 1
-		it := &stack[top]
-		e, f := it.e, it.f
-		if restart && w.restarted[f] == w.cur {
-			stack = stack[:top]
-			continue
-		}
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
-		var hit bool
-		switch {
-		case !p.leafTests() || er >= 0 && fl >= 0:
-			t.st.BVTests++
-			if p.stale(f) {
-				p.update(f)
-			}
-			hit = p.overlap(e, f, &it.x)
-		case er < 0 && fl < 0:
-			hit = true
-		case er < 0:
-			t.st.LeafTests++
-			hit = p.envLeaf(e, f)
-		default:
-			t.st.LeafTests++
-			hit = p.flyLeaf(e, f)
-		}
-		if !hit {
-			if record {
-				low := 0.0
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
-				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
-			}
-			stack = stack[:top]
-			continue
-		}
-		switch {
-		case fl < 0 && er < 0:
-			if record {
-				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
-			}
-			stack = stack[:top]
-			p.leaves(e, f)
-		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
-			stack = append(stack, *it)
-			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
-		case er < 0 && restart:
-			w.restarted[f] = w.cur
-			stack = append(stack, *it)
-			stack[top].e, stack[top].f = 0, fr
-			stack[top+1].e, stack[top+1].f = 0, fl
-			p.fsplit(f, &stack[top+1].x, &stack[top].x)
-			p.eroot(&stack[top].x)
-			p.eroot(&stack[top+1].x)
-		default:
-			stack = append(stack, *it)
-			stack[top].f, stack[top+1].f = fr, fl
-			p.fsplit(f, &stack[top+1].x, &stack[top].x)
-		}
-	}
-	w.stack = stack
-	if w.budget.limit != noLimit {
-		w.budget.limit = max(left, 0)
-	}
-}
-
-// trackAABB is track for noFrame, *aabbQuery.
-func trackAABB(p *aabbQuery, w *walk[noFrame]) {
-	t := p.base()
-	fw := &w.front
-	fs := fw.fs
-	old, next := fs.items, fs.next[:0]
-	n := len(old)
-	start := 0
-	if !t.all && fs.hint > 0 && fs.hint < n {
-		start = fs.hint
-	}
-	fs.hint = -1
-	moved, eps := fw.moved, t.eps
-	leafTests := p.leafTests()
-
-	merged := 0
-	for k := range n {
-		i := start + k
-		if i >= n {
-			i -= n
-		}
-		en := &old[i]
-		if t.stop {
-			next = append(next, *en)
-			continue
-		}
-		if keeps(en.low, en.at, moved, eps) {
-			t.st.Skipped++
-			next = append(next, *en)
-			continue
-		}
-		e, f := en.e, en.f
-		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
-			t.st.LeafTests++
-		} else {
-			t.st.BVTests++
-		}
-		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
-				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
-			continue
-		}
-
-		w.stack = append(w.stack[:0], en.item)
-		fw.out, fw.record = next, true
-		traverseAABB(p, w)
-		next = fw.out
-		if t.stop {
-
-			fs.hint = len(next) - 1
-			for _, it := range w.stack {
-				next = append(next, fentry[noFrame]{item: it, at: moved})
-			}
-			w.stack = w.stack[:0]
-		}
-		merged = len(next)
-	}
-	fw.record = false
-	fs.items, fs.next = next, old[:0]
-}
-
-// nearestAABB is nearest for noFrame, *aabbQuery.
-func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
-	t := p.base()
-	d := w.dist.d
-	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
-	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
-	}
-	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
-		if c.low-d.slack >= d.best {
-			continue
-		}
-		e, f := c.e, c.f
-		er := p.eref(e)
-		fl, fr := p.fkids(f)
-		if er < 0 && fl < 0 {
-			et, ft := p.tris(e, f)
-			t.closest(et, ft, d)
-			continue
-		}
-		a, b := c, c
-		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
-			a.e, b.e = p.ekids(e, er)
-			p.esplit(e, &a.x, &b.x)
-			p.ready(f)
-		} else {
-			a.f, b.f = fl, fr
-			p.fsplit(f, &a.x, &b.x)
-			p.ready(fl)
-			p.ready(fr)
-		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
-			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
-				t.st.LeafTests++
-			} else {
-				t.st.BVTests++
-			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
-		}
-	}
-	w.dist.stack = stack[:0]
-}
-
-// probeAABB is probe for noFrame, *aabbQuery.
-func probeAABB(p *aabbQuery, ps probes[noFrame]) (cv, cu func(n int)) {
-	for _, f := range ps.all {
-		p.update(f)
-	}
-	cv = func(n int) {
-		i := 0
-		for range n {
-			j := i % len(ps.ia)
-			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
-				i += 2
-			} else {
-				i++
-			}
-		}
-	}
-	if len(ps.fs) > 0 {
-		cu = func(n int) {
-			for i := range n {
-				p.update(ps.fs[i%len(ps.fs)])
-			}
-		}
-	}
-	return cv, cu
-}
-
 // runRSS is run for noFrame, *rssQuery.
 func runRSS(p *rssQuery) Stats {
 	w := p.state()
@@ -1421,15 +1422,15 @@ func probeRSS(p *rssQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	return cv, cu
 }
 
-// runBox is run for boxFrame, *boxQuery.
-func runBox(p *boxQuery) Stats {
+// runSphere is run for noFrame, *sphereQuery.
+func runSphere(p *sphereQuery) Stats {
 	w := p.state()
 	t := p.base()
 	switch t.mode {
 	case modeDistance:
-		nearestBox(p, w)
+		nearestSphere(p, w)
 	case modeFront:
-		trackBox(p, w)
+		trackSphere(p, w)
 	case modeResume, modeBudget:
 		if t.mode == modeResume {
 
@@ -1441,20 +1442,20 @@ func runBox(p *boxQuery) Stats {
 		for {
 			b.limit = b.bud.chunk()
 			n := b.limit
-			traverseBox(p, w)
+			traverseSphere(p, w)
 			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
-		traverseBox(p, w)
+		traverseSphere(p, w)
 	}
 	return t.st
 }
 
-// traverseBox is traverse for boxFrame, *boxQuery.
-func traverseBox(p *boxQuery, w *walk[boxFrame]) {
+// traverseSphere is traverse for noFrame, *sphereQuery.
+func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
@@ -1495,7 +1496,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
-				w.front.out = append(w.front.out, fentry[boxFrame]{*it, low, w.front.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
 			continue
@@ -1503,7 +1504,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		switch {
 		case fl < 0 && er < 0:
 			if record {
-				w.front.out = append(w.front.out, fentry[boxFrame]{item: *it, at: w.front.moved})
+				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
 			}
 			stack = stack[:top]
 			p.leaves(e, f)
@@ -1532,8 +1533,8 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	}
 }
 
-// trackBox is track for boxFrame, *boxQuery.
-func trackBox(p *boxQuery, w *walk[boxFrame]) {
+// trackSphere is track for noFrame, *sphereQuery.
+func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
@@ -1573,14 +1574,14 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		p.ready(f)
 		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
+			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
 
 			if m := len(next); m-2 >= merged && next[m-2].low > eps {
 				a, b := &next[m-2], &next[m-1]
 				if min(a.low, b.low)-eps <= 2*fw.lastMove {
 					continue
 				}
-				var up fentry[boxFrame]
+				var up fentry[noFrame]
 				switch {
 				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
 					up.e, up.f = fs.epar[a.e], a.f
@@ -1605,13 +1606,13 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 
 		w.stack = append(w.stack[:0], en.item)
 		fw.out, fw.record = next, true
-		traverseBox(p, w)
+		traverseSphere(p, w)
 		next = fw.out
 		if t.stop {
 
 			fs.hint = len(next) - 1
 			for _, it := range w.stack {
-				next = append(next, fentry[boxFrame]{item: it, at: moved})
+				next = append(next, fentry[noFrame]{item: it, at: moved})
 			}
 			w.stack = w.stack[:0]
 		}
@@ -1621,14 +1622,14 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 	fs.items, fs.next = next, old[:0]
 }
 
-// nearestBox is nearest for boxFrame, *boxQuery.
-func nearestBox(p *boxQuery, w *walk[boxFrame]) {
+// nearestSphere is nearest for noFrame, *sphereQuery.
+func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
 	stack := w.dist.stack[:0]
 	for _, it := range w.stack {
-		stack = append(stack, fentry[boxFrame]{item: it})
+		stack = append(stack, fentry[noFrame]{item: it})
 	}
 	w.stack = w.stack[:0]
 	for len(stack) > 0 {
@@ -1657,7 +1658,7 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[boxFrame]{&a, &b} {
+		for _, x := range [2]*fentry[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
@@ -1678,8 +1679,8 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 	w.dist.stack = stack[:0]
 }
 
-// probeBox is probe for boxFrame, *boxQuery.
-func probeBox(p *boxQuery, ps probes[boxFrame]) (cv, cu func(n int)) {
+// probeSphere is probe for noFrame, *sphereQuery.
+func probeSphere(p *sphereQuery, ps probes[noFrame]) (cv, cu func(n int)) {
 	for _, f := range ps.all {
 		p.update(f)
 	}
@@ -1702,4 +1703,39 @@ func probeBox(p *boxQuery, ps probes[boxFrame]) (cv, cu func(n int)) {
 		}
 	}
 	return cv, cu
+}
+
+// collideKind makes the call of the case of the dynamic type of env.impl, from the
+// //specialize:case lines of the files listed, and reports true; false for a type
+// none lists.
+func collideKind(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) (r Stats, ok bool) {
+	switch e := env.impl.(type) {
+	case *vtree[box]:
+		return collideAABB(env, fly, pose, o, s, fn), true
+	case *boxTree:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [6]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [14]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [18]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [26]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [6]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [14]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [18]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [26]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *vtree[bv.OBB]:
+		return collideOBB(env, fly, pose, o, s, fn), true
+	case *vtree[bv.RSS]:
+		return collideRSS(env, fly, pose, o, s, fn), true
+	case *vtree[bv.Sphere]:
+		return collideSphere(env, fly, pose, o, s, fn), true
+	}
+	return r, false
 }

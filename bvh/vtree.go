@@ -64,7 +64,7 @@ type vnode[V any] struct {
 // ref refs[i] is the offset of its right child (its left child is i + 1)
 // or ^x for a leaf; id[i] counts the internal nodes (or the leaves, for a
 // leaf) before i, so that an internal node's volume is vol(id[i]). A tree
-// read from a file of the first node layout (see encode_kinds.go) also has
+// read from a file of the first node layout (see vtree_save.go) also has
 // its leaves' volumes, leafVols[id[i]] for leaf i, until check has checked
 // them.
 type flat[V any] struct {
@@ -235,10 +235,6 @@ type volKind[V any] struct {
 }
 
 func (t *vtree[V]) probes(tr *Tree) (cv, cu func(n int)) { return t.vk.probes(tr) }
-
-// box is an axis-aligned box as centre and half-extents, containing the
-// points c - h ≤ x ≤ c + h of exact arithmetic.
-type box struct{ C, H geom.Vec3 }
 
 func (t *vtree[V]) len() int        { return t.nn }
 func (t *vtree[V]) ref(i int) int32 { return t.view().refs[i] }

@@ -19,7 +19,8 @@ import (
 )
 
 // TestGenerated checks that traverse_gen.go holds the copies that the
-// go:generate line of traverse.go makes of the traversal as it is.
+// go:generate line of traverse.go makes of the traversal as it is, for
+// the kinds whose files (kind_*.go) list a copy.
 func TestGenerated(t *testing.T) {
 	src, err := os.ReadFile("traverse.go")
 	if err != nil {
@@ -33,6 +34,8 @@ func TestGenerated(t *testing.T) {
 	args := regexp.MustCompile(`"[^"]*"|\S+`).FindAllString(string(line[1]), -1)
 	var fns, imports []string
 	var copies []specialize.Copy
+	var cases []specialize.Case
+	var sw []specialize.Switch
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "-func":
@@ -43,6 +46,16 @@ func TestGenerated(t *testing.T) {
 			imports = append(imports, args[i])
 		case "-in", "-out":
 			i++
+		case "-copies":
+			i++
+			cs, k, err := specialize.DirectivesOf(args[i], 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copies, cases = append(cs, copies...), k
+		case "-switch":
+			i++
+			sw = append(sw, specialize.Switch{Spec: strings.Trim(args[i], `"`)})
 		default:
 			c, err := specialize.ParseCopy(strings.Trim(a, `"`), 2)
 			if err != nil {
@@ -51,7 +64,11 @@ func TestGenerated(t *testing.T) {
 			copies = append(copies, c)
 		}
 	}
-	want, err := specialize.File("traverse.go", src, fns, "bvh", imports, copies)
+	if len(copies) == 0 || len(sw) != 1 || len(cases) == 0 {
+		t.Fatal("traverse.go's go:generate line lists no copies, or no switch over their cases")
+	}
+	sw[0].Cases = cases
+	want, err := specialize.File("traverse.go", src, fns, "bvh", imports, copies, sw...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package specialize
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -75,5 +77,69 @@ func TestFileErrors(t *testing.T) {
 	}
 	if c, err := ParseCopy("X|int|s|E any", 2); err != nil || c.Params != "E any" || c.Args[1] != "s" {
 		t.Errorf("ParseCopy = %+v, %v", c, err)
+	}
+}
+
+// TestDirectives checks that the copies listed in directives are read in
+// order, those of the files a glob matches in the order of their names,
+// test files left out.
+func TestDirectives(t *testing.T) {
+	cs, cases, err := Directives([]byte("package p\n\n// a kind\n//\n//specialize:copy A|int|*a\n// not //specialize:copy X|x|x\n//specialize:copy B|E|*b[E]|E any\n//specialize:case *a|e.run(x)\n"), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 2 || cs[0].Suffix != "A" || cs[0].Args[1] != "*a" || cs[1].Suffix != "B" || cs[1].Params != "E any" {
+		t.Errorf("Directives = %+v", cs)
+	}
+	if len(cases) != 1 || cases[0] != (Case{"*a", "e.run(x)"}) {
+		t.Errorf("Directives: cases %+v", cases)
+	}
+	if _, _, err := Directives([]byte("//specialize:copy A|int\n"), 2); err == nil {
+		t.Error("no error for a directive with too few type arguments")
+	}
+	if _, _, err := Directives([]byte("//specialize:case *a\n"), 2); err == nil {
+		t.Error("no error for a case without a call")
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"kind_b.go":      "package p\n//specialize:copy B|int|*b\n",
+		"kind_a.go":      "package p\n//specialize:copy A|int|*a\n",
+		"kind_c_test.go": "package p\n//specialize:copy C|int|*c\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs, _, err = DirectivesOf(filepath.Join(dir, "kind_*.go"), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs {
+		got = append(got, c.Suffix)
+	}
+	if strings.Join(got, ",") != "A,B" {
+		t.Errorf("DirectivesOf: copies %v, want A,B", got)
+	}
+	if cs, _, err := DirectivesOf("", 2); err != nil || cs != nil {
+		t.Errorf("DirectivesOf(\"\") = %v, %v", cs, err)
+	}
+}
+
+// TestSwitch checks the function a Switch writes: one case per type,
+// calling what the case says, and false for other types.
+func TestSwitch(t *testing.T) {
+	sw := Switch{Spec: "run(x any, fn func(int) bool) int|x", Cases: []Case{{"*a", "e.n(fn)"}, {"b", "len(e)"}}}
+	out, err := File("p.go", []byte(src), []string{"sum"}, "p", nil, nil, sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"func run(x any, fn func(int) bool) (r int, ok bool) {", "switch e := x.(type) {", "case *a:", "return e.n(fn), true", "case b:", "return len(e), true", "return r, false"} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if _, err := File("p.go", []byte(src), nil, "p", nil, nil, Switch{Spec: "run|x"}); err == nil {
+		t.Error("no error for a switch without parameters")
 	}
 }

@@ -3,13 +3,14 @@ package bvh
 import (
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
 )
+
+// This file is the k-DOP kind's builder (see kind_dop.go).
 
 // builder holds the state of one tree build.
 type builder[F bv.Float, A bv.Slabs[F]] struct {
@@ -23,10 +24,6 @@ type builder[F bv.Float, A bv.Slabs[F]] struct {
 	// order is the leaf-by-leaf triangle list (leaf size > 1).
 	order []int32
 }
-
-// parallelMin is the number of triangles below which a subtree is built on
-// the calling goroutine.
-const parallelMin = 1 << 14
 
 // build builds the k-DOP tree over the triangles ids of m (the
 // representatives of their twins), which it takes over.
@@ -86,21 +83,6 @@ func build[F bv.Float, A bv.Slabs[F]](o Options, m *mesh.TriMesh, ids []int32) *
 	t.order = b.order
 	b.idx = nil
 	return t
-}
-
-// parallelFor runs f over [0, n) in chunks on the available CPUs.
-func parallelFor(n int, f func(lo, hi int)) {
-	p := runtime.GOMAXPROCS(0)
-	if n < parallelMin || p == 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	chunk := (n + p - 1) / p
-	for lo := 0; lo < n; lo += chunk {
-		wg.Go(func() { f(lo, min(lo+chunk, n)) })
-	}
-	wg.Wait()
 }
 
 // subtree appends the nodes of the subtree over idx[lo:hi] to nodes, in
@@ -178,81 +160,6 @@ func (b *builder[F, A]) partition(ids []int32, a int) (mid int, ok bool) {
 	return partitionBy(ids, b.o.Split, func(t int32) float64 { return b.cent[t].Index(a) })
 }
 
-// partitionBy splits ids at the split point of the keys key(t): the mean,
-// keys below it first; or the median. ok is false when one side would be
-// empty.
-func partitionBy(ids []int32, split Split, key func(t int32) float64) (mid int, ok bool) {
-	if split == Median {
-		mid = len(ids) / 2
-		selectNth(ids, mid, key)
-		return mid, true
-	}
-	mean := 0.0
-	for _, t := range ids {
-		mean += key(t)
-	}
-	mean /= float64(len(ids))
-	return partitionAt(ids, mean, key)
-}
-
-// partitionAt puts the triangles whose key is below x first and returns how
-// many there are; ok is false when one side is empty.
-func partitionAt(ids []int32, x float64, key func(t int32) float64) (mid int, ok bool) {
-	i, j := 0, len(ids)-1
-	for i <= j {
-		if key(ids[i]) < x {
-			i++
-		} else {
-			ids[i], ids[j] = ids[j], ids[i]
-			j--
-		}
-	}
-	return i, i > 0 && i < len(ids)
-}
-
-// selectNth reorders ids so that ids[n] holds the triangle whose key would
-// be there if sorted, smaller ones before it and larger ones after (ties in
-// any order).
-func selectNth(ids []int32, n int, key func(t int32) float64) {
-	lo, hi := 0, len(ids)-1
-	for lo < hi {
-		// Median of three as the pivot.
-		m := lo + (hi-lo)/2
-		if key(ids[m]) < key(ids[lo]) {
-			ids[m], ids[lo] = ids[lo], ids[m]
-		}
-		if key(ids[hi]) < key(ids[lo]) {
-			ids[hi], ids[lo] = ids[lo], ids[hi]
-		}
-		if key(ids[hi]) < key(ids[m]) {
-			ids[hi], ids[m] = ids[m], ids[hi]
-		}
-		p := key(ids[m])
-		i, j := lo, hi
-		for i <= j {
-			for key(ids[i]) < p {
-				i++
-			}
-			for key(ids[j]) > p {
-				j--
-			}
-			if i <= j {
-				ids[i], ids[j] = ids[j], ids[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case n <= j:
-			hi = j
-		case n >= i:
-			lo = i
-		default:
-			return
-		}
-	}
-}
-
 // axisOrder returns the axes from best to worst by the Splatter or the
 // LongestSide rule.
 func (b *builder[F, A]) axisOrder(ids []int32) [3]int {
@@ -307,24 +214,4 @@ func (b *builder[F, A]) volumeOrder(ids []int32) [3]int {
 		}
 	}
 	return rank(score, false)
-}
-
-// rank returns the indices of s sorted by score, largest first if desc, ties
-// (and NaN) to the lower index.
-func rank(s [3]float64, desc bool) [3]int {
-	r := [3]int{0, 1, 2}
-	slices.SortStableFunc(r[:], func(i, j int) int {
-		a, b := s[i], s[j]
-		if desc {
-			a, b = b, a
-		}
-		switch {
-		case a < b:
-			return -1
-		case a > b:
-			return 1
-		}
-		return 0
-	})
-	return r
 }

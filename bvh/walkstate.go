@@ -5,60 +5,10 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
-// This file holds the operations of pairOps that the walks from fronts,
-// budgets' rests and distance queries add (ready, tris, ejoin, fjoin), for
-// every kind, and the parents of the trees' nodes that fronts raise pairs
-// with.
-
-func (q *dopQuery[F, A]) ready(f int32) { q.tumble(f) }
-func (q *dopQuery[F, A]) tris(e, f int32) (et, ft []int32) {
-	q.sc.et = leafList(q.et.order, q.et.nodes[e].ref, q.sc.et[:0])
-	return q.sc.et, q.fv.tris[^q.fv.kid[f]:q.fv.end[f]]
-}
-func (q *dopQuery[F, A]) ejoin(_, _, _ *noFrame) {}
-func (q *dopQuery[F, A]) fjoin(_, _, _ *noFrame) {}
-
-// ready moves internal flying node f (leaves have no volume) if this
-// query has not.
-func (q *obbQuery) ready(f int32) {
-	if q.internal(f) && q.stale(f) {
-		q.update(f)
-	}
-}
-func (q *rssQuery) ready(f int32) {
-	if q.internal(f) && q.stale(f) {
-		q.update(f)
-	}
-}
-func (q *sphereQuery) ready(f int32) {
-	if q.internal(f) && q.stale(f) {
-		q.update(f)
-	}
-}
-func (q *aabbQuery) ready(f int32) {
-	if q.internal(f) && q.stale(f) {
-		q.update(f)
-	}
-}
-
-// internal reports whether flying node f is internal (has a volume).
-func (q *moveQuery[V]) internal(f int32) bool            { return uint32(f) < uint32(len(q.ft.nodes)) }
-func (q *moveQuery[V]) tris(e, f int32) (et, ft []int32) { return q.envTris(e), q.flyTris(f) }
-func (q *moveQuery[V]) ejoin(_, _, _ *noFrame)           {}
-func (q *moveQuery[V]) fjoin(_, _, _ *noFrame)           {}
-
-func (q *boxQuery) ready(int32) {}
-func (q *boxQuery) tris(e, f int32) (et, ft []int32) {
-	q.sc.et = leafList(q.et.order, q.et.nodes[e].ref, q.sc.et[:0])
-	q.sc.ft = leafList(q.ft.order, q.ft.nodes[f].ref, q.sc.ft[:0])
-	return q.sc.et, q.sc.ft
-}
-
-// ejoin: the box of a node is the union of its children's (the cut of the
-// left child lowers the parent's upper side, that of the right raises its
-// lower side, along one axis).
-func (q *boxQuery) ejoin(l, r, x *boxFrame) { x.eb, x.fb = l.eb.Union(r.eb), l.fb }
-func (q *boxQuery) fjoin(l, r, x *boxFrame) { x.eb, x.fb = l.eb, l.fb.Union(r.fb) }
+// This file holds what the walks from fronts and distance queries keep
+// besides the kinds' operations (each kind's ready, tris, ejoin and fjoin
+// are in its file): the parents of the trees' nodes that fronts raise
+// pairs with, and the state of a distance query.
 
 // frontParents returns the parents of env's nodes, numbered as the queries
 // number an environment's, and of fly's, numbered as they number a flying

@@ -7,6 +7,11 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
+// This file is the query of the moved-volume kinds (OBB, sphere, AABB,
+// RSS), the part they share: moveQuery, which each kind's query embeds,
+// adding its volume tests and separation (kind_*.go); the leaves' tests
+// and separations against a volume's box; the padding of the tests.
+
 // moveScratch is the per-query state of queries on vtrees: the flying
 // nodes' moved centres (and axes, for the kinds that have them), stamped
 // with the query that moved them, the flying vertices at the pose and the
@@ -261,7 +266,7 @@ func (q *moveQuery[V]) leaves(e, f int32) {
 // 10^-6), never pairs.
 //
 // Trees that Read loads may hold any volumes that pass its checks, not
-// only those Build makes: verify_kinds.go bounds the rounding again for
+// only those Build makes: vtree_check.go bounds the rounding again for
 // every volume within those checks (centres within twice the coordinates,
 // OBB axes orthonormal to within 16 ulps), within the same padding.
 func padding(pose geom.Pose, eps, emag, fmag float64) float64 {
@@ -307,4 +312,124 @@ func leafList(order []int32, ref int32, dst []int32) []int32 {
 			dst = append(dst, v)
 		}
 	}
+}
+
+// The leaf helpers of the volume trees. Each measures triangles against a
+// box on its three face axes, as the first test of bv.TriBoxDisjoint (or
+// bv.TriAxes.BoxDisjoint) does, with the query's triangle padding tpad =
+// eps·(1 + 2⁻⁵⁰) + 4·r, r the rounding part of pad (triPad): the proof of
+// that test lets the triangle's image and the box each be off by up to r,
+// gives eps of tolerance and r for its own rounding. The images the query
+// makes (environment triangles mapped into the flying model's coordinates,
+// triangles mapped into a box's frame) are within R ≤ r of the exact ones,
+// and the boxes are exact (an OBB's or RSS's points satisfy the slab
+// conditions of their stored axes, a sphere lies in its cube): a
+// face-axis separation s = fl(extent − fl(h + tpad)) > 0 certifies an
+// exact gap above s(1 − u) + tpad − 2R − u(h + tpad) > eps + s(1 − u)
+// (u·h ≤ r and u·tpad ≤ eps·2⁻⁵⁰ + r), so g = s·(1 − 2⁻⁴⁸) as above. A
+// face-axis separation is one of the test's, so g > 0 only when the test
+// (envLeaf, flyLeaf) says disjoint.
+
+// envFrameSep measures the triangles of environment leaf e, in the flying
+// model's coordinates, against the box of half-extents h about c along
+// axes (rows), as triFrameDisjoint tests them.
+func (q *moveQuery[V]) envFrameSep(e int32, c geom.Vec3, axes *geom.Mat3, h geom.Vec3) float64 {
+	g := math.Inf(1)
+	for _, t := range q.envTris(e) {
+		x := q.envInFly(t)
+		s := bv.TriBoxFaceSeparation(axes.MulVec(x[0].Sub(c)), axes.MulVec(x[1].Sub(c)), axes.MulVec(x[2].Sub(c)), h, q.tpad)
+		if !(s < g) {
+			continue
+		}
+		if g = s; !(g > 0) {
+			return 0
+		}
+	}
+	return g * sepScale
+}
+
+// flyFrameSep measures the triangles of flying leaf f at the pose against
+// the environment's box of half-extents h about c along axes (rows).
+func (q *moveQuery[V]) flyFrameSep(f int32, c geom.Vec3, axes *geom.Mat3, h geom.Vec3) float64 {
+	g := math.Inf(1)
+	for _, t := range q.flyTris(f) {
+		x := q.flyTriangle(t)
+		s := bv.TriBoxFaceSeparation(axes.MulVec(x[0].Sub(c)), axes.MulVec(x[1].Sub(c)), axes.MulVec(x[2].Sub(c)), h, q.tpad)
+		if !(s < g) {
+			continue
+		}
+		if g = s; !(g > 0) {
+			return 0
+		}
+	}
+	return g * sepScale
+}
+
+// envAxesSep measures the triangles of environment leaf e, in the flying
+// model's coordinates, against the axis-aligned box of half-extents h
+// about c, as envAxes(t).BoxDisjoint tests them.
+func (q *moveQuery[V]) envAxesSep(e int32, c, h geom.Vec3) float64 {
+	g := math.Inf(1)
+	for _, t := range q.envTris(e) {
+		s := q.envAxes(t).FaceSeparation(c, h)
+		if !(s < g) {
+			continue
+		}
+		if g = s; !(g > 0) {
+			return 0
+		}
+	}
+	return g * sepScale
+}
+
+// flyAxesSep measures the triangles of flying leaf f at the pose against
+// the environment's axis-aligned box of half-extents h about c.
+func (q *moveQuery[V]) flyAxesSep(f int32, c, h geom.Vec3) float64 {
+	g := math.Inf(1)
+	for _, t := range q.flyTris(f) {
+		s := q.flyAxes(t).FaceSeparation(c, h)
+		if !(s < g) {
+			continue
+		}
+		if g = s; !(g > 0) {
+			return 0
+		}
+	}
+	return g * sepScale
+}
+
+// leavesSep bounds the distance between the triangles of environment leaf
+// e and those of flying leaf f at the pose by the gap between their
+// bounding boxes, both in the environment's coordinates (boxGapSep).
+func (q *moveQuery[V]) leavesSep(e, f int32) float64 {
+	eb, fb := geom.EmptyAABB(), geom.EmptyAABB()
+	for _, t := range q.envTris(e) {
+		eb = eb.Union(q.emesh.Triangle(int(t)).Bounds())
+	}
+	for _, t := range q.flyTris(f) {
+		fb = fb.Union(q.flyTriangle(t).Bounds())
+	}
+	return boxGapSep(&eb, &fb, q.eps)
+}
+
+// internal reports whether flying node f is internal (has a volume).
+func (q *moveQuery[V]) internal(f int32) bool { return uint32(f) < uint32(len(q.ft.nodes)) }
+
+func (q *moveQuery[V]) tris(e, f int32) (et, ft []int32) { return q.envTris(e), q.flyTris(f) }
+
+func (q *moveQuery[V]) ejoin(_, _, _ *noFrame) {}
+
+func (q *moveQuery[V]) fjoin(_, _, _ *noFrame) {}
+
+// boxArea returns a quarter of the surface of the box of half-extents h.
+func boxArea(h geom.Vec3) float64 { return h.X*h.Y + h.Y*h.Z + h.Z*h.X }
+
+// triFrameDisjoint reports whether triangle x and the box of half-extents h
+// about c along axes (rows) are disjoint, testing x's image u = axes·(x - c)
+// against the box [-h, h]. The points of an OBB (RSS) satisfy the slab
+// conditions |axes·(p - c)| ≤ h, stored axes and all: the image of the box
+// is exactly [-h, h], the map is linear, so x meets the box only if its
+// image does; the image is off by its rounding, within the padding.
+func triFrameDisjoint(x *geom.Triangle, c geom.Vec3, axes *geom.Mat3, h geom.Vec3, pad float64) bool {
+	return bv.TriBoxDisjoint(axes.MulVec(x[0].Sub(c)), axes.MulVec(x[1].Sub(c)), axes.MulVec(x[2].Sub(c)), h, pad)
 }
