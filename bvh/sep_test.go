@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 	"github.com/collide3d/collide/internal/testgeom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
@@ -98,7 +98,7 @@ type sepStats struct {
 // (the triangles of the volume trees' leaves).
 func TestSep(t *testing.T) {
 	// The long scene set takes minutes: it runs with COLLIDE_LONG_TESTS=1.
-	short := testing.Short() || os.Getenv("COLLIDE_LONG_TESTS") == ""
+	short := testing.Short() || !longtest.Enabled()
 	scenes := sepScenes(short)
 	total := map[string]*sepStats{}
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -3,12 +3,12 @@ package bvh_test
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/ccd"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -28,7 +28,7 @@ func TestTimeOfImpact(t *testing.T) {
 	scenes := coherenceScenes()
 	hits, maybes := 0, 0
 	step, motions := 6, 4
-	if os.Getenv("COLLIDE_LONG_TESTS") != "" {
+	if longtest.Enabled() {
 		step, motions = 2, 8
 	}
 	if testing.Short() {

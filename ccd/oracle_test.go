@@ -15,6 +15,7 @@ import (
 	"github.com/collide3d/collide/ccd"
 	"github.com/collide3d/collide/ccd/internal/ratccd"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 )
 
 // These tests compare ccd.VertexFace, ccd.EdgeEdge and ccd.TriTri with the
@@ -26,7 +27,7 @@ import (
 // earliest time is 0. COLLIDE_LONG_TESTS=1 runs ten times as many.
 
 // orcLong reports whether the long tests were asked for.
-func orcLong() bool { return os.Getenv("COLLIDE_LONG_TESTS") != "" }
+func orcLong() bool { return longtest.Enabled() }
 
 // orcFloat formats x so that it reads back as the same float64 in Go
 // source (negative zero included).
