@@ -9,6 +9,7 @@ import (
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 	"github.com/collide3d/collide/internal/testgeom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
@@ -81,6 +82,25 @@ func configs() []config {
 		config{opts: bvh.Options{Kind: bvh.BoxTree, Leaf: 16}},
 		config{opts: bvh.Options{Kind: bvh.BoxTree, Leaf: 4}, q: bvh.QueryOptions{Restart: true}},
 	)
+}
+
+// sampleConfigs returns cs when the long cases run (COLLIDE_LONG_TESTS=1,
+// package internal/longtest) and otherwise every third configuration from
+// off (0, 1 or 2). Each kind's run of configurations is at least three
+// long, so every third still has every kind, every k and a restart; the
+// tests that sample with the three offsets run every configuration
+// between them.
+func sampleConfigs(cs []config, off int) []config {
+	if longtest.Enabled() {
+		return cs
+	}
+	var s []config
+	for i, c := range cs {
+		if i%3 == off {
+			s = append(s, c)
+		}
+	}
+	return s
 }
 
 func randomPose(rng *rand.Rand, about geom.Vec3, spread float64) geom.Pose {
@@ -185,17 +205,18 @@ func diff(a, b [][2]int32) [][2]int32 {
 	return d
 }
 
-// TestAdversarialIdentity checks every configuration on the adversarial
-// soups (touching, coplanar, degenerate, near misses by an ulp, far from the
-// origin, tiny) at the identity pose, where contact is exact.
+// TestAdversarialIdentity checks every configuration (by default a third,
+// sampleConfigs) on the adversarial soups (touching, coplanar, degenerate,
+// near misses by an ulp, far from the origin, tiny) at the identity pose,
+// where contact is exact.
 func TestAdversarialIdentity(t *testing.T) {
 	for _, sc := range testgeom.AdversarialScenes(3) {
-		checkScene(t, sc.Name, sc.Env, sc.Fly, []geom.Pose{geom.Identity()}, 0, configs())
+		checkScene(t, sc.Name, sc.Env, sc.Fly, []geom.Pose{geom.Identity()}, 0, sampleConfigs(configs(), 0))
 	}
 }
 
-// TestAdversarialPoses checks every configuration on the adversarial soups
-// at random rotations and translations.
+// TestAdversarialPoses checks every configuration (by default another
+// third) on the adversarial soups at random rotations and translations.
 func TestAdversarialPoses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, sc := range testgeom.AdversarialScenes(4) {
@@ -205,7 +226,7 @@ func TestAdversarialPoses(t *testing.T) {
 			poses = append(poses, randomPose(rng, b.Center(), 0.05*b.Size().Norm()))
 		}
 		poses = append(poses, geom.Translation(b.Size().Scale(0.01)))
-		checkScene(t, sc.Name, sc.Env, sc.Fly, poses, 0, configs())
+		checkScene(t, sc.Name, sc.Env, sc.Fly, poses, 0, sampleConfigs(configs(), 1))
 	}
 }
 
@@ -228,7 +249,8 @@ func TestTolerance(t *testing.T) {
 
 // TestHeldOut checks generated models, which the tests above never use, at
 // random poses: a torus and a sphere, a terrain and a capsule, a field of
-// disjoint tetrahedra and a box.
+// disjoint tetrahedra and a box; every configuration (by default the last
+// third).
 func TestHeldOut(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	scenes := []struct {
@@ -258,7 +280,7 @@ func TestHeldOut(t *testing.T) {
 			t.Fatal(err)
 		}
 		poses = append(poses, sloppy)
-		checkScene(t, sc.name, sc.env, sc.fly, poses, 0, configs())
+		checkScene(t, sc.name, sc.env, sc.fly, poses, 0, sampleConfigs(configs(), 2))
 	}
 }
 
