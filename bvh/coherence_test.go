@@ -237,7 +237,7 @@ func bruteDistance(env, fly *mesh.TriMesh, pose geom.Pose) (float64, bool) {
 }
 
 // TestDistance checks Distance against brute force for every
-// configuration (by default a third), on the adversarial scenes and a torus, at random poses
+// configuration (by default a fourth), on the adversarial scenes and a torus, at random poses
 // near and far: the same distance (to within the distance's own rounding
 // bound), witnesses at that distance, 0 exactly on contact, and the
 // cut-off: Far exactly when the distance is not below it.
@@ -245,8 +245,8 @@ func TestDistance(t *testing.T) {
 	scenes := coherenceScenes()
 	cs := configs()
 	// Every configuration with COLLIDE_LONG_TESTS=1, by default every
-	// third (every kind), every other of those with -short.
-	step := longtest.Pick(3, 1)
+	// fourth (every kind), every other of those with -short.
+	step := longtest.Pick(4, 1)
 	if testing.Short() {
 		step *= 2
 	}

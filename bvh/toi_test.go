@@ -23,13 +23,14 @@ import (
 //
 // By default every sixth configuration runs (from the fifth, so that a
 // box-tree is among them: every kind), each on one scene (the scenes in
-// turn), four motions, one on the scenes far from the origin;
+// turn), two motions (translating, turning), one on the scenes far from
+// the origin;
 // COLLIDE_LONG_TESTS=1 runs every other configuration on eight. The exact
 // path makes the coplanar and far scenes slow (seconds a motion).
 func TestTimeOfImpact(t *testing.T) {
 	scenes := coherenceScenes()
 	hits, maybes := 0, 0
-	step, motions := 6, 4
+	step, motions := 6, 2
 	if longtest.Enabled() {
 		step, motions = 2, 8
 	}
