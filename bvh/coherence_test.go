@@ -237,7 +237,7 @@ func bruteDistance(env, fly *mesh.TriMesh, pose geom.Pose) (float64, bool) {
 }
 
 // TestDistance checks Distance against brute force for every
-// configuration (by default a fourth), on the adversarial scenes and a torus, at random poses
+// configuration (by default a sixth), on the adversarial scenes and a torus, at random poses
 // near and far: the same distance (to within the distance's own rounding
 // bound), witnesses at that distance, 0 exactly on contact, and the
 // cut-off: Far exactly when the distance is not below it.
@@ -245,13 +245,14 @@ func TestDistance(t *testing.T) {
 	scenes := coherenceScenes()
 	cs := configs()
 	// Every configuration with COLLIDE_LONG_TESTS=1, by default every
-	// fourth (every kind), every other of those with -short.
-	step := longtest.Pick(4, 1)
+	// sixth from the fourth (every kind: a box-tree among them), every
+	// other of those with -short.
+	step, off := longtest.Pick(6, 1), longtest.Pick(3, 0)
 	if testing.Short() {
 		step *= 2
 	}
 	for ci, c := range cs {
-		if c.q.Restart || ci%step != 0 {
+		if c.q.Restart || ci%step != off {
 			continue
 		}
 		sc := scenes[ci%len(scenes)]
