@@ -59,9 +59,10 @@ func sceneFrame(m *mesh.TriMesh) (geom.Vec3, float64) {
 // in all than from the roots, some pairs kept without a test.
 func TestFrontMatchesFresh(t *testing.T) {
 	// Every third configuration (the matrix has every kind in each third)
-	// with COLLIDE_LONG_TESTS=1; by default every ninth from the sixth,
-	// which still has every kind and two restarts; every eighth with -short.
-	step, off := longtest.Pick(9, 3), longtest.Pick(5, 0)
+	// with COLLIDE_LONG_TESTS=1; by default every eighth from the second,
+	// which still has every kind, a restart, an exact root and float64
+	// storage; every eighth from the first with -short.
+	step, off := longtest.Pick(8, 3), longtest.Pick(1, 0)
 	if testing.Short() {
 		step, off = 8, 0
 	}
@@ -159,8 +160,8 @@ func TestBudget(t *testing.T) {
 	scenes := coherenceScenes()
 	pending := 0
 	// Every third configuration with COLLIDE_LONG_TESTS=1, by default every
-	// ninth from the sixth (every kind).
-	step, off := longtest.Pick(9, 3), longtest.Pick(5, 0)
+	// eighth from the second (every kind).
+	step, off := longtest.Pick(8, 3), longtest.Pick(1, 0)
 	for ci, c := range configs() {
 		if ci%step != off {
 			continue
