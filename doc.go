@@ -99,6 +99,7 @@
 //   - bench/plot: SVG charts of the reports
 //   - cmd/collide: the command-line tool
 //   - internal/exact (internal): exact floating-point expansions
+//   - internal/longtest (internal): whether the long test cases run (COLLIDE_LONG_TESTS=1)
 //   - internal/oracle (internal): the brute-force all-pairs oracle for big scenes
 //   - internal/portable (internal): arithmetic with the same bits on every platform
 //   - internal/testgeom (internal): test oracles and adversarial generators

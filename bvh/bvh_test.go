@@ -9,6 +9,7 @@ import (
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 	"github.com/collide3d/collide/internal/testgeom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
@@ -81,6 +82,25 @@ func configs() []config {
 		config{opts: bvh.Options{Kind: bvh.BoxTree, Leaf: 16}},
 		config{opts: bvh.Options{Kind: bvh.BoxTree, Leaf: 4}, q: bvh.QueryOptions{Restart: true}},
 	)
+}
+
+// sampleConfigs returns cs when the long cases run (COLLIDE_LONG_TESTS=1,
+// package internal/longtest) and otherwise every third configuration from
+// the (n mod 3)th. Each kind's run of configurations in configs() (and in
+// TestTolerance's part of it) is at least three long, so every third still has every kind, every k and a
+// restart; a test that samples with n = 0, 1, 2 for its scenes in turn
+// runs every configuration on a third of its scenes.
+func sampleConfigs(cs []config, n int) []config {
+	if longtest.Enabled() {
+		return cs
+	}
+	var s []config
+	for i, c := range cs {
+		if i%3 == n%3 {
+			s = append(s, c)
+		}
+	}
+	return s
 }
 
 func randomPose(rng *rand.Rand, about geom.Vec3, spread float64) geom.Pose {
@@ -187,29 +207,32 @@ func diff(a, b [][2]int32) [][2]int32 {
 
 // TestAdversarialIdentity checks every configuration on the adversarial
 // soups (touching, coplanar, degenerate, near misses by an ulp, far from the
-// origin, tiny) at the identity pose, where contact is exact.
+// origin, tiny) at the identity pose, where contact is exact; by default a
+// third of the configurations on each scene, in turn (sampleConfigs).
 func TestAdversarialIdentity(t *testing.T) {
-	for _, sc := range testgeom.AdversarialScenes(3) {
-		checkScene(t, sc.Name, sc.Env, sc.Fly, []geom.Pose{geom.Identity()}, 0, configs())
+	for si, sc := range testgeom.AdversarialScenes(3) {
+		checkScene(t, sc.Name, sc.Env, sc.Fly, []geom.Pose{geom.Identity()}, 0, sampleConfigs(configs(), si))
 	}
 }
 
 // TestAdversarialPoses checks every configuration on the adversarial soups
-// at random rotations and translations.
+// at random rotations and translations (by default a third of them on each
+// scene, in turn).
 func TestAdversarialPoses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, sc := range testgeom.AdversarialScenes(4) {
+	for si, sc := range testgeom.AdversarialScenes(4) {
 		b := sc.Env.Bounds()
 		var poses []geom.Pose
 		for range 2 {
 			poses = append(poses, randomPose(rng, b.Center(), 0.05*b.Size().Norm()))
 		}
 		poses = append(poses, geom.Translation(b.Size().Scale(0.01)))
-		checkScene(t, sc.Name, sc.Env, sc.Fly, poses, 0, configs())
+		checkScene(t, sc.Name, sc.Env, sc.Fly, poses, 0, sampleConfigs(configs(), si))
 	}
 }
 
-// TestTolerance checks queries with eps > 0 against the oracle.
+// TestTolerance checks queries with eps > 0 against the oracle (by default
+// a third of the configurations on each scene, in turn).
 func TestTolerance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	var cs []config
@@ -218,17 +241,18 @@ func TestTolerance(t *testing.T) {
 			cs = append(cs, c)
 		}
 	}
-	for _, sc := range testgeom.AdversarialScenes(5)[:8] {
+	for si, sc := range testgeom.AdversarialScenes(5)[:8] {
 		b := sc.Env.Bounds()
 		size := b.Size().Norm()
 		poses := []geom.Pose{geom.Identity(), randomPose(rng, b.Center(), 0.05*size)}
-		checkScene(t, sc.Name, sc.Env, sc.Fly, poses, 0.01*size, cs)
+		checkScene(t, sc.Name, sc.Env, sc.Fly, poses, 0.01*size, sampleConfigs(cs, si))
 	}
 }
 
 // TestHeldOut checks generated models, which the tests above never use, at
 // random poses: a torus and a sphere, a terrain and a capsule, a field of
-// disjoint tetrahedra and a box.
+// disjoint tetrahedra and a box (by default a third of the configurations
+// on each).
 func TestHeldOut(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	scenes := []struct {
@@ -239,7 +263,7 @@ func TestHeldOut(t *testing.T) {
 		{"terrain-capsule", gen.Must(gen.Terrain(16, 4, 1, 0.5, 3)), gen.Must(gen.Capsule(0.3, 1, 300))},
 		{"tetrahedra-box", gen.Must(gen.Tetrahedra(150, geom.AABB{Max: geom.V(4, 4, 4)}, 0.4, 5)), gen.Must(gen.Box(geom.AABB{Min: geom.V(1, 1, 1), Max: geom.V(2.5, 2.5, 2.5)}, 4))},
 	}
-	for _, sc := range scenes {
+	for si, sc := range scenes {
 		b := sc.env.Bounds()
 		poses := []geom.Pose{geom.Identity()}
 		for range 3 {
@@ -258,7 +282,7 @@ func TestHeldOut(t *testing.T) {
 			t.Fatal(err)
 		}
 		poses = append(poses, sloppy)
-		checkScene(t, sc.name, sc.env, sc.fly, poses, 0, configs())
+		checkScene(t, sc.name, sc.env, sc.fly, poses, 0, sampleConfigs(configs(), si))
 	}
 }
 

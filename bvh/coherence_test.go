@@ -10,6 +10,7 @@ import (
 
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 	"github.com/collide3d/collide/internal/testgeom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
@@ -57,15 +58,17 @@ func sceneFrame(m *mesh.TriMesh) (geom.Vec3, float64) {
 // their early exit (one pair reported); and that fronts pay: fewer tests
 // in all than from the roots, some pairs kept without a test.
 func TestFrontMatchesFresh(t *testing.T) {
-	// Every third configuration (the matrix has every kind in each third),
-	// every eighth with -short.
-	step := 3
+	// Every third configuration (the matrix has every kind in each third)
+	// with COLLIDE_LONG_TESTS=1; by default every eighth from the second,
+	// which still has every kind, a restart, an exact root and float64
+	// storage; every eighth from the first with -short.
+	step, off := longtest.Pick(8, 3), longtest.Pick(1, 0)
 	if testing.Short() {
-		step = 8
+		step, off = 8, 0
 	}
 	var cs []config
 	for i, c := range configs() {
-		if i%step == 0 {
+		if i%step == off {
 			cs = append(cs, c)
 		}
 	}
@@ -156,8 +159,11 @@ func TestFrontAgainstOracle(t *testing.T) {
 func TestBudget(t *testing.T) {
 	scenes := coherenceScenes()
 	pending := 0
+	// Every third configuration with COLLIDE_LONG_TESTS=1, by default every
+	// eighth from the second (every kind).
+	step, off := longtest.Pick(8, 3), longtest.Pick(1, 0)
 	for ci, c := range configs() {
-		if ci%3 != 0 {
+		if ci%step != off {
 			continue
 		}
 		sc := scenes[ci%len(scenes)]
@@ -232,15 +238,22 @@ func bruteDistance(env, fly *mesh.TriMesh, pose geom.Pose) (float64, bool) {
 }
 
 // TestDistance checks Distance against brute force for every
-// configuration, on the adversarial scenes and a torus, at random poses
+// configuration (by default a sixth), on the adversarial scenes and a torus, at random poses
 // near and far: the same distance (to within the distance's own rounding
 // bound), witnesses at that distance, 0 exactly on contact, and the
 // cut-off: Far exactly when the distance is not below it.
 func TestDistance(t *testing.T) {
 	scenes := coherenceScenes()
 	cs := configs()
+	// Every configuration with COLLIDE_LONG_TESTS=1, by default every
+	// sixth from the fourth (every kind: a box-tree among them), every
+	// other of those with -short.
+	step, off := longtest.Pick(6, 1), longtest.Pick(3, 0)
+	if testing.Short() {
+		step *= 2
+	}
 	for ci, c := range cs {
-		if c.q.Restart || ci%2 == 1 && testing.Short() {
+		if c.q.Restart || ci%step != off {
 			continue
 		}
 		sc := scenes[ci%len(scenes)]

@@ -15,6 +15,7 @@ import (
 	"github.com/collide3d/collide/ccd"
 	"github.com/collide3d/collide/ccd/internal/ratccd"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 )
 
 // These tests compare ccd.VertexFace, ccd.EdgeEdge and ccd.TriTri with the
@@ -23,10 +24,8 @@ import (
 // (cases_test.go). For every case: the same hit (no false negative, no
 // false positive) and, on a hit, toi.Lo ≤ earliest ≤ toi.Hi exactly,
 // toi.Hi − toi.Lo ≤ ccd.MaxWidth exactly, and toi = [0, 0] when the
-// earliest time is 0. COLLIDE_LONG_TESTS=1 runs ten times as many.
-
-// orcLong reports whether the long tests were asked for.
-func orcLong() bool { return os.Getenv("COLLIDE_LONG_TESTS") != "" }
+// earliest time is 0. COLLIDE_LONG_TESTS=1 runs twenty times as many as
+// the default run.
 
 // orcFloat formats x so that it reads back as the same float64 in Go
 // source (negative zero included).
@@ -210,11 +209,10 @@ func orcFloats(xs []float64) string {
 	return "[" + strings.Join(s, " ") + "]"
 }
 
-// orcTestFamilies checks every generated family of kind.
+// orcTestFamilies checks every generated family of kind, n cases a
+// family (fewer in some): n/2 by default, 10n with COLLIDE_LONG_TESTS=1.
 func orcTestFamilies(t *testing.T, kind string, n int) {
-	if orcLong() {
-		n *= 10
-	}
+	n = longtest.Pick(n/2, 10*n)
 	total, hits := 0, 0
 	for _, f := range orcFamilies(kind, n, 1) {
 		t.Run(f.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/collide3d/collide/broad"
 	"github.com/collide3d/collide/broad/broadtest"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 )
 
 func TestConformance(t *testing.T) {
@@ -36,7 +37,7 @@ func TestConformanceModes(t *testing.T) {
 				if sc.Big && (c.mode == 0 || testing.Short()) {
 					continue
 				}
-				for seed := range uint64(3) {
+				for seed := range uint64(longtest.Pick(1, 3)) {
 					p := New(&c.opt)
 					p.mode = c.mode
 					broadtest.RunScene(t, sc, seed, p)

@@ -9,6 +9,7 @@ import (
 	"github.com/collide3d/collide/broad"
 	"github.com/collide3d/collide/broad/broadtest"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 )
 
 func TestConformance(t *testing.T) {
@@ -44,7 +45,7 @@ func TestInvariants(t *testing.T) {
 				if sc.Big {
 					continue
 				}
-				seeds := uint64(3)
+				seeds := uint64(longtest.Pick(1, 3))
 				if sc.Name == "stacked" && c.moves == movesDiff {
 					// Moved by differences its boxes stack in so many
 					// octants that the checker takes seconds a seed (the
@@ -301,8 +302,11 @@ func TestRemoveReAdd(t *testing.T) {
 }
 
 // TestBigSweep runs the 10^5 scene, where 10% move, with the sweep that
-// Pairs uses when many move, invariants checked.
+// Pairs uses when many move, invariants checked. A long case
+// (COLLIDE_LONG_TESTS=1): TestInvariants forces the sweep on the other
+// scenes, TestConformance runs the 10^5 scene.
 func TestBigSweep(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("big scene skipped in -short mode")
 	}

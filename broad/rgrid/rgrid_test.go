@@ -7,6 +7,7 @@ import (
 	"github.com/collide3d/collide/broad/broadtest"
 	"github.com/collide3d/collide/broad/rgrid"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 )
 
 func TestConformance(t *testing.T) {
@@ -51,7 +52,8 @@ var optionSets = []struct {
 }
 
 // TestConformanceOptions plays broadtest's scenes (but the 10^5 one) with
-// every option set, checking the grid's invariants after every step.
+// every option set, checking the grid's invariants after every step, from
+// one seed (two with COLLIDE_LONG_TESTS=1).
 func TestConformanceOptions(t *testing.T) {
 	for _, os := range optionSets {
 		t.Run(os.name, func(t *testing.T) {
@@ -60,7 +62,7 @@ func TestConformanceOptions(t *testing.T) {
 					continue
 				}
 				t.Run(sc.Name, func(t *testing.T) {
-					for seed := range uint64(2) {
+					for seed := range uint64(longtest.Pick(1, 2)) {
 						broadtest.RunScene(t, sc, seed+10, checked{rgrid.New(os.opt), t})
 					}
 				})

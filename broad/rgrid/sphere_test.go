@@ -12,6 +12,7 @@ import (
 	"github.com/collide3d/collide/broad/rgrid"
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 )
 
 // ballMeetsBox decides |c − b|² ≤ r² in rational arithmetic: the oracle's
@@ -188,12 +189,13 @@ func (s *sphereScene) mover() (geom.AABB, []bv.Sphere) {
 
 // TestSpheresOracle plays seeded scenes of static boxes in the unit cube
 // and moving objects bounded by spheres (and some by their box alone),
-// with exact touches and one-ulp misses, against the brute-force oracle.
+// with exact touches and one-ulp misses, against the brute-force oracle,
+// from two seeds (four with COLLIDE_LONG_TESTS=1).
 func TestSpheresOracle(t *testing.T) {
 	for _, os := range optionSets {
 		t.Run(os.name, func(t *testing.T) {
 			var exact int64
-			for seed := range uint64(4) {
+			for seed := range uint64(longtest.Pick(2, 4)) { // a dyadic step and not
 				exact += playSpheres(t, os.opt, seed)
 			}
 			if exact == 0 {

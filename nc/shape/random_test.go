@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 )
 
 // scene generates random cases: coordinates on a small integer grid (exact
@@ -189,11 +190,13 @@ func randCyl(rng *rand.Rand, kind int) (cylCase, *big.Rat) {
 	return c, d2
 }
 
+// caseCount returns how many of n seeded cases a test runs: n with
+// COLLIDE_LONG_TESTS=1, a quarter by default, a tenth with -short.
 func caseCount(t *testing.T, n int) int {
 	if testing.Short() {
 		return n / 10
 	}
-	return n
+	return longtest.Pick(n/4, n)
 }
 
 // TestBallOracle compares Ball with the feature-decomposition oracle, and

@@ -4,10 +4,10 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 )
 
 var v = geom.V
@@ -246,7 +246,7 @@ func randomInputs(r *rand.Rand, kind string) []geom.Vec3 {
 // rational sample times, on random inputs.
 func TestSampling(t *testing.T) {
 	n := 300
-	if os.Getenv("COLLIDE_LONG_TESTS") != "" {
+	if longtest.Enabled() {
 		n = 3000
 	}
 	r := rand.New(rand.NewPCG(1, 2))
