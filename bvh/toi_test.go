@@ -25,14 +25,18 @@ import (
 // box-tree is among them: every kind), each on one scene (the scenes in
 // turn), two motions (translating, turning), one on the scenes far from
 // the origin;
-// COLLIDE_LONG_TESTS=1 runs every other configuration on eight. The exact
-// path makes the coplanar and far scenes slow (seconds a motion).
+// COLLIDE_LONG_TESTS=1 every sixth from the first on four motions, and
+// COLLIDE_LONG=1 (by hand: minutes) every other configuration on eight. The
+// exact path makes the coplanar and far scenes slow (seconds a motion).
 func TestTimeOfImpact(t *testing.T) {
 	scenes := coherenceScenes()
 	hits, maybes := 0, 0
 	step, motions := 6, 2
-	if longtest.Enabled() {
+	switch {
+	case longtest.Exhaustive():
 		step, motions = 2, 8
+	case longtest.Enabled():
+		step, motions = 6, 4
 	}
 	if testing.Short() {
 		step = 12

@@ -24,8 +24,8 @@ import (
 // (cases_test.go). For every case: the same hit (no false negative, no
 // false positive) and, on a hit, toi.Lo ≤ earliest ≤ toi.Hi exactly,
 // toi.Hi − toi.Lo ≤ ccd.MaxWidth exactly, and toi = [0, 0] when the
-// earliest time is 0. COLLIDE_LONG_TESTS=1 runs twenty times as many as
-// the default run.
+// earliest time is 0. COLLIDE_LONG_TESTS=1 runs twice as many as the
+// default run, COLLIDE_LONG=1 (by hand) twenty times as many.
 
 // orcFloat formats x so that it reads back as the same float64 in Go
 // source (negative zero included).
@@ -210,9 +210,13 @@ func orcFloats(xs []float64) string {
 }
 
 // orcTestFamilies checks every generated family of kind, n cases a
-// family (fewer in some): n/2 by default, 10n with COLLIDE_LONG_TESTS=1.
+// family (fewer in some): n/2 by default, n with COLLIDE_LONG_TESTS=1, 10n
+// with COLLIDE_LONG=1.
 func orcTestFamilies(t *testing.T, kind string, n int) {
-	n = longtest.Pick(n/2, 10*n)
+	n = longtest.Pick(n/2, n)
+	if longtest.Exhaustive() {
+		n *= 10
+	}
 	total, hits := 0, 0
 	for _, f := range orcFamilies(kind, n, 1) {
 		t.Run(f.name, func(t *testing.T) {

@@ -209,7 +209,9 @@ func TestFlyReplays(t *testing.T) {
 	bruteFly := build(t, flyMesh, collide.Brute)
 	b := mustBilliard(t, flight.BilliardConfig{Start: geom.Vec3{X: 2, Y: 2, Z: 2}, Bounds: geom.AABB{Max: geom.Vec3{X: 4, Y: 4, Z: 4}},
 		Speed: 0.05, Spin: 0.05, Turn: 0.5, Seed: 1})
-	o := flight.Options{Steps: 400, Query: collide.QueryOptions{All: true}}
+	// A front kept throughout (not FrontAuto, which keeps it while it
+	// measures faster: the counts would depend on the machine's timing).
+	o := flight.Options{Steps: 400, Query: collide.QueryOptions{All: true}, Front: flight.FrontOn}
 	var poses []geom.Pose
 	var pairs [][]collide.Pair
 	s, err := flight.Fly(env, fly, b, o, func(st *flight.Step) error {

@@ -8,9 +8,10 @@
 // long seeded runs. A test chooses its size with [Pick] or skips a long case
 // with [Skip]; no assertion depends on the mode, only which cases run.
 //
-// COLLIDE_LONG=1, which some packages read on their own, is another thing:
-// the runs longer still (a million triangle pairs, full-size scenes) that
-// are made by hand.
+// COLLIDE_LONG=1 asks for the runs longer still, made by hand and not by CI
+// (a million triangle pairs, full-size scenes, the exact sweeps of every
+// other configuration): [Exhaustive] says whether they run, and the long
+// cases run with them.
 package longtest
 
 import (
@@ -21,10 +22,22 @@ import (
 // Env is the environment variable that turns the long cases on.
 const Env = "COLLIDE_LONG_TESTS"
 
-// Enabled reports whether the long cases run: Env is set and neither empty
-// nor "0".
-func Enabled() bool {
-	v := os.Getenv(Env)
+// ExhaustiveEnv is the environment variable that turns on the runs made
+// by hand, longer than CI's.
+const ExhaustiveEnv = "COLLIDE_LONG"
+
+// Enabled reports whether the long cases run: Env (or ExhaustiveEnv) is
+// set and neither empty nor "0".
+func Enabled() bool { return set(Env) || Exhaustive() }
+
+// Exhaustive reports whether the runs made by hand run: ExhaustiveEnv is
+// set and neither empty nor "0".
+func Exhaustive() bool { return set(ExhaustiveEnv) }
+
+// set reports whether the environment variable name is set, and neither
+// empty nor "0".
+func set(name string) bool {
+	v := os.Getenv(name)
 	return v != "" && v != "0"
 }
 

@@ -246,7 +246,7 @@ func randomInputs(r *rand.Rand, kind string) []geom.Vec3 {
 // rational sample times, on random inputs.
 func TestSampling(t *testing.T) {
 	n := 300
-	if longtest.Enabled() {
+	if longtest.Exhaustive() {
 		n = 3000
 	}
 	r := rand.New(rand.NewPCG(1, 2))
