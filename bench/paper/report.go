@@ -127,7 +127,7 @@ func (r *Report) writeCosts(w *bufio.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "\n## Table 1: the constants of the cost model (µs per operation)\n\n")
-	fmt.Fprintf(w, "Measured on the flying torus's tree (bench.MeasureCosts). Cv is a volume test, Cu a flying volume updated "+
+	fmt.Fprintf(w, "Measured on the flying torus's tree (paper.MeasureCosts). Cv is a volume test, Cu a flying volume updated "+
 		"(k-DOPs re-bounded by tumbling; the other kinds moved), Cp a triangle-triangle test.\n\n")
 	head := []string{"constant"}
 	for _, bv := range TableBVs {
