@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/collide3d/collide"
@@ -178,7 +179,10 @@ func runCheck(e *env, opts any, args []string) error {
 		return checkMotions(e, o, poses, envModel, flyModel)
 	}
 
-	w := bufio.NewWriter(e.stdout)
+	var done atomic.Int64
+	status := startStatus(e, true, statusAfter, func(el time.Duration) string { return progressLine("check", "pose", done.Load(), len(poses), el) })
+	defer status.end()
+	w := bufio.NewWriter(status.output(e.stdout))
 	lastFlush := time.Now()
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
 	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
@@ -204,6 +208,7 @@ func runCheck(e *env, opts any, args []string) error {
 			hits++
 		}
 		pp.end(st, d)
+		done.Store(int64(i + 1))
 		if pp.err != nil {
 			return fmt.Errorf("writing output: %w", pp.err)
 		}
@@ -459,7 +464,10 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 	if err := query.Prepare(envModel, flyModel, collide.QueryOptions{}); err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
+	var done atomic.Int64
+	status := startStatus(e, true, statusAfter, func(el time.Duration) string { return progressLine("check --ccd", "motion", done.Load(), len(poses)-1, el) })
+	defer status.end()
+	w := bufio.NewWriter(status.output(e.stdout))
 	lastFlush := time.Now()
 	var hits, maybes int
 	var total time.Duration
@@ -473,6 +481,7 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 			return fmt.Errorf("motion %d (poses %d and %d of %s): %s", i, i, i+1, o.poses, strings.TrimPrefix(err.Error(), "collide: "))
 		}
 		total += d
+		done.Store(int64(i + 1))
 		switch {
 		case r.Hit:
 			hits++
