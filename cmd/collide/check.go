@@ -465,7 +465,9 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 		return err
 	}
 	var done atomic.Int64
-	status := startStatus(e, true, statusAfter, func(el time.Duration) string { return progressLine("check --ccd", "motion", done.Load(), len(poses)-1, el) })
+	status := startStatus(e, true, statusAfter, func(el time.Duration) string {
+		return progressLine("check --ccd", "motion", done.Load(), len(poses)-1, el)
+	})
 	defer status.end()
 	w := bufio.NewWriter(status.output(e.stdout))
 	lastFlush := time.Now()
