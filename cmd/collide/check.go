@@ -66,6 +66,9 @@ same however many pairs there are. --max-pairs N stops each pose's query
 after N pairs; a pose stopped so, with more pairs than N, says so
 ("truncated":true in JSON, after the pairs).
 
+On a terminal, stderr keeps a status line (the poses, or with --ccd the
+motions, done of the total, the time) once the queries have run a second.
+
 A pose that is not finite, whose rotation is not orthonormal (to within
 1e-6), or that moves a vertex of FLY beyond the float64 range is an error
 naming the pose.
