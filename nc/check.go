@@ -115,10 +115,10 @@ type Violation struct {
 	Within float64
 	// Stopped says that a budget (Options.Budget, Options.MoveBudget) ran
 	// out while the violation's range, depth and clearance were searched
-	// (after MinDepth kept it): it is reported as with NoDetail (S0 0, S1 1, Depth 0,
-	// DepthMax the part's radius, Clearance 0). The contact is proved all
-	// the same (or a graze, as Graze says), and Tris are all the
-	// triangles met.
+	// (after MinDepth kept it): they are as NoDetail leaves them (S0 0,
+	// S1 1, Depth 0, DepthMax the part's radius, Clearance 0). The contact
+	// is proved all the same (or a graze, as Graze says), and Tris are all
+	// the triangles met.
 	Stopped bool
 }
 
@@ -148,9 +148,9 @@ type Summary struct {
 	// Options.Budget stopped it.
 	Reached int
 	// Stopped says that Options.Budget ran out: the moves from Reached on
-	// were not checked (CheckReader read one of them at most); those before were
-	// checked completely but for the Unfinished ones, of which the last
-	// (Reached-1) may be the move the budget stopped in.
+	// were not checked (CheckReader read one of them at most); those
+	// before were checked completely but for the Unfinished ones, of which
+	// the last (Reached-1) may be the move the budget stopped in.
 	Stopped bool
 	// Unfinished counts the moves whose check a budget cut short
 	// (Options.MoveBudget, or Options.Budget where it stopped): every
