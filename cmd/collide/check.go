@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/collide3d/collide"
@@ -64,6 +65,9 @@ as they are found (seconds then includes writing them), so memory stays the
 same however many pairs there are. --max-pairs N stops each pose's query
 after N pairs; a pose stopped so, with more pairs than N, says so
 ("truncated":true in JSON, after the pairs).
+
+On a terminal, stderr keeps a status line (the poses, or with --ccd the
+motions, done of the total, the time) once the queries have run a second.
 
 A pose that is not finite, whose rotation is not orthonormal (to within
 1e-6), or that moves a vertex of FLY beyond the float64 range is an error
@@ -178,7 +182,10 @@ func runCheck(e *env, opts any, args []string) error {
 		return checkMotions(e, o, poses, envModel, flyModel)
 	}
 
-	w := bufio.NewWriter(e.stdout)
+	var done atomic.Int64
+	status := startStatus(e, true, statusAfter, func(el time.Duration) string { return progressLine("check", "pose", done.Load(), len(poses), el) })
+	defer status.end()
+	w := bufio.NewWriter(status.output(e.stdout))
 	lastFlush := time.Now()
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
 	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
@@ -204,6 +211,7 @@ func runCheck(e *env, opts any, args []string) error {
 			hits++
 		}
 		pp.end(st, d)
+		done.Store(int64(i + 1))
 		if pp.err != nil {
 			return fmt.Errorf("writing output: %w", pp.err)
 		}
@@ -459,7 +467,12 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 	if err := query.Prepare(envModel, flyModel, collide.QueryOptions{}); err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
+	var done atomic.Int64
+	status := startStatus(e, true, statusAfter, func(el time.Duration) string {
+		return progressLine("check --ccd", "motion", done.Load(), len(poses)-1, el)
+	})
+	defer status.end()
+	w := bufio.NewWriter(status.output(e.stdout))
 	lastFlush := time.Now()
 	var hits, maybes int
 	var total time.Duration
@@ -473,6 +486,7 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 			return fmt.Errorf("motion %d (poses %d and %d of %s): %s", i, i, i+1, o.poses, strings.TrimPrefix(err.Error(), "collide: "))
 		}
 		total += d
+		done.Store(int64(i + 1))
 		switch {
 		case r.Hit:
 			hits++
