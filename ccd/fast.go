@@ -82,6 +82,7 @@ func solve(q *[8]geom.Vec3, k kind) (Interval, bool) {
 	if apart(q, k) {
 		return none, false
 	}
+	exactCalls.Add(1)
 	return exactSolve(q, k)
 }
 
@@ -200,13 +201,14 @@ type fastQuery struct {
 	d      [3]vec // X1 − X0
 	// Exact X0 and X1 (scaled), for fdd.
 	e0, e1 [3][3]dd
+	q      *[8]geom.Vec3 // the query, for staticAt
 }
 
 // fast decides the query, if every sign it needs is proven: ok false
 // hands it to the exact path.
 func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 	var fq fastQuery
-	fq.k = k
+	fq.k, fq.q = k, q
 	ref, others := 1, [3]int{0, 2, 3} // vf: p − a, b − a, c − a
 	if k == ee {
 		ref, others = 0, [3]int{1, 2, 3} // ee: q − p, r − p, s − p
@@ -243,7 +245,7 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 	}
 	// Contact at t = 0 needs f(0) = 0.
 	if math.Abs(f[0]) <= fErr0+tiny {
-		return none, false, false
+		return fq.planar()
 	}
 	// Depth-first over spans of [0, 1], earlier spans first.
 	type span struct {
@@ -332,7 +334,11 @@ func (fq *fastQuery) root(f [4]float64, lo, hi float64, depth int, err float64) 
 		}
 	}
 	lo, hi = l, h
-	switch fq.contact(lo, hi) {
+	c := fq.contact(lo, hi)
+	if c == 0 {
+		c = fq.staticAt(lo, hi)
+	}
+	switch c {
 	case 1:
 		return Interval{lo, hi}, true, true
 	case -1:

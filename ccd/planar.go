@@ -1,0 +1,227 @@
+package ccd
+
+import (
+	"math"
+
+	"github.com/collide3d/collide/geom"
+)
+
+// This file is the fast path for a query whose four points stay in one
+// plane x_i = c(t) normal to an axis (their coordinates i equal at t = 0,
+// and at t = 1, compared exactly): a motion within an axis plane, such as
+// a drop whose positions are symmetric about y = 0 meeting the features
+// that lie in y = 0. Then f is zero at every time and the fast path gave
+// up; the exact path (critical) decides from the roots of the orientations
+// of the four triples projected along i, quadratics: contact can begin
+// only at t = 0 or at one of their roots. So does this path, in float with
+// proven bounds: static at t = 0 from the exact signs of the inputs
+// (endSigns), then the roots of the four quadratics in time order, each
+// isolated alone in a span, narrowed to MaxWidth, and decided by static
+// with fastSigns (shared.go), the quadratic known zero there. Roots it
+// cannot separate or prove (two quadratics sharing a root, a root at a
+// span's end, a quadratic zero at every time) hand the query to the exact
+// path.
+
+// planar decides the query if its points stay in a plane normal to an
+// axis and every sign it needs is proven: ok false hands it to the exact
+// path.
+func (fq *fastQuery) planar() (toi Interval, hit, ok bool) {
+	zero, _, _ := shape(fq.q)
+	axis := -1
+	for i := range 3 {
+		all := true
+		for p := range pairs {
+			all = all && zero&(1<<famD(i, p)) != 0
+		}
+		if all {
+			axis = i
+			break
+		}
+	}
+	if axis < 0 {
+		return none, false, false
+	}
+	if static(&famSigns{atZero: true, end: endSigns{*fq.q}}, fq.k) {
+		return Interval{}, true, true
+	}
+	type span struct {
+		lo    float64
+		depth int
+	}
+	var stack [maxIsolate + 2]span
+	stack[0] = span{0, 0}
+	n := 1
+	for n > 0 {
+		n--
+		s := stack[n]
+		hi := s.lo + math.Ldexp(1, -s.depth)
+		pl, ph := fq.points(s.lo), fq.points(hi)
+		root, roots, unknown := 0, 0, false
+		for t := range 4 {
+			switch qroots(qcoef(axis, triplePair(triples[t], &pl), triplePair(triples[t], &ph))) {
+			case 1:
+				root, roots = t, roots+1
+			case 2:
+				unknown = true
+			}
+		}
+		switch {
+		case !unknown && roots == 0:
+			continue
+		case !unknown && roots == 1:
+			lo, hi, ok := fq.narrow(axis, root, s.lo, hi)
+			if !ok {
+				return none, false, false
+			}
+			s := famSigns{fast: fastSigns{l: fq.points(lo), h: fq.points(hi), zero: zero | 1<<famO2(axis, root)}}
+			c := static(&s, fq.k)
+			if s.fast.failed {
+				return none, false, false
+			}
+			if c {
+				return Interval{lo, hi}, true, true
+			}
+			continue
+		}
+		if s.depth == maxIsolate {
+			return none, false, false
+		}
+		w := hi - s.lo
+		stack[n] = span{s.lo + w/2, s.depth + 1}
+		stack[n+1] = span{s.lo, s.depth + 1}
+		n += 2
+	}
+	return none, false, true
+}
+
+// narrow narrows [lo, hi], where the projected orientation of triple t
+// along axis has one root and proven signs at both ends, to at most
+// MaxWidth around the root, by bisection on its proven signs.
+func (fq *fastQuery) narrow(axis, t int, lo, hi float64) (l, h float64, ok bool) {
+	pl := fq.points(lo)
+	ab := triplePair(triples[t], &pl)
+	s0 := det2(axis, ab[0], ab[1]) > 0
+	for hi-lo > MaxWidth {
+		m := (lo + hi) / 2
+		pm := fq.points(m)
+		ab := triplePair(triples[t], &pm)
+		v := det2(axis, ab[0], ab[1])
+		if math.Abs(v) <= qErr+tiny {
+			if v = fq.qdd(axis, t, m); v == 0 {
+				return 0, 0, false
+			}
+		}
+		if (v > 0) == s0 {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo, hi, true
+}
+
+// qdd is the projected orientation of triple t along axis at time m in
+// [0, 1], computed in double-double from the exact vectors (as fdd): its
+// value if its sign is proven, else 0. The vectors at m are within 30u²
+// of the exact ones (fdd), their differences (at most 2) within 70u², and
+// the 2×2 determinant (products at most 4) within 700u² < fDDErr.
+func (fq *fastQuery) qdd(axis, t int, m float64) float64 {
+	var p [4][3]dd
+	for j := range 3 {
+		for i := range 3 {
+			p[j+1][i] = fq.e0[j][i].add(fq.e1[j][i].sub(fq.e0[j][i]).mulf(m))
+		}
+	}
+	if fq.k == vf {
+		p[0], p[1] = p[1], p[0]
+	}
+	tr := triples[t]
+	j, k := (axis+1)%3, (axis+2)%3
+	a0, a1 := p[tr[1]][j].sub(p[tr[0]][j]), p[tr[1]][k].sub(p[tr[0]][k])
+	b0, b1 := p[tr[2]][j].sub(p[tr[0]][j]), p[tr[2]][k].sub(p[tr[0]][k])
+	v := a0.mul(b1).sub(a1.mul(b0)).hi
+	if math.Abs(v) <= fDDErr+tiny {
+		return 0
+	}
+	return v
+}
+
+// points returns the query's four points at time t in [0, 1], as vectors
+// from its reference point, each coordinate within 10u of the exact one.
+func (fq *fastQuery) points(t float64) (p [4]vec) {
+	for j := range 3 {
+		for i := range 3 {
+			p[j+1][i] = fq.x0[j][i] + t*fq.d[j][i]
+		}
+	}
+	if fq.k == vf {
+		// X = p − a, b − a, c − a: the points p, a, b, c are X0, 0, X1, X2.
+		p[0], p[1] = p[1], p[0]
+	}
+	return p
+}
+
+// triplePair returns the differences P1 − P0 and P2 − P0 of the triple
+// tr's points, whose projected orientation is the family member.
+func triplePair(tr [3]int, p *[4]vec) [2]vec {
+	return [2]vec{p[tr[1]].sub(p[tr[0]]), p[tr[2]].sub(p[tr[0]])}
+}
+
+// qcoef returns the Bernstein coefficients over a span of the quadratic
+// det2(ax, A(t), B(t)), A and B moving linearly from l to h: each within
+// qErr of the exact one when l and h are as points computes them.
+func qcoef(ax int, l, h [2]vec) [3]float64 {
+	return [3]float64{
+		det2(ax, l[0], l[1]),
+		(det2(ax, l[0], h[1]) + det2(ax, h[0], l[1])) / 2,
+		det2(ax, h[0], h[1]),
+	}
+}
+
+// qroots returns 0 if the quadratic's coefficients c are proven of one
+// sign (no root in its span), 1 if proven nonzero and changing sign once
+// (one root, simple), 2 otherwise.
+func qroots(c [3]float64) int {
+	const err = qErr + tiny
+	pos, neg := 0, 0
+	for _, x := range c {
+		if x > err {
+			pos++
+		} else if x < -err {
+			neg++
+		}
+	}
+	switch {
+	case pos == 3 || neg == 3:
+		return 0
+	case pos+neg == 3 && (c[0] > 0) != (c[2] > 0):
+		return 1
+	}
+	return 2
+}
+
+// endSigns gives the family's signs at t = 0 exactly, from the inputs
+// (geom's exact orientation predicates).
+type endSigns struct{ q [8]geom.Vec3 }
+
+func (s *endSigns) sign(id int) int {
+	q := &s.q
+	switch {
+	case id == famO3:
+		return geom.Orient3D(q[0], q[1], q[2], q[3])
+	case id >= famD(0, 0):
+		i, p := (id-famD(0, 0))/6, (id-famD(0, 0))%6
+		a, b := q[pairs[p][0]].Index(i), q[pairs[p][1]].Index(i)
+		switch {
+		case b > a:
+			return 1
+		case b < a:
+			return -1
+		}
+		return 0
+	}
+	i, t := (id-1)/4, (id-1)%4
+	j, k := (i+1)%3, (i+2)%3
+	a, b, c := q[triples[t][0]], q[triples[t][1]], q[triples[t][2]]
+	return geom.Orient2D(a.Index(j), a.Index(k), b.Index(j), b.Index(k), c.Index(j), c.Index(k))
+}
