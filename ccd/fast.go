@@ -24,7 +24,10 @@ import (
 // decided by projecting along the axis of the largest normal component:
 // vf, the vertex against the three edges; ee, each segment against the
 // other's line: quadratics, whose signs are proven constant over the span
-// from their own Bernstein coefficients there.
+// from their own Bernstein coefficients there. Where one of them is zero at
+// the root (a vertex sliding through an edge), staticAt (shared.go)
+// decides from the exact structure of the inputs; where f is zero at every
+// time in a plane normal to an axis, planar (planar.go).
 //
 // Error bounds. The vectors are scaled by a power of two so that no
 // component exceeds 1; each is then within u = 2^-53 of the exact scaled
