@@ -246,9 +246,16 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 		(det3(a0, b1, c1) + det3(a1, b0, c1) + det3(a1, b1, c0)) / 3,
 		det3(a1, b1, c1),
 	}
-	// Contact at t = 0 needs f(0) = 0.
+	// Contact at t = 0 needs f(0) = 0. A contact at 0 is decided
+	// exactly (endSigns); else the roots after it are not isolated here.
 	if math.Abs(f[0]) <= fErr0+tiny {
-		return fq.planar()
+		if toi, hit, ok := fq.planar(); ok {
+			return toi, hit, ok
+		}
+		if static(&famSigns{atZero: true, end: endSigns{*q}}, k) {
+			return Interval{}, true, true
+		}
+		return none, false, false
 	}
 	// Depth-first over spans of [0, 1], earlier spans first.
 	type span struct {
