@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 )
 
 // sharedQuery returns a seeded query with the structure shared.go and
@@ -124,10 +125,11 @@ func agrees(toi Interval, hit bool, etoi Interval, ehit bool) bool {
 // seeded structured queries: wherever the fast path decides it decides
 // as the exact path does, with an interval that holds the exact one's,
 // and solve (the queries' path, filters included) agrees too. The fast
-// path must decide most of them.
+// path must decide most of them. 1500 queries by default, 6000 with
+// COLLIDE_LONG_TESTS=1.
 func TestSharedAgainstExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 2))
-	const n = 3000
+	n := longtest.Pick(1500, 6000)
 	decided, hits := 0, 0
 	for m := range n {
 		q, what := sharedQuery(rng)
