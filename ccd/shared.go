@@ -4,13 +4,13 @@ import "github.com/collide3d/collide/geom"
 
 // This file is the fast path's second way to decide contact at a root of
 // f, for the roots where contact's quadratics are exactly zero: a vertex
-// that slides through an edge, a triangle that is a segment at that
-// instant. Such ties are not an accident of rounding but of the inputs'
-// structure, most often three of the four points sharing one coordinate
-// exactly at every time (an axis-aligned motion whose positions are
-// symmetric about a coordinate plane: a vertical drop at y = 0). They
-// made the fast path give up, and the exact path took about a
-// millisecond for each.
+// that slides through an edge or meets a vertex, a triangle that is a
+// segment at that instant. Such ties are not an accident of rounding but
+// of the inputs' structure: three of the four points sharing one
+// coordinate exactly at every time, or two points sharing two (an
+// axis-aligned motion whose positions are symmetric about a coordinate
+// plane: a vertical drop at y = 0). They made the fast path give up, and
+// the exact path took about a millisecond for each.
 //
 // At the root t* (isolated in [lo, hi], where f has exactly one root,
 // simple), contact is decided by the exact path's own test, static, from
@@ -19,14 +19,11 @@ import "github.com/collide3d/collide/geom"
 //   - the orientation of the four points, f: zero (t* is its root);
 //   - a coordinate difference that is zero at t = 0 and at t = 1 (the two
 //     input coordinates equal, compared exactly): zero at every time;
-//   - when the points other than point o share coordinate i at every
-//     time, f = ±L·Q, with L = the difference of coordinate i between o
-//     and any other point (linear) and Q = the orientation of the other
-//     three projected along axis i (quadratic): expanded about one of the
-//     three, the two other difference vectors have no component i. With
-//     L's sign proven at lo and at hi, t* is L's root (opposite signs:
-//     then the differences of coordinate i between o and the others are
-//     zero at t*) or Q's (one sign: then Q is zero at t*), never both;
+//   - for each factorization f = ±L·Q that shape reads from the inputs (L
+//     a coordinate difference, linear, Q a projected orientation,
+//     quadratic): with L's sign proven at lo and at hi, t* is L's root
+//     (opposite signs) or Q's (one sign), never both as the root is
+//     simple; the members equal to ±L, or to ±Q, are then zero at t*;
 //   - a projected orientation (a[j]·b[l] − a[l]·b[j] of two difference
 //     vectors a, b from one of its three points to the two others) each
 //     of whose two products has a factor known zero at t* (above): zero;
