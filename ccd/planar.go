@@ -6,35 +6,57 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
-// This file is the fast path for a query whose four points stay in one
-// plane x_i = c(t) normal to an axis (their coordinates i equal at t = 0,
-// and at t = 1, compared exactly): a motion within an axis plane, such as
-// a drop whose positions are symmetric about y = 0 meeting the features
-// that lie in y = 0. Then f is zero at every time and the fast path gave
-// up; the exact path (critical) decides from the roots of the orientations
-// of the four triples projected along i, quadratics: contact can begin
-// only at t = 0 or at one of their roots. So does this path, in float with
-// proven bounds: static at t = 0 from the exact signs of the inputs
-// (endSigns), then the roots of the four quadratics in time order, each
-// isolated alone in a span, narrowed to MaxWidth, and decided by static
-// with fastSigns (shared.go), the quadratic known zero there. Roots it
-// cannot separate or prove (two quadratics sharing a root, a root at a
-// span's end, a quadratic zero at every time) hand the query to the exact
-// path.
+// This file is the fast path for a query whose four points stay coplanar
+// by the structure of its inputs (flat): all four in one plane x_i = c(t)
+// normal to an axis (their coordinates i equal at t = 0, and at t = 1,
+// compared exactly), as when a drop whose positions are symmetric about
+// y = 0 meets the features that lie in y = 0; or two pairs of them on
+// lines along one axis, as two edges along an axis passing each other.
+// Then f is zero at every time and the fast path gave up; the exact path
+// (critical) decides from the roots of the orientations of the four
+// triples projected along an axis that does not lie in their plane,
+// quadratics: contact can begin only at t = 0 or at one of their roots.
+// So does this path, in float with proven bounds: static at t = 0 from the
+// exact signs of the inputs (endSigns), then the roots of the four
+// quadratics in time order, each isolated alone in a span, narrowed to
+// MaxWidth, and decided by static with fastSigns (shared.go), the
+// quadratic known zero there. Roots it cannot separate or prove (two
+// quadratics sharing a root, a root at a span's end) hand the query to
+// the exact path.
 
-// planar decides the query if its points stay in a plane normal to an
-// axis and every sign it needs is proven: ok false hands it to the exact
-// path.
+// planar decides the query if its points stay coplanar by structure and
+// every sign it needs is proven: ok false hands it to the exact path.
 func (fq *fastQuery) planar() (toi Interval, hit, ok bool) {
 	zero, _, _ := shape(fq.q)
-	axis := -1
-	for i := range 3 {
-		all := true
-		for p := range pairs {
-			all = all && zero&(1<<famD(i, p)) != 0
+	if !flat(zero) {
+		return none, false, false
+	}
+	// The axis to project along, as critical chooses: vf, the triangle's
+	// own orientation is not zero at every time; ee, one of the four is
+	// not (a Bernstein coefficient on [0, 1] proven nonzero). The
+	// members zero at every time by structure are left out: they have no
+	// root, and fastSigns knows them zero.
+	axis, use := -1, [4]bool{}
+	p0, p1 := fq.points(0), fq.points(1)
+	for a := range 3 {
+		var u [4]bool
+		valid := false
+		for t := range 4 {
+			if o2Zero(zero, a, t) {
+				continue
+			}
+			u[t] = true
+			c := qcoef(a, triplePair(triples[t], &p0), triplePair(triples[t], &p1))
+			nonzero := false
+			for _, x := range c {
+				nonzero = nonzero || math.Abs(x) > qErr+tiny
+			}
+			if nonzero && (fq.k == ee || t == 3) {
+				valid = true
+			}
 		}
-		if all {
-			axis = i
+		if valid {
+			axis, use = a, u
 			break
 		}
 	}
@@ -56,9 +78,14 @@ func (fq *fastQuery) planar() (toi Interval, hit, ok bool) {
 		s := stack[n]
 		hi := s.lo + math.Ldexp(1, -s.depth)
 		pl, ph := fq.points(s.lo), fq.points(hi)
-		root, roots, unknown := 0, 0, false
+		root, roots, unknown, apart := 0, 0, false, false
 		for t := range 4 {
+			if !use[t] {
+				continue
+			}
 			switch qroots(qcoef(axis, triplePair(triples[t], &pl), triplePair(triples[t], &ph))) {
+			case 0:
+				apart = true
 			case 1:
 				root, roots = t, roots+1
 			case 2:
@@ -73,7 +100,15 @@ func (fq *fastQuery) planar() (toi Interval, hit, ok bool) {
 			if !ok {
 				return none, false, false
 			}
-			s := famSigns{fast: fastSigns{l: fq.points(lo), h: fq.points(hi), zero: zero | 1<<famO2(axis, root)}}
+			z := zero | 1<<famO2(axis, root)
+			if apart {
+				// Another member along axis is nonzero at the root: three
+				// of the points span the common plane, which projects one
+				// to one along axis, so the root's triple is on a line:
+				// its orientation along every axis is zero.
+				z |= 1<<famO2(0, root) | 1<<famO2(1, root) | 1<<famO2(2, root)
+			}
+			s := famSigns{fast: fastSigns{l: fq.points(lo), h: fq.points(hi), zero: z}}
 			c := static(&s, fq.k)
 			if s.fast.failed {
 				return none, false, false
@@ -92,6 +127,32 @@ func (fq *fastQuery) planar() (toi Interval, hit, ok bool) {
 		n += 2
 	}
 	return none, false, true
+}
+
+// flat reports whether the query's four points are coplanar at every time
+// by the structure zero records (the coordinate differences zero at every
+// time): all four share a coordinate, or two disjoint pairs each share
+// the same two coordinates (each pair on a line along the third axis: two
+// parallel lines, or one, are in a plane).
+func flat(zero uint64) bool {
+	z := func(i, p int) bool { return zero&(1<<famD(i, p)) != 0 }
+	for i := range 3 {
+		all := true
+		for p := range pairs {
+			all = all && z(i, p)
+		}
+		if all {
+			return true
+		}
+		j, k := (i+1)%3, (i+2)%3
+		for p := range 3 { // pairs p and 5 − p are disjoint
+			q := 5 - p
+			if z(j, p) && z(k, p) && z(j, q) && z(k, q) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // narrow narrows [lo, hi], where the projected orientation of triple t

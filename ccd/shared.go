@@ -72,15 +72,8 @@ func (s *fastSigns) sign(id int) int {
 	}
 	i, t := (id-1)/4, (id-1)%4
 	tr := triples[t]
-	j, k := (i+1)%3, (i+2)%3
-	// a[j]·b[k] − a[k]·b[j], a = P1 − P0, b = P2 − P0 for the triple's
-	// points in any cyclic order (the same value).
-	for r := range 3 {
-		p0, p1, p2 := tr[r], tr[(r+1)%3], tr[(r+2)%3]
-		ab, ac := pairIndex(p0, p1), pairIndex(p0, p2)
-		if (s.isZero(famD(j, ab)) || s.isZero(famD(k, ac))) && (s.isZero(famD(k, ab)) || s.isZero(famD(j, ac))) {
-			return 0
-		}
+	if o2Zero(s.zero, i, t) {
+		return 0
 	}
 	l := [2]vec{s.l[tr[1]].sub(s.l[tr[0]]), s.l[tr[2]].sub(s.l[tr[0]])}
 	h := [2]vec{s.h[tr[1]].sub(s.h[tr[0]]), s.h[tr[2]].sub(s.h[tr[0]])}
@@ -89,6 +82,24 @@ func (s *fastSigns) sign(id int) int {
 		s.failed = true
 	}
 	return v
+}
+
+// o2Zero reports whether the orientation of triple t projected along
+// axis i is zero where the coordinate differences that zero records are:
+// it is a[j]·b[k] − a[k]·b[j], a = P1 − P0, b = P2 − P0 for the triple's
+// points in any cyclic order (the same value), zero if both products
+// have a zero factor.
+func o2Zero(zero uint64, i, t int) bool {
+	z := func(i, a, b int) bool { return zero&(1<<famD(i, pairIndex(a, b))) != 0 }
+	tr := triples[t]
+	j, k := (i+1)%3, (i+2)%3
+	for r := range 3 {
+		p0, p1, p2 := tr[r], tr[(r+1)%3], tr[(r+2)%3]
+		if (z(j, p0, p1) || z(k, p0, p2)) && (z(k, p0, p1) || z(j, p0, p2)) {
+			return true
+		}
+	}
+	return false
 }
 
 // pairIndex returns the index in pairs of points a and b (a ≠ b).
