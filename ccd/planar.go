@@ -66,28 +66,39 @@ func (fq *fastQuery) planar() (toi Interval, hit, ok bool) {
 	if static(&famSigns{atZero: true, end: endSigns{*fq.q}}, fq.k) {
 		return Interval{}, true, true
 	}
+	// The members' exact signs at 0 and 1: a member zero there has that
+	// end as a root, known (t = 0 is decided above, t = 1 below).
+	var s0, s1 [4]int
+	end1 := endSigns{[8]geom.Vec3{fq.q[4], fq.q[5], fq.q[6], fq.q[7]}}
+	e0 := endSigns{*fq.q}
+	for t := range 4 {
+		if use[t] {
+			s0[t], s1[t] = e0.sign(famO2(axis, t)), end1.sign(famO2(axis, t))
+		}
+	}
 	type span struct {
-		lo    float64
-		depth int
+		lo, hi float64
+		depth  int
 	}
 	var stack [maxIsolate + 2]span
-	stack[0] = span{0, 0}
+	stack[0] = span{0, 1, 0}
 	n := 1
 	for n > 0 {
 		n--
 		s := stack[n]
-		hi := s.lo + math.Ldexp(1, -s.depth)
-		pl, ph := fq.points(s.lo), fq.points(hi)
-		root, roots, unknown, apart := 0, 0, false, false
+		pl, ph := fq.points(s.lo), fq.points(s.hi)
+		root, roots, unknown, apart, left := 0, 0, false, false, 0
 		for t := range 4 {
 			if !use[t] {
 				continue
 			}
-			switch qroots(qcoef(axis, triplePair(triples[t], &pl), triplePair(triples[t], &ph))) {
+			c := qcoef(axis, triplePair(triples[t], &pl), triplePair(triples[t], &ph))
+			k, l := qrootsIn(c, s.lo == 0 && s0[t] == 0, s.hi == 1 && s1[t] == 0)
+			switch k {
 			case 0:
 				apart = true
 			case 1:
-				root, roots = t, roots+1
+				root, roots, left = t, roots+1, l
 			case 2:
 				unknown = true
 			}
@@ -96,7 +107,7 @@ func (fq *fastQuery) planar() (toi Interval, hit, ok bool) {
 		case !unknown && roots == 0:
 			continue
 		case !unknown && roots == 1:
-			lo, hi, ok := fq.narrow(axis, root, s.lo, hi)
+			lo, hi, ok := fq.narrow(axis, root, s.lo, s.hi, left)
 			if !ok {
 				return none, false, false
 			}
@@ -121,12 +132,87 @@ func (fq *fastQuery) planar() (toi Interval, hit, ok bool) {
 		if s.depth == maxIsolate {
 			return none, false, false
 		}
-		w := hi - s.lo
-		stack[n] = span{s.lo + w/2, s.depth + 1}
-		stack[n+1] = span{s.lo, s.depth + 1}
+		m, ok := fq.splitAt(axis, &use, s.lo, s.hi)
+		if !ok {
+			return none, false, false
+		}
+		stack[n] = span{m, s.hi, s.depth + 1}
+		stack[n+1] = span{s.lo, m, s.depth + 1}
 		n += 2
 	}
+	// No contact before 1: at 1 exactly.
+	if static(&famSigns{atZero: true, end: end1}, fq.k) {
+		return Interval{1, 1}, true, true
+	}
 	return none, false, true
+}
+
+// splitAt returns a time inside (lo, hi) where every member used along
+// axis has a proven sign, so that no span ends at a root: the middle, or
+// else a point at 3/8 or 5/8 of the span (roots at dyadic times are
+// common where coordinates are on a grid).
+func (fq *fastQuery) splitAt(axis int, use *[4]bool, lo, hi float64) (float64, bool) {
+next:
+	for _, f := range [3]float64{0.5, 0.375, 0.625} {
+		m := lo + (hi-lo)*f
+		if m <= lo || m >= hi {
+			continue
+		}
+		p := fq.points(m)
+		for t := range 4 {
+			if !use[t] {
+				continue
+			}
+			ab := triplePair(triples[t], &p)
+			if math.Abs(det2(axis, ab[0], ab[1])) <= qErr+tiny {
+				continue next
+			}
+		}
+		return m, true
+	}
+	return 0, false
+}
+
+// qrootsIn is qroots for a span whose ends may be known roots of the
+// quadratic (z0: its start is t = 0 and the quadratic is zero there,
+// exactly; z1: its end is t = 1, likewise): the known root factored out,
+// the rest is linear. It returns 0 (no root inside), 1 (one root, simple,
+// inside; left the quadratic's sign just after the start), or 2 (not
+// proven).
+func qrootsIn(c [3]float64, z0, z1 bool) (k, left int) {
+	const err = qErr + tiny
+	sg := func(x float64) int {
+		switch {
+		case x > err:
+			return 1
+		case x < -err:
+			return -1
+		}
+		return 0
+	}
+	var a, b int // the linear rest's signs at the span's ends
+	switch {
+	case z0 && z1:
+		// c1·2s(1 − s): one sign inside.
+		if sg(c[1]) != 0 {
+			return 0, 0
+		}
+		return 2, 0
+	case z0: // s·(2c1(1 − s) + c2·s)
+		a, b = sg(c[1]), sg(c[2])
+	case z1: // (1 − s)·(c0(1 − s) + 2c1·s)
+		a, b = sg(c[0]), sg(c[1])
+	default:
+		k := qroots(c)
+		return k, sg(c[0])
+	}
+	switch {
+	case a == 0 || b == 0:
+		return 2, 0
+	case a == b:
+		return 0, 0
+	}
+	return 1, a
 }
 
 // flat reports whether the query's four points are coplanar at every time
@@ -156,23 +242,31 @@ func flat(zero uint64) bool {
 }
 
 // narrow narrows [lo, hi], where the projected orientation of triple t
-// along axis has one root and proven signs at both ends, to at most
-// MaxWidth around the root, by bisection on its proven signs.
-func (fq *fastQuery) narrow(axis, t int, lo, hi float64) (l, h float64, ok bool) {
-	pl := fq.points(lo)
-	ab := triplePair(triples[t], &pl)
-	s0 := det2(axis, ab[0], ab[1]) > 0
+// along axis has one root (inside) and sign left just after lo, to at
+// most MaxWidth around the root, by bisection on its proven signs (in
+// float, else in double-double; at 3/8 or 5/8 of the span where the
+// middle is too close to the root).
+func (fq *fastQuery) narrow(axis, t int, lo, hi float64, left int) (l, h float64, ok bool) {
 	for hi-lo > MaxWidth {
-		m := (lo + hi) / 2
-		pm := fq.points(m)
-		ab := triplePair(triples[t], &pm)
-		v := det2(axis, ab[0], ab[1])
-		if math.Abs(v) <= qErr+tiny {
-			if v = fq.qdd(axis, t, m); v == 0 {
-				return 0, 0, false
+		v := 0.0
+		var m float64
+		for _, f := range [3]float64{0.5, 0.375, 0.625} {
+			if m = lo + (hi-lo)*f; m <= lo || m >= hi {
+				continue
+			}
+			pm := fq.points(m)
+			ab := triplePair(triples[t], &pm)
+			if v = det2(axis, ab[0], ab[1]); math.Abs(v) > qErr+tiny {
+				break
+			}
+			if v = fq.qdd(axis, t, m); v != 0 {
+				break
 			}
 		}
-		if (v > 0) == s0 {
+		if v == 0 {
+			return 0, 0, false
+		}
+		if (v > 0) == (left > 0) {
 			lo = m
 		} else {
 			hi = m
