@@ -246,8 +246,12 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 		(det3(a0, b1, c1) + det3(a1, b0, c1) + det3(a1, b1, c0)) / 3,
 		det3(a1, b1, c1),
 	}
-	// Contact at t = 0 needs f(0) = 0. A contact at 0 is decided
-	// exactly (endSigns); else the roots after it are not isolated here.
+	// Contact at t = 0 needs f(0) = 0. Where f(0) and f(1) are within
+	// their bound, their exact signs (geom.Orient3D of the inputs) say
+	// whether 0 and 1 are roots: contact at 0 is then decided exactly
+	// (endSigns), at 1 after the roots before it, and the isolation
+	// factors them out (z0, z1).
+	z0, z1 := false, false
 	if math.Abs(f[0]) <= fErr0+tiny {
 		if toi, hit, ok := fq.planar(); ok {
 			return toi, hit, ok
@@ -255,7 +259,13 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 		if static(&famSigns{atZero: true, end: endSigns{*q}}, k) {
 			return Interval{}, true, true
 		}
-		return none, false, false
+		if geom.Orient3D(q[0], q[1], q[2], q[3]) != 0 {
+			return none, false, false
+		}
+		z0 = true
+	}
+	if math.Abs(f[3]) <= fErr0+tiny && geom.Orient3D(q[4], q[5], q[6], q[7]) == 0 {
+		z1 = true
 	}
 	// Depth-first over spans of [0, 1], earlier spans first.
 	type span struct {
@@ -271,15 +281,29 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 		s := stack[n]
 		w := math.Ldexp(1, -s.depth)
 		err := fErr0 + fErrD*float64(s.depth) + tiny
-		switch signs(s.f, err) {
-		case 0: // no root
-			continue
-		case 1: // one root
-			toi, hit, ok := fq.root(s.f, s.lo, s.lo+w, s.depth, err)
-			if !ok || hit {
-				return toi, hit, ok
+		if e0, e1 := z0 && s.lo == 0, z1 && s.lo+w == 1; e0 || e1 {
+			c, left := signsZ(s.f, err, e0, e1)
+			switch c {
+			case 0:
+				continue
+			case 1:
+				toi, hit, ok := fq.rootDD(s.lo, s.lo+w, left)
+				if !ok || hit {
+					return toi, hit, ok
+				}
+				continue
 			}
-			continue
+		} else {
+			switch signs(s.f, err) {
+			case 0: // no root
+				continue
+			case 1: // one root
+				toi, hit, ok := fq.root(s.f, s.lo, s.lo+w, s.depth, err)
+				if !ok || hit {
+					return toi, hit, ok
+				}
+				continue
+			}
 		}
 		if s.depth == maxIsolate {
 			return none, false, false
@@ -289,7 +313,89 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 		stack[n+1] = span{l, s.lo, s.depth + 1}
 		n += 2
 	}
+	if z1 && static(&famSigns{atZero: true, end: endSigns{[8]geom.Vec3{q[4], q[5], q[6], q[7]}}}, k) {
+		return Interval{1, 1}, true, true
+	}
 	return none, false, true
+}
+
+// signsZ is signs for a span of f that starts at t = 0 where f(0) = 0
+// (e0) or ends at t = 1 where f(1) = 0 (e1), exactly: those roots
+// factored out, f is s, 1 − s or s·(1 − s) times a quadratic or a linear
+// rest whose Bernstein coefficients are positive multiples of c1, c2, c3
+// (e0), c0, c1, c2 (e1) or c1, c2 (both). It returns 0 (no root inside),
+// 1 (one root inside, simple, left f's sign just after the start) or 2.
+func signsZ(c [4]float64, err float64, e0, e1 bool) (k, left int) {
+	r := c[1:]
+	switch {
+	case e0 && e1:
+		r = c[1:3]
+	case e1:
+		r = c[:3]
+	}
+	pos, neg := 0, 0
+	for _, x := range r {
+		if x > err {
+			pos++
+		} else if x < -err {
+			neg++
+		}
+	}
+	switch {
+	case pos == len(r) || neg == len(r):
+		return 0, 0
+	case pos+neg < len(r):
+		return 2, 0
+	}
+	v := 0
+	for i := 1; i < len(r); i++ {
+		if (r[i] > 0) != (r[i-1] > 0) {
+			v++
+		}
+	}
+	if v != 1 {
+		return 2, 0
+	}
+	if r[0] > 0 {
+		return 1, 1
+	}
+	return 1, -1
+}
+
+// rootDD is root for a span with an end where f is exactly zero (signsZ):
+// f's one root inside is narrowed by bisection on f's proven signs (float
+// or double-double; at 3/8 or 5/8 of the span where the middle is too
+// close to a root), left its sign just after lo.
+func (fq *fastQuery) rootDD(lo, hi float64, left int) (toi Interval, hit, ok bool) {
+	for hi-lo > MaxWidth {
+		v, m := 0.0, 0.0
+		for _, f := range [3]float64{0.5, 0.375, 0.625} {
+			if m = lo + (hi-lo)*f; m > lo && m < hi {
+				if v = fq.sign(m); v != 0 {
+					break
+				}
+			}
+		}
+		if v == 0 {
+			return none, false, false
+		}
+		if (v > 0) == (left > 0) {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	c := fq.contact(lo, hi)
+	if c == 0 {
+		c = fq.staticAt(lo, hi)
+	}
+	switch c {
+	case 1:
+		return Interval{lo, hi}, true, true
+	case -1:
+		return none, false, true
+	}
+	return none, false, false
 }
 
 // signs returns 0 if the coefficients c are all proven of one sign (beyond
