@@ -253,6 +253,9 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 	// factors them out (z0, z1).
 	z0, z1 := false, false
 	if math.Abs(f[0]) <= fErr0+tiny {
+		if toi, hit, ok := fq.parallel(); ok {
+			return toi, hit, ok
+		}
 		if toi, hit, ok := fq.planar(); ok {
 			return toi, hit, ok
 		}

@@ -380,3 +380,74 @@ func (s *endSigns) sign(id int) int {
 	a, b, c := q[triples[t][0]], q[triples[t][1]], q[triples[t][2]]
 	return geom.Orient2D(a.Index(j), a.Index(k), b.Index(j), b.Index(k), c.Index(j), c.Index(k))
 }
+
+// parallel decides an edge-edge query whose edges are parallel at every
+// time, by structure: both along one axis (each edge's ends share the two
+// other coordinates), or each moving without turning or stretching (its
+// end-to-end vector the same at t = 0 and 1, exactly) with those vectors
+// parallel, exactly. Such edges can touch only when their lines coincide,
+// r on the line pq: every orientation of p, q, r projected along an axis
+// zero. Where at every time one of them has a proven sign (spans of
+// [0, 1], qsign), the edges never touch; else (the lines meet, or an edge
+// is a point) ok is false.
+func (fq *fastQuery) parallel() (toi Interval, hit, ok bool) {
+	if fq.k != ee || !fq.parallelEdges() {
+		return none, false, false
+	}
+	type span struct {
+		lo, hi float64
+		depth  int
+	}
+	var stack [maxIsolate + 2]span
+	stack[0] = span{0, 1, 0}
+	n := 1
+	for n > 0 {
+		n--
+		s := stack[n]
+		pl, ph := fq.points(s.lo), fq.points(s.hi)
+		l, h := triplePair(triples[0], &pl), triplePair(triples[0], &ph)
+		if qsign(0, l, h) != 0 || qsign(1, l, h) != 0 || qsign(2, l, h) != 0 {
+			continue
+		}
+		if s.depth == maxIsolate {
+			return none, false, false
+		}
+		m := (s.lo + s.hi) / 2
+		stack[n] = span{m, s.hi, s.depth + 1}
+		stack[n+1] = span{s.lo, m, s.depth + 1}
+		n += 2
+	}
+	return none, false, true
+}
+
+// parallelEdges reports whether the edges pq and rs are parallel at every
+// time, by parallel's structures.
+func (fq *fastQuery) parallelEdges() bool {
+	q := fq.q
+	same := func(a, b int, i int) bool {
+		return q[a].Index(i) == q[b].Index(i) && q[a+4].Index(i) == q[b+4].Index(i)
+	}
+	for i := range 3 {
+		j, k := (i+1)%3, (i+2)%3
+		if same(0, 1, j) && same(0, 1, k) && same(2, 3, j) && same(2, 3, k) {
+			return true
+		}
+	}
+	// u = q − p and v = s − r, the same at both ends and exact as floats.
+	var u, v [3]float64
+	for i := range 3 {
+		u0, u1 := ddDiff(q[1].Index(i), q[0].Index(i)), ddDiff(q[5].Index(i), q[4].Index(i))
+		v0, v1 := ddDiff(q[3].Index(i), q[2].Index(i)), ddDiff(q[7].Index(i), q[6].Index(i))
+		if u0 != u1 || v0 != v1 || u0.lo != 0 || v0.lo != 0 {
+			return false
+		}
+		u[i], v[i] = u0.hi, v0.hi
+	}
+	for i := range 3 {
+		j, k := (i+1)%3, (i+2)%3
+		if geom.Orient2D(0, 0, u[j], u[k], v[j], v[k]) != 0 {
+			return false
+		}
+	}
+	return true
+}
