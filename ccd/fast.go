@@ -57,6 +57,7 @@ const (
 	u      = 0x1p-53
 	fErr0  = 128 * u
 	fErrD  = 18 * u
+	fErrL  = 36 * u
 	fErrAt = 256 * u
 	fDDErr = 0x1p-88
 	qErr   = 512 * u
@@ -65,8 +66,6 @@ const (
 	// span that cannot be decided by then (roots too close together, a
 	// tangency, f near zero everywhere) goes to the exact path.
 	maxIsolate = 24
-	// refineDepth is the depth of a span MaxWidth wide.
-	refineDepth = 40
 )
 
 // solve decides the query q of kind k.
@@ -270,38 +269,38 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 	if math.Abs(f[3]) <= fErr0+tiny && geom.Orient3D(q[4], q[5], q[6], q[7]) == 0 {
 		z1 = true
 	}
-	// Depth-first over spans of [0, 1], earlier spans first.
+	// Depth-first over spans of [0, 1], earlier spans first; each span's
+	// coefficients within err of the exact ones.
 	type span struct {
-		f     [4]float64
-		lo    float64
-		depth int
+		f      [4]float64
+		lo, hi float64
+		err    float64
+		depth  int
 	}
 	var stack [maxIsolate + 2]span
-	stack[0] = span{f, 0, 0}
+	stack[0] = span{f, 0, 1, fErr0 + tiny, 0}
 	n := 1
 	for n > 0 {
 		n--
 		s := stack[n]
-		w := math.Ldexp(1, -s.depth)
-		err := fErr0 + fErrD*float64(s.depth) + tiny
-		if e0, e1 := z0 && s.lo == 0, z1 && s.lo+w == 1; e0 || e1 {
-			c, left := signsZ(s.f, err, e0, e1)
+		if e0, e1 := z0 && s.lo == 0, z1 && s.hi == 1; e0 || e1 {
+			c, left := signsZ(s.f, s.err, e0, e1)
 			switch c {
 			case 0:
 				continue
 			case 1:
-				toi, hit, ok := fq.rootDD(s.lo, s.lo+w, left)
+				toi, hit, ok := fq.rootDD(s.lo, s.hi, left)
 				if !ok || hit {
 					return toi, hit, ok
 				}
 				continue
 			}
 		} else {
-			switch signs(s.f, err) {
+			switch signs(s.f, s.err) {
 			case 0: // no root
 				continue
 			case 1: // one root
-				toi, hit, ok := fq.root(s.f, s.lo, s.lo+w, s.depth, err)
+				toi, hit, ok := fq.root(s.f, s.lo, s.hi, s.err)
 				if !ok || hit {
 					return toi, hit, ok
 				}
@@ -311,9 +310,21 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 		if s.depth == maxIsolate {
 			return none, false, false
 		}
+		// At the middle, or where f's sign there is not proven (a root at
+		// a dyadic time, common on grids) at 3/8 or 5/8 of the span.
 		l, r := split(s.f)
-		stack[n] = span{r, s.lo + w/2, s.depth + 1}
-		stack[n+1] = span{l, s.lo, s.depth + 1}
+		m, err := (s.lo+s.hi)/2, s.err+fErrD
+		if math.Abs(l[3]) <= err {
+			for _, lam := range [2]float64{0.375, 0.625} {
+				l2, r2 := splitAt(s.f, lam)
+				if math.Abs(l2[3]) > s.err+fErrL {
+					l, r, m, err = l2, r2, s.lo+(s.hi-s.lo)*lam, s.err+fErrL
+					break
+				}
+			}
+		}
+		stack[n] = span{r, m, s.hi, err, s.depth + 1}
+		stack[n+1] = span{l, s.lo, m, err, s.depth + 1}
 		n += 2
 	}
 	if z1 && static(&famSigns{atZero: true, end: endSigns{[8]geom.Vec3{q[4], q[5], q[6], q[7]}}}, k) {
@@ -442,13 +453,26 @@ func split(c [4]float64) (l, r [4]float64) {
 	return [4]float64{c[0], a, e, h}, [4]float64{h, g, d, c[3]}
 }
 
+// splitAt returns the Bernstein coefficients of the cubic c on [0, λ] and
+// [λ, 1] of its span (de Casteljau at λ, 1 − λ exact).
+func splitAt(c [4]float64, lam float64) (l, r [4]float64) {
+	mu := 1 - lam
+	a := mu*c[0] + lam*c[1]
+	b := mu*c[1] + lam*c[2]
+	d := mu*c[2] + lam*c[3]
+	e := mu*a + lam*b
+	g := mu*b + lam*d
+	h := mu*e + lam*g
+	return [4]float64{c[0], a, e, h}, [4]float64{h, g, d, c[3]}
+}
+
 // root decides contact at the one root of f in [lo, hi] (f's Bernstein
-// coefficients there, at depth depth, err their bound). It narrows the
+// coefficients there, err their bound). It narrows the
 // span to at most MaxWidth around the root, then decides contact there.
-func (fq *fastQuery) root(f [4]float64, lo, hi float64, depth int, err float64) (toi Interval, hit, ok bool) {
+func (fq *fastQuery) root(f [4]float64, lo, hi float64, err float64) (toi Interval, hit, ok bool) {
 	l, h, ok := fq.newton(f, lo, hi)
 	if !ok {
-		if l, h, ok = fq.bisect(f, lo, hi, depth, err); !ok {
+		if l, h, ok = fq.bisect(f, lo, hi, err); !ok {
 			return none, false, false
 		}
 	}
@@ -521,10 +545,10 @@ func (fq *fastQuery) sign(t float64) float64 {
 // bisect narrows [lo, hi] as newton does, by bisection: on the Bernstein
 // coefficients while f's sign at the middle is proven by them, then on f
 // in double-double.
-func (fq *fastQuery) bisect(f [4]float64, lo, hi float64, depth int, err float64) (l, h float64, ok bool) {
+func (fq *fastQuery) bisect(f [4]float64, lo, hi float64, err float64) (l, h float64, ok bool) {
 	s0 := f[0] > 0 // f's sign at lo
 	dd := false
-	for ; depth < refineDepth; depth++ {
+	for hi-lo > MaxWidth {
 		m := (lo + hi) / 2
 		var v float64
 		if !dd {
