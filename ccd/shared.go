@@ -1,6 +1,10 @@
 package ccd
 
-import "github.com/collide3d/collide/geom"
+import (
+	"math"
+
+	"github.com/collide3d/collide/geom"
+)
 
 // This file is the fast path's second way to decide contact at a root of
 // f, for the roots where contact's quadratics are exactly zero: a vertex
@@ -201,12 +205,15 @@ func (fq *fastQuery) staticAt(lo, hi float64) int {
 		switch {
 		case ll > dErr && lh > dErr, ll < -dErr && lh < -dErr:
 			s.zero |= fc.qZero // Q's root
+			s.zero |= s.productRoot(zero, fc.qZero)
 		case ll > dErr && lh < -dErr, ll < -dErr && lh > dErr:
 			s.zero |= fc.lZero // L's root
 		default:
 			return 0
 		}
 	}
+	s.zero |= fq.sameRoot(s.zero, zero)
+	s.zero = closure(s.zero)
 	c := static(&ss, fq.k)
 	switch {
 	case s.failed:
@@ -215,4 +222,121 @@ func (fq *fastQuery) staticAt(lo, hi float64) int {
 		return 1
 	}
 	return -1
+}
+
+// productRoot returns the coordinate differences zero at t* when it is a
+// root of a factor Q of f (its members in qZero) that is, at every time
+// (by the differences zero records), a product of two coordinate
+// differences D1·D2 (an orientation one of whose two products has a zero
+// factor): then D1 and D2 divide f, and t*, f's one root in [lo, hi], is
+// the root of D1 if D1's signs at lo and hi differ, else of D2 if D1's
+// are one sign.
+func (s *fastSigns) productRoot(zero, qZero uint64) uint64 {
+	z := func(i, a, b int) bool { return zero&(1<<famD(i, pairIndex(a, b))) != 0 }
+	for i := range 3 {
+		for t := range 4 {
+			if qZero&(1<<famO2(i, t)) == 0 {
+				continue
+			}
+			tr := triples[t]
+			j, k := (i+1)%3, (i+2)%3
+			for r := range 3 {
+				p0, p1, p2 := tr[r], tr[(r+1)%3], tr[(r+2)%3]
+				// a[j]·b[k] − a[k]·b[j], a = P1 − P0, b = P2 − P0.
+				var d1, d2 [3]int // axis, from, to
+				switch {
+				case z(k, p0, p1) || z(j, p0, p2): // a[j]·b[k] alone
+					d1, d2 = [3]int{j, p0, p1}, [3]int{k, p0, p2}
+				case z(j, p0, p1) || z(k, p0, p2): // a[k]·b[j] alone
+					d1, d2 = [3]int{k, p0, p1}, [3]int{j, p0, p2}
+				default:
+					continue
+				}
+				if z(d1[0], d1[1], d1[2]) || z(d2[0], d2[1], d2[2]) {
+					continue // zero at every time: no information
+				}
+				vl := s.l[d1[2]][d1[0]] - s.l[d1[1]][d1[0]]
+				vh := s.h[d1[2]][d1[0]] - s.h[d1[1]][d1[0]]
+				switch {
+				case vl > dErr && vh > dErr, vl < -dErr && vh < -dErr:
+					return 1 << famD(d2[0], pairIndex(d2[1], d2[2]))
+				case vl > dErr && vh < -dErr, vl < -dErr && vh > dErr:
+					return 1 << famD(d1[0], pairIndex(d1[1], d1[2]))
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// closure returns zero with, on each axis, every difference between two
+// points joined by differences known zero.
+func closure(zero uint64) uint64 {
+	for i := range 3 {
+		for range 2 {
+			for p, pr := range pairs {
+				for q, qr := range pairs {
+					if p == q || zero&(1<<famD(i, p)) == 0 || zero&(1<<famD(i, q)) == 0 {
+						continue
+					}
+					// Pairs sharing a point give the pair of their other ends.
+					a, b, c, d := pr[0], pr[1], qr[0], qr[1]
+					var x, y int
+					switch {
+					case a == c:
+						x, y = b, d
+					case a == d:
+						x, y = b, c
+					case b == c:
+						x, y = a, d
+					case b == d:
+						x, y = a, c
+					default:
+						continue
+					}
+					if x != y {
+						zero |= 1 << famD(i, pairIndex(x, y))
+					}
+				}
+			}
+		}
+	}
+	return zero
+}
+
+// sameRoot returns the coordinate differences zero at t* found from one
+// that is (known, not zero at every time: ident): t* is then the root of
+// that linear polynomial D, and another E is zero there exactly when
+// d0·e1 − d1·e0 = 0 (their values at t = 0 and 1), an orientation of
+// exact floats (when the differences of the inputs are).
+func (fq *fastQuery) sameRoot(known, ident uint64) uint64 {
+	diff := func(id, end int) (float64, bool) {
+		i, p := (id-famD(0, 0))/6, (id-famD(0, 0))%6
+		a, b := fq.q[pairs[p][0]+end].Index(i), fq.q[pairs[p][1]+end].Index(i)
+		d := ddDiff(b, a)
+		return d.hi, d.lo == 0 && !math.IsInf(d.hi, 0)
+	}
+	for id := famD(0, 0); id < famSize; id++ {
+		if known&^ident&(1<<id) == 0 {
+			continue
+		}
+		d0, ok0 := diff(id, 0)
+		d1, ok1 := diff(id, 4)
+		if !ok0 || !ok1 {
+			continue
+		}
+		var out uint64
+		for e := famD(0, 0); e < famSize; e++ {
+			if known&(1<<e) != 0 {
+				continue
+			}
+			e0, ok0 := diff(e, 0)
+			e1, ok1 := diff(e, 4)
+			if ok0 && ok1 && geom.Orient2D(0, 0, d0, d1, e0, e1) == 0 {
+				out |= 1 << e
+			}
+		}
+		return out
+	}
+	return 0
 }
