@@ -1,8 +1,13 @@
 package ccd
 
 import (
+	"bufio"
+	"compress/gzip"
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/collide3d/collide/geom"
@@ -48,6 +53,13 @@ func sharedQuery(r *rand.Rand) (q [8]geom.Vec3, what string) {
 		what += "along an axis, "
 	}
 	i := r.IntN(3)
+	if r.IntN(6) == 0 { // edges translating with parallel vectors (read as ee)
+		u := geom.V(c(), c(), c())
+		k := []float64{-2, -1, -0.5, 0.5, 1, 2}[r.IntN(6)]
+		q[1], q[5] = q[0].Add(u), q[4].Add(u)
+		q[3], q[7] = q[2].Add(u.Scale(k)), q[6].Add(u.Scale(k))
+		what += "parallel translating edges, "
+	}
 	switch r.IntN(4) {
 	case 0: // three share coordinate i
 		o := r.IntN(4)
@@ -204,5 +216,67 @@ func TestDropReplays(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d pairs, %d feature queries checked against the exact path", name, len(ps), checked)
+	}
+}
+
+// TestGrazeQueries runs the distinct vertex-face and edge-edge queries of
+// `collide bench --ccd-peers`' graze scene (a corner skimming an edge, on
+// a grid of halves) that went to the exact path before the structured
+// fast paths (testdata/graze-exact.txt.gz: 4795, each a kind and 24
+// floats): wherever the fast path decides one (most now), it decides as
+// the exact path does (forced, on every fourth by default).
+func TestGrazeQueries(t *testing.T) {
+	f, err := os.Open("testdata/graze-exact.txt.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(z)
+	n, decided, checked := 0, 0, 0
+	every := longtest.Pick(4, 1)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) != 25 {
+			t.Fatalf("a line of %d fields", len(fs))
+		}
+		k := vf
+		if fs[0] == "ee" {
+			k = ee
+		}
+		var q [8]geom.Vec3
+		for i := range 8 {
+			var x [3]float64
+			for j := range 3 {
+				if x[j], err = strconv.ParseFloat(fs[1+3*i+j], 64); err != nil {
+					t.Fatal(err)
+				}
+			}
+			q[i] = geom.V(x[0], x[1], x[2])
+		}
+		n++
+		toi, hit, ok := fast(&q, k)
+		if !ok {
+			continue
+		}
+		decided++
+		if n%every != 0 {
+			continue
+		}
+		checked++
+		etoi, ehit := exactSolve(&q, k)
+		if !agrees(toi, hit, etoi, ehit) {
+			t.Fatalf("%v: fast %v %v, exact %v %v: %v", k, hit, toi, ehit, etoi, q)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d queries, %d decided by the fast path, %d checked against the exact path", n, decided, checked)
+	if decided < n/2 {
+		t.Errorf("the fast path decided %d of %d", decided, n)
 	}
 }
