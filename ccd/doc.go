@@ -27,22 +27,25 @@
 // proves: points sharing a coordinate at every time (equal inputs) give
 // zero differences, and, three points sharing one coordinate or two points
 // two, factor the cubic into a coordinate difference times a projected
-// orientation, one of which is zero at the root; and when all four points
-// stay in a plane normal to an axis (the cubic zero at every time) it
-// decides t = 0 with exact orientation predicates and isolates the roots of
-// the four projected orientations instead. Such are the queries of a motion
-// along an axis onto or past features symmetric about a coordinate plane.
-// When a sign is within its error bound it gives up, and the exact path
-// decides the query with math/big: the coordinates scaled by one power of
-// two to integers, it isolates every root of the family exactly (Sturm
-// sequences, evaluated at dyadic times in integers) and evaluates the
-// static contact test at each, earliest first, with the signs of the family
-// at these algebraic times (read from the polynomial's values at the root's
-// interval when it has no root there, else by a Sturm–Tarski query, without
-// narrowing). Its work grows polynomially with the spread of the exponents:
-// a query whose coordinates mix 5e-324 and 1.8e308 takes milliseconds.
-// ExactCalls counts the queries it decides: the fast path decides the
-// others in about a microsecond.
+// orientation, one of which is zero at the root. When the cubic is zero at
+// every time by structure, it decides edges that stay parallel (along an
+// axis, or translating with parallel vectors) from whether their lines ever
+// meet, and points that stay in a plane normal to an axis from the roots of
+// the four projected orientations. Roots of the cubic at t = 0 or 1 are
+// read from exact orientation predicates of the inputs, and contact there
+// decided exactly. Such are the queries of a motion along an axis onto or
+// past features symmetric about a coordinate plane, and of models whose
+// coordinates lie on a grid. When a sign is within its error bound it gives
+// up, and the exact path decides the query with math/big: the coordinates
+// scaled by one power of two to integers, it isolates every root of the
+// family exactly (Sturm sequences, evaluated at dyadic times in integers)
+// and evaluates the static contact test at each, earliest first, with the
+// signs of the family at these algebraic times (read from the polynomial's
+// values at the root's interval when it has no root there, else by a
+// Sturm–Tarski query, without narrowing). Its work grows polynomially with
+// the spread of the exponents: a query whose coordinates mix 5e-324 and
+// 1.8e308 takes milliseconds. ExactCalls counts the queries it decides: the
+// fast path decides the others in about a microsecond.
 //
 // Inputs must be finite: a NaN or infinite coordinate gives no contact and
 // an Interval of NaNs.

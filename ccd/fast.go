@@ -27,7 +27,12 @@ import (
 // from their own Bernstein coefficients there. Where one of them is zero at
 // the root (a vertex sliding through an edge), staticAt (shared.go)
 // decides from the exact structure of the inputs; where f is zero at every
-// time in a plane normal to an axis, planar (planar.go).
+// time by structure, parallel and planar (planar.go). Where f(0) or f(1) is
+// within its bound, the exact orientation of the inputs there
+// (geom.Orient3D) says whether it is a root: contact at 0 and at 1 is then
+// decided exactly, and the isolation factors the root out (signsZ). Where
+// f's sign at a span's middle is not proven (a root at a dyadic time, as
+// on grids), the span is split at 3/8 or 5/8 instead (splitAt).
 //
 // Error bounds. The vectors are scaled by a power of two so that no
 // component exceeds 1; each is then within u = 2^-53 of the exact scaled
@@ -36,7 +41,9 @@ import (
 // (entries' error: 3 × 6 × u; cross then dot product: 31u); an average of
 // three within 65u: fErr0 = 128u covers the Bernstein coefficients, and
 // each de Casteljau split (three levels of rounded averages of values at
-// most 6, each adding at most 6u) adds at most 18u. f computed directly at
+// most 6, each adding at most 6u) adds at most 18u; a split at λ = 3/8 or
+// 5/8 (1 − λ exact; each of its three levels rounds two products and a
+// sum of values at most 6: 12u) at most 36u = fErrL. f computed directly at
 // a time t in [0, 1] from the vectors at t (below) is within 6·3·10u + 31u
 // < 256u = fErrAt. The vectors at a time l in [0, 1] (X0 + l·(X1 − X0),
 // three roundings of values at most 2) are within 10u of the exact ones;
