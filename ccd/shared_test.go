@@ -226,22 +226,47 @@ func TestDropReplays(t *testing.T) {
 // floats): wherever the fast path decides one (most now), it decides as
 // the exact path does (forced, on every fourth by default).
 func TestGrazeQueries(t *testing.T) {
+	qs, ks := grazeQueries(t)
+	decided, checked := 0, 0
+	every := longtest.Pick(4, 1)
+	for n := range qs {
+		q, k := &qs[n], ks[n]
+		toi, hit, ok := fast(q, k)
+		if !ok {
+			continue
+		}
+		decided++
+		if n%every != 0 {
+			continue
+		}
+		checked++
+		etoi, ehit := exactSolve(q, k)
+		if !agrees(toi, hit, etoi, ehit) {
+			t.Fatalf("%v: fast %v %v, exact %v %v: %v", k, hit, toi, ehit, etoi, *q)
+		}
+	}
+	t.Logf("%d queries, %d decided by the fast path, %d checked against the exact path", len(qs), decided, checked)
+	if decided < len(qs)/2 {
+		t.Errorf("the fast path decided %d of %d", decided, len(qs))
+	}
+}
+
+// grazeQueries reads testdata/graze-exact.txt.gz.
+func grazeQueries(tb testing.TB) (qs [][8]geom.Vec3, ks []kind) {
 	f, err := os.Open("testdata/graze-exact.txt.gz")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
 	z, err := gzip.NewReader(f)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	sc := bufio.NewScanner(z)
-	n, decided, checked := 0, 0, 0
-	every := longtest.Pick(4, 1)
 	for sc.Scan() {
 		fs := strings.Fields(sc.Text())
 		if len(fs) != 25 {
-			t.Fatalf("a line of %d fields", len(fs))
+			tb.Fatalf("a line of %d fields", len(fs))
 		}
 		k := vf
 		if fs[0] == "ee" {
@@ -252,31 +277,32 @@ func TestGrazeQueries(t *testing.T) {
 			var x [3]float64
 			for j := range 3 {
 				if x[j], err = strconv.ParseFloat(fs[1+3*i+j], 64); err != nil {
-					t.Fatal(err)
+					tb.Fatal(err)
 				}
 			}
 			q[i] = geom.V(x[0], x[1], x[2])
 		}
-		n++
-		toi, hit, ok := fast(&q, k)
-		if !ok {
-			continue
-		}
-		decided++
-		if n%every != 0 {
-			continue
-		}
-		checked++
-		etoi, ehit := exactSolve(&q, k)
-		if !agrees(toi, hit, etoi, ehit) {
-			t.Fatalf("%v: fast %v %v, exact %v %v: %v", k, hit, toi, ehit, etoi, q)
-		}
+		qs, ks = append(qs, q), append(ks, k)
 	}
 	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Logf("%d queries, %d decided by the fast path, %d checked against the exact path", n, decided, checked)
-	if decided < n/2 {
-		t.Errorf("the fast path decided %d of %d", decided, n)
+	return qs, ks
+}
+
+// BenchmarkGrazeQueries answers every query of testdata/graze-exact.txt.gz
+// per iteration, through VertexFace and EdgeEdge.
+func BenchmarkGrazeQueries(b *testing.B) {
+	qs, ks := grazeQueries(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for n := range qs {
+			q := &qs[n]
+			if ks[n] == vf {
+				VertexFace(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7])
+			} else {
+				EdgeEdge(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7])
+			}
+		}
 	}
 }
