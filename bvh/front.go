@@ -88,6 +88,16 @@ type fentry[X any] struct {
 // frontState is the front of one kind of tree.
 type frontState[X any] struct {
 	items, next []fentry[X]
+	// root is the pair of the roots. restart makes the next query walk
+	// from it, as the first does: track sets it when a query from the
+	// front cost more than fresh, the volume tests of the last complete
+	// walk from the roots (its pairs counted as a test every frontScan),
+	// so that a front that has grown finer than the walk from the roots
+	// (dropped where the model passed, not raised since) never costs much
+	// more than that walk.
+	root    item[X]
+	restart bool
+	fresh   int64
 	// hint is the index in items of the pair of leaves where the last
 	// first-contact query found its contact (-1: none); the next one
 	// starts there.
@@ -116,13 +126,18 @@ func stateFor[X any](fr *Front, env, fly *Tree, k int, root item[X]) *frontState
 	st, ok := fr.state.(*frontState[X])
 	if !ok || fr.env != env || fr.fly != fly || fr.k != k {
 		*fr = Front{env: env, fly: fly, k: k}
-		st = &frontState[X]{hint: -1}
-		st.items = append(st.items, fentry[X]{item: root})
+		st = &frontState[X]{hint: -1, root: root, restart: true}
 		st.epar, st.fpar = frontParents(env, fly, k)
 		fr.state = st
 	}
 	return st
 }
+
+// frontScan is how many pairs of a front kept without a test track counts
+// as one volume test when it weighs a front against a walk from the roots:
+// a pair kept is copied and its bound compared, a few nanoseconds, where a
+// volume test takes tens.
+const frontScan = 8
 
 // prepared is the most pairs of nodes Prepare makes room for.
 const prepared = 1 << 16

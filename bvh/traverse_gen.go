@@ -123,7 +123,13 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -151,8 +157,9 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
@@ -160,37 +167,42 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 		p.ready(f)
 		if g := p.sep(e, f, &en.x); g > 0 {
 			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
-				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
+			next = raiseAABB(p, fs, next, merged, eps, fw.lastMove, moved)
 			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
+		if leafPair && (er >= 0 || fl >= 0) {
+			t.st.LeafTests++
+			hit := false
+			if er < 0 {
+				hit = p.envLeaf(e, f)
+			} else {
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				continue
+			}
+		}
+
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseAABB(p, w)
 		next = fw.out
 		if t.stop {
@@ -205,6 +217,56 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseAABB is raise for noFrame, *aabbQuery.
+func raiseAABB(p *aabbQuery, fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		if !(min(a.low, b.low)-eps > 2*lastMove) {
+			return next
+		}
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		fl, _ := p.fkids(up.f)
+		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		g := p.sep(up.e, up.f, &up.x)
+		if !(g > 0) {
+			return next
+		}
+		up.low, up.at = lowOf(eps, g), moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestAABB is nearest for noFrame, *aabbQuery.
@@ -406,7 +468,13 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[boxFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -434,8 +502,9 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
@@ -443,37 +512,42 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		p.ready(f)
 		if g := p.sep(e, f, &en.x); g > 0 {
 			next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
-				}
-				var up fentry[boxFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
+			next = raiseBox(p, fs, next, merged, eps, fw.lastMove, moved)
 			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
+		if leafPair && (er >= 0 || fl >= 0) {
+			t.st.LeafTests++
+			hit := false
+			if er < 0 {
+				hit = p.envLeaf(e, f)
+			} else {
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[boxFrame]{item: en.item, at: moved})
+				continue
+			}
+		}
+
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[boxFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseBox(p, w)
 		next = fw.out
 		if t.stop {
@@ -488,6 +562,56 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseBox is raise for boxFrame, *boxQuery.
+func raiseBox(p *boxQuery, fs *frontState[boxFrame], next []fentry[boxFrame], merged int, eps, lastMove, moved float64) []fentry[boxFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		if !(min(a.low, b.low)-eps > 2*lastMove) {
+			return next
+		}
+		var up fentry[boxFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		fl, _ := p.fkids(up.f)
+		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		g := p.sep(up.e, up.f, &up.x)
+		if !(g > 0) {
+			return next
+		}
+		up.low, up.at = lowOf(eps, g), moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestBox is nearest for boxFrame, *boxQuery.
@@ -689,7 +813,13 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -717,8 +847,9 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
@@ -726,37 +857,42 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 		p.ready(f)
 		if g := p.sep(e, f, &en.x); g > 0 {
 			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
-				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
+			next = raiseDOP(p, fs, next, merged, eps, fw.lastMove, moved)
 			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
+		if leafPair && (er >= 0 || fl >= 0) {
+			t.st.LeafTests++
+			hit := false
+			if er < 0 {
+				hit = p.envLeaf(e, f)
+			} else {
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				continue
+			}
+		}
+
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseDOP(p, w)
 		next = fw.out
 		if t.stop {
@@ -771,6 +907,56 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseDOP is raise for noFrame, *dopQuery[F, A].
+func raiseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		if !(min(a.low, b.low)-eps > 2*lastMove) {
+			return next
+		}
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		fl, _ := p.fkids(up.f)
+		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		g := p.sep(up.e, up.f, &up.x)
+		if !(g > 0) {
+			return next
+		}
+		up.low, up.at = lowOf(eps, g), moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestDOP is nearest for noFrame, *dopQuery[F, A].
@@ -972,7 +1158,13 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -1000,8 +1192,9 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
@@ -1009,37 +1202,42 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 		p.ready(f)
 		if g := p.sep(e, f, &en.x); g > 0 {
 			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
-				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
+			next = raiseOBB(p, fs, next, merged, eps, fw.lastMove, moved)
 			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
+		if leafPair && (er >= 0 || fl >= 0) {
+			t.st.LeafTests++
+			hit := false
+			if er < 0 {
+				hit = p.envLeaf(e, f)
+			} else {
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				continue
+			}
+		}
+
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseOBB(p, w)
 		next = fw.out
 		if t.stop {
@@ -1054,6 +1252,56 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseOBB is raise for noFrame, *obbQuery.
+func raiseOBB(p *obbQuery, fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		if !(min(a.low, b.low)-eps > 2*lastMove) {
+			return next
+		}
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		fl, _ := p.fkids(up.f)
+		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		g := p.sep(up.e, up.f, &up.x)
+		if !(g > 0) {
+			return next
+		}
+		up.low, up.at = lowOf(eps, g), moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestOBB is nearest for noFrame, *obbQuery.
@@ -1255,7 +1503,13 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -1283,8 +1537,9 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
@@ -1292,37 +1547,42 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 		p.ready(f)
 		if g := p.sep(e, f, &en.x); g > 0 {
 			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
-				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
+			next = raiseRSS(p, fs, next, merged, eps, fw.lastMove, moved)
 			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
+		if leafPair && (er >= 0 || fl >= 0) {
+			t.st.LeafTests++
+			hit := false
+			if er < 0 {
+				hit = p.envLeaf(e, f)
+			} else {
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				continue
+			}
+		}
+
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseRSS(p, w)
 		next = fw.out
 		if t.stop {
@@ -1337,6 +1597,56 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseRSS is raise for noFrame, *rssQuery.
+func raiseRSS(p *rssQuery, fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		if !(min(a.low, b.low)-eps > 2*lastMove) {
+			return next
+		}
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		fl, _ := p.fkids(up.f)
+		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		g := p.sep(up.e, up.f, &up.x)
+		if !(g > 0) {
+			return next
+		}
+		up.low, up.at = lowOf(eps, g), moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestRSS is nearest for noFrame, *rssQuery.
@@ -1538,7 +1848,13 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -1566,8 +1882,9 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
@@ -1575,37 +1892,42 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 		p.ready(f)
 		if g := p.sep(e, f, &en.x); g > 0 {
 			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
-				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
-					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
-				}
-			}
+			next = raiseSphere(p, fs, next, merged, eps, fw.lastMove, moved)
 			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
+		if leafPair && (er >= 0 || fl >= 0) {
+			t.st.LeafTests++
+			hit := false
+			if er < 0 {
+				hit = p.envLeaf(e, f)
+			} else {
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				continue
+			}
+		}
+
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseSphere(p, w)
 		next = fw.out
 		if t.stop {
@@ -1620,6 +1942,56 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseSphere is raise for noFrame, *sphereQuery.
+func raiseSphere(p *sphereQuery, fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		if !(min(a.low, b.low)-eps > 2*lastMove) {
+			return next
+		}
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		fl, _ := p.fkids(up.f)
+		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		g := p.sep(up.e, up.f, &up.x)
+		if !(g > 0) {
+			return next
+		}
+		up.low, up.at = lowOf(eps, g), moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestSphere is nearest for noFrame, *sphereQuery.
