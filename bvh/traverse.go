@@ -445,7 +445,7 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 		if !t.stop {
 			fs.fresh = tests
 		}
-	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
 		fs.restart = true
 	}
 }

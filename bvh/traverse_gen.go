@@ -224,7 +224,7 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 		if !t.stop {
 			fs.fresh = tests
 		}
-	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
 		fs.restart = true
 	}
 }
@@ -569,7 +569,7 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		if !t.stop {
 			fs.fresh = tests
 		}
-	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
 		fs.restart = true
 	}
 }
@@ -914,7 +914,7 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 		if !t.stop {
 			fs.fresh = tests
 		}
-	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
 		fs.restart = true
 	}
 }
@@ -1259,7 +1259,7 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 		if !t.stop {
 			fs.fresh = tests
 		}
-	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
 		fs.restart = true
 	}
 }
@@ -1604,7 +1604,7 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 		if !t.stop {
 			fs.fresh = tests
 		}
-	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
 		fs.restart = true
 	}
 }
@@ -1949,7 +1949,7 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 		if !t.stop {
 			fs.fresh = tests
 		}
-	case fs.fresh > 0 && tests+int64(len(next))/frontScan > fs.fresh:
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
 		fs.restart = true
 	}
 }
