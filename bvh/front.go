@@ -22,11 +22,22 @@ import (
 // walk.front.out), and so does every operation below:
 //
 //   - dropping: a pair that may overlap is replaced by the front its own
-//     walk leaves;
+//     walk leaves (split at once, sep having tested it: the walk starts
+//     from its children);
 //   - raising: two pairs that share one node, the other nodes being the
 //     two children of one node, are replaced by the pair of that node and
-//     the shared one, when its volumes are disjoint (one level a query, as
-//     in the dissertation);
+//     the shared one, when both are far (more than twice the last motion
+//     beyond the tolerance) and its volumes are disjoint; the pair so
+//     raised is raised again with the pair before it while it can, so
+//     that the front climbs back as the flying model leaves, where the
+//     dissertation rose one level a query;
+//   - restarting: a query from the front that cost more than the last
+//     complete walk from the roots (its volume tests counted twice, for
+//     sep weighs every axis where the walk's test stops at the first that
+//     separates, and its pairs one test every frontScan) sends the next
+//     query back to the roots: a front dropped where the model passed and
+//     not raised since is finer than the walk from the roots, and would
+//     cost more at every step;
 //   - stopping: a first-contact query stops at its first pair; the pairs it
 //     has not tested (the rest of its stack, the rest of the old front)
 //     stay in the front as they are.
@@ -91,10 +102,10 @@ type frontState[X any] struct {
 	// root is the pair of the roots. restart makes the next query walk
 	// from it, as the first does: track sets it when a query from the
 	// front cost more than fresh, the volume tests of the last complete
-	// walk from the roots (its pairs counted as a test every frontScan),
-	// so that a front that has grown finer than the walk from the roots
-	// (dropped where the model passed, not raised since) never costs much
-	// more than that walk.
+	// walk from the roots (its own tests counted twice, its pairs as a
+	// test every frontScan), so that a front that has grown finer than
+	// the walk from the roots (dropped where the model passed, not raised
+	// since) never costs much more than that walk.
 	root    item[X]
 	restart bool
 	fresh   int64

@@ -22,13 +22,14 @@ import (
 // frontFull makes BenchmarkSceneFrontCPU fly the full-size scenes.
 var frontFull = flag.Bool("front.full", false, "BenchmarkSceneFrontCPU: the full-size scenes")
 
-// BenchmarkSceneFrontCPU flies the paper's quick scenes (full ones with
-// -front.full; their first 300 steps, first contact and all pairs) with each kind of tree from the roots
-// (roots) and with a front kept from step to step (front), each iteration
-// the whole flight with a new front, timed as BenchmarkSceneQueryCPU is
-// (cpu-ns/query, the least thread CPU time per query over the iterations),
-// with the counts per query: Nv (volume tests), Nl (leaf tests), skipped
-// (front pairs kept without a test) and the front's mean size.
+// BenchmarkSceneFrontCPU flies the paper's scenes (quick, or full with
+// -args -front.full; their first 300 steps, first contact and all pairs)
+// with 18-DOP, OBB, AABB and RSS trees, from the roots (roots) and with a
+// front kept from step to step (front), each iteration the whole flight
+// with a new front, timed as BenchmarkSceneQueryCPU is (cpu-ns/query, the
+// least thread CPU time per query over the iterations), with the counts
+// per query: Nv (volume tests), Nl (leaf tests), Np (triangle tests),
+// skipped (front pairs kept without a test) and the front's mean size.
 func BenchmarkSceneFrontCPU(b *testing.B) {
 	size := scenes.Quick
 	if *frontFull {
