@@ -92,9 +92,14 @@ type fentry[X any] struct {
 	item[X]
 	// low > 0 proves that the triangles below the pair are farther apart
 	// than low, when the flying model had moved by at (Front.moved); 0
-	// proves nothing (the pair is tested again).
+	// proves nothing (the pair is tested again); noBound says that the
+	// walk's own test found the pair disjoint where sep proved nothing
+	// (the pair is tested again by that test, which is cheaper than sep).
 	low, at float64
 }
+
+// noBound is fentry.low of a pair found disjoint with no bound.
+const noBound = -1.0
 
 // frontState is the front of one kind of tree.
 type frontState[X any] struct {

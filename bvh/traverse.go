@@ -276,7 +276,7 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -380,25 +380,47 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[X]{en.item, lowOf(eps, g), moved})
-			next = raise(p, fs, next, merged, eps, fw.lastMove, moved)
-			continue
-		}
-		// The pair may overlap. sep's verdict is the walk's own test's
-		// but where a leaf's triangles meet a volume (sep tries three of
-		// the test's axes): the test then decides.
-		if leafPair && (er >= 0 || fl >= 0) {
-			t.st.LeafTests++
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
+			// Proved disjoint by the walk's own test, but not by sep:
+			// that test again, which stops at the first axis that
+			// separates.
 			hit := false
-			if er < 0 {
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
 				hit = p.envLeaf(e, f)
-			} else {
+			default:
 				hit = p.flyLeaf(e, f)
 			}
 			if !hit {
-				next = append(next, fentry[X]{item: en.item, at: moved})
+				next = append(next, fentry[X]{en.item, noBound, moved})
+				next = raise(p, fs, next, merged, eps, fw.lastMove, moved)
 				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[X]{en.item, lowOf(eps, g), moved})
+				next = raise(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+			// The pair may overlap. sep's verdict is the walk's own
+			// test's but where a leaf's triangles meet a volume (sep
+			// tries three of the test's axes): the test then decides.
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
+				}
+				if !hit {
+					next = append(next, fentry[X]{en.item, noBound, moved})
+					next = raise(p, fs, next, merged, eps, fw.lastMove, moved)
+					continue
+				}
 			}
 		}
 		// Drop it: test its leaves, or split it as the walk would and
@@ -458,9 +480,11 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 // front.go), and the pair so raised with the one before it, while they are
 // siblings (a node's two children, each with the same other node), both
 // proved farther apart than eps by more than twice the last query's motion
-// (lastMove; nearer pairs would be dropped again at once) and their parent
-// pair is disjoint; no entry before index merged is raised. It returns
-// next.
+// (lastMove; nearer pairs would be dropped again at once) or disjoint with
+// no bound (noBound: a leaf's triangles against a volume, which sep
+// measures on fewer axes than the test), and their parent pair is
+// disjoint (by sep, or by the walk's test when one of them had no bound);
+// no entry before index merged is raised. It returns next.
 func raise[X any, P pairOps[X]](p P, fs *frontState[X], next []fentry[X], merged int, eps, lastMove, moved float64) []fentry[X] {
 	t := p.base()
 	for {
@@ -469,9 +493,11 @@ func raise[X any, P pairOps[X]](p P, fs *frontState[X], next []fentry[X], merged
 			return next
 		}
 		a, b := &next[m-2], &next[m-1]
-		if !(min(a.low, b.low)-eps > 2*lastMove) {
+		far := func(x *fentry[X]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
 			return next
 		}
+		weak := a.low == noBound || b.low == noBound
 		var up fentry[X]
 		switch {
 		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
@@ -483,18 +509,39 @@ func raise[X any, P pairOps[X]](p P, fs *frontState[X], next []fentry[X], merged
 		default:
 			return next
 		}
+		er := p.eref(up.e)
 		fl, _ := p.fkids(up.f)
-		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(up.f)
-		g := p.sep(up.e, up.f, &up.x)
-		if !(g > 0) {
-			return next
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
 		}
-		up.low, up.at = lowOf(eps, g), moved
+		up.at = moved
 		next[m-2] = up
 		next = next[:m-1]
 	}

@@ -77,7 +77,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -165,23 +165,43 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-			next = raiseAABB(p, fs, next, merged, eps, fw.lastMove, moved)
-			continue
-		}
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-		if leafPair && (er >= 0 || fl >= 0) {
-			t.st.LeafTests++
 			hit := false
-			if er < 0 {
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
 				hit = p.envLeaf(e, f)
-			} else {
+			default:
 				hit = p.flyLeaf(e, f)
 			}
 			if !hit {
-				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseAABB(p, fs, next, merged, eps, fw.lastMove, moved)
 				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseAABB(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
+				}
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseAABB(p, fs, next, merged, eps, fw.lastMove, moved)
+					continue
+				}
 			}
 		}
 
@@ -238,9 +258,11 @@ func raiseAABB(p *aabbQuery, fs *frontState[noFrame], next []fentry[noFrame], me
 			return next
 		}
 		a, b := &next[m-2], &next[m-1]
-		if !(min(a.low, b.low)-eps > 2*lastMove) {
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
 			return next
 		}
+		weak := a.low == noBound || b.low == noBound
 		var up fentry[noFrame]
 		switch {
 		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
@@ -252,18 +274,39 @@ func raiseAABB(p *aabbQuery, fs *frontState[noFrame], next []fentry[noFrame], me
 		default:
 			return next
 		}
+		er := p.eref(up.e)
 		fl, _ := p.fkids(up.f)
-		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(up.f)
-		g := p.sep(up.e, up.f, &up.x)
-		if !(g > 0) {
-			return next
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
 		}
-		up.low, up.at = lowOf(eps, g), moved
+		up.at = moved
 		next[m-2] = up
 		next = next[:m-1]
 	}
@@ -422,7 +465,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -510,23 +553,43 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
-			next = raiseBox(p, fs, next, merged, eps, fw.lastMove, moved)
-			continue
-		}
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-		if leafPair && (er >= 0 || fl >= 0) {
-			t.st.LeafTests++
 			hit := false
-			if er < 0 {
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
 				hit = p.envLeaf(e, f)
-			} else {
+			default:
 				hit = p.flyLeaf(e, f)
 			}
 			if !hit {
-				next = append(next, fentry[boxFrame]{item: en.item, at: moved})
+				next = append(next, fentry[boxFrame]{en.item, noBound, moved})
+				next = raiseBox(p, fs, next, merged, eps, fw.lastMove, moved)
 				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseBox(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
+				}
+				if !hit {
+					next = append(next, fentry[boxFrame]{en.item, noBound, moved})
+					next = raiseBox(p, fs, next, merged, eps, fw.lastMove, moved)
+					continue
+				}
 			}
 		}
 
@@ -583,9 +646,11 @@ func raiseBox(p *boxQuery, fs *frontState[boxFrame], next []fentry[boxFrame], me
 			return next
 		}
 		a, b := &next[m-2], &next[m-1]
-		if !(min(a.low, b.low)-eps > 2*lastMove) {
+		far := func(x *fentry[boxFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
 			return next
 		}
+		weak := a.low == noBound || b.low == noBound
 		var up fentry[boxFrame]
 		switch {
 		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
@@ -597,18 +662,39 @@ func raiseBox(p *boxQuery, fs *frontState[boxFrame], next []fentry[boxFrame], me
 		default:
 			return next
 		}
+		er := p.eref(up.e)
 		fl, _ := p.fkids(up.f)
-		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(up.f)
-		g := p.sep(up.e, up.f, &up.x)
-		if !(g > 0) {
-			return next
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
 		}
-		up.low, up.at = lowOf(eps, g), moved
+		up.at = moved
 		next[m-2] = up
 		next = next[:m-1]
 	}
@@ -767,7 +853,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -855,23 +941,43 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-			next = raiseDOP(p, fs, next, merged, eps, fw.lastMove, moved)
-			continue
-		}
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-		if leafPair && (er >= 0 || fl >= 0) {
-			t.st.LeafTests++
 			hit := false
-			if er < 0 {
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
 				hit = p.envLeaf(e, f)
-			} else {
+			default:
 				hit = p.flyLeaf(e, f)
 			}
 			if !hit {
-				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseDOP(p, fs, next, merged, eps, fw.lastMove, moved)
 				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseDOP(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
+				}
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseDOP(p, fs, next, merged, eps, fw.lastMove, moved)
+					continue
+				}
 			}
 		}
 
@@ -928,9 +1034,11 @@ func raiseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], fs *frontState[noFra
 			return next
 		}
 		a, b := &next[m-2], &next[m-1]
-		if !(min(a.low, b.low)-eps > 2*lastMove) {
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
 			return next
 		}
+		weak := a.low == noBound || b.low == noBound
 		var up fentry[noFrame]
 		switch {
 		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
@@ -942,18 +1050,39 @@ func raiseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], fs *frontState[noFra
 		default:
 			return next
 		}
+		er := p.eref(up.e)
 		fl, _ := p.fkids(up.f)
-		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(up.f)
-		g := p.sep(up.e, up.f, &up.x)
-		if !(g > 0) {
-			return next
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
 		}
-		up.low, up.at = lowOf(eps, g), moved
+		up.at = moved
 		next[m-2] = up
 		next = next[:m-1]
 	}
@@ -1112,7 +1241,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -1200,23 +1329,43 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-			next = raiseOBB(p, fs, next, merged, eps, fw.lastMove, moved)
-			continue
-		}
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-		if leafPair && (er >= 0 || fl >= 0) {
-			t.st.LeafTests++
 			hit := false
-			if er < 0 {
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
 				hit = p.envLeaf(e, f)
-			} else {
+			default:
 				hit = p.flyLeaf(e, f)
 			}
 			if !hit {
-				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseOBB(p, fs, next, merged, eps, fw.lastMove, moved)
 				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseOBB(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
+				}
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseOBB(p, fs, next, merged, eps, fw.lastMove, moved)
+					continue
+				}
 			}
 		}
 
@@ -1273,9 +1422,11 @@ func raiseOBB(p *obbQuery, fs *frontState[noFrame], next []fentry[noFrame], merg
 			return next
 		}
 		a, b := &next[m-2], &next[m-1]
-		if !(min(a.low, b.low)-eps > 2*lastMove) {
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
 			return next
 		}
+		weak := a.low == noBound || b.low == noBound
 		var up fentry[noFrame]
 		switch {
 		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
@@ -1287,18 +1438,39 @@ func raiseOBB(p *obbQuery, fs *frontState[noFrame], next []fentry[noFrame], merg
 		default:
 			return next
 		}
+		er := p.eref(up.e)
 		fl, _ := p.fkids(up.f)
-		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(up.f)
-		g := p.sep(up.e, up.f, &up.x)
-		if !(g > 0) {
-			return next
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
 		}
-		up.low, up.at = lowOf(eps, g), moved
+		up.at = moved
 		next[m-2] = up
 		next = next[:m-1]
 	}
@@ -1457,7 +1629,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -1545,23 +1717,43 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-			next = raiseRSS(p, fs, next, merged, eps, fw.lastMove, moved)
-			continue
-		}
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-		if leafPair && (er >= 0 || fl >= 0) {
-			t.st.LeafTests++
 			hit := false
-			if er < 0 {
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
 				hit = p.envLeaf(e, f)
-			} else {
+			default:
 				hit = p.flyLeaf(e, f)
 			}
 			if !hit {
-				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseRSS(p, fs, next, merged, eps, fw.lastMove, moved)
 				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseRSS(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
+				}
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseRSS(p, fs, next, merged, eps, fw.lastMove, moved)
+					continue
+				}
 			}
 		}
 
@@ -1618,9 +1810,11 @@ func raiseRSS(p *rssQuery, fs *frontState[noFrame], next []fentry[noFrame], merg
 			return next
 		}
 		a, b := &next[m-2], &next[m-1]
-		if !(min(a.low, b.low)-eps > 2*lastMove) {
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
 			return next
 		}
+		weak := a.low == noBound || b.low == noBound
 		var up fentry[noFrame]
 		switch {
 		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
@@ -1632,18 +1826,39 @@ func raiseRSS(p *rssQuery, fs *frontState[noFrame], next []fentry[noFrame], merg
 		default:
 			return next
 		}
+		er := p.eref(up.e)
 		fl, _ := p.fkids(up.f)
-		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(up.f)
-		g := p.sep(up.e, up.f, &up.x)
-		if !(g > 0) {
-			return next
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
 		}
-		up.low, up.at = lowOf(eps, g), moved
+		up.at = moved
 		next[m-2] = up
 		next = next[:m-1]
 	}
@@ -1802,7 +2017,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -1890,23 +2105,43 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
-			next = raiseSphere(p, fs, next, merged, eps, fw.lastMove, moved)
-			continue
-		}
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-		if leafPair && (er >= 0 || fl >= 0) {
-			t.st.LeafTests++
 			hit := false
-			if er < 0 {
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
 				hit = p.envLeaf(e, f)
-			} else {
+			default:
 				hit = p.flyLeaf(e, f)
 			}
 			if !hit {
-				next = append(next, fentry[noFrame]{item: en.item, at: moved})
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseSphere(p, fs, next, merged, eps, fw.lastMove, moved)
 				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseSphere(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
+				}
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseSphere(p, fs, next, merged, eps, fw.lastMove, moved)
+					continue
+				}
 			}
 		}
 
@@ -1963,9 +2198,11 @@ func raiseSphere(p *sphereQuery, fs *frontState[noFrame], next []fentry[noFrame]
 			return next
 		}
 		a, b := &next[m-2], &next[m-1]
-		if !(min(a.low, b.low)-eps > 2*lastMove) {
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
 			return next
 		}
+		weak := a.low == noBound || b.low == noBound
 		var up fentry[noFrame]
 		switch {
 		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
@@ -1977,18 +2214,39 @@ func raiseSphere(p *sphereQuery, fs *frontState[noFrame], next []fentry[noFrame]
 		default:
 			return next
 		}
+		er := p.eref(up.e)
 		fl, _ := p.fkids(up.f)
-		if p.leafTests() && (p.eref(up.e) < 0 || fl < 0) {
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(up.f)
-		g := p.sep(up.e, up.f, &up.x)
-		if !(g > 0) {
-			return next
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
 		}
-		up.low, up.at = lowOf(eps, g), moved
+		up.at = moved
 		next[m-2] = up
 		next = next[:m-1]
 	}
