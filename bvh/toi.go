@@ -146,24 +146,23 @@ func TimeOfImpact(env, fly *Tree, m ccd.Motion, o TOIOptions, s *Scratch) TOIRes
 			w = min(max(2*tau/v, 0x1p-10), 1)
 		}
 		// Conservative advancement, where the rest of the motion is long
-		// enough for it to pay.
-		if rest := (1-t)*v + 2*sw.slack; rest > tau {
+		// enough for it to pay: a lower bound l on the distance at t,
+		// found with a cut-off (the gate), proves the models apart until
+		// t + (l − 2·slack)/v.
+		if rest := (1-t)*v + 2*sw.slack; rest > 2*tau {
 			cut := min(gate, rest*(1+0x1p-20))
 			l, far := sw.clearance(env, fly, t, cut, s)
-			if g := l - 2*sw.slack; g > 0 {
-				step := math.Inf(1)
-				if v > 0 {
-					step = g / v * (1 - 0x1p-30)
+			if g := l - 2*sw.slack; g >= tau {
+				if far {
+					gate = min(2*gate, gateMax*tau)
+				} else {
+					gate = min(max(2*l, 4*tau), gateMax*tau)
 				}
-				if step >= w/2 {
-					if far {
-						gate = min(2*gate, max(4*radius, 4*tau))
-					} else {
-						gate = max(2*l, 4*tau)
-					}
-					t += step
-					continue
+				if v == 0 {
+					break
 				}
+				t += g / v * (1 - 0x1p-30)
+				continue
 			}
 			gate = 4 * tau
 		}
@@ -190,14 +189,25 @@ func TimeOfImpact(env, fly *Tree, m ccd.Motion, o TOIOptions, s *Scratch) TOIRes
 	return sw.result()
 }
 
+var DebugTOI = false
+
+// gateMax is the largest cut-off of the distance queries, in windows' pads
+// (τ): a distance query with a cut-off much larger than the distance costs
+// as a tolerance query of that cut-off (every pair within it), while the
+// window it would save costs one of τ.
+const gateMax = 4
+
 // clearance returns a lower bound l, proved with the rounding, on the
 // distance between env and the flying model at the pose of time t (as
-// m.At computes it), from Distance with the cut-off cut: far says that
-// no pair was nearer than the cut-off (l is then the cut-off less the
+// m.At computes it), from Distance with the cut-off cut: far says that no
+// pair was nearer than the cut-off (l is then the cut-off less the
 // bound). It is the continuous query's only use of Distance.
 func (s *sweepState) clearance(env, fly *Tree, t, cut float64, sc *Scratch) (l float64, far bool) {
 	r := Distance(env, fly, s.at(t), DistanceOptions{Max: cut}, sc)
 	s.st.Add(r.Stats)
+	if DebugTOI {
+		println("clear", t, cut, r.Distance, r.Far, r.Stats.BVTests+r.Stats.LeafTests, r.Stats.TriTests)
+	}
 	d := r.Distance
 	if r.Far {
 		d = cut
@@ -220,7 +230,11 @@ func (s *sweepState) window(env, fly *Tree, t0, t1 float64, sc *Scratch) bool {
 	s.handed = 0
 	pad := s.pad(t0, t1, s.rho)
 	o := request{QueryOptions: QueryOptions{All: true, Eps: pad}, mode: modeSweep, sweep: s}
-	s.st.Add(collide(env, fly, s.mid, o, sc, nil))
+	wst := collide(env, fly, s.mid, o, sc, nil)
+	s.st.Add(wst)
+	if DebugTOI {
+		println("window", t0, t1, pad, s.handed, len(s.cands), wst.BVTests+wst.LeafTests)
+	}
 	slices.SortFunc(s.cands, func(a, b candidate) int {
 		if c := cmp.Compare(a.at, b.at); c != 0 {
 			return c
@@ -434,8 +448,10 @@ func (s *sweepState) pair(e, f int32) {
 	// t0 + (lb0 − slack)/v (a conservative advancement step of the pair).
 	b0 := s.start.ApplyTriangle(model)
 	lb0 := geom.TriTriLowerBound(a, b0)
+	var pa, pb geom.Vec3
+	d0 := math.NaN()
 	if lb0 <= pad {
-		d0, _, _ := geom.TriTriDistance(a, b0)
+		d0, pa, pb = geom.TriTriDistance(a, b0)
 		lb0 = max(lb0, d0-geom.TriTriDistanceBound(a, b0))
 	}
 	at := s.t0
@@ -444,11 +460,57 @@ func (s *sweepState) pair(e, f int32) {
 			return // apart throughout
 		}
 		at = s.t0 + g/v*(1-0x1p-30)
-		if at > s.t1 {
+	}
+	if s.trans && d0 > 0 {
+		// Sharper, for a translating motion: the gap along the direction
+		// between the closest points closes only as fast as the motion
+		// goes along it (not at all if it goes away).
+		at = max(at, s.approach(a, b0, pb.Sub(pa)))
+		if at > 1 {
+			s.seen[p] = struct{}{} // apart for the rest of the motion
 			return
 		}
 	}
+	if at > s.t1 {
+		return
+	}
 	s.cands = append(s.cands, candidate{p, at})
+}
+
+// approach returns the earliest time at which environment triangle a and
+// the flying triangle b0, placed at the window's start, can touch under a
+// translating motion, from their gap along n (any non-zero direction from a
+// towards b0): the gap, computed from the vertices less the rounding of
+// the products and the poses, shrinks at the rate −n·ΔT (plus the
+// rounding of the vertices' motion) from t0 on; +Inf where it never
+// shrinks, t0 where it proves nothing.
+func (s *sweepState) approach(a, b0 geom.Triangle, n geom.Vec3) float64 {
+	l := norm(n)
+	if !(l > 0) || math.IsInf(l, 0) {
+		return s.t0
+	}
+	n = n.Scale(1 / l) // |n| within 2^-50 of 1
+	amax, bmin := math.Inf(-1), math.Inf(1)
+	mag := 0.0
+	for i := range 3 {
+		amax = max(amax, n.Dot(a[i]))
+		bmin = min(bmin, n.Dot(b0[i]))
+		x, y := a[i].Abs(), b0[i].Abs()
+		mag = max(mag, x.X+x.Y+x.Z, y.X+y.Y+y.Z)
+	}
+	// Each product n·x is within 2^-50·|x|₁ of exact, for the computed n;
+	// each flying vertex is within slack of its place at t0 and moves by
+	// ΔT per unit of time within 2·slack (its places at From and To, as
+	// computed, each within slack).
+	gap := (bmin-amax)*(1-0x1p-50) - 0x1p-48*mag - 4*s.slack - 0x1p-1000
+	if !(gap > 0) {
+		return s.t0
+	}
+	rate := -n.Dot(s.dTv) + 0x1p-40*s.dT + 4*s.slack
+	if !(rate > 0) {
+		return math.Inf(1)
+	}
+	return s.t0 + gap/rate*(1-0x1p-30)
 }
 
 // decide decides pair p over the window [t0, t1] (translating motions:
