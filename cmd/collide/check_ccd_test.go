@@ -43,24 +43,28 @@ const tunnelMotions = 2 // motions of tunnelPoses
 
 // motionLine is one parsed line of check --ccd --json.
 type motionLine struct {
-	Motion int         `json:"motion"`
-	Hit    bool        `json:"hit"`
-	TOI    []float64   `json:"toi"`
-	Pair   []int32     `json:"pair"`
-	Maybe  bool        `json:"maybe"`
-	Stats  motionStats `json:"stats"`
-	Secs   float64     `json:"seconds"`
+	Motion  int         `json:"motion"`
+	Hit     bool        `json:"hit"`
+	TOI     []float64   `json:"toi"`
+	Pair    []int32     `json:"pair"`
+	Maybe   bool        `json:"maybe"`
+	Stopped bool        `json:"stopped"`
+	Stats   motionStats `json:"stats"`
+	Secs    float64     `json:"seconds"`
 }
 
 // motionStats is the stats of a line of check --ccd --json: the counts of
-// check's, and the spans of time a turning motion's search visited.
+// check's, the spans of time a turning motion's search visited and the
+// pairs of triangles decided exactly.
 type motionStats struct {
 	jsonStats
 	Spans int64 `json:"spans"`
+	Exact int64 `json:"exact"`
 }
 
 // parseMotions parses the output of check --ccd --json, checking each
-// line's keys: toi on a hit or a maybe, pair on a hit.
+// line's keys: toi on a hit, a maybe or a query stopped, pair on a hit,
+// stopped only when true.
 func parseMotions(t *testing.T, out string) []motionLine {
 	t.Helper()
 	var lines []motionLine
@@ -76,8 +80,11 @@ func parseMotions(t *testing.T, out string) []motionLine {
 			t.Fatalf("line %d %q: %v", i+1, s, err)
 		}
 		want := []string{"hit", "maybe", "motion", "seconds", "stats"}
-		if l.Hit || l.Maybe {
+		if l.Hit || l.Maybe || l.Stopped {
 			want = append(want, "toi")
+		}
+		if l.Stopped {
+			want = append(want, "stopped")
 		}
 		if l.Hit {
 			want = append(want, "pair")
@@ -95,7 +102,7 @@ func parseMotions(t *testing.T, out string) []motionLine {
 		if l.TOI != nil && (len(l.TOI) != 2 || !(0 <= l.TOI[0] && l.TOI[0] <= l.TOI[1] && l.TOI[1] <= 1)) {
 			t.Errorf("line %d %q: toi is not an interval in [0, 1]", i+1, s)
 		}
-		if l.Hit && l.TOI[1]-l.TOI[0] > ccd.MaxWidth {
+		if l.Hit && !l.Stopped && l.TOI[1]-l.TOI[0] > ccd.MaxWidth {
 			t.Errorf("line %d %q: toi wider than 2^-40", i+1, s)
 		}
 		if l.Pair != nil && len(l.Pair) != 2 {
