@@ -251,6 +251,9 @@ func TestCheckCCDUsage(t *testing.T) {
 		{[]string{"--ccd", "--poses", two, "--restart"}, "--ccd with --restart"},
 		{[]string{"--ccd", "--poses", two, "--exact-root"}, "--ccd with --exact-root"},
 		{[]string{"--ccd=x", "--poses", two}, "invalid boolean value"},
+		{[]string{"--poses", two, "--deadline", "1s"}, "--deadline bounds the continuous query: it needs --ccd"},
+		{[]string{"--ccd", "--poses", two, "--deadline", "-1s"}, "--deadline must be >= 0"},
+		{[]string{"--ccd", "--poses", two, "--deadline", "soon"}, "invalid value"},
 	}
 	for _, tc := range tests {
 		args := append(append([]string{"check"}, tc.args...), m, m)
@@ -268,5 +271,45 @@ func TestCheckCCDUsage(t *testing.T) {
 	}
 	if stdout, _, code := runCLI(t, "help", "check"); code != exitOK || !strings.Contains(stdout, "--ccd") || !strings.Contains(stdout, `{"motion":I,"hit":BOOL`) {
 		t.Errorf("help check: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestCheckCCDDeadline checks check --ccd --deadline: a deadline long
+// enough changes no answer; one of a nanosecond stops the queries (how
+// many depends on the clock, not checked), each stopped line saying so
+// and what it proved: no contact before its toi's LO, which is no later
+// than the contact, and a hit's interval holding the earliest contact.
+func TestCheckCCDDeadline(t *testing.T) {
+	file, _ := tunnelPoses(tunnelTilt)
+	poses := writeFile(t, t.TempDir(), "poses.txt", []byte(file))
+	run := func(args ...string) []motionLine {
+		t.Helper()
+		args = append(append([]string{"check", "--ccd", "--json", "--poses", poses}, args...), plateModel, smallBox)
+		stdout, stderr, code := runCLI(t, args...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d\n%s", args, code, stderr)
+		}
+		return parseMotions(t, stdout)
+	}
+	full := run()
+	long := run("--deadline", "1h")
+	for i, l := range long {
+		f := full[i]
+		if l.Stopped || l.Hit != f.Hit || l.Maybe != f.Maybe || !slices.Equal(l.TOI, f.TOI) || !slices.Equal(l.Pair, f.Pair) {
+			t.Errorf("motion %d: --deadline 1h %+v, without %+v", i, l, f)
+		}
+	}
+	for i, l := range run("--deadline", "1ns") {
+		f := full[i]
+		if !l.Stopped {
+			continue
+		}
+		if f.Hit && l.TOI[0] > f.TOI[1] || l.Hit && (!f.Hit || l.TOI[1] < f.TOI[0]) {
+			t.Errorf("motion %d: stopped %+v, without a deadline %+v", i, l, f)
+		}
+	}
+	text, _, _ := runCLI(t, "check", "--ccd", "--deadline", "1h", "--poses", poses, plateModel, smallBox)
+	if strings.Contains(text, "stopped") {
+		t.Errorf("--deadline 1h, text: %s", text)
 	}
 }
