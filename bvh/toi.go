@@ -129,7 +129,7 @@ func TimeOfImpact(env, fly *Tree, m ccd.Motion, o TOIOptions, s *Scratch) TOIRes
 	}
 	sw := &s.sweep
 	sw.begin(env.mesh, fly.mesh, m, fly.motionInfo(), env.motionInfo().mag)
-	sw.bud = o.Budget
+	sw.bud, sw.screen = o.Budget, true
 	v := sw.speed
 	radius := max(sw.radius, 4*sw.slack, 0x1p-1000)
 	tau := radius * min(0.5, 4/math.Sqrt(float64(max(len(fly.mesh.Tris), 1))))
@@ -314,6 +314,9 @@ type sweepState struct {
 	mpair      Pair
 	exact      int64
 	st         Stats
+	// screen says to screen a translating pair by apartSwept before the
+	// exact primitives (TimeOfImpact; SweepAll, the oracle, does not).
+	screen bool
 	// The budget, and where the search stopped when it ran out (free:
 	// every time before it proved free of contact).
 	bud     Budget
@@ -514,7 +517,7 @@ func (s *sweepState) approach(a, b0 geom.Triangle, n geom.Vec3) float64 {
 }
 
 // decide decides pair p over the window [t0, t1] (translating motions:
-// over the whole motion, once).
+// over the whole motion, once, screened by apartSwept first).
 func (s *sweepState) decide(p Pair) {
 	if s.trans {
 		if _, ok := s.seen[p]; ok {
@@ -523,6 +526,9 @@ func (s *sweepState) decide(p Pair) {
 		s.seen[p] = struct{}{}
 		a := s.emesh.Triangle(int(p.Env))
 		fa, fb := s.flyAt(p.Fly)
+		if s.screen && apartSwept(a, fa, fb) {
+			return
+		}
 		s.exact++
 		if toi, hit := ccd.TriTri(fa, a, fb, a); hit {
 			s.take(p, toi.Lo, toi.Hi)
