@@ -68,8 +68,10 @@ type TOIResult struct {
 // Collide's conditions on poses apply to both of m's poses and to those
 // between.
 //
-// The search goes forward in time from 0, each step proving a stretch of
-// time free of contact or deciding a short window of it:
+// First one all-pairs query at m.From: models touching there touch at
+// [0, 0] (the least pair in contact is reported). Then the search goes
+// forward in time from 0, each step proving a stretch of time free of
+// contact or deciding a short window of it:
 //
 //   - Conservative advancement: at the pose of time t, a certified lower
 //     bound L on the distance of the two models (clearance: Distance with
@@ -77,30 +79,39 @@ type TOIResult struct {
 //     2·slack)/v, v = |ΔT| + angle·rho bounding how fast a flying vertex
 //     moves (rho bounds the flying vertices' norms) and slack the rounding
 //     of the poses. The cut-off doubles while the models stay farther
-//     apart than it, up to four times the flying model's radius.
+//     apart than it, up to gateMax·τ (a cut-off far above the distance
+//     costs every pair within it). It is skipped where the rest of the
+//     motion moves no vertex farther than 2τ.
 //   - A window [t0, t1], where L is below the window's pad τ: one query of
 //     the two trees at the pose halfway through it, with the tolerance
 //     h·v + slack (h half the window), reaches every pair of triangles
 //     that can touch during the window. Each such pair is screened at that
-//     pose by its own distance (geom.TriTriLowerBound, then
-//     geom.TriTriDistance less its bound) against how far its flying
+//     pose by its own distance (geom.TriTriLowerBound, then for a
+//     translating motion geom.TriTriDistance less its bound; a turning
+//     pair's bisection starts with that test) against how far its flying
 //     triangle moves in the window (its own rho): a pair proved apart is
-//     dropped (a later window reaches it again if it comes closer), the
-//     others get an earliest possible time of contact from the same bound
-//     and are decided in that order, a contact found pruning every pair
-//     whose earliest time is later (by more than 64·ccd.MaxWidth, so that
-//     the interval and the pair are those of deciding every pair).
+//     dropped (a later window reaches it again if it comes closer). The
+//     others get an earliest possible time of contact (their distance at
+//     the window's start over v; for a translating motion also their gap
+//     along the direction between their closest points over the speed
+//     along it, never if the motion goes away) and are decided in that
+//     order, a contact found pruning every pair whose earliest time is
+//     later (by more than 64·ccd.MaxWidth, so that the interval and the
+//     pair are those of deciding every pair).
 //     τ starts at min(1/2, 4/√n)·radius for a flying model of n triangles
 //     and adapts to the pairs the windows reach: halved past 256, doubled
-//     (up to radius/2) below 16. A window is at least 1/1024 of the motion
-//     long.
+//     (up to radius/2) below 16. A window is the dyadic span of time
+//     (k/2^j, (k+1)/2^j) that holds t, of the length 2τ/v rounded down to
+//     a power of two, at least 1/1024.
 //
 // The search ends when it reaches time 1, or passes the contact found. A
 // pair that can touch is decided:
 //
 //   - translating motions (m.Translating): exactly, by ccd.TriTri, each
 //     vertex moving on a straight line from its position at m.From to its
-//     position at m.To, as geom.Pose.Apply computes them (once per pair);
+//     position at m.To, as geom.Pose.Apply computes them (once per pair),
+//     unless a plane separates the environment triangle from the hull of
+//     the flying triangle's two ends (apartSwept);
 //   - turning motions: by bisection of the window's time, earliest half
 //     first: a span is dropped where the pair is proved apart throughout
 //     it, by the pair's distance at the pose halfway through it, less its
@@ -136,6 +147,9 @@ func TimeOfImpact(env, fly *Tree, m ccd.Motion, o TOIOptions, s *Scratch) TOIRes
 	tau = max(tau, 4*sw.slack, 0x1p-1000)
 	gate := 4 * tau
 	t := 0.0
+	if sw.touchingAtStart(env, fly, s) {
+		return sw.result()
+	}
 	for t < 1 && !sw.past(t) {
 		if sw.out() {
 			sw.stop(t)
@@ -196,6 +210,20 @@ var DebugTOI = false
 // as a tolerance query of that cut-off (every pair within it), while the
 // window it would save costs one of τ.
 const gateMax = 4
+
+// touchingAtStart reports whether the models touch at m.From, recording
+// the contact at [0, 0] with the least pair in contact (as deciding every
+// pair would: each of them touches at t = 0, the others later): one
+// all-pairs query of the trees at that pose. A flight's motion often
+// starts where the last step found a contact.
+func (s *sweepState) touchingAtStart(env, fly *Tree, sc *Scratch) bool {
+	st := collide(env, fly, s.m.From, request{QueryOptions: QueryOptions{All: true}, mode: modeContact}, sc, func(p Pair) bool {
+		s.take(p, 0, 0)
+		return true
+	})
+	s.st.Add(st)
+	return s.hit
+}
 
 // clearance returns a lower bound l, proved with the rounding, on the
 // distance between env and the flying model at the pose of time t (as
@@ -441,10 +469,13 @@ func (s *sweepState) pair(e, f int32) {
 	if geom.TriTriLowerBound(a, b) > pad {
 		return
 	}
-	d, _, _ := geom.TriTriDistance(a, b)
-	lb := d - geom.TriTriDistanceBound(a, b)
-	if lb > pad {
-		return
+	if s.trans {
+		// (A turning pair's bisection starts with this test, on the same
+		// pose.)
+		d, _, _ := geom.TriTriDistance(a, b)
+		if d-geom.TriTriDistanceBound(a, b) > pad {
+			return
+		}
 	}
 	// At the window's start the pair is at least lb0 apart, so at time t
 	// at least lb0 − slack − (t − t0)·v: not in contact before
