@@ -81,7 +81,9 @@ type TOIResult struct {
 //     of the poses. The cut-off doubles while the models stay farther
 //     apart than it, up to gateMax·τ (a cut-off far above the distance
 //     costs every pair within it). It is skipped where the rest of the
-//     motion moves no vertex farther than 2τ.
+//     motion moves no vertex farther than 2τ, and a step shorter than half
+//     a window is not taken (so that the search makes at most a few
+//     thousand steps).
 //   - A window [t0, t1], where L is below the window's pad τ: one query of
 //     the two trees at the pose halfway through it, with the tolerance
 //     h·v + slack (h half the window), reaches every pair of triangles
@@ -162,11 +164,13 @@ func TimeOfImpact(env, fly *Tree, m ccd.Motion, o TOIOptions, s *Scratch) TOIRes
 		// Conservative advancement, where the rest of the motion is long
 		// enough for it to pay: a lower bound l on the distance at t,
 		// found with a cut-off (the gate), proves the models apart until
-		// t + (l − 2·slack)/v.
+		// t + (l − 2·slack)/v. A step shorter than half a window is not
+		// taken (a window decides as much), so that the search makes at
+		// most a few thousand steps.
 		if rest := (1-t)*v + 2*sw.slack; rest > 2*tau {
 			cut := min(gate, rest*(1+0x1p-20))
 			l, far := sw.clearance(env, fly, t, cut, s)
-			if g := l - 2*sw.slack; g >= tau {
+			if g := l - 2*sw.slack; g >= tau && (v == 0 || g/v >= w/2) {
 				if far {
 					gate = min(2*gate, gateMax*tau)
 				} else {
@@ -203,8 +207,6 @@ func TimeOfImpact(env, fly *Tree, m ccd.Motion, o TOIOptions, s *Scratch) TOIRes
 	return sw.result()
 }
 
-var DebugTOI = false
-
 // gateMax is the largest cut-off of the distance queries, in windows' pads
 // (τ): a distance query with a cut-off much larger than the distance costs
 // as a tolerance query of that cut-off (every pair within it), while the
@@ -233,9 +235,6 @@ func (s *sweepState) touchingAtStart(env, fly *Tree, sc *Scratch) bool {
 func (s *sweepState) clearance(env, fly *Tree, t, cut float64, sc *Scratch) (l float64, far bool) {
 	r := Distance(env, fly, s.at(t), DistanceOptions{Max: cut}, sc)
 	s.st.Add(r.Stats)
-	if DebugTOI {
-		println("clear", t, cut, r.Distance, r.Far, r.Stats.BVTests+r.Stats.LeafTests, r.Stats.TriTests)
-	}
 	d := r.Distance
 	if r.Far {
 		d = cut
@@ -258,11 +257,7 @@ func (s *sweepState) window(env, fly *Tree, t0, t1 float64, sc *Scratch) bool {
 	s.handed = 0
 	pad := s.pad(t0, t1, s.rho)
 	o := request{QueryOptions: QueryOptions{All: true, Eps: pad}, mode: modeSweep, sweep: s}
-	wst := collide(env, fly, s.mid, o, sc, nil)
-	s.st.Add(wst)
-	if DebugTOI {
-		println("window", t0, t1, pad, s.handed, len(s.cands), wst.BVTests+wst.LeafTests)
-	}
+	s.st.Add(collide(env, fly, s.mid, o, sc, nil))
 	slices.SortFunc(s.cands, func(a, b candidate) int {
 		if c := cmp.Compare(a.at, b.at); c != 0 {
 			return c
