@@ -197,3 +197,36 @@ func TestTimeOfImpactBudget(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTimeOfImpact measures the continuous query on toiCases' first
+// translating and first turning motions of the ball through the torus, for
+// 18-DOP and AABB trees, beside SweepAll (the oracle, every pair), with the
+// pairs decided exactly (exact/op) and the allocations (a Scratch reused
+// grows to the models once; a turning pair's bisection allocates its
+// stack of spans).
+func BenchmarkTimeOfImpact(b *testing.B) {
+	cs := toiCases()
+	for _, c := range []toiCase{cs[0], cs[4]} {
+		for _, o := range []bvh.Options{{K: 18}, {Kind: bvh.AABB}} {
+			env, fly := must(bvh.Build(c.env, o)), must(bvh.Build(c.fly, o))
+			kind := o.Kind.String()
+			if o.Kind == bvh.KDOP {
+				kind = fmt.Sprintf("k%d", o.K)
+			}
+			b.Run(c.name+"/"+kind, func(b *testing.B) {
+				b.ReportAllocs()
+				s := new(bvh.Scratch)
+				var r bvh.TOIResult
+				for b.Loop() {
+					r = bvh.TimeOfImpact(env, fly, c.m, bvh.TOIOptions{}, s)
+				}
+				b.ReportMetric(float64(r.Exact), "exact/op")
+			})
+		}
+		b.Run(c.name+"/SweepAll", func(b *testing.B) {
+			for b.Loop() {
+				bvh.SweepAll(c.env, c.fly, c.m)
+			}
+		})
+	}
+}
