@@ -60,13 +60,19 @@ type hullPlane struct{ n, a geom.Vec3 }
 // F < 0 with room to spare.
 func hullCandidates(dst []geom.Vec3, tris []geom.Triangle, m float64) []geom.Vec3 {
 	s := math.Ldexp(1, min(-math.Ilogb(m), 1000))
-	planes, ok := hullFilterPlanes(tris, s)
+	e := hullExtremes(tris, s)
+	planes, ok := hullFilterPlanes(e)
 	if !ok {
 		for i := range tris {
 			dst = append(dst, tris[i][0], tris[i][1], tris[i][2])
 		}
 		return dst
 	}
+	// The first round drops whole chunks by their box; each point of the
+	// others that is kept is offered as the farthest beyond the first face
+	// it is outside of.
+	far := make([]hullFar, len(planes))
+	start, last := len(dst), 0
 	for lo := 0; lo < len(tris); lo += hullFilterChunk {
 		chunk := tris[lo:min(lo+hullFilterChunk, len(tris))]
 		inf := math.Inf(1)
@@ -84,19 +90,69 @@ func hullCandidates(dst []geom.Vec3, tris []geom.Triangle, m float64) []geom.Vec
 		}
 		for i := range chunk {
 			for _, v := range chunk[i] {
-				if !hullInside(planes, v.Scale(s)) {
+				q := v.Scale(s)
+				if f, g := hullOutside(planes, q, &last); f >= 0 {
 					dst = append(dst, v)
+					far[f].offer(g, q)
 				}
 			}
+		}
+	}
+	// Later rounds, as Quickhull: the polytope grows by the farthest point
+	// beyond each face, and the points kept are filtered again, while that
+	// drops a good share of them.
+	for range hullFilterRounds {
+		kept := dst[start:]
+		n := len(e)
+		for _, f := range far {
+			if f.ok {
+				e = append(e, f.q)
+			}
+		}
+		if len(e) == n {
+			break
+		}
+		if planes, ok = hullFilterPlanes(e); !ok {
+			break // not reached: e only grew
+		}
+		far = append(far[:0], make([]hullFar, len(planes))...)
+		j, last := 0, 0
+		for _, v := range kept {
+			q := v.Scale(s)
+			if f, g := hullOutside(planes, q, &last); f >= 0 {
+				kept[j] = v
+				j++
+				far[f].offer(g, q)
+			}
+		}
+		dst = dst[:start+j]
+		if 4*j > 3*len(kept) {
+			break
 		}
 	}
 	return dst
 }
 
-// hullFilterPlanes returns the face planes of the hull of the corners of
-// tris extreme along the filter's directions, scaled by s, and false if
-// that hull is not solid.
-func hullFilterPlanes(tris []geom.Triangle, s float64) ([]hullPlane, bool) {
+// hullFilterRounds is the number of rounds of hullCandidates after the
+// first.
+const hullFilterRounds = 4
+
+// hullFar is the farthest point found outside a face: its plane value g.
+type hullFar struct {
+	g  float64
+	q  geom.Vec3
+	ok bool
+}
+
+func (f *hullFar) offer(g float64, q geom.Vec3) {
+	if !f.ok || g > f.g {
+		f.g, f.q, f.ok = g, q, true
+	}
+}
+
+// hullExtremes returns the distinct points among the corners of tris,
+// scaled by s, that are extreme along the filter's directions.
+func hullExtremes(tris []geom.Triangle, s float64) []geom.Vec3 {
 	// Seven linear functions, each taken at its least and its greatest.
 	var lo, hi [7]float64
 	var at [14]geom.Vec3
@@ -117,7 +173,7 @@ func hullFilterPlanes(tris []geom.Triangle, s float64) ([]hullPlane, bool) {
 			}
 		}
 	}
-	e := make([]geom.Vec3, 0, len(at))
+	e := make([]geom.Vec3, 0, 64)
 	for _, q := range at {
 		dup := false
 		for _, p := range e {
@@ -127,6 +183,12 @@ func hullFilterPlanes(tris []geom.Triangle, s float64) ([]hullPlane, bool) {
 			e = append(e, q)
 		}
 	}
+	return e
+}
+
+// hullFilterPlanes returns the face planes of the hull of the points e
+// (scaled corners), and false if that hull is not solid.
+func hullFilterPlanes(e []geom.Vec3) ([]hullPlane, bool) {
 	h, faces := hull.NewTriangulated(e)
 	if h.Dim() != 3 {
 		return nil, false
@@ -139,16 +201,25 @@ func hullFilterPlanes(tris []geom.Triangle, s float64) ([]hullPlane, bool) {
 	return planes, true
 }
 
-// hullInside reports whether q lies strictly inside every plane, by the
-// margin (see hullCandidates).
-func hullInside(planes []hullPlane, q geom.Vec3) bool {
-	for i := range planes {
+// hullOutside returns a plane that q is not strictly inside of, by the
+// margin (see hullCandidates), and q's value there; or -1. It tries plane
+// *last first (the one the previous point was outside of: neighbours tend
+// to be outside the same face) and sets it.
+func hullOutside(planes []hullPlane, q geom.Vec3, last *int) (int, float64) {
+	if i := *last; i < len(planes) {
 		p := &planes[i]
-		if !(p.n.X*(q.X-p.a.X)+p.n.Y*(q.Y-p.a.Y)+p.n.Z*(q.Z-p.a.Z) < -hullFilterMargin) {
-			return false
+		if g := p.n.X*(q.X-p.a.X) + p.n.Y*(q.Y-p.a.Y) + p.n.Z*(q.Z-p.a.Z); !(g < -hullFilterMargin) {
+			return i, g
 		}
 	}
-	return true
+	for i := range planes {
+		p := &planes[i]
+		if g := p.n.X*(q.X-p.a.X) + p.n.Y*(q.Y-p.a.Y) + p.n.Z*(q.Z-p.a.Z); !(g < -hullFilterMargin) {
+			*last = i
+			return i, g
+		}
+	}
+	return -1, 0
 }
 
 // hullBoxInside reports whether the box [lo, hi] lies strictly inside every

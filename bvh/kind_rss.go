@@ -23,8 +23,8 @@ import (
 
 var rssKind = volKind[bv.RSS]{
 	kind: RSS,
-	fit:  func(tris []geom.Triangle, _ *fitScratch) bv.RSS { return bv.FitRSS(tris) },
-	frame: func(v *bv.RSS, _ []geom.Triangle) ([3]geom.Vec3, [3]float64) {
+	fit:  func(n *fitNode) bv.RSS { return bv.FitRSSBy(n.triangles(), obbFit(n)) },
+	frame: func(v *bv.RSS, _ *fitNode) ([3]geom.Vec3, [3]float64) {
 		return [3]geom.Vec3{v.Axes.Row(0), v.Axes.Row(1), v.Axes.Row(2)}, [3]float64{v.L[0] + v.R, v.L[1] + v.R, v.R}
 	},
 	volume: func(v *bv.RSS) float64 { return v.Volume() },

@@ -214,11 +214,15 @@ func (t *vtree[V]) ids() int {
 // with its query type.
 type volKind[V any] struct {
 	kind Kind
-	// fit returns the volume of the triangles.
-	fit func(tris []geom.Triangle, sc *fitScratch) V
-	// frame returns the directions a node with volume v over the triangles
-	// may be split along, and its extent along each.
-	frame func(v *V, tris []geom.Triangle) (dirs [3]geom.Vec3, ext [3]float64)
+	// fit returns the volume of the node's triangles.
+	fit func(n *fitNode) V
+	// frame returns the directions a node with volume v may be split
+	// along, and its extent along each.
+	frame func(v *V, n *fitNode) (dirs [3]geom.Vec3, ext [3]float64)
+	// boxes says whether fit or frame reads the node's box (fitNode.box),
+	// which the builder then unites from the triangles' boxes, computed
+	// once.
+	boxes bool
 	// volume measures v (for the MinSum and MinMax rules).
 	volume func(v *V) float64
 	// box returns the axis-aligned box around v.
@@ -303,21 +307,60 @@ func meshMag(m *mesh.TriMesh) float64 {
 
 // fitScratch is one goroutine's buffers for fitting volumes.
 type fitScratch struct {
-	tris []geom.Triangle
-	pts  []geom.Vec3
-	buf  []geom.Vec3
+	tris, half []geom.Triangle
+	pts        []geom.Vec3
+	buf        []geom.Vec3
+}
+
+// fitNode is what a kind's fit and frame see of a node: its triangles,
+// gathered from the mesh when asked, and their box when the kind asks for
+// it (volKind.boxes).
+type fitNode struct {
+	m   *mesh.TriMesh
+	ids []int32
+	// box is the union of the triangles' boxes (geom.Triangle.Bounds):
+	// the box that a union over the triangles in any order gives, since
+	// min and max are exact (and, as math.Min and math.Max, order-free for
+	// −0 and NaN).
+	box geom.AABB
+	sc  *fitScratch
+	buf *[]geom.Triangle // which of sc's buffers triangles gathers into
+	got bool
+}
+
+// triangles returns the node's triangles, in the order of its ids,
+// gathered once into the node's buffer.
+func (n *fitNode) triangles() []geom.Triangle {
+	if !n.got {
+		ts := (*n.buf)[:0]
+		for _, t := range n.ids {
+			ts = append(ts, n.m.Triangle(int(t)))
+		}
+		*n.buf, n.got = ts, true
+	}
+	return *n.buf
 }
 
 var axes = [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 
-// aabbFrame splits along x, y and z, with the triangles' extents.
-func aabbFrame(tris []geom.Triangle) ([3]geom.Vec3, [3]float64) {
-	b := geom.EmptyAABB()
-	for _, t := range tris {
-		b = b.Union(t.Bounds())
-	}
-	s := b.Size()
+// aabbFrame splits along x, y and z, with the extents of the node's box.
+func aabbFrame(n *fitNode) ([3]geom.Vec3, [3]float64) {
+	s := n.box.Size()
 	return axes, [3]float64{s.X, s.Y, s.Z}
+}
+
+// boxUnion returns the union of the boxes of the triangles ids, as
+// geom.AABB.Union would in any order (builtin min and max are math.Min's
+// and math.Max's, inlined).
+func boxUnion(boxes []geom.AABB, ids []int32) geom.AABB {
+	inf := math.Inf(1)
+	lo, hi := geom.Vec3{X: inf, Y: inf, Z: inf}, geom.Vec3{X: -inf, Y: -inf, Z: -inf}
+	for _, t := range ids {
+		b := &boxes[t]
+		lo.X, lo.Y, lo.Z = min(lo.X, b.Min.X), min(lo.Y, b.Min.Y), min(lo.Z, b.Min.Z)
+		hi.X, hi.Y, hi.Z = max(hi.X, b.Max.X), max(hi.Y, b.Max.Y), max(hi.Z, b.Max.Z)
+	}
+	return geom.AABB{Min: lo, Max: hi}
 }
 
 // newVTree builds the nodes of a tree of the kind vk over the triangles ids
@@ -336,7 +379,8 @@ type vbuilder[V any] struct {
 	m     *mesh.TriMesh
 	ops   *volKind[V]
 	cent  []geom.Vec3
-	area  []float64 // triangle areas (RAPID rule)
+	area  []float64   // triangle areas (RAPID rule)
+	boxes []geom.AABB // triangle boxes (ops.boxes)
 	idx   []int32
 	order []int32
 }
@@ -357,12 +401,18 @@ func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V])
 	if o.Rule == RAPID {
 		b.area = make([]float64, len(m.Tris))
 	}
+	if ops.boxes {
+		b.boxes = make([]geom.AABB, len(m.Tris))
+	}
 	parallelFor(n, func(lo, hi int) {
 		for _, i := range ids[lo:hi] {
 			tr := m.Triangle(int(i))
 			b.cent[i] = tr[0].Add(tr[1]).Add(tr[2]).Scale(1.0 / 3)
 			if b.area != nil {
 				b.area[i] = tr.Area()
+			}
+			if b.boxes != nil {
+				b.boxes[i] = tr.Bounds()
 			}
 		}
 	})
@@ -393,13 +443,10 @@ func (b *vbuilder[V]) subtree(s vsub[V], lo, hi, par int, sc *fitScratch) vsub[V
 		}
 		return s
 	}
-	sc.tris = sc.tris[:0]
-	for _, t := range b.idx[lo:hi] {
-		sc.tris = append(sc.tris, b.m.Triangle(int(t)))
-	}
-	v := b.ops.fit(sc.tris, sc)
+	nd := b.node(b.idx[lo:hi], sc, &sc.tris)
+	v := b.ops.fit(&nd)
 	s.vols = append(s.vols, v)
-	mid := b.split(lo, hi, &v, sc)
+	mid := b.split(lo, hi, &v, &nd)
 	if par > 0 && hi-lo >= parallelMin {
 		var right vsub[V]
 		var wg sync.WaitGroup
@@ -418,11 +465,20 @@ func (b *vbuilder[V]) subtree(s vsub[V], lo, hi, par int, sc *fitScratch) vsub[V
 	return b.subtree(s, mid, hi, par, sc)
 }
 
-// split partitions idx[lo:hi], whose volume is v (and triangles sc.tris),
-// into two non-empty parts and returns where the second begins.
-func (b *vbuilder[V]) split(lo, hi int, v *V, sc *fitScratch) int {
+// node returns the fitNode of the triangles ids, gathering into buf.
+func (b *vbuilder[V]) node(ids []int32, sc *fitScratch, buf *[]geom.Triangle) fitNode {
+	n := fitNode{m: b.m, ids: ids, sc: sc, buf: buf}
+	if b.boxes != nil {
+		n.box = boxUnion(b.boxes, ids)
+	}
+	return n
+}
+
+// split partitions idx[lo:hi], whose volume is v (node nd), into two
+// non-empty parts and returns where the second begins.
+func (b *vbuilder[V]) split(lo, hi int, v *V, nd *fitNode) int {
 	ids := b.idx[lo:hi]
-	dirs, ext := b.ops.frame(v, sc.tris)
+	dirs, ext := b.ops.frame(v, nd)
 	key := func(d geom.Vec3) func(t int32) float64 {
 		return func(t int32) float64 { return b.cent[t].Dot(d) }
 	}
@@ -448,7 +504,6 @@ func (b *vbuilder[V]) split(lo, hi int, v *V, sc *fitScratch) int {
 		order = rank(ext, true)
 	case MinSum, MinMax:
 		var score [3]float64
-		var tris []geom.Triangle
 		for a, d := range dirs {
 			mid, ok := partitionBy(ids, b.o.Split, key(d))
 			if !ok {
@@ -457,11 +512,8 @@ func (b *vbuilder[V]) split(lo, hi int, v *V, sc *fitScratch) int {
 			}
 			var vol [2]float64
 			for h, part := range [2][]int32{ids[:mid], ids[mid:]} {
-				tris = tris[:0]
-				for _, t := range part {
-					tris = append(tris, b.m.Triangle(int(t)))
-				}
-				cv := b.ops.fit(tris, sc)
+				hn := b.node(part, nd.sc, &nd.sc.half)
+				cv := b.ops.fit(&hn)
 				vol[h] = b.ops.volume(&cv)
 			}
 			if b.o.Rule == MinSum {
