@@ -319,9 +319,9 @@ type fitNode struct {
 	m   *mesh.TriMesh
 	ids []int32
 	// box is the union of the triangles' boxes (geom.Triangle.Bounds):
-	// the box that a union over the triangles in any order gives, since
-	// min and max are exact (and, as math.Min and math.Max, order-free for
-	// −0 and NaN).
+	// the box that geom.AABB.Union over the triangles in any order gives,
+	// since min and max are exact and, for the finite coordinates that
+	// Build takes, order-free for −0 too.
 	box geom.AABB
 	sc  *fitScratch
 	buf *[]geom.Triangle // which of sc's buffers triangles gathers into
@@ -350,8 +350,8 @@ func aabbFrame(n *fitNode) ([3]geom.Vec3, [3]float64) {
 }
 
 // boxUnion returns the union of the boxes of the triangles ids, as
-// geom.AABB.Union would in any order (builtin min and max are math.Min's
-// and math.Max's, inlined).
+// geom.AABB.Union would in any order: for finite numbers the builtin min
+// and max are math.Min and math.Max (−0 below +0), inlined.
 func boxUnion(boxes []geom.AABB, ids []int32) geom.AABB {
 	inf := math.Inf(1)
 	lo, hi := geom.Vec3{X: inf, Y: inf, Z: inf}, geom.Vec3{X: -inf, Y: -inf, Z: -inf}
