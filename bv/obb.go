@@ -74,7 +74,11 @@ func (f OBBFit) String() string {
 //     degenerate triangles weigh nothing, and if every triangle is degenerate
 //     the vertex covariance is used.
 //   - FitHull: FitSurface applied to the triangles of the convex hull of the
-//     corners, when the hull is solid; otherwise FitSurface on tris.
+//     corners, when the hull is solid; otherwise FitSurface on tris. From
+//     768 corners on, the hull is built from the corners outside the hull
+//     of a few extreme ones only (the same hull; the cost linear in the
+//     corners but for those), so that the box may differ in its last bits
+//     from the one the hull of every corner gives.
 //
 // The covariance is computed on the corners scaled by a power of two and
 // taken relative to their mean, so coordinates of any finite magnitude work

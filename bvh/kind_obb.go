@@ -10,7 +10,8 @@ import (
 )
 
 // This file is the OBB kind (Gottschalk, Lin and Manocha, RAPID): boxes
-// oriented by the principal axes of the convex hull of their triangles,
+// oriented by the principal axes of the convex hull of their triangles
+// (of the triangles themselves in nodes below obbHullMin triangles),
 // tested with the 15-axis separating-axis test under the relative pose.
 //
 // Everything that is the kind's is here: its volume (fitted, bounded,

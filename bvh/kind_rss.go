@@ -11,7 +11,8 @@ import (
 
 // This file is the RSS kind (Larsen, Gottschalk, Lin and Manocha, PQP):
 // rectangle swept spheres, the points within a radius of a rectangle
-// (bv.FitRSS), moved with the pose like OBBs and tested by the distance of
+// (bv.FitRSSBy, oriented as OBB nodes are: see obbFit), moved with the
+// pose like OBBs and tested by the distance of
 // the two rectangles (bv.RSSDisjoint). Their strength is distance queries:
 // the rectangles' distance less the radii bounds the distance of the
 // triangles inside.
