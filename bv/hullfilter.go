@@ -70,9 +70,11 @@ func hullCandidates(dst []geom.Vec3, tris []geom.Triangle, m float64) []geom.Vec
 	}
 	// The first round drops whole chunks by their box; each point of the
 	// others that is kept is offered as the farthest beyond the first face
-	// it is outside of.
+	// it is outside of. The corners kept are listed by number (3·triangle
+	// + corner): a sixth of the memory of the points.
 	far := make([]hullFar, len(planes))
-	start, last := len(dst), 0
+	kept := make([]int32, 0, len(tris)/4)
+	last := 0
 	for lo := 0; lo < len(tris); lo += hullFilterChunk {
 		chunk := tris[lo:min(lo+hullFilterChunk, len(tris))]
 		inf := math.Inf(1)
@@ -89,20 +91,20 @@ func hullCandidates(dst []geom.Vec3, tris []geom.Triangle, m float64) []geom.Vec
 			continue
 		}
 		for i := range chunk {
-			for _, v := range chunk[i] {
+			for k, v := range chunk[i] {
 				q := v.Scale(s)
 				if f, g := hullOutside(planes, q, &last); f >= 0 {
-					dst = append(dst, v)
+					kept = append(kept, int32(3*(lo+i)+k))
 					far[f].offer(g, q)
 				}
 			}
 		}
 	}
+	corner := func(c int32) geom.Vec3 { return tris[c/3][c%3] }
 	// Later rounds, as Quickhull: the polytope grows by the farthest point
 	// beyond each face, and the points kept are filtered again, while that
 	// drops a good share of them.
 	for range hullFilterRounds {
-		kept := dst[start:]
 		n := len(e)
 		for _, f := range far {
 			if f.ok {
@@ -117,18 +119,22 @@ func hullCandidates(dst []geom.Vec3, tris []geom.Triangle, m float64) []geom.Vec
 		}
 		far = append(far[:0], make([]hullFar, len(planes))...)
 		j, last := 0, 0
-		for _, v := range kept {
-			q := v.Scale(s)
+		for _, c := range kept {
+			q := corner(c).Scale(s)
 			if f, g := hullOutside(planes, q, &last); f >= 0 {
-				kept[j] = v
+				kept[j] = c
 				j++
 				far[f].offer(g, q)
 			}
 		}
-		dst = dst[:start+j]
-		if 4*j > 3*len(kept) {
+		dropped := len(kept) - j
+		kept = kept[:j]
+		if 4*dropped < len(kept)+dropped {
 			break
 		}
+	}
+	for _, c := range kept {
+		dst = append(dst, corner(c))
 	}
 	return dst
 }

@@ -21,6 +21,9 @@ var sphereKind = volKind[bv.Sphere]{
 	fit: func(n *fitNode) bv.Sphere {
 		sc := n.sc
 		sc.pts = sc.pts[:0]
+		if cap(sc.pts) < 3*len(n.ids) {
+			sc.pts = make([]geom.Vec3, 0, 3*len(n.ids)) // not append's steps of 1.25
+		}
 		for _, t := range n.ids {
 			tr := n.m.Triangle(int(t))
 			sc.pts = append(sc.pts, tr[0], tr[1], tr[2])

@@ -333,6 +333,9 @@ type fitNode struct {
 func (n *fitNode) triangles() []geom.Triangle {
 	if !n.got {
 		ts := (*n.buf)[:0]
+		if cap(ts) < len(n.ids) {
+			ts = make([]geom.Triangle, 0, len(n.ids)) // not append's steps of 1.25
+		}
 		for _, t := range n.ids {
 			ts = append(ts, n.m.Triangle(int(t)))
 		}
