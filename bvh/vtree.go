@@ -370,9 +370,10 @@ func boxUnion(boxes []geom.AABB, ids []int32) geom.AABB {
 // of m, which it takes over.
 func newVTree[V any](vk *volKind[V], o Options, m *mesh.TriMesh, ids []int32) *vtree[V] {
 	t := &vtree[V]{vk: vk, m: m, mag: meshMag(m)}
-	refs, vols, order := buildVTree(o, m, ids, vk)
-	t.order = order
-	t.setNodes(newFlat(refs, vols, nil))
+	t.nodes, t.root, t.order = buildVTree(o, m, ids, vk)
+	if n := len(ids); n > 0 {
+		t.nn = 2*len(t.nodes) + 1 // a binary tree: one leaf more than internal nodes
+	}
 	return t
 }
 
@@ -388,17 +389,18 @@ type vbuilder[V any] struct {
 	order []int32
 }
 
-// vsub is the node array of a subtree under construction: the references
-// of its nodes and the volumes of its internal ones.
-type vsub[V any] struct {
-	refs []int32
-	vols []V
-}
-
-func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V]) (refs []int32, vols []V, order []int32) {
+// buildVTree returns the internal nodes of the tree over the triangles ids
+// of m, in the queries' numbering (see vtree), or none and the ref of the
+// one leaf, and the order of the triangles for leaves of more than one.
+//
+// The builder makes the nodes themselves, depth first: an internal node's
+// number is the count of those made before it, and a leaf child is
+// written ^x (x its triangle, or its first position in the order) until
+// the count of internal nodes is known, then ni + x.
+func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V]) (nodes []vnode[V], root int32, order []int32) {
 	n := len(ids)
 	if n == 0 {
-		return nil, nil, nil
+		return nil, 0, nil
 	}
 	b := &vbuilder[V]{o: o, m: m, ops: ops, cent: make([]geom.Vec3, len(m.Tris)), idx: ids}
 	if o.Rule == RAPID {
@@ -426,46 +428,67 @@ func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V])
 	for p := runtime.GOMAXPROCS(0); p > 1; p >>= 1 {
 		depth++
 	}
-	s := vsub[V]{make([]int32, 0, 2*n-1), make([]V, 0, n-1)}
-	s = b.subtree(s, 0, n, depth+1, &fitScratch{})
-	return s.refs, s.vols, b.order
+	nodes = make([]vnode[V], 0, n-1)
+	nodes, root = b.subtree(nodes, 0, n, depth+1, &fitScratch{})
+	if len(nodes) == 0 {
+		return nil, root, b.order
+	}
+	ni := int32(len(nodes))
+	for i := range nodes {
+		for k, c := range nodes[i].kid {
+			if c < 0 {
+				nodes[i].kid[k] = ni + ^c
+			}
+		}
+	}
+	return nodes, 0, b.order
 }
 
-// subtree appends the nodes of the subtree over idx[lo:hi] to s, in
-// depth-first order (a volume for each internal node). Up to par levels
-// fork their right subtree onto another goroutine.
-func (b *vbuilder[V]) subtree(s vsub[V], lo, hi, par int, sc *fitScratch) vsub[V] {
-	at := len(s.refs)
-	s.refs = append(s.refs, 0)
+// subtree appends the internal nodes of the subtree over idx[lo:hi] to
+// nodes, in depth-first order, and returns them and the subtree's ref: its
+// root's index in nodes, or ^x for a leaf. A node's children are its
+// subtrees' refs. Up to par levels fork their right subtree onto another
+// goroutine, which builds it in a slice of its own, renumbered as it is
+// appended.
+func (b *vbuilder[V]) subtree(nodes []vnode[V], lo, hi, par int, sc *fitScratch) ([]vnode[V], int32) {
 	if hi-lo <= b.o.Leaf {
 		if b.order == nil {
-			s.refs[at] = ^b.idx[lo]
-		} else {
-			s.refs[at] = ^int32(lo)
-			b.order[hi-1] = ^b.order[hi-1]
+			return nodes, ^b.idx[lo]
 		}
-		return s
+		b.order[hi-1] = ^b.order[hi-1]
+		return nodes, ^int32(lo)
 	}
 	nd := b.node(b.idx[lo:hi], sc, &sc.tris)
-	v := b.ops.fit(&nd)
-	s.vols = append(s.vols, v)
-	mid := b.split(lo, hi, &v, &nd)
+	at := len(nodes)
+	nodes = append(nodes, vnode[V]{v: b.ops.fit(&nd)})
+	mid := b.split(lo, hi, &nodes[at].v, &nd)
+	var l, r int32
 	if par > 0 && hi-lo >= parallelMin {
-		var right vsub[V]
+		var right []vnode[V]
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			right = b.subtree(vsub[V]{make([]int32, 0, 2*(hi-mid)-1), make([]V, 0, hi-mid-1)}, mid, hi, par-1, &fitScratch{})
+			right, r = b.subtree(make([]vnode[V], 0, hi-mid-1), mid, hi, par-1, &fitScratch{})
 		})
-		s = b.subtree(s, lo, mid, par-1, sc)
+		nodes, l = b.subtree(nodes, lo, mid, par-1, sc)
 		wg.Wait()
-		s.refs[at] = int32(len(s.refs) - at)
-		s.refs = append(s.refs, right.refs...)
-		s.vols = append(s.vols, right.vols...)
-		return s
+		off := int32(len(nodes))
+		for i := range right {
+			for k, c := range right[i].kid {
+				if c >= 0 {
+					right[i].kid[k] = c + off
+				}
+			}
+		}
+		if r >= 0 {
+			r += off
+		}
+		nodes = append(nodes, right...)
+	} else {
+		nodes, l = b.subtree(nodes, lo, mid, par, sc)
+		nodes, r = b.subtree(nodes, mid, hi, par, sc)
 	}
-	s = b.subtree(s, lo, mid, par, sc)
-	s.refs[at] = int32(len(s.refs) - at)
-	return b.subtree(s, mid, hi, par, sc)
+	nodes[at].kid = [2]int32{l, r}
+	return nodes, int32(at)
 }
 
 // node returns the fitNode of the triangles ids, gathering into buf.
