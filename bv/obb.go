@@ -74,7 +74,11 @@ func (f OBBFit) String() string {
 //     degenerate triangles weigh nothing, and if every triangle is degenerate
 //     the vertex covariance is used.
 //   - FitHull: FitSurface applied to the triangles of the convex hull of the
-//     corners, when the hull is solid; otherwise FitSurface on tris.
+//     corners, when the hull is solid; otherwise FitSurface on tris. From
+//     768 corners on, the hull is built from the corners outside the hull
+//     of a few extreme ones only (the same hull; the cost linear in the
+//     corners but for those), so that the box may differ in its last bits
+//     from the one the hull of every corner gives.
 //
 // The covariance is computed on the corners scaled by a power of two and
 // taken relative to their mean, so coordinates of any finite magnitude work
@@ -112,7 +116,7 @@ func FitOBB(tris []geom.Triangle, how OBBFit) OBB {
 		acc := obbMoments{s: s, ref: sum.Scale(1 / float64(3*len(tris)))}
 		ok := false
 		if how == FitHull {
-			cov, ok = obbHullCovariance(tris, &acc)
+			cov, ok = obbHullCovariance(tris, m, &acc)
 		}
 		if !ok && how != FitVertices {
 			for i := range tris {
@@ -184,10 +188,20 @@ func (a *obbMoments) covariance() ([3][3]float64, bool) {
 // obbHullCovariance adds the triangles of the convex hull of the corners of
 // tris to acc and returns the surface covariance, or false if the hull is
 // not solid.
-func obbHullCovariance(tris []geom.Triangle, acc *obbMoments) ([3][3]float64, bool) {
-	pts := make([]geom.Vec3, 0, 3*len(tris))
-	for i := range tris {
-		pts = append(pts, tris[i][0], tris[i][1], tris[i][2])
+//
+// Past hullFilterMin corners, only the corners that hullCandidates keeps
+// are given to the hull, whose boundary is then the same: the same
+// covariance up to rounding (the surface is triangulated and summed in
+// another order), at a cost linear in the corners but for those kept.
+func obbHullCovariance(tris []geom.Triangle, m float64, acc *obbMoments) ([3][3]float64, bool) {
+	var pts []geom.Vec3
+	if 3*len(tris) >= hullFilterMin {
+		pts = hullCandidates(nil, tris, m)
+	} else {
+		pts = make([]geom.Vec3, 0, 3*len(tris))
+		for i := range tris {
+			pts = append(pts, tris[i][0], tris[i][1], tris[i][2])
+		}
 	}
 	// Corners shared by several triangles repeat; each copy would cost the
 	// hull exact (degenerate) orientation tests.

@@ -100,7 +100,14 @@ func rssEverything() RSS { return RSS{Axes: geom.Identity3(), R: math.Inf(1)} }
 // axes, C = 0, L = 0, R = −1). If a coordinate is NaN or infinite, or a
 // result overflows, it returns the RSS of identity axes, C = 0, L = 0 and
 // R = +Inf, which contains every point.
-func FitRSS(tris []geom.Triangle) RSS {
+func FitRSS(tris []geom.Triangle) RSS { return FitRSSBy(tris, FitHull) }
+
+// FitRSSBy is FitRSS with the axes of FitOBB(tris, how): how chooses the
+// covariance whose principal axes orient the rectangle (see OBBFit).
+func FitRSSBy(tris []geom.Triangle, how OBBFit) RSS {
+	if how > FitVertices {
+		panic("bv: FitRSSBy with unknown " + how.String())
+	}
 	if len(tris) == 0 {
 		return RSS{Axes: geom.Identity3(), R: -1}
 	}
@@ -108,7 +115,7 @@ func FitRSS(tris []geom.Triangle) RSS {
 	if !(m <= math.MaxFloat64) {
 		return rssEverything()
 	}
-	box := FitOBB(tris, FitHull)
+	box := FitOBB(tris, how)
 	if !box.Half.IsFinite() {
 		return rssEverything()
 	}

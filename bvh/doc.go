@@ -77,13 +77,16 @@
 //
 // OBB trees (Gottschalk, Lin and Manocha, "OBBTree", 1996) bound each node
 // by a box oriented by the eigenvectors of the covariance of the surface of
-// the convex hull of its triangles (bv.FitOBB), split at the mean of the
+// the convex hull of its triangles (bv.FitOBB; below 1024 triangles, of
+// the surface of the triangles themselves, as RAPID and PQP do at every
+// node: see obbHullMin), split at the mean of the
 // centroids along the box axis the Rule picks (Splatter: the axis of
 // largest variance; LongestSide: the paper's longest axis; RAPID: RAPID's
 // principal axis at the area-weighted mean, halving by count when that
 // fails). Sphere trees bound nodes by near-minimal spheres (bv.BoundingSphere);
 // AABB trees by boxes aligned with the model's axes; RSS trees (Larsen,
-// Gottschalk, Lin and Manocha, PQP) by rectangle swept spheres (bv.FitRSS),
+// Gottschalk, Lin and Manocha, PQP) by rectangle swept spheres (bv.FitRSSBy,
+// oriented as OBBs),
 // tested by the distance of their rectangles (bv.RSSDisjoint). These four
 // store their volumes in float64, in model coordinates, for the internal
 // nodes only, each with its children (OPCODE's "no-leaf" trees: a leaf's

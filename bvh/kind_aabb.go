@@ -27,15 +27,10 @@ import (
 // large, and the face-axis test done in float32 arithmetic was no faster.
 
 var aabbKind = volKind[box]{
-	kind: AABB,
-	fit: func(tris []geom.Triangle, _ *fitScratch) box {
-		b := geom.EmptyAABB()
-		for _, t := range tris {
-			b = b.Union(t.Bounds())
-		}
-		return boxOf(b)
-	},
-	frame:  func(_ *box, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
+	kind:   AABB,
+	fit:    func(n *fitNode) box { return boxOf(n.box) },
+	frame:  func(_ *box, n *fitNode) ([3]geom.Vec3, [3]float64) { return aabbFrame(n) },
+	boxes:  true,
 	volume: func(v *box) float64 { return 8 * v.H.X * v.H.Y * v.H.Z },
 	box:    func(b *box) geom.AABB { return geom.AABB{Min: b.C.Sub(b.H), Max: b.C.Add(b.H)} },
 	floats: func(b *box, dst []*float64) []*float64 {

@@ -11,7 +11,8 @@ import (
 
 // This file is the RSS kind (Larsen, Gottschalk, Lin and Manocha, PQP):
 // rectangle swept spheres, the points within a radius of a rectangle
-// (bv.FitRSS), moved with the pose like OBBs and tested by the distance of
+// (bv.FitRSSBy, oriented as OBB nodes are: see obbFit), moved with the
+// pose like OBBs and tested by the distance of
 // the two rectangles (bv.RSSDisjoint). Their strength is distance queries:
 // the rectangles' distance less the radii bounds the distance of the
 // triangles inside.
@@ -23,8 +24,8 @@ import (
 
 var rssKind = volKind[bv.RSS]{
 	kind: RSS,
-	fit:  func(tris []geom.Triangle, _ *fitScratch) bv.RSS { return bv.FitRSS(tris) },
-	frame: func(v *bv.RSS, _ []geom.Triangle) ([3]geom.Vec3, [3]float64) {
+	fit:  func(n *fitNode) bv.RSS { return bv.FitRSSBy(n.triangles(), obbFit(n)) },
+	frame: func(v *bv.RSS, _ *fitNode) ([3]geom.Vec3, [3]float64) {
 		return [3]geom.Vec3{v.Axes.Row(0), v.Axes.Row(1), v.Axes.Row(2)}, [3]float64{v.L[0] + v.R, v.L[1] + v.R, v.R}
 	},
 	volume: func(v *bv.RSS) float64 { return v.Volume() },

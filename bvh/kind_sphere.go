@@ -18,16 +18,22 @@ import (
 
 var sphereKind = volKind[bv.Sphere]{
 	kind: Sphere,
-	fit: func(tris []geom.Triangle, sc *fitScratch) bv.Sphere {
+	fit: func(n *fitNode) bv.Sphere {
+		sc := n.sc
 		sc.pts = sc.pts[:0]
-		for _, t := range tris {
-			sc.pts = append(sc.pts, t[0], t[1], t[2])
+		if cap(sc.pts) < 3*len(n.ids) {
+			sc.pts = make([]geom.Vec3, 0, 3*len(n.ids)) // not append's steps of 1.25
+		}
+		for _, t := range n.ids {
+			tr := n.m.Triangle(int(t))
+			sc.pts = append(sc.pts, tr[0], tr[1], tr[2])
 		}
 		var s bv.Sphere
 		s, sc.buf = bv.BoundingSphereBuf(sc.pts, sc.buf)
 		return s
 	},
-	frame:  func(_ *bv.Sphere, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
+	frame:  func(_ *bv.Sphere, n *fitNode) ([3]geom.Vec3, [3]float64) { return aabbFrame(n) },
+	boxes:  true,
 	volume: func(v *bv.Sphere) float64 { return v.Volume() },
 	box: func(s *bv.Sphere) geom.AABB {
 		r := geom.V(s.R, s.R, s.R)

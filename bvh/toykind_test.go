@@ -43,14 +43,10 @@ var toyID Kind
 
 // toyKind is the toy kind.
 var toyKind = volKind[toyBall]{
-	fit: func(tris []geom.Triangle, _ *fitScratch) toyBall {
-		b := geom.EmptyAABB()
-		for _, t := range tris {
-			b = b.Union(t.Bounds())
-		}
-		c := b.Center()
+	fit: func(n *fitNode) toyBall {
+		c := n.box.Center()
 		r := 0.0
-		for _, t := range tris {
+		for _, t := range n.triangles() {
 			for _, v := range t {
 				r = max(r, v.Sub(c).Norm())
 			}
@@ -58,7 +54,8 @@ var toyKind = volKind[toyBall]{
 		// Loose, so that toyHolds confirms every vertex in float64.
 		return toyBall{C: c, R: r*(1+0x1p-30) + 0x1p-1000}
 	},
-	frame:  func(_ *toyBall, tris []geom.Triangle) ([3]geom.Vec3, [3]float64) { return aabbFrame(tris) },
+	frame:  func(_ *toyBall, n *fitNode) ([3]geom.Vec3, [3]float64) { return aabbFrame(n) },
+	boxes:  true,
 	volume: func(v *toyBall) float64 { return v.R * v.R * v.R },
 	box: func(v *toyBall) geom.AABB {
 		r := geom.V(v.R, v.R, v.R)

@@ -214,11 +214,15 @@ func (t *vtree[V]) ids() int {
 // with its query type.
 type volKind[V any] struct {
 	kind Kind
-	// fit returns the volume of the triangles.
-	fit func(tris []geom.Triangle, sc *fitScratch) V
-	// frame returns the directions a node with volume v over the triangles
-	// may be split along, and its extent along each.
-	frame func(v *V, tris []geom.Triangle) (dirs [3]geom.Vec3, ext [3]float64)
+	// fit returns the volume of the node's triangles.
+	fit func(n *fitNode) V
+	// frame returns the directions a node with volume v may be split
+	// along, and its extent along each.
+	frame func(v *V, n *fitNode) (dirs [3]geom.Vec3, ext [3]float64)
+	// boxes says whether fit or frame reads the node's box (fitNode.box),
+	// which the builder then unites from the triangles' boxes, computed
+	// once.
+	boxes bool
 	// volume measures v (for the MinSum and MinMax rules).
 	volume func(v *V) float64
 	// box returns the axis-aligned box around v.
@@ -303,30 +307,73 @@ func meshMag(m *mesh.TriMesh) float64 {
 
 // fitScratch is one goroutine's buffers for fitting volumes.
 type fitScratch struct {
-	tris []geom.Triangle
-	pts  []geom.Vec3
-	buf  []geom.Vec3
+	tris, half []geom.Triangle
+	pts        []geom.Vec3
+	buf        []geom.Vec3
+}
+
+// fitNode is what a kind's fit and frame see of a node: its triangles,
+// gathered from the mesh when asked, and their box when the kind asks for
+// it (volKind.boxes).
+type fitNode struct {
+	m   *mesh.TriMesh
+	ids []int32
+	// box is the union of the triangles' boxes (geom.Triangle.Bounds):
+	// the box that geom.AABB.Union over the triangles in any order gives,
+	// since min and max are exact and, for the finite coordinates that
+	// Build takes, order-free for −0 too.
+	box geom.AABB
+	sc  *fitScratch
+	buf *[]geom.Triangle // which of sc's buffers triangles gathers into
+	got bool
+}
+
+// triangles returns the node's triangles, in the order of its ids,
+// gathered once into the node's buffer.
+func (n *fitNode) triangles() []geom.Triangle {
+	if !n.got {
+		ts := (*n.buf)[:0]
+		if cap(ts) < len(n.ids) {
+			ts = make([]geom.Triangle, 0, len(n.ids)) // not append's steps of 1.25
+		}
+		for _, t := range n.ids {
+			ts = append(ts, n.m.Triangle(int(t)))
+		}
+		*n.buf, n.got = ts, true
+	}
+	return *n.buf
 }
 
 var axes = [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 
-// aabbFrame splits along x, y and z, with the triangles' extents.
-func aabbFrame(tris []geom.Triangle) ([3]geom.Vec3, [3]float64) {
-	b := geom.EmptyAABB()
-	for _, t := range tris {
-		b = b.Union(t.Bounds())
-	}
-	s := b.Size()
+// aabbFrame splits along x, y and z, with the extents of the node's box.
+func aabbFrame(n *fitNode) ([3]geom.Vec3, [3]float64) {
+	s := n.box.Size()
 	return axes, [3]float64{s.X, s.Y, s.Z}
+}
+
+// boxUnion returns the union of the boxes of the triangles ids, as
+// geom.AABB.Union would in any order: for finite numbers the builtin min
+// and max are math.Min and math.Max (−0 below +0), inlined.
+func boxUnion(boxes []geom.AABB, ids []int32) geom.AABB {
+	inf := math.Inf(1)
+	lo, hi := geom.Vec3{X: inf, Y: inf, Z: inf}, geom.Vec3{X: -inf, Y: -inf, Z: -inf}
+	for _, t := range ids {
+		b := &boxes[t]
+		lo.X, lo.Y, lo.Z = min(lo.X, b.Min.X), min(lo.Y, b.Min.Y), min(lo.Z, b.Min.Z)
+		hi.X, hi.Y, hi.Z = max(hi.X, b.Max.X), max(hi.Y, b.Max.Y), max(hi.Z, b.Max.Z)
+	}
+	return geom.AABB{Min: lo, Max: hi}
 }
 
 // newVTree builds the nodes of a tree of the kind vk over the triangles ids
 // of m, which it takes over.
 func newVTree[V any](vk *volKind[V], o Options, m *mesh.TriMesh, ids []int32) *vtree[V] {
 	t := &vtree[V]{vk: vk, m: m, mag: meshMag(m)}
-	refs, vols, order := buildVTree(o, m, ids, vk)
-	t.order = order
-	t.setNodes(newFlat(refs, vols, nil))
+	t.nodes, t.root, t.order = buildVTree(o, m, ids, vk)
+	if n := len(ids); n > 0 {
+		t.nn = 2*len(t.nodes) + 1 // a binary tree: one leaf more than internal nodes
+	}
 	return t
 }
 
@@ -336,26 +383,31 @@ type vbuilder[V any] struct {
 	m     *mesh.TriMesh
 	ops   *volKind[V]
 	cent  []geom.Vec3
-	area  []float64 // triangle areas (RAPID rule)
+	area  []float64   // triangle areas (RAPID rule)
+	boxes []geom.AABB // triangle boxes (ops.boxes)
 	idx   []int32
 	order []int32
 }
 
-// vsub is the node array of a subtree under construction: the references
-// of its nodes and the volumes of its internal ones.
-type vsub[V any] struct {
-	refs []int32
-	vols []V
-}
-
-func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V]) (refs []int32, vols []V, order []int32) {
+// buildVTree returns the internal nodes of the tree over the triangles ids
+// of m, in the queries' numbering (see vtree), or none and the ref of the
+// one leaf, and the order of the triangles for leaves of more than one.
+//
+// The builder makes the nodes themselves, depth first: an internal node's
+// number is the count of those made before it, and a leaf child is
+// written ^x (x its triangle, or its first position in the order) until
+// the count of internal nodes is known, then ni + x.
+func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V]) (nodes []vnode[V], root int32, order []int32) {
 	n := len(ids)
 	if n == 0 {
-		return nil, nil, nil
+		return nil, 0, nil
 	}
 	b := &vbuilder[V]{o: o, m: m, ops: ops, cent: make([]geom.Vec3, len(m.Tris)), idx: ids}
 	if o.Rule == RAPID {
 		b.area = make([]float64, len(m.Tris))
+	}
+	if ops.boxes {
+		b.boxes = make([]geom.AABB, len(m.Tris))
 	}
 	parallelFor(n, func(lo, hi int) {
 		for _, i := range ids[lo:hi] {
@@ -363,6 +415,9 @@ func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V])
 			b.cent[i] = tr[0].Add(tr[1]).Add(tr[2]).Scale(1.0 / 3)
 			if b.area != nil {
 				b.area[i] = tr.Area()
+			}
+			if b.boxes != nil {
+				b.boxes[i] = tr.Bounds()
 			}
 		}
 	})
@@ -373,56 +428,83 @@ func buildVTree[V any](o Options, m *mesh.TriMesh, ids []int32, ops *volKind[V])
 	for p := runtime.GOMAXPROCS(0); p > 1; p >>= 1 {
 		depth++
 	}
-	s := vsub[V]{make([]int32, 0, 2*n-1), make([]V, 0, n-1)}
-	s = b.subtree(s, 0, n, depth+1, &fitScratch{})
-	return s.refs, s.vols, b.order
+	nodes = make([]vnode[V], 0, n-1)
+	nodes, root = b.subtree(nodes, 0, n, depth+1, &fitScratch{})
+	if len(nodes) == 0 {
+		return nil, root, b.order
+	}
+	ni := int32(len(nodes))
+	for i := range nodes {
+		for k, c := range nodes[i].kid {
+			if c < 0 {
+				nodes[i].kid[k] = ni + ^c
+			}
+		}
+	}
+	return nodes, 0, b.order
 }
 
-// subtree appends the nodes of the subtree over idx[lo:hi] to s, in
-// depth-first order (a volume for each internal node). Up to par levels
-// fork their right subtree onto another goroutine.
-func (b *vbuilder[V]) subtree(s vsub[V], lo, hi, par int, sc *fitScratch) vsub[V] {
-	at := len(s.refs)
-	s.refs = append(s.refs, 0)
+// subtree appends the internal nodes of the subtree over idx[lo:hi] to
+// nodes, in depth-first order, and returns them and the subtree's ref: its
+// root's index in nodes, or ^x for a leaf. A node's children are its
+// subtrees' refs. Up to par levels fork their right subtree onto another
+// goroutine, which builds it in a slice of its own, renumbered as it is
+// appended.
+func (b *vbuilder[V]) subtree(nodes []vnode[V], lo, hi, par int, sc *fitScratch) ([]vnode[V], int32) {
 	if hi-lo <= b.o.Leaf {
 		if b.order == nil {
-			s.refs[at] = ^b.idx[lo]
-		} else {
-			s.refs[at] = ^int32(lo)
-			b.order[hi-1] = ^b.order[hi-1]
+			return nodes, ^b.idx[lo]
 		}
-		return s
+		b.order[hi-1] = ^b.order[hi-1]
+		return nodes, ^int32(lo)
 	}
-	sc.tris = sc.tris[:0]
-	for _, t := range b.idx[lo:hi] {
-		sc.tris = append(sc.tris, b.m.Triangle(int(t)))
-	}
-	v := b.ops.fit(sc.tris, sc)
-	s.vols = append(s.vols, v)
-	mid := b.split(lo, hi, &v, sc)
+	nd := b.node(b.idx[lo:hi], sc, &sc.tris)
+	at := len(nodes)
+	nodes = append(nodes, vnode[V]{v: b.ops.fit(&nd)})
+	mid := b.split(lo, hi, &nodes[at].v, &nd)
+	var l, r int32
 	if par > 0 && hi-lo >= parallelMin {
-		var right vsub[V]
+		var right []vnode[V]
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			right = b.subtree(vsub[V]{make([]int32, 0, 2*(hi-mid)-1), make([]V, 0, hi-mid-1)}, mid, hi, par-1, &fitScratch{})
+			right, r = b.subtree(make([]vnode[V], 0, hi-mid-1), mid, hi, par-1, &fitScratch{})
 		})
-		s = b.subtree(s, lo, mid, par-1, sc)
+		nodes, l = b.subtree(nodes, lo, mid, par-1, sc)
 		wg.Wait()
-		s.refs[at] = int32(len(s.refs) - at)
-		s.refs = append(s.refs, right.refs...)
-		s.vols = append(s.vols, right.vols...)
-		return s
+		off := int32(len(nodes))
+		for i := range right {
+			for k, c := range right[i].kid {
+				if c >= 0 {
+					right[i].kid[k] = c + off
+				}
+			}
+		}
+		if r >= 0 {
+			r += off
+		}
+		nodes = append(nodes, right...)
+	} else {
+		nodes, l = b.subtree(nodes, lo, mid, par, sc)
+		nodes, r = b.subtree(nodes, mid, hi, par, sc)
 	}
-	s = b.subtree(s, lo, mid, par, sc)
-	s.refs[at] = int32(len(s.refs) - at)
-	return b.subtree(s, mid, hi, par, sc)
+	nodes[at].kid = [2]int32{l, r}
+	return nodes, int32(at)
 }
 
-// split partitions idx[lo:hi], whose volume is v (and triangles sc.tris),
-// into two non-empty parts and returns where the second begins.
-func (b *vbuilder[V]) split(lo, hi int, v *V, sc *fitScratch) int {
+// node returns the fitNode of the triangles ids, gathering into buf.
+func (b *vbuilder[V]) node(ids []int32, sc *fitScratch, buf *[]geom.Triangle) fitNode {
+	n := fitNode{m: b.m, ids: ids, sc: sc, buf: buf}
+	if b.boxes != nil {
+		n.box = boxUnion(b.boxes, ids)
+	}
+	return n
+}
+
+// split partitions idx[lo:hi], whose volume is v (node nd), into two
+// non-empty parts and returns where the second begins.
+func (b *vbuilder[V]) split(lo, hi int, v *V, nd *fitNode) int {
 	ids := b.idx[lo:hi]
-	dirs, ext := b.ops.frame(v, sc.tris)
+	dirs, ext := b.ops.frame(v, nd)
 	key := func(d geom.Vec3) func(t int32) float64 {
 		return func(t int32) float64 { return b.cent[t].Dot(d) }
 	}
@@ -448,7 +530,6 @@ func (b *vbuilder[V]) split(lo, hi int, v *V, sc *fitScratch) int {
 		order = rank(ext, true)
 	case MinSum, MinMax:
 		var score [3]float64
-		var tris []geom.Triangle
 		for a, d := range dirs {
 			mid, ok := partitionBy(ids, b.o.Split, key(d))
 			if !ok {
@@ -457,11 +538,8 @@ func (b *vbuilder[V]) split(lo, hi int, v *V, sc *fitScratch) int {
 			}
 			var vol [2]float64
 			for h, part := range [2][]int32{ids[:mid], ids[mid:]} {
-				tris = tris[:0]
-				for _, t := range part {
-					tris = append(tris, b.m.Triangle(int(t)))
-				}
-				cv := b.ops.fit(tris, sc)
+				hn := b.node(part, nd.sc, &nd.sc.half)
+				cv := b.ops.fit(&hn)
 				vol[h] = b.ops.volume(&cv)
 			}
 			if b.o.Rule == MinSum {
