@@ -18,6 +18,7 @@ import (
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
 	"github.com/collide3d/collide/bench/paper"
+	"github.com/collide3d/collide/bench/queries"
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/bench/toolpaths"
 	"github.com/collide3d/collide/bench/versus"
@@ -49,6 +50,11 @@ type benchOptions struct {
 	ccdPeers bool
 	// nc runs the NC verification experiments (package bench/toolpaths).
 	nc bool
+	// queries runs issue 30's rows with every kind (package
+	// bench/queries), each query under cap (builds and the driver's runs
+	// ten times it), a run past it waited for up to drain.
+	queries    bool
+	cap, drain time.Duration
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -172,10 +178,28 @@ and polyhedral tools (a ball, a rounded flat end, a nearly conical tool)
 at the moves' ends. It writes nc.md: per environment and test the
 contacts, the time of each tree (the least of --rounds rounds, default 3)
 and OBB ÷ 18-DOP, and the dissertation's conclusions checked against
-them. The full run takes about four minutes, --quick about 20 seconds.`,
+them. The full run takes about four minutes, --quick about 20 seconds.
+With --queries, bench instead times the queries of issue 30 with every
+kind of tree: the distance of homer to bull (Debian's libcgal-demo meshes;
+left out, saying so, when they are not installed) at the diagonal pose and
+of a ball to a torus far away and in contact, the time of impact of homer
+sliding into bull and of a pebble dropped onto a torus along an axis and
+off it, and the build of a terrain of 10^6 triangles (10^5 with --quick):
+the rows %s (--scenes picks any). It writes queries.md: per row and kind
+the least and the median time of --rounds rounds (default 3), the counts,
+the answer checked against brute force (SweepAll for a motion) where it is
+affordable and against the other kinds, the target (20 ms a query, twice
+the fastest k-DOP build) met or not, and for the builds the heap allocated,
+its peak and the model's size. No query can stall the run: one past --cap
+(default 10 s, 2 s with --quick; builds, brute force and the driver get ten
+times it) is reported as "> cap" and not run again; --drain waits up to
+that much more for it, to give its time. With --peers, FCL's distance
+queries answer the same poses and the driver's systems build the same
+terrain, found as with --peers. --quick takes well under a minute.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
-			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", ")),
+			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", "),
+			strings.Join(queries.SceneNames(), ", ")),
 		flags: func(fs *flag.FlagSet) any {
 			o := &benchOptions{}
 			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about 90 s of processor time)")
@@ -192,6 +216,9 @@ them. The full run takes about four minutes, --quick about 20 seconds.`,
 			fs.BoolVar(&o.front, "front", false, "run the front-tracking and budget experiments instead (see below)")
 			fs.BoolVar(&o.ccdPeers, "ccd-peers", false, "compare collide's continuous collision with FCL's instead (see below)")
 			fs.BoolVar(&o.nc, "nc", false, "run the NC tool-path verification experiments instead (see below)")
+			fs.BoolVar(&o.queries, "queries", false, "time issue 30's queries and builds with every kind instead (see below)")
+			fs.DurationVar(&o.cap, "cap", 0, "with --queries: report a query past `D` as \"> cap\" (default 10s, 2s with --quick)")
+			fs.DurationVar(&o.drain, "drain", 0, "with --queries: wait up to `D` more for a query past its cap (default 0)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick)")
 			return o
 		},
@@ -209,6 +236,12 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.rounds < 0 {
 		return usagef("--rounds must be >= 0, not %d", o.rounds)
+	}
+	if o.queries {
+		return runQueries(e, o)
+	}
+	if o.cap != 0 || o.drain != 0 {
+		return usagef("--cap and --drain go with --queries")
 	}
 	if o.ccdPeers {
 		return runCCDPeers(e, o)
@@ -402,6 +435,70 @@ func runCCDPeers(e *env, o *benchOptions) error {
 		systems = max(systems, len(s.Rows))
 	}
 	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d systems, %d scenes, %d motions (%s)\n", report, systems, len(r.Scenes), motions, r.Elapsed.Round(time.Second))
+	return err
+}
+
+// runQueries runs bench --queries.
+func runQueries(e *env, o *benchOptions) error {
+	switch {
+	case o.worlds || o.front || o.ccdPeers || o.nc:
+		return usagef("--queries does not go with --worlds, --front, --ccd-peers or --nc")
+	case o.steps != 0 || o.slowSteps != 0 || o.sizes != "":
+		return usagef("--steps, --slow-steps and --sizes do not go with --queries")
+	case o.cap < 0 || o.drain < 0:
+		return usagef("--cap and --drain must be durations >= 0")
+	case o.driver != "" && !o.peers:
+		return usagef("--driver goes with --peers")
+	case o.out == "":
+		return usagef("-o must name a folder")
+	}
+	c := queries.Config{Quick: o.quick, Rounds: o.rounds, Cap: o.cap, Drain: o.drain}
+	if o.scenes != "" {
+		all := queries.Scenes(o.quick)
+		c.Scenes = []queries.Scene{}
+		for _, s := range strings.Split(o.scenes, ",") {
+			i := slices.IndexFunc(all, func(sc queries.Scene) bool { return sc.Name == s })
+			if i < 0 {
+				return usagef("--scenes: with --queries, the rows are %s (not %q)", strings.Join(queries.SceneNames(), ", "), s)
+			}
+			c.Scenes = append(c.Scenes, all[i])
+		}
+	}
+	if o.peers {
+		driver, err := peersDriver(o)
+		if err != nil {
+			return err
+		}
+		c.Driver = driver
+	}
+	report, err := reportFile(o, "queries.md")
+	if err != nil {
+		return err
+	}
+	var r *queries.Report
+	withStatus(e, "bench --queries", func(progress func(string)) {
+		c.Progress = progress
+		r, err = queries.Run(context.Background(), c)
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(report, o.force, r.WriteMarkdown); err != nil {
+		return err
+	}
+	printSkipped(e, r.Skipped)
+	met, runs := 0, 0
+	for _, row := range r.Rows {
+		for _, res := range row.Results {
+			if !res.Peer {
+				runs++
+				if res.Met(row.Target) {
+					met++
+				}
+			}
+		}
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d rows, %d of %d runs within their target (%s)\n", report, len(r.Rows), met, runs, r.Elapsed.Round(time.Second))
 	return err
 }
 
