@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
@@ -112,7 +113,7 @@ func runJob(spec string, enc *json.Encoder) error {
 			}
 		case TOI:
 			r := bvh.SweepAll(env, fly, ccd.Motion{From: sc.From, To: sc.To})
-			l.Hit, l.Maybe, l.TOI = r.Hit, r.Maybe, r.TOI
+			l.Hit, l.Maybe, l.TOI = r.Hit, r.Maybe, finite(r.TOI)
 		default:
 			return fmt.Errorf("no reference for a %s", sc.Op)
 		}
@@ -169,13 +170,25 @@ func runJob(spec string, enc *json.Encoder) error {
 			if err != nil {
 				return err
 			}
-			l.Stats, l.Hit, l.Maybe, l.TOI = t.Stats, t.Hit, t.Maybe, t.TOI
+			l.Stats, l.Hit, l.Maybe, l.TOI = t.Stats, t.Hit, t.Maybe, finite(t.TOI)
 		}
 		if err := enc.Encode(l); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// finite returns i with its bounds that are not numbers (no contact) as
+// 0, which JSON can write.
+func finite(i ccd.Interval) ccd.Interval {
+	if math.IsNaN(i.Lo) || math.IsInf(i.Lo, 0) {
+		i.Lo = 0
+	}
+	if math.IsNaN(i.Hi) || math.IsInf(i.Hi, 0) {
+		i.Hi = 0
+	}
+	return i
 }
 
 // heapMetrics are the runtime's counters a build reads: the bytes

@@ -162,13 +162,13 @@ func (r *Report) writeRow(bw *bufio.Writer, row *Row) {
 			}
 			cells = append(cells, count(res.Stats.BVTests), count(res.Stats.TriTests), count(res.Stats.LeafTests), a, verdict, target)
 		case Build:
-			mb := func(n int64) string {
-				if !answered || n == 0 {
+			mb := func(n int64, known bool) string {
+				if !answered || !known {
 					return "–"
 				}
 				return md.MB(n)
 			}
-			cells = append(cells, mb(res.Alloc), mb(res.Peak), mb(res.Bytes), mb(res.RSS), target)
+			cells = append(cells, mb(res.Alloc, !res.Peer), mb(res.Peak, true), mb(res.Bytes, true), mb(res.RSS, !res.Peer), target)
 		}
 		t.Row(cells...)
 	}

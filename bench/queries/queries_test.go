@@ -1,0 +1,163 @@
+package queries
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/collide3d/collide/bench/scenes"
+)
+
+// TestMain makes the test binary a child of Run when ChildEnv says so: Run
+// measures in the program run again, here this binary.
+func TestMain(m *testing.M) {
+	if Child() {
+		os.Exit(RunChild(os.Stdout))
+	}
+	os.Exit(m.Run())
+}
+
+// tinyScenes are the rows of the tests: small versions of each kind of row,
+// and one of libcgal-demo's meshes.
+func tinyScenes() []Scene {
+	const torus, ball = "gen:torus:tris=120", "gen:icosphere:radius=0.4,tris=80"
+	return []Scene{
+		{Name: "cgal", Op: Distance, Env: "cgal:bull.off", Fly: "cgal:homer.off", From: at(3, 3, 3)},
+		{Name: "far", Op: Distance, Env: torus, Fly: ball, From: at(10, 10, 10)},
+		{Name: "touch", Op: Distance, Env: torus, Fly: ball, From: at(2.5, 0, 0)},
+		{Name: "drop", Op: TOI, Env: torus, Fly: "gen:icosphere:radius=0.1,tris=20", From: at(2, 0, 3), To: at(2, 0, -3)},
+		{Name: "miss", Op: TOI, Env: torus, Fly: ball, From: at(0, 5, 3), To: at(0, 5, -3)},
+		{Name: "terrain", Op: Build, Env: "gen:terrain:n=9"},
+	}
+}
+
+// TestRunTiny runs the experiment on small rows without libcgal-demo's
+// meshes: every kind answers every row, in agreement with brute force or
+// SweepAll, the row of real meshes is skipped saying how to install them,
+// and the report has every section. Nothing is timed: the cap is far from
+// any of these queries.
+func TestRunTiny(t *testing.T) {
+	t.Setenv(scenes.CGALDataEnv, filepath.Join(t.TempDir(), "nowhere"))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var lines []string
+	rep, err := Run(ctx, Config{Scenes: tinyScenes(), Rounds: 2, Cap: time.Minute,
+		Progress: func(l string) { lines = append(lines, l) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0], scenes.CGALInstall) || !strings.HasPrefix(rep.Skipped[0], "cgal: ") {
+		t.Errorf("skipped %q, want the cgal row, saying how to install the meshes", rep.Skipped)
+	}
+	if len(rep.Rows) != len(tinyScenes()) || len(lines) == 0 {
+		t.Fatalf("%d rows, %d progress lines", len(rep.Rows), len(lines))
+	}
+	wantRef := map[string]string{"far": "brute force", "touch": "brute force", "drop": "SweepAll", "miss": "SweepAll", "terrain": ""}
+	for _, row := range rep.Rows {
+		name := row.Scene.Name
+		if name == "cgal" {
+			if row.Skipped == "" || len(row.Results) != 0 {
+				t.Errorf("cgal: not skipped (%d results)", len(row.Results))
+			}
+			continue
+		}
+		if row.Reference != wantRef[name] {
+			t.Errorf("%s: reference %q (%s), want %q", name, row.Reference, row.RefNote, wantRef[name])
+		}
+		if len(row.Results) != len(Kinds()) {
+			t.Errorf("%s: %d results, want one per kind", name, len(row.Results))
+		}
+		for _, r := range row.Results {
+			if !r.Answered() || r.Capped || r.Rounds != 2 || r.Min <= 0 || r.Median < r.Min {
+				t.Errorf("%s, %s: answered %v, capped %v, %d rounds, min %v, median %v (%s)", name, r.System, r.Answered(), r.Capped, r.Rounds, r.Min, r.Median, r.Err)
+				continue
+			}
+			if row.Scene.Op == Build {
+				if r.Bytes <= 0 || r.RSS <= 0 {
+					t.Errorf("%s, %s: model %d bytes, process %d", name, r.System, r.Bytes, r.RSS)
+				}
+				continue
+			}
+			if !r.Agrees {
+				t.Errorf("%s, %s: distance %v (bound %g), hit %v %v, disagrees with %s: %v (bound %g), hit %v %v",
+					name, r.System, r.Distance, r.Bound, r.Hit, r.TOI, row.Reference, row.RefDistance, row.RefBound, row.RefHit, row.RefTOI)
+			}
+		}
+		switch name {
+		case "touch":
+			if row.RefDistance != 0 {
+				t.Errorf("touch: distance %v, want contact", row.RefDistance)
+			}
+		case "far":
+			if row.RefDistance < 10 {
+				t.Errorf("far: distance %v", row.RefDistance)
+			}
+		case "drop":
+			if !row.RefHit {
+				t.Error("drop: no hit")
+			}
+		case "miss":
+			if row.RefHit {
+				t.Error("miss: a hit")
+			}
+		}
+	}
+	var b strings.Builder
+	if err := rep.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, s := range []string{"## Summary", "## Distance", "## Time of impact", "## Builds", "### touch:", "### drop:",
+		"| cgal | distance | 20 ms | skipped |", "Left out:", scenes.CGALInstall, "| kdop18 |", "hit in ["} {
+		if !strings.Contains(md, s) {
+			t.Errorf("the report lacks %q", s)
+		}
+	}
+	if t.Failed() {
+		t.Logf("\n%s", md)
+	}
+}
+
+// TestCapKills runs a row with a cap no query can keep (a nanosecond):
+// every kind passes it, killed before its first round ends or late, and
+// the report says so.
+func TestCapKills(t *testing.T) {
+	sc := tinyScenes()[2]
+	rep, err := Run(context.Background(), Config{Scenes: []Scene{sc}, Kinds: []string{"kdop18", "rss"}, Rounds: 3,
+		Cap: time.Nanosecond, BuildCap: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows[0].Results {
+		if !r.Capped || r.Err != "" || r.Rounds > 1 || (r.Rounds == 1) != r.Late || r.Met(Target) {
+			t.Errorf("%s: capped %v, late %v, %d rounds, met %v (%s)", r.System, r.Capped, r.Late, r.Rounds, r.Met(Target), r.Err)
+		}
+	}
+	var b strings.Builder
+	if err := rep.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| kdop18 | > ") && !strings.Contains(b.String(), "(past cap)") {
+		t.Errorf("the report does not show the cap:\n%s", b.String())
+	}
+}
+
+// TestLoadMesh checks the names of meshes: a generator with parameters, a
+// file, and the errors.
+func TestLoadMesh(t *testing.T) {
+	m, err := LoadMesh("gen:icosphere:radius=0.1,tris=20")
+	if err != nil || m.NumTriangles() != 20 {
+		t.Fatalf("icosphere: %v", err)
+	}
+	for _, src := range []string{"gen:nothing", "gen:torus:tris", "gen:torus:size=3", filepath.Join(t.TempDir(), "none.obj")} {
+		if _, err := LoadMesh(src); err == nil {
+			t.Errorf("%s: no error", src)
+		}
+	}
+	if names := SceneNames(); len(names) != len(Scenes(true)) || names[0] != "bull-homer" {
+		t.Errorf("scene names %q", names)
+	}
+}
