@@ -181,21 +181,25 @@ and OBB ÷ 18-DOP, and the dissertation's conclusions checked against
 them. The full run takes about four minutes, --quick about 20 seconds.
 With --queries, bench instead times the queries of issue 30 with every
 kind of tree: the distance of homer to bull (Debian's libcgal-demo meshes;
-left out, saying so, when they are not installed) at the diagonal pose and
-of a ball to a torus far away and in contact, the time of impact of homer
-sliding into bull and of a pebble dropped onto a torus along an axis and
-off it, and the build of a terrain of 10^6 triangles (10^5 with --quick):
-the rows %s (--scenes picks any). It writes queries.md: per row and kind
-the least and the median time of --rounds rounds (default 3), the counts,
-the answer checked against brute force (SweepAll for a motion) where it is
-affordable and against the other kinds, the target (20 ms a query, twice
-the fastest k-DOP build) met or not, and for the builds the heap allocated,
-its peak and the model's size. No query can stall the run: one past --cap
-(default 10 s, 2 s with --quick; builds, brute force and the driver get ten
-times it) is reported as "> cap" and not run again; --drain waits up to
-that much more for it, to give its time. With --peers, FCL's distance
-queries answer the same poses and the driver's systems build the same
-terrain, found as with --peers. --quick takes well under a minute.`,
+those rows are left out, saying so, when they are not installed) at the
+diagonal pose and of a ball to a torus far away and in contact, the time
+of impact of homer sliding into bull and of a pebble dropped onto a torus
+along an axis and off it, and the build of a terrain of 10^6 triangles
+(10^5 with --quick), the rows
+%s
+(--scenes picks any). Each kind runs a row in a process of its own (this
+program run again), --rounds times (default 3). It writes queries.md: per row and kind the least and the
+median time, the counts, the answer checked against brute force (SweepAll
+for a motion) where that is affordable and else against the first kind
+that answered, the target (20 ms a query; a build, twice the fastest
+k-DOP build) met or not, and for the builds the heap allocated, its peak,
+the model's size and the process's. No query can stall the run: a process
+whose query passes --cap (default 10s, 500ms with --quick; a build, brute
+force or a driver's run ten times that) is killed and the row shows
+"> cap"; --drain waits up to that much more first, to give its time. With
+--peers, FCL's distance queries answer the same poses and the driver's
+systems build the same terrain (the driver found as with --peers).
+--quick takes well under a minute on an idle machine.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
 			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", "),
@@ -217,7 +221,7 @@ terrain, found as with --peers. --quick takes well under a minute.`,
 			fs.BoolVar(&o.ccdPeers, "ccd-peers", false, "compare collide's continuous collision with FCL's instead (see below)")
 			fs.BoolVar(&o.nc, "nc", false, "run the NC tool-path verification experiments instead (see below)")
 			fs.BoolVar(&o.queries, "queries", false, "time issue 30's queries and builds with every kind instead (see below)")
-			fs.DurationVar(&o.cap, "cap", 0, "with --queries: report a query past `D` as \"> cap\" (default 10s, 2s with --quick)")
+			fs.DurationVar(&o.cap, "cap", 0, "with --queries: kill a query past `D` and report it as \"> cap\" (default 10s, 500ms with --quick)")
 			fs.DurationVar(&o.drain, "drain", 0, "with --queries: wait up to `D` more for a query past its cap (default 0)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick)")
 			return o
