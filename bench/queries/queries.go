@@ -156,6 +156,10 @@ type Report struct {
 	Rows          []Row
 	Skipped       []string
 	Elapsed       time.Duration
+	// Load is the machine's load average (over a minute) at the start and
+	// at the end of the run, where the system tells it (Linux); NaN where
+	// not.
+	Load [2]float64
 }
 
 // Run measures every row of c.Scenes with every kind of c.Kinds (and the
@@ -196,7 +200,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		}
 	}}
 	rep := &Report{Quick: c.Quick, Rounds: c.Rounds, Cap: c.Cap, BuildCap: c.BuildCap, Drain: c.Drain,
-		Machine: md.Machine(), Driver: c.Driver}
+		Machine: md.Machine(), Driver: c.Driver, Load: [2]float64{loadAverage(), math.NaN()}}
 	dir, err := os.MkdirTemp("", "collide-queries-")
 	if err != nil {
 		return nil, err
@@ -246,7 +250,26 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		rep.Rows = append(rep.Rows, row)
 	}
 	rep.Elapsed = time.Since(start)
+	rep.Load[1] = loadAverage()
 	return rep, nil
+}
+
+// loadAverage returns the machine's load average over the last minute
+// (/proc/loadavg), or NaN.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return math.NaN()
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return math.NaN()
+	}
+	x, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return x
 }
 
 // localScene returns sc with its meshes from libcgal-demo written to OBJ

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -20,11 +21,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	p("# Queries at peer speed: issue 30's rows with every kind\n\n")
-	p("%s. Every row is run by every kind of tree (and, where the peers driver is given, by its systems), "+
+	p("%s", r.Machine)
+	if !math.IsNaN(r.Load[0]) && !math.IsNaN(r.Load[1]) {
+		p(", load average %.1f at the start and %.1f at the end of the run (%s)", r.Load[0], r.Load[1], r.Elapsed.Round(time.Second))
+	}
+	p(". Every row is run by every kind of tree (and, where the peers driver is given, by its systems), "+
 		"each kind in a process of its own (reading the meshes and building the models, then the rounds one after the "+
 		"other), %d rounds; times are the least and the median of the rounds, in ms. A process whose query passes "+
 		"its cap of %s (a build, brute force, a setup or a driver's run: %s) is killed, and the row shows \"> cap\" "+
-		"(\"then > cap\" after the rounds that ended)", r.Machine, r.Rounds, fmtDur(r.Cap), fmtDur(r.BuildCap))
+		"(\"then > cap\" after the rounds that ended)", r.Rounds, fmtDur(r.Cap), fmtDur(r.BuildCap))
 	if r.Drain > 0 {
 		p(", after waiting up to %s more for it: one that ended meanwhile shows its time, marked \"(past cap)\"", fmtDur(r.Drain))
 	}
