@@ -251,15 +251,17 @@ type childRun struct {
 	failed       error
 }
 
-// runChild runs j in a child process: it waits up to setup for the child
-// to be ready, then up to cap (and drain more) for each round, killing it
-// when a round passes that.
-func runChild(ctx context.Context, j job, setup, cap, drain time.Duration) childRun {
+// runChild runs j in a child process of the program exe (empty: this
+// one): it waits up to setup for the child to be ready, then up to cap
+// (and drain more) for each round, killing it when a round passes that.
+func runChild(ctx context.Context, exe string, j job, setup, cap, drain time.Duration) childRun {
 	var res childRun
-	exe, err := os.Executable()
-	if err != nil {
-		res.failed = err
-		return res
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			res.failed = err
+			return res
+		}
 	}
 	spec, err := json.Marshal(j)
 	if err != nil {

@@ -69,6 +69,12 @@ type Config struct {
 	// distance rows are answered by its distance systems too, and the
 	// builds made by its mesh systems (see bench/peers/README.md).
 	Driver string
+	// Before, if not empty, is the path of a build of the program from an
+	// earlier commit (one with this package, its main calling RunChild):
+	// every kind then runs every row in it too, right before the program
+	// itself, and the report shows both, before and after a change, on the
+	// same machine in the same run.
+	Before string
 	// Progress, if not nil, is called with a line as each row starts.
 	Progress func(string)
 }
@@ -79,6 +85,8 @@ type Result struct {
 	// System is a kind ("kdop18") or a driver's system ("fcl-rss").
 	System string
 	Peer   bool
+	// Before says that the kind ran in Config.Before's program.
+	Before bool
 	// Err is set when the system failed.
 	Err string
 	// Capped says that a run passed its cap: it was killed (Late false),
@@ -153,6 +161,7 @@ type Report struct {
 	Drain         time.Duration
 	Machine       string
 	Driver        string
+	Before        string
 	Rows          []Row
 	Skipped       []string
 	Elapsed       time.Duration
@@ -200,7 +209,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		}
 	}}
 	rep := &Report{Quick: c.Quick, Rounds: c.Rounds, Cap: c.Cap, BuildCap: c.BuildCap, Drain: c.Drain,
-		Machine: md.Machine(), Driver: c.Driver, Load: [2]float64{loadAverage(), math.NaN()}}
+		Machine: md.Machine(), Driver: c.Driver, Before: c.Before, Load: [2]float64{loadAverage(), math.NaN()}}
 	dir, err := os.MkdirTemp("", "collide-queries-")
 	if err != nil {
 		return nil, err
@@ -327,17 +336,18 @@ type measure struct {
 // each in a child process, then its reference, and checks the answers.
 func (m *measure) queriesRow(row *Row, sc Scene) error {
 	for _, k := range m.c.Kinds {
-		m.progress("%s: %s", sc.Name, k)
-		res, err := m.kindRun(sc, k, m.c.Cap)
-		if err != nil {
-			return err
+		for _, before := range m.programs() {
+			res, err := m.kindRun(sc, k, m.c.Cap, before)
+			if err != nil {
+				return err
+			}
+			if len(res.lines) > 0 {
+				l := res.lines[len(res.lines)-1]
+				res.Result.Stats, res.Result.Distance, res.Result.Bound = l.Stats, l.Distance, l.Bound
+				res.Result.Hit, res.Result.Maybe, res.Result.TOI = l.Hit, l.Maybe, l.TOI
+			}
+			row.Results = append(row.Results, res.Result)
 		}
-		if len(res.lines) > 0 {
-			l := res.lines[len(res.lines)-1]
-			res.Result.Stats, res.Result.Distance, res.Result.Bound = l.Stats, l.Distance, l.Bound
-			res.Result.Hit, res.Result.Maybe, res.Result.TOI = l.Hit, l.Maybe, l.TOI
-		}
-		row.Results = append(row.Results, res.Result)
 	}
 	m.reference(row, sc)
 	for i := range row.Results {
@@ -352,14 +362,31 @@ type kindResult struct {
 	lines []childLine
 }
 
-// kindRun runs c.Rounds rounds of sc with kind k in a child process, each
-// capped at cap, and sums them up.
-func (m *measure) kindRun(sc Scene, k string, cap time.Duration) (kindResult, error) {
-	run := runChild(m.ctx, job{Scene: sc, Kind: k, Rounds: m.c.Rounds}, m.c.BuildCap, cap, m.c.Drain)
+// programs says which programs run every kind: Config.Before's (true),
+// if there is one, then this one (false).
+func (m *measure) programs() []bool {
+	if m.c.Before != "" {
+		return []bool{true, false}
+	}
+	return []bool{false}
+}
+
+// kindRun runs c.Rounds rounds of sc with kind k in a child process (of
+// Config.Before's program if before), each capped at cap, and sums them
+// up.
+func (m *measure) kindRun(sc Scene, k string, cap time.Duration, before bool) (kindResult, error) {
+	exe := ""
+	if before {
+		exe = m.c.Before
+		m.progress("%s: %s, before", sc.Name, k)
+	} else {
+		m.progress("%s: %s", sc.Name, k)
+	}
+	run := runChild(m.ctx, exe, job{Scene: sc, Kind: k, Rounds: m.c.Rounds}, m.c.BuildCap, cap, m.c.Drain)
 	if err := m.ctx.Err(); err != nil {
 		return kindResult{}, err
 	}
-	r := kindResult{Result: Result{System: k, Capped: run.capped || run.late, Late: run.late, RSS: run.maxRSS}, lines: run.lines}
+	r := kindResult{Result: Result{System: k, Before: before, Capped: run.capped || run.late, Late: run.late, RSS: run.maxRSS}, lines: run.lines}
 	if run.failed != nil {
 		r.Err = run.failed.Error()
 	}
@@ -388,7 +415,7 @@ func (m *measure) reference(row *Row, sc Scene) {
 	}
 	if what != "" {
 		m.progress("%s: %s", sc.Name, what)
-		run := runChild(m.ctx, job{Scene: sc, Kind: reference, Rounds: 1}, m.c.BuildCap, m.c.BuildCap, m.c.Drain)
+		run := runChild(m.ctx, "", job{Scene: sc, Kind: reference, Rounds: 1}, m.c.BuildCap, m.c.BuildCap, m.c.Drain)
 		switch {
 		case len(run.lines) == 1:
 			l := run.lines[0]
@@ -443,23 +470,24 @@ func checkAgainst(row *Row, r *Result) {
 
 // buildRow measures the build of the row's model with every kind, each in
 // a child process, and sets the row's target: twice the fastest k-DOP
-// build (by its median).
+// build (by its median; after the change, with Config.Before).
 func (m *measure) buildRow(row *Row, sc Scene) error {
 	fastest := time.Duration(0)
 	for _, k := range m.c.Kinds {
-		m.progress("%s: %s", sc.Name, k)
-		res, err := m.kindRun(sc, k, m.c.BuildCap)
-		if err != nil {
-			return err
+		for _, before := range m.programs() {
+			res, err := m.kindRun(sc, k, m.c.BuildCap, before)
+			if err != nil {
+				return err
+			}
+			for _, l := range res.lines {
+				res.Alloc, res.Bytes = l.Alloc, l.Bytes
+				res.Peak = max(res.Peak, l.Peak)
+			}
+			if !before && res.Met(time.Duration(math.MaxInt64)) && strings.HasPrefix(k, "kdop") && (fastest == 0 || res.Median < fastest) {
+				fastest = res.Median
+			}
+			row.Results = append(row.Results, res.Result)
 		}
-		for _, l := range res.lines {
-			res.Alloc, res.Bytes = l.Alloc, l.Bytes
-			res.Peak = max(res.Peak, l.Peak)
-		}
-		if res.Met(time.Duration(math.MaxInt64)) && strings.HasPrefix(k, "kdop") && (fastest == 0 || res.Median < fastest) {
-			fastest = res.Median
-		}
-		row.Results = append(row.Results, res.Result)
 	}
 	row.Target = 2 * fastest
 	return nil

@@ -145,6 +145,38 @@ func TestCapKills(t *testing.T) {
 	}
 }
 
+// TestBefore runs a row in a program "before" a change (here this test
+// binary again) and in this one: both answer, in agreement, and the
+// summary shows both times.
+func TestBefore(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Config{Scenes: []Scene{tinyScenes()[2], tinyScenes()[5]}, Kinds: []string{"rss", "kdop18"},
+		Rounds: 1, Cap: time.Minute, Before: exe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rep.Rows {
+		if len(row.Results) != 4 {
+			t.Fatalf("%s: %d results, want 2 per kind", row.Scene.Name, len(row.Results))
+		}
+		for i, r := range row.Results {
+			if r.Before != (i%2 == 0) || !r.Answered() || (row.Scene.Op != Build && !r.Agrees) {
+				t.Errorf("%s, %s: before %v, answered %v, agrees %v (%s)", row.Scene.Name, r.System, r.Before, r.Answered(), r.Agrees, r.Err)
+			}
+		}
+	}
+	var b strings.Builder
+	if err := rep.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), " → ") || !strings.Contains(b.String(), "| rss (before) |") {
+		t.Errorf("the report does not show before and after:\n%s", b.String())
+	}
+}
+
 // TestLoadMesh checks the names of meshes: a generator with parameters, a
 // file, and the errors.
 func TestLoadMesh(t *testing.T) {

@@ -39,7 +39,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		"time-of-impact interval.\n\n", fmtDur(Target), 1e-6)
 	kinds := r.kinds()
 	p("## Summary\n\n")
-	p("Median times; ✓ within the row's target, ✗ not.\n\n")
+	p("Median times; ✓ within the row's target, ✗ not.")
+	if r.Before != "" {
+		p(" Each kind ran in %s (before) right before this program (after): \"before → after\"; the marks are after's.", r.Before)
+	}
+	p("\n\n")
 	t := md.NewTable(bw, append(append([]string{"row", "op", "target"}, kinds...), "met")...)
 	for _, row := range r.Rows {
 		cells := []string{row.Scene.Name, row.Scene.Op.String(), fmtDur(row.Target)}
@@ -52,7 +56,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		met := 0
 		for _, k := range kinds {
-			res := row.result(k)
+			res := row.result(k, false)
 			if res == nil {
 				cells = append(cells, "–")
 				continue
@@ -60,6 +64,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			cell := r.timeCell(&row, res, res.Median)
 			if res.Answered() {
 				cell += " " + mark(res.Met(row.Target))
+			}
+			if b := row.result(k, true); b != nil {
+				cell = r.timeCell(&row, b, b.Median) + " → " + cell
 			}
 			if res.Met(row.Target) {
 				met++
@@ -128,8 +135,11 @@ func (r *Report) writeRow(bw *bufio.Writer, row *Row) {
 	for i := range row.Results {
 		res := &row.Results[i]
 		name := res.System
-		if res.Peer {
+		switch {
+		case res.Peer:
 			name = "peer " + name
+		case res.Before:
+			name += " (before)"
 		}
 		cells := []string{name, r.timeCell(row, res, res.Min), r.timeCell(row, res, res.Median), strconv.Itoa(res.Rounds)}
 		if res.Err != "" {
@@ -232,10 +242,11 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// result returns the row's result of collide's kind k, or nil.
-func (row *Row) result(k string) *Result {
+// result returns the row's result of collide's kind k (in Config.Before's
+// program if before), or nil.
+func (row *Row) result(k string, before bool) *Result {
 	for i := range row.Results {
-		if res := &row.Results[i]; !res.Peer && res.System == k {
+		if res := &row.Results[i]; !res.Peer && res.System == k && res.Before == before {
 			return res
 		}
 	}

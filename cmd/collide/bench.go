@@ -55,6 +55,7 @@ type benchOptions struct {
 	// ten times it), a run past it waited for up to drain.
 	queries    bool
 	cap, drain time.Duration
+	before     string
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -198,7 +199,10 @@ whose query passes --cap (default 10s, 500ms with --quick; a build, brute
 force or a driver's run ten times that) is killed and the row shows
 "> cap"; --drain waits up to that much more first, to give its time. With
 --peers, FCL's distance queries answer the same poses and the driver's
-systems build the same terrain (the driver found as with --peers).
+systems build the same terrain (the driver found as with --peers). With
+--before FILE, every kind runs every row in FILE too, right before this
+program: a collide built from an earlier commit that has --queries, for
+figures before and after a change in one run.
 --quick takes well under a minute on an idle machine.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
@@ -222,6 +226,7 @@ systems build the same terrain (the driver found as with --peers).
 			fs.BoolVar(&o.nc, "nc", false, "run the NC tool-path verification experiments instead (see below)")
 			fs.BoolVar(&o.queries, "queries", false, "time issue 30's queries and builds with every kind instead (see below)")
 			fs.DurationVar(&o.cap, "cap", 0, "with --queries: kill a query past `D` and report it as \"> cap\" (default 10s, 500ms with --quick)")
+			fs.StringVar(&o.before, "before", "", "with --queries: run every row in the collide program `FILE` too (built from an earlier commit with bench --queries), before this one")
 			fs.DurationVar(&o.drain, "drain", 0, "with --queries: wait up to `D` more for a query past its cap (default 0)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick)")
 			return o
@@ -244,8 +249,8 @@ func runBench(e *env, opts any, args []string) error {
 	if o.queries {
 		return runQueries(e, o)
 	}
-	if o.cap != 0 || o.drain != 0 {
-		return usagef("--cap and --drain go with --queries")
+	if o.cap != 0 || o.drain != 0 || o.before != "" {
+		return usagef("--cap, --drain and --before go with --queries")
 	}
 	if o.ccdPeers {
 		return runCCDPeers(e, o)
@@ -456,7 +461,12 @@ func runQueries(e *env, o *benchOptions) error {
 	case o.out == "":
 		return usagef("-o must name a folder")
 	}
-	c := queries.Config{Quick: o.quick, Rounds: o.rounds, Cap: o.cap, Drain: o.drain}
+	if o.before != "" {
+		if _, err := os.Stat(o.before); err != nil {
+			return fmt.Errorf("--before: %w", err)
+		}
+	}
+	c := queries.Config{Quick: o.quick, Rounds: o.rounds, Cap: o.cap, Drain: o.drain, Before: o.before}
 	if o.scenes != "" {
 		all := queries.Scenes(o.quick)
 		c.Scenes = []queries.Scene{}
@@ -494,7 +504,7 @@ func runQueries(e *env, o *benchOptions) error {
 	met, runs := 0, 0
 	for _, row := range r.Rows {
 		for _, res := range row.Results {
-			if !res.Peer {
+			if !res.Peer && !res.Before {
 				runs++
 				if res.Met(row.Target) {
 					met++

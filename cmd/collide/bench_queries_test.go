@@ -71,6 +71,7 @@ func TestBenchQueriesUsage(t *testing.T) {
 		{[]string{"bench", "--queries", "-o", ""}, "-o"},
 		{[]string{"bench", "--cap", "1s"}, "--cap"},
 		{[]string{"bench", "--front", "--drain", "1s"}, "--drain"},
+		{[]string{"bench", "--before", "x"}, "--before"},
 	} {
 		if _, stderr, code := runCLI(t, c.args...); code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, %s", c.args, code, stderr)
