@@ -11,8 +11,14 @@
 // FCL's distance queries on the same poses and the peers' builds of the
 // same terrain stand beside them.
 //
-// No row can stall the run: each query and build runs under a cap of wall
-// time (Config.Cap), past which it is reported as "> cap" (see capped).
+// No row can stall the run: every kind runs every row in a process of its
+// own (the program run again, see RunChild), killed when a query passes
+// its cap of wall time (Config.Cap; builds and references Config.BuildCap)
+// and reported as "> cap". Today's distance and time-of-impact queries take
+// no deadline, and a goroutine cannot be stopped: one left running would
+// slow every row after it. With Config.Before, every row runs in an
+// earlier build of the program too, for figures before and after a change
+// from the same run.
 //
 // Run returns a Report, which writes itself as markdown (`collide bench
 // --queries` writes queries.md).

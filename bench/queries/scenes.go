@@ -24,6 +24,7 @@ const (
 	Build
 )
 
+// String names the op as the report does.
 func (o Op) String() string {
 	switch o {
 	case Distance:
