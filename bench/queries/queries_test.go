@@ -143,6 +143,19 @@ func TestCapKills(t *testing.T) {
 	if !strings.Contains(b.String(), "| kdop18 | > ") && !strings.Contains(b.String(), "(past cap)") {
 		t.Errorf("the report does not show the cap:\n%s", b.String())
 	}
+
+	// With a drain of a minute, every kind's first round ends within it:
+	// timed, late, and the last.
+	rep, err = Run(context.Background(), Config{Scenes: []Scene{sc}, Kinds: []string{"kdop18", "rss"}, Rounds: 3,
+		Cap: time.Nanosecond, BuildCap: time.Minute, Drain: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows[0].Results {
+		if !r.Capped || !r.Late || r.Rounds != 1 || !r.Agrees || r.Met(Target) {
+			t.Errorf("drained %s: capped %v, late %v, %d rounds, agrees %v, met %v (%s)", r.System, r.Capped, r.Late, r.Rounds, r.Agrees, r.Met(Target), r.Err)
+		}
+	}
 }
 
 // TestBefore runs a row in a program "before" a change (here this test
