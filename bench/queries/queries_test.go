@@ -206,3 +206,25 @@ func TestLoadMesh(t *testing.T) {
 		t.Errorf("scene names %q", names)
 	}
 }
+
+// TestVersusPeers checks the line comparing collide with the peers:
+// collide's fastest kind against the fastest peer on a distance row, OBB,
+// RSS and AABB builds against FCL's and Bullet's; nothing without peers.
+func TestVersusPeers(t *testing.T) {
+	res := func(system string, peer bool, ms float64) Result {
+		d := time.Duration(ms * float64(time.Millisecond))
+		return Result{System: system, Peer: peer, Rounds: 1, Min: d, Median: d}
+	}
+	row := Row{Scene: Scene{Op: Distance}, Results: []Result{res("rss", false, 2), res("obb", false, 1), res("fcl-rss", true, 0.5), res("fcl-obbrss", true, 4)}}
+	if got, want := row.versusPeers(), "collide's obb, 1 ms; the peers' fcl-rss, 0.5 ms: collide takes 2.00×"; !strings.Contains(got, want) {
+		t.Errorf("distance: %q, want %q", got, want)
+	}
+	row = Row{Scene: Scene{Op: Build}, Results: []Result{res("obb", false, 8), res("aabb", false, 1), res("fcl-obb", true, 4), res("bullet", true, 0.5)}}
+	if got, want := row.versusPeers(), "obb ÷ fcl-obb 2.00×, obb ÷ bullet 16.00×, aabb ÷ bullet 2.00×."; !strings.Contains(got, want) {
+		t.Errorf("build: %q, want %q", got, want)
+	}
+	row.Results = row.Results[:2]
+	if got := row.versusPeers(); got != "" {
+		t.Errorf("without peers: %q", got)
+	}
+}

@@ -187,6 +187,9 @@ func (r *Report) writeRow(bw *bufio.Writer, row *Row) {
 		}
 		t.Row(cells...)
 	}
+	if line := row.versusPeers(); line != "" {
+		p("\n%s\n", line)
+	}
 	if sc.Op == Build {
 		p("\nallocated: the heap allocated during the build; peak: the most the heap's objects (live or not yet swept) " +
 			"exceeded their bytes before it, sampled every millisecond (runtime/metrics); model: Model.Bytes. " +
@@ -251,6 +254,53 @@ func (row *Row) result(k string, before bool) *Result {
 		}
 	}
 	return nil
+}
+
+// versusPeers compares collide with the driver's systems on the row, by
+// their medians (after the change, with Config.Before): on a distance row
+// collide's fastest kind against the fastest peer (issue 30: collide at
+// least as fast, the goal 2×); on a build, OBB, RSS and AABB trees
+// against FCL's of the same volume and against Bullet's. Empty without
+// peers.
+func (row *Row) versusPeers() string {
+	best := func(keep func(*Result) bool) *Result {
+		var b *Result
+		for i := range row.Results {
+			r := &row.Results[i]
+			if r.Answered() && !r.Capped && !r.Before && keep(r) && (b == nil || r.Median < b.Median) {
+				b = r
+			}
+		}
+		return b
+	}
+	ratio := func(a, b *Result) string { return md.Ratio(float64(a.Median), float64(b.Median)) }
+	switch row.Scene.Op {
+	case Distance:
+		c, f := best(func(r *Result) bool { return !r.Peer }), best(func(r *Result) bool { return r.Peer })
+		if c == nil || f == nil {
+			return ""
+		}
+		return fmt.Sprintf("Fastest: collide's %s, %s ms; the peers' %s, %s ms: collide takes %s the peer's time (the goal: at most 0.5×).",
+			c.System, md.Ms(c.Median), f.System, md.Ms(f.Median), ratio(c, f))
+	case Build:
+		var parts []string
+		for _, k := range []string{"obb", "rss", "aabb"} {
+			c := best(func(r *Result) bool { return !r.Peer && r.System == k })
+			if c == nil {
+				continue
+			}
+			for _, peer := range []string{"fcl-" + k, "bullet"} {
+				if f := best(func(r *Result) bool { return r.Peer && r.System == peer }); f != nil {
+					parts = append(parts, fmt.Sprintf("%s ÷ %s %s", k, peer, ratio(c, f)))
+				}
+			}
+		}
+		if len(parts) == 0 {
+			return ""
+		}
+		return "Builds beside the peers' (medians; the goal: within 2×): " + strings.Join(parts, ", ") + "."
+	}
+	return ""
 }
 
 // refAnswer formats the reference's answer.
