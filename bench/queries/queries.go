@@ -108,7 +108,8 @@ type Result struct {
 	// Agrees says that the answer agrees with the row's reference (see
 	// Row.Reference): a distance within the two bounds of it (a peer's
 	// within a relative distance.RelTol, or 1e-9 near 0), the same
-	// time-of-impact interval (a motion that turns: overlapping).
+	// time-of-impact interval (a motion that turns, or a reference from
+	// the other program of Config.Before: overlapping).
 	Agrees bool
 	// Builds: the heap allocated during the build, the peak of the heap
 	// over the heap before it (for a peer, both models'; see
@@ -143,6 +144,9 @@ type Row struct {
 	// motion of at most SweepPairs pairs), or a kind ("collide rss": the
 	// first that answered). RefNote says why there is none.
 	Reference, RefNote string
+	// RefBefore says that the reference is a kind of Config.Before's
+	// program.
+	RefBefore bool
 	// The reference's answer.
 	RefDistance, RefBound float64
 	RefHit, RefMaybe      bool
@@ -428,12 +432,18 @@ func (m *measure) reference(row *Row, sc Scene) {
 			row.RefNote = fmt.Sprintf("%s passed its cap (%s)", what, fmtDur(m.c.BuildCap))
 		}
 	}
-	for _, r := range row.Results {
-		if !r.Peer && r.Answered() {
-			row.Reference = "collide " + r.System
-			row.RefDistance, row.RefBound = r.Distance, r.Bound
-			row.RefHit, row.RefMaybe, row.RefTOI = r.Hit, r.Maybe, r.TOI
-			return
+	// This program's kinds first, then Config.Before's.
+	for _, before := range []bool{false, true} {
+		for _, r := range row.Results {
+			if !r.Peer && r.Before == before && r.Answered() {
+				row.Reference, row.RefBefore = "collide "+r.System, before
+				if before {
+					row.Reference += " (before)"
+				}
+				row.RefDistance, row.RefBound = r.Distance, r.Bound
+				row.RefHit, row.RefMaybe, row.RefTOI = r.Hit, r.Maybe, r.TOI
+				return
+			}
 		}
 	}
 	if row.RefNote == "" {
@@ -460,7 +470,9 @@ func checkAgainst(row *Row, r *Result) {
 			r.Agrees = same
 			break
 		}
-		if (ccd.Motion{From: row.Scene.From, To: row.Scene.To}).Translating() {
+		// A translating motion's interval is exact: the same from every
+		// kind of one program. Programs may differ within their widths.
+		if (ccd.Motion{From: row.Scene.From, To: row.Scene.To}).Translating() && r.Before == row.RefBefore {
 			r.Agrees = r.TOI == row.RefTOI
 		} else {
 			r.Agrees = r.TOI.Lo <= row.RefTOI.Hi && row.RefTOI.Lo <= r.TOI.Hi

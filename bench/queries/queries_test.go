@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/collide3d/collide/bench/scenes"
+	"github.com/collide3d/collide/ccd"
 )
 
 // TestMain makes the test binary a child of Run when ChildEnv says so: Run
@@ -181,6 +182,26 @@ func TestBefore(t *testing.T) {
 			}
 		}
 	}
+	// A time-of-impact reference from the program before agrees with this
+	// one's answers when the intervals overlap (each program's are exact,
+	// but may differ within their widths), and must be equal within one.
+	row := Row{Scene: tinyScenes()[3], Reference: "collide rss (before)", RefBefore: true, RefHit: true, RefTOI: ccd.Interval{Lo: 0.3, Hi: 0.5}}
+	for _, c := range []struct {
+		before bool
+		toi    ccd.Interval
+		want   bool
+	}{
+		{false, ccd.Interval{Lo: 0.4, Hi: 0.6}, true},
+		{false, ccd.Interval{Lo: 0.6, Hi: 0.7}, false},
+		{true, ccd.Interval{Lo: 0.4, Hi: 0.6}, false},
+		{true, ccd.Interval{Lo: 0.3, Hi: 0.5}, true},
+	} {
+		r := Result{System: "kdop18", Before: c.before, Rounds: 1, Hit: true, TOI: c.toi}
+		if checkAgainst(&row, &r); r.Agrees != c.want {
+			t.Errorf("before %v, %v against %v: agrees %v", c.before, c.toi, row.RefTOI, r.Agrees)
+		}
+	}
+
 	var b strings.Builder
 	if err := rep.WriteMarkdown(&b); err != nil {
 		t.Fatal(err)
