@@ -118,6 +118,9 @@ func (q *aabbQuery) sep(e, f int32, _ *noFrame) float64 {
 	return q.leavesSep(e, f)
 }
 
+// lowerBound: sep, for now.
+func (q *aabbQuery) lowerBound(e, f int32, x *noFrame) float64 { return q.sep(e, f, x) }
+
 // flyLeaf tests environment box e against the triangles of flying leaf f
 // at the pose.
 func (q *aabbQuery) flyLeaf(e, f int32) bool {

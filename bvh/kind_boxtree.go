@@ -398,6 +398,9 @@ func (q *boxQuery) sep(_, _ int32, x *boxFrame) float64 {
 	return bv.OBBSeparation(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad) * sepScale
 }
 
+// lowerBound: sep, for now.
+func (q *boxQuery) lowerBound(e, f int32, x *boxFrame) float64 { return q.sep(e, f, x) }
+
 func (q *boxQuery) eref(e int32) int32            { return q.et.nodes[e].ref }
 func (q *boxQuery) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
 func (q *boxQuery) fkids(f int32) (l, r int32) {

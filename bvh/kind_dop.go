@@ -289,6 +289,9 @@ func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 	}
 	return g
 }
+
+// lowerBound: sep, for now.
+func (q *dopQuery[F, A]) lowerBound(e, f int32, x *noFrame) float64 { return q.sep(e, f, x) }
 func (q *dopQuery[F, A]) eref(e int32) int32            { return q.et.nodes[e].ref }
 func (q *dopQuery[F, A]) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
 func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {

@@ -139,6 +139,9 @@ func (q *rssQuery) sep(e, f int32, _ *noFrame) float64 {
 	return q.leavesSep(e, f)
 }
 
+// lowerBound: sep, for now.
+func (q *rssQuery) lowerBound(e, f int32, x *noFrame) float64 { return q.sep(e, f, x) }
+
 // flyLeaf tests environment volume e, by its bounding box in its frame
 // (|s_k| ≤ L_k + R, |s_2| ≤ R), against the triangles of flying leaf f at
 // the pose.

@@ -98,6 +98,9 @@ func (q *sphereQuery) sep(e, f int32, _ *noFrame) float64 {
 	return q.leavesSep(e, f)
 }
 
+// lowerBound: sep, for now.
+func (q *sphereQuery) lowerBound(e, f int32, x *noFrame) float64 { return q.sep(e, f, x) }
+
 // flyLeaf tests environment sphere e, by its bounding cube, against the
 // triangles of flying leaf f at the pose.
 func (q *sphereQuery) flyLeaf(e, f int32) bool {

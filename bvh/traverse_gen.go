@@ -212,27 +212,42 @@ func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -243,25 +258,19 @@ func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		for _, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+			left--
+			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
+				q.push(*x, low)
+			}
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeAABB is probe for noFrame, *aabbQuery.
@@ -495,27 +504,42 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[boxFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -526,25 +550,19 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[boxFrame]{&a, &b} {
+		for _, x := range [2]*item[boxFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+			left--
+			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
+				q.push(*x, low)
+			}
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeBox is probe for boxFrame, *boxQuery.
@@ -778,27 +796,42 @@ func nearestDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) 
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -809,25 +842,19 @@ func nearestDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) 
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		for _, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+			left--
+			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
+				q.push(*x, low)
+			}
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeDOP is probe for noFrame, *dopQuery[F, A].
@@ -1061,27 +1088,42 @@ func nearestOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -1092,25 +1134,19 @@ func nearestOBB(p *obbQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		for _, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+			left--
+			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
+				q.push(*x, low)
+			}
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeOBB is probe for noFrame, *obbQuery.
@@ -1344,27 +1380,42 @@ func nearestRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -1375,25 +1426,19 @@ func nearestRSS(p *rssQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		for _, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+			left--
+			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
+				q.push(*x, low)
+			}
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeRSS is probe for noFrame, *rssQuery.
@@ -1627,27 +1672,42 @@ func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -1658,25 +1718,19 @@ func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		for _, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
-		}
-		if a.low > b.low {
-			a, b = b, a
-		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
-		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+			left--
+			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
+				q.push(*x, low)
+			}
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeSphere is probe for noFrame, *sphereQuery.

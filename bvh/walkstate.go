@@ -57,6 +57,11 @@ type distState struct {
 	slack  float64
 	e, f   int32 // witness triangles, -1 while none is below the cut-off
 	pe, pf geom.Vec3
+	// bud is what the search may still spend (its pend unused); stopped
+	// says it ran out, lower the least bound of the pairs left then.
+	bud     budget
+	stopped bool
+	lower   float64
 }
 
 // closest computes the distances between environment triangles et and
