@@ -290,10 +290,27 @@ func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 	return g
 }
 
-// lowerBound: sep, for now.
-func (q *dopQuery[F, A]) lowerBound(e, f int32, x *noFrame) float64 { return q.sep(e, f, x) }
-func (q *dopQuery[F, A]) eref(e int32) int32            { return q.et.nodes[e].ref }
-func (q *dopQuery[F, A]) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
+// lowerBound of k-DOP trees: the larger of sep's bound and the distance of
+// the two k-DOPs' axis boxes, their first three slabs (every direction set
+// starts with the axes), whose gaps, computed as sep computes them, are
+// certified as sep's (euclid, see sep.go). An infinite gap leaves sep's
+// bound, which handles it.
+func (q *dopQuery[F, A]) lowerBound(e, f int32, x *noFrame) float64 {
+	g := q.sep(e, f, x)
+	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
+	w := dopW[len(*a)][0]
+	var gs [3]float64
+	for k := range 3 {
+		i := 2 * k
+		gs[k] = max(float64((*a)[i])-float64((*b)[i+1]), float64((*b)[i])-float64((*a)[i+1])) * w
+	}
+	if d := euclid(gs[0], gs[1], gs[2]); d > g && d <= math.MaxFloat64 {
+		return d
+	}
+	return g
+}
+func (q *dopQuery[F, A]) eref(e int32) int32                        { return q.et.nodes[e].ref }
+func (q *dopQuery[F, A]) ekids(e, x int32) (l, r int32)             { return e + 1, e + x }
 func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {
 	c := q.fv.kid[f]
 	return c, c + 1
