@@ -309,8 +309,8 @@ func (q *dopQuery[F, A]) lowerBound(e, f int32, x *noFrame) float64 {
 	}
 	return g
 }
-func (q *dopQuery[F, A]) eref(e int32) int32                        { return q.et.nodes[e].ref }
-func (q *dopQuery[F, A]) ekids(e, x int32) (l, r int32)             { return e + 1, e + x }
+func (q *dopQuery[F, A]) eref(e int32) int32            { return q.et.nodes[e].ref }
+func (q *dopQuery[F, A]) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
 func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {
 	c := q.fv.kid[f]
 	return c, c + 1
