@@ -165,7 +165,7 @@ func (q *Query) Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (Di
 		r = DistanceResult{Distance: d.Distance, Far: d.Far, Env: d.Env, Fly: d.Fly, PEnv: d.PEnv, PFly: d.PFly,
 			Stopped: d.Stopped, Lower: d.Lower, Stats: statsOf(d.Stats)}
 	}
-	if !r.Far && r.Distance > 0 {
+	if r.Env >= 0 && r.Distance > 0 {
 		r.Bound = geom.TriTriDistanceBound(env.mesh.Triangle(int(r.Env)), pose.ApplyTriangle(fly.mesh.Triangle(int(r.Fly))))
 	}
 	return r, nil

@@ -665,3 +665,46 @@ func TestLowerBound(t *testing.T) {
 		}
 	}
 }
+
+// TestDirGap checks dirGap, the triangles' bound of the distance search,
+// against geom.TriTriDistance on random pairs of triangles of sizes from
+// 1e-6 to 1 at distances from 0 to 1e3, about the origin and 1e8 from it,
+// and on touching pairs (a shared vertex, a vertex on the other's plane):
+// never above the distance (less its error bound), zero on contact, and
+// close to it for small triangles far apart.
+func TestDirGap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	v := func(s float64) geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(s) }
+	tight := 0
+	for i := range 20000 {
+		o := geom.Vec3{}
+		if i%2 == 1 {
+			o = v(1e8)
+		}
+		size := math.Pow(10, -6*rng.Float64())
+		dist := math.Pow(10, 3*rng.Float64()-1) * float64(i%5) / 4
+		ca, cb := o, o.Add(v(dist))
+		a := geom.Triangle{ca.Add(v(size)), ca.Add(v(size)), ca.Add(v(size))}
+		b := geom.Triangle{cb.Add(v(size)), cb.Add(v(size)), cb.Add(v(size))}
+		switch i % 7 {
+		case 5:
+			b[0] = a[1] // a shared vertex
+		case 6:
+			b[2] = a[0].Add(a[1]).Scale(0.5) // a vertex on an edge (to rounding)
+		}
+		d, _, _ := geom.TriTriDistance(a, b)
+		g := dirGap(&a, &b)
+		if g > d+geom.TriTriDistanceBound(a, b) {
+			t.Fatalf("pair %d: dirGap %g above the distance %g (a %v, b %v)", i, g, d, a, b)
+		}
+		if d == 0 && g > 0 {
+			t.Fatalf("pair %d: dirGap %g on contact", i, g)
+		}
+		if d > 100*size && g > d*0.99 {
+			tight++
+		}
+	}
+	if tight < 1000 {
+		t.Errorf("dirGap within 1%% of the distance of small triangles far apart only %d times", tight)
+	}
+}

@@ -437,14 +437,17 @@ func triFrameDisjoint(x *geom.Triangle, c geom.Vec3, axes *geom.Mat3, h geom.Vec
 // The Euclidean bounds of the leaves (lowerBound, see sep.go): each
 // helper below is its separation's twin, with each triangle's gaps along
 // the box's three face axes combined (gapLower) rather than the largest
-// taken, the least over the leaf's triangles; ≥ the separation.
+// taken, and its gap along the direction from the box's centre to it
+// (triDirGap), the larger of the two, the least over the leaf's
+// triangles; ≥ the separation.
 
 // envFrameLower is envFrameSep's Euclidean bound.
 func (q *moveQuery[V]) envFrameLower(e int32, c geom.Vec3, axes *geom.Mat3, h geom.Vec3) float64 {
 	g := math.Inf(1)
 	for _, t := range q.envTris(e) {
 		x := q.envInFly(t)
-		g = min(g, gapLower(triBoxGaps(axes.MulVec(x[0].Sub(c)), axes.MulVec(x[1].Sub(c)), axes.MulVec(x[2].Sub(c)), h, q.tpad)))
+		a, b, d := axes.MulVec(x[0].Sub(c)), axes.MulVec(x[1].Sub(c)), axes.MulVec(x[2].Sub(c))
+		g = min(g, max(gapLower(triBoxGaps(a, b, d, h, q.tpad)), triDirGap(a, b, d, h, q.tpad)))
 		if !(g > 0) {
 			return 0
 		}
@@ -457,7 +460,8 @@ func (q *moveQuery[V]) flyFrameLower(f int32, c geom.Vec3, axes *geom.Mat3, h ge
 	g := math.Inf(1)
 	for _, t := range q.flyTris(f) {
 		x := q.flyTriangle(t)
-		g = min(g, gapLower(triBoxGaps(axes.MulVec(x[0].Sub(c)), axes.MulVec(x[1].Sub(c)), axes.MulVec(x[2].Sub(c)), h, q.tpad)))
+		a, b, d := axes.MulVec(x[0].Sub(c)), axes.MulVec(x[1].Sub(c)), axes.MulVec(x[2].Sub(c))
+		g = min(g, max(gapLower(triBoxGaps(a, b, d, h, q.tpad)), triDirGap(a, b, d, h, q.tpad)))
 		if !(g > 0) {
 			return 0
 		}
@@ -472,7 +476,8 @@ func (q *moveQuery[V]) flyFrameLower(f int32, c geom.Vec3, axes *geom.Mat3, h ge
 func (q *moveQuery[V]) envAxesLower(e int32, c, h geom.Vec3, rad float64) float64 {
 	g := math.Inf(1)
 	for _, t := range q.envTris(e) {
-		g = min(g, gapLower(triAxesGaps(q.envInFly(t), c, h, q.tpad)))
+		x := q.envInFly(t)
+		g = min(g, max(gapLower(triAxesGaps(x, c, h, q.tpad)), triDirGap(x[0].Sub(c), x[1].Sub(c), x[2].Sub(c), h, q.tpad)))
 		if !(g > rad) {
 			return 0
 		}
@@ -488,7 +493,7 @@ func (q *moveQuery[V]) flyAxesLower(f int32, c, h geom.Vec3, rad float64) float6
 	g := math.Inf(1)
 	for _, t := range q.flyTris(f) {
 		x := q.flyTriangle(t)
-		g = min(g, gapLower(triAxesGaps(&x, c, h, q.tpad)))
+		g = min(g, max(gapLower(triAxesGaps(&x, c, h, q.tpad)), triDirGap(x[0].Sub(c), x[1].Sub(c), x[2].Sub(c), h, q.tpad)))
 		if !(g > rad) {
 			return 0
 		}
