@@ -674,7 +674,9 @@ func TestLowerBound(t *testing.T) {
 // close to it for small triangles far apart.
 func TestDirGap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
-	v := func(s float64) geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(s) }
+	v := func(s float64) geom.Vec3 {
+		return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(s)
+	}
 	tight := 0
 	for i := range 20000 {
 		o := geom.Vec3{}

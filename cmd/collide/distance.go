@@ -16,9 +16,9 @@ import (
 )
 
 type distanceOptions struct {
-	build buildFlags
-	pose  string
-	poses string
+	build    buildFlags
+	pose     string
+	poses    string
 	max      float64
 	deadline time.Duration
 	json     bool
