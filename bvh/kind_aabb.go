@@ -128,7 +128,7 @@ func (q *aabbQuery) lowerBound(e, f int32, x *noFrame) float64 {
 	case ei && fi:
 		a, b := q.et.vol(e), q.ft.vol(f)
 		t := q.sc.wc[f].Sub(a.C)
-		return max(bv.OBBFacesSeparation(a.H, b.H, &q.r, &q.absR, t, q.pad)*sepScale, boxRectLower(a.H, b.H, &q.r, t, q.pad))
+		return max(boxFaceLower(a.H, b.H, &q.r, &q.absR, t, q.pad), boxRectLower(a.H, b.H, &q.r, t, q.pad))
 	case fi:
 		v := q.ft.vol(f)
 		return q.envAxesLower(e, v.C, v.H, 0)

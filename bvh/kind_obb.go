@@ -125,8 +125,9 @@ func (q *obbQuery) sep(e, f int32, _ *noFrame) float64 {
 	return q.leavesSep(e, f)
 }
 
-// lowerBound of OBB trees. Two internal nodes: the larger of sep's bound
-// and the distance of the rectangle swept spheres around the boxes
+// lowerBound of OBB trees. Two internal nodes: the largest of sep's bound,
+// the gaps along each box's face axes combined (boxFaceLower) and the
+// distance of the rectangle swept spheres around the boxes
 // (boxRectLower); a leaf: its triangles' gaps along the box's axes
 // combined (envFrameLower, flyFrameLower); two leaves: the distance of
 // their boxes. See sep.go.
@@ -146,7 +147,8 @@ func (q *obbQuery) lowerBound(e, f int32, x *noFrame) float64 {
 			}
 		}
 		t := a.Axes.MulVec(d)
-		return max(bv.OBBSeparation(a.Half, b.Half, &r, &absR, t, q.pad)*sepScale, boxRectLower(a.Half, b.Half, &r, t, q.pad))
+		return max(bv.OBBSeparation(a.Half, b.Half, &r, &absR, t, q.pad)*sepScale, boxFaceLower(a.Half, b.Half, &r, &absR, t, q.pad),
+			boxRectLower(a.Half, b.Half, &r, t, q.pad))
 	case fi:
 		v := q.ft.vol(f)
 		return q.envFrameLower(e, v.C, &v.Axes, v.Half)

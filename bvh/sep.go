@@ -67,7 +67,9 @@ import (
 //     padding, which covers the rounding of the images and R's departure
 //     from a rotation along its axis: √(Σ (g_k + p)²) ≥ √(Σ g_k²) + p, so
 //     the combination keeps it too.
-//   - Boxes in different frames (OBB, AABB and box-trees: boxRectLower): a
+//   - Boxes in different frames (OBB, AABB and box-trees): the gaps along
+//     each box's three face axes combined (boxFaceLower: two boxes of
+//     parallel axes, their distance), and boxRectLower: a
 //     box of half-extents h₀ ≥ h₁ ≥ h₂ lies within h₂ of its mid-rectangle
 //     (the points with |s₂| = 0, s_k the coordinates along its axes): it is
 //     inside the rectangle swept sphere of half-lengths h₀, h₁ and radius
@@ -120,6 +122,27 @@ func boxRectLower(a, b geom.Vec3, r *geom.Mat3, t geom.Vec3, pad float64) float6
 	tt := geom.Vec3{X: t.Index(ia[0]), Y: t.Index(ia[1]), Z: t.Index(ia[2])}
 	s := math.Abs(tt.X) + math.Abs(tt.Y) + math.Abs(tt.Z) + ra.L[0] + ra.L[1] + rb.L[0] + rb.L[1] + ra.R + rb.R + pad
 	return bv.RSSSeparation(&ra, &rb, &rr, tt, pad+0x1p-47*s+0x1p-959) * sepScale
+}
+
+// boxFaceLower returns the Euclidean bound of the gaps of two boxes placed
+// as for bv.OBBDisjoint along the first one's three face axes, and along
+// the second one's, the larger: the six separations of
+// bv.OBBFacesSeparation, computed with its expressions and certified as
+// sep's are, combined three by three (each box's axes are orthonormal to
+// within 16 ulps; see above). For two boxes of parallel axes it is their
+// distance.
+func boxFaceLower(a, b geom.Vec3, r, absR *geom.Mat3, t geom.Vec3, pad float64) float64 {
+	ga := [3]float64{
+		(math.Abs(t.X) - (a.X + b.X*absR[0][0] + b.Y*absR[0][1] + b.Z*absR[0][2] + pad)) * sepScale,
+		(math.Abs(t.Y) - (a.Y + b.X*absR[1][0] + b.Y*absR[1][1] + b.Z*absR[1][2] + pad)) * sepScale,
+		(math.Abs(t.Z) - (a.Z + b.X*absR[2][0] + b.Y*absR[2][1] + b.Z*absR[2][2] + pad)) * sepScale,
+	}
+	gb := [3]float64{
+		(math.Abs(t.X*r[0][0]+t.Y*r[1][0]+t.Z*r[2][0]) - (a.X*absR[0][0] + a.Y*absR[1][0] + a.Z*absR[2][0] + b.X + pad)) * sepScale,
+		(math.Abs(t.X*r[0][1]+t.Y*r[1][1]+t.Z*r[2][1]) - (a.X*absR[0][1] + a.Y*absR[1][1] + a.Z*absR[2][1] + b.Y + pad)) * sepScale,
+		(math.Abs(t.X*r[0][2]+t.Y*r[1][2]+t.Z*r[2][2]) - (a.X*absR[0][2] + a.Y*absR[1][2] + a.Z*absR[2][2] + b.Z + pad)) * sepScale,
+	}
+	return max(gapLower(ga), gapLower(gb))
 }
 
 // byExtent returns the indices of h's components, largest first.
