@@ -33,9 +33,10 @@ import "math"
 // al. (walk.restarts); modeBudget and modeResume walk in chunks of a
 // budget (walk.budget); modeFront starts from the pairs the last query of
 // the pair ended at and records where it ends (track, walk.front). The
-// other entry points are modes too: a distance query walks the nearer
-// pair first and drops the pairs proved no nearer than the best distance
-// so far (nearest, walk.dist); a continuous query's search (modeSweep) and
+// other entry points are modes too: a distance query searches the pairs
+// best first, by the Euclidean bound lowerBound proves, and drops the
+// pairs proved no nearer than the best distance so far (nearest,
+// walk.dist); a continuous query's search (modeSweep) and
 // the near search (modeNear) walk from the roots and hand the triangles of
 // the leaves they reach to the tester's sweep or callback instead of
 // testing them.
