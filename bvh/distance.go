@@ -60,6 +60,12 @@ type DistanceResult struct {
 // pair of leaves on, and a pair in contact (distance 0) ends the search.
 // The distance of two triangles is geom.TriTriDistance's. The trees must
 // be of the same kind; Collide's conditions on pose apply.
+//
+// There is no first-contact query first: at touching poses (a torus and a
+// sphere, bull and homer, every kind) the search reached its contact in
+// about as many volume tests as Collide's first-contact walk (within 2x
+// either way; fewer triangle tests), so a check first would have cost
+// that walk again at every pose apart and saved little where they touch.
 func Distance(env, fly *Tree, pose geom.Pose, o DistanceOptions, s *Scratch) DistanceResult {
 	if s == nil {
 		s = new(Scratch)
