@@ -493,16 +493,27 @@ func nearest[X any, P pairOps[X]](p P, w *walk[X]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*item[X]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[X]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
 			left--
-			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
-				q.push(*x, low)
-			}
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
+		}
+		// The nearer pair last, the newer: of equal bounds, the first
+		// child is taken first, as Collide takes it.
+		if lows[0] > lows[1] {
+			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
+		}
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
+		}
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
 	q.h = q.h[:0]

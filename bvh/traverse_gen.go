@@ -258,16 +258,26 @@ func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*item[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
 			left--
-			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
-				q.push(*x, low)
-			}
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
+		}
+
+		if lows[0] > lows[1] {
+			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
+		}
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
+		}
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
 	q.h = q.h[:0]
@@ -550,16 +560,26 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*item[boxFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[boxFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
 			left--
-			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
-				q.push(*x, low)
-			}
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
+		}
+
+		if lows[0] > lows[1] {
+			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
+		}
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
+		}
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
 	q.h = q.h[:0]
@@ -842,16 +862,26 @@ func nearestDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) 
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*item[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
 			left--
-			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
-				q.push(*x, low)
-			}
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
+		}
+
+		if lows[0] > lows[1] {
+			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
+		}
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
+		}
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
 	q.h = q.h[:0]
@@ -1134,16 +1164,26 @@ func nearestOBB(p *obbQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*item[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
 			left--
-			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
-				q.push(*x, low)
-			}
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
+		}
+
+		if lows[0] > lows[1] {
+			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
+		}
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
+		}
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
 	q.h = q.h[:0]
@@ -1426,16 +1466,26 @@ func nearestRSS(p *rssQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*item[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
 			left--
-			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
-				q.push(*x, low)
-			}
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
+		}
+
+		if lows[0] > lows[1] {
+			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
+		}
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
+		}
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
 	q.h = q.h[:0]
@@ -1718,16 +1768,26 @@ func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*item[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
 			left--
-			if low := max(p.lowerBound(x.e, x.f, &x.x), 0); low-d.slack < d.best {
-				q.push(*x, low)
-			}
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
+		}
+
+		if lows[0] > lows[1] {
+			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
+		}
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
+		}
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
 	q.h = q.h[:0]
