@@ -26,11 +26,33 @@ type TOIResult struct {
 	// triangles used up its budget of 65,536 spans of time in one piece
 	// of the motion. Hit is then false.
 	Maybe bool
+	// Stopped says that the budget (TOIOptions.Budget) ran out before the
+	// search ended: no contact before TOI.Lo is proved. With Hit, Pair
+	// touches at a time in TOI (at TOI.Hi for a turning motion) and the
+	// earliest contact lies in TOI, which may be wider than said above;
+	// with Maybe, as above; with neither, TOI.Hi is 1 and nothing is known
+	// from TOI.Lo on.
+	Stopped bool
 	// Spans counts the spans of time a turning motion's search visited,
 	// over every pair of triangles: the query's work beyond Stats (0 for
 	// a motion that does not turn).
 	Spans int64
+	// Exact counts the pairs of triangles decided by the exact primitives
+	// (ccd.TriTri, or a turning motion's bisection); Stats.TriTests counts
+	// every pair the search's walks reached, most of them screened out
+	// (see bvh.TimeOfImpact).
+	Exact int64
 	Stats Stats
+}
+
+// TOIOptions configures a continuous query (TimeOfImpactWith).
+type TOIOptions struct {
+	// Budget, if not zero, bounds the query's work: Tests the tests it
+	// makes (volume tests, leaf tests, triangle pairs reached, decided, and
+	// spans of time), Deadline the time, looked at between the search's
+	// steps and between two pairs of triangles it decides. When it runs
+	// out the query stops and says what it proved (TOIResult.Stopped).
+	Budget Budget
 }
 
 // TimeOfImpact returns the earliest time at which fly, moving from pose
@@ -48,15 +70,28 @@ type TOIResult struct {
 // (ccd.Motion.At), no contact before TOI.Lo is proved for the motion; where
 // the models pass within that rounding of each other without a proved
 // contact, the answer is Maybe. See bvh.TimeOfImpact.
+//
+// TimeOfImpact has no budget: TimeOfImpactWith bounds the work.
 func TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, error) {
+	return TimeOfImpactWith(env, fly, from, to, TOIOptions{})
+}
+
+// TimeOfImpactWith is TimeOfImpact within the budget of o.
+func TimeOfImpactWith(env, fly *Model, from, to geom.Pose, o TOIOptions) (TOIResult, error) {
 	q := queryPool.Get().(*Query)
-	r, err := q.TimeOfImpact(env, fly, from, to)
+	r, err := q.TimeOfImpactWith(env, fly, from, to, o)
 	queryPool.Put(q)
 	return r, err
 }
 
 // TimeOfImpact is like the function TimeOfImpact, with q's scratch state.
 func (q *Query) TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, error) {
+	return q.TimeOfImpactWith(env, fly, from, to, TOIOptions{})
+}
+
+// TimeOfImpactWith is like the function TimeOfImpactWith, with q's scratch
+// state.
+func (q *Query) TimeOfImpactWith(env, fly *Model, from, to geom.Pose, o TOIOptions) (TOIResult, error) {
 	for _, p := range [2]geom.Pose{from, to} {
 		if err := checkQuery(env, fly, p, QueryOptions{}); err != nil {
 			return TOIResult{}, err
@@ -67,7 +102,9 @@ func (q *Query) TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, er
 	if env.tree == nil || fly.tree == nil {
 		r = bvh.SweepAll(env.mesh, fly.mesh, m)
 	} else {
-		r = bvh.TimeOfImpact(env.tree, fly.tree, m, &q.s)
+		bo := bvh.TOIOptions{Budget: bvh.Budget{Tests: o.Budget.Tests, Deadline: o.Budget.Deadline}}
+		r = bvh.TimeOfImpact(env.tree, fly.tree, m, bo, &q.s)
 	}
-	return TOIResult{Hit: r.Hit, TOI: r.TOI, Pair: Pair(r.Pair), Maybe: r.Maybe, Spans: r.Spans, Stats: statsOf(r.Stats)}, nil
+	return TOIResult{Hit: r.Hit, TOI: r.TOI, Pair: Pair(r.Pair), Maybe: r.Maybe, Stopped: r.Stopped,
+		Spans: r.Spans, Exact: r.Exact, Stats: statsOf(r.Stats)}, nil
 }

@@ -22,11 +22,22 @@ import (
 // walk.front.out), and so does every operation below:
 //
 //   - dropping: a pair that may overlap is replaced by the front its own
-//     walk leaves;
+//     walk leaves (split at once, sep having tested it: the walk starts
+//     from its children);
 //   - raising: two pairs that share one node, the other nodes being the
 //     two children of one node, are replaced by the pair of that node and
-//     the shared one, when its volumes are disjoint (one level a query, as
-//     in the dissertation);
+//     the shared one, when both are far (more than twice the last motion
+//     beyond the tolerance) and its volumes are disjoint; the pair so
+//     raised is raised again with the pair before it while it can, so
+//     that the front climbs back as the flying model leaves, where the
+//     dissertation rose one level a query;
+//   - restarting: a query from the front that cost more than the last
+//     complete walk from the roots (its volume tests counted twice, for
+//     sep weighs every axis where the walk's test stops at the first that
+//     separates, and its pairs one test every frontScan) sends the next
+//     query back to the roots: a front dropped where the model passed and
+//     not raised since is finer than the walk from the roots, and would
+//     cost more at every step;
 //   - stopping: a first-contact query stops at its first pair; the pairs it
 //     has not tested (the rest of its stack, the rest of the old front)
 //     stay in the front as they are.
@@ -81,13 +92,28 @@ type fentry[X any] struct {
 	item[X]
 	// low > 0 proves that the triangles below the pair are farther apart
 	// than low, when the flying model had moved by at (Front.moved); 0
-	// proves nothing (the pair is tested again).
+	// proves nothing (the pair is tested again); noBound says that the
+	// walk's own test found the pair disjoint where sep proved nothing
+	// (the pair is tested again by that test, which is cheaper than sep).
 	low, at float64
 }
+
+// noBound is fentry.low of a pair found disjoint with no bound.
+const noBound = -1.0
 
 // frontState is the front of one kind of tree.
 type frontState[X any] struct {
 	items, next []fentry[X]
+	// root is the pair of the roots. restart makes the next query walk
+	// from it, as the first does: track sets it when a query from the
+	// front cost more than fresh, the volume tests of the last complete
+	// walk from the roots (its own tests counted twice, its pairs as a
+	// test every frontScan), so that a front that has grown finer than
+	// the walk from the roots (dropped where the model passed, not raised
+	// since) never costs much more than that walk.
+	root    item[X]
+	restart bool
+	fresh   int64
 	// hint is the index in items of the pair of leaves where the last
 	// first-contact query found its contact (-1: none); the next one
 	// starts there.
@@ -116,13 +142,18 @@ func stateFor[X any](fr *Front, env, fly *Tree, k int, root item[X]) *frontState
 	st, ok := fr.state.(*frontState[X])
 	if !ok || fr.env != env || fr.fly != fly || fr.k != k {
 		*fr = Front{env: env, fly: fly, k: k}
-		st = &frontState[X]{hint: -1}
-		st.items = append(st.items, fentry[X]{item: root})
+		st = &frontState[X]{hint: -1, root: root, restart: true}
 		st.epar, st.fpar = frontParents(env, fly, k)
 		fr.state = st
 	}
 	return st
 }
+
+// frontScan is how many pairs of a front kept without a test track counts
+// as one volume test when it weighs a front against a walk from the roots:
+// a pair kept is copied and its bound compared, a few nanoseconds, where a
+// volume test takes tens.
+const frontScan = 8
 
 // prepared is the most pairs of nodes Prepare makes room for.
 const prepared = 1 << 16

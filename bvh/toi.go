@@ -1,12 +1,27 @@
 package bvh
 
 import (
+	"cmp"
 	"math"
+	"slices"
+	"time"
 
 	"github.com/collide3d/collide/ccd"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
 )
+
+// TOIOptions configures TimeOfImpact.
+type TOIOptions struct {
+	// Budget, if not zero, bounds the query's work: Tests the tests it
+	// makes (Stats.BVTests + Stats.LeafTests + Stats.TriTests, the pairs
+	// of triangles handed to the exact primitives and the spans of time
+	// of a turning motion's bisection), Deadline the time. The query looks
+	// at it between its steps and between two pairs of triangles it
+	// decides; when it has run out the query stops and says so
+	// (TOIResult.Stopped).
+	Budget Budget
+}
 
 // TOIResult is the answer of TimeOfImpact.
 type TOIResult struct {
@@ -25,31 +40,81 @@ type TOIResult struct {
 	// apart; within TOI they come within rounding of each other and no
 	// contact is proved (Hit is false).
 	Maybe bool
+	// Stopped says that the budget (TOIOptions.Budget) ran out before the
+	// search ended. No contact before TOI.Lo is proved. With Hit, Pair
+	// touches at a time in TOI (at TOI.Hi for turning motions) and the
+	// earliest contact lies in TOI, which may then be wider than said
+	// above; with Maybe, as above; with neither, TOI.Hi is 1 and nothing
+	// is known from TOI.Lo on.
+	Stopped bool
 	// Spans counts the spans of time a turning motion's bisection visited
 	// (over every pair): the query's work beyond Stats. A pair gives up
-	// with a Maybe after 65,536 spans in one piece of the motion.
+	// with a Maybe after 65,536 spans in one window of the motion.
 	Spans int64
+	// Exact counts the pairs of triangles handed to the exact search
+	// (ccd.TriTri, or a turning motion's bisection): those the walks
+	// reached that the screening did not prove apart.
+	Exact int64
+	// Stats counts the walks' tests (the distance queries' and the
+	// windows'); Stats.TriTests counts the pairs of triangles the windows'
+	// walks reached, screened or decided, and the distance queries'
+	// triangle tests.
 	Stats Stats
 }
 
 // TimeOfImpact returns the earliest time at which fly, moving by m (see
 // ccd.Motion), touches env (at the identity pose), in scratch s (nil: a
-// new one). The trees must be of the same kind; Collide's conditions on
-// poses apply to both of m's poses and to those between.
+// new one), within the budget of o. The trees must be of the same kind;
+// Collide's conditions on poses apply to both of m's poses and to those
+// between.
 //
-// The motion is cut into 2^k pieces of time, enough that no vertex moves
-// farther in a piece than the flying model's radius. For each piece, in
-// time order, one query of the two trees at the pose halfway through the
-// piece, with a tolerance that bounds how far a flying vertex moves from
-// there during the piece (plus the rounding), reaches every pair of
-// triangles that can touch during the piece: the volumes at that pose,
-// padded by the tolerance, bound the volumes swept. Each such pair is then
-// decided:
+// First one all-pairs query at m.From: models touching there touch at
+// [0, 0] (the least pair in contact is reported). Then the search goes
+// forward in time from 0, each step proving a stretch of time free of
+// contact or deciding a short window of it:
+//
+//   - Conservative advancement: at the pose of time t, a certified lower
+//     bound L on the distance of the two models (clearance: Distance with
+//     a cut-off, less its error bound) proves them apart until t + (L −
+//     2·slack)/v, v = |ΔT| + angle·rho bounding how fast a flying vertex
+//     moves (rho bounds the flying vertices' norms) and slack the rounding
+//     of the poses. The cut-off doubles while the models stay farther
+//     apart than it, up to gateMax·τ (a cut-off far above the distance
+//     costs every pair within it). It is skipped where the rest of the
+//     motion moves no vertex farther than 2τ, and a step shorter than half
+//     a window is not taken (so that the search makes at most a few
+//     thousand steps).
+//   - A window [t0, t1], where L is below the window's pad τ: one query of
+//     the two trees at the pose halfway through it, with the tolerance
+//     h·v + slack (h half the window), reaches every pair of triangles
+//     that can touch during the window. Each such pair is screened at that
+//     pose by its own distance (geom.TriTriLowerBound, then for a
+//     translating motion geom.TriTriDistance less its bound; a turning
+//     pair's bisection starts with that test) against how far its flying
+//     triangle moves in the window (its own rho): a pair proved apart is
+//     dropped (a later window reaches it again if it comes closer). The
+//     others get an earliest possible time of contact (their distance at
+//     the window's start over v; for a translating motion also their gap
+//     along the direction between their closest points over the speed
+//     along it, never if the motion goes away) and are decided in that
+//     order, a contact found pruning every pair whose earliest time is
+//     later (by more than 64·ccd.MaxWidth, so that the interval and the
+//     pair are those of deciding every pair).
+//     τ starts at min(1/2, 4/√n)·radius for a flying model of n triangles
+//     and adapts to the pairs the windows reach: halved past 256, doubled
+//     (up to radius/2) below 16. A window is the dyadic span of time
+//     (k/2^j, (k+1)/2^j) that holds t, of the length 2τ/v rounded down to
+//     a power of two, at least 1/1024.
+//
+// The search ends when it reaches time 1, or passes the contact found. A
+// pair that can touch is decided:
 //
 //   - translating motions (m.Translating): exactly, by ccd.TriTri, each
 //     vertex moving on a straight line from its position at m.From to its
-//     position at m.To, as geom.Pose.Apply computes them;
-//   - turning motions: by bisection of the piece's time, earliest half
+//     position at m.To, as geom.Pose.Apply computes them (once per pair),
+//     unless a plane separates the environment triangle from the hull of
+//     the flying triangle's two ends (apartSwept);
+//   - turning motions: by bisection of the window's time, earliest half
 //     first: a span is dropped where the pair is proved apart throughout
 //     it, by the pair's distance at the pose halfway through it, less its
 //     error bound, against how far the flying triangle can move in half
@@ -62,52 +127,181 @@ type TOIResult struct {
 //     proves one (nothing later is searched). A span at most
 //     ccd.MaxWidth/2 long that cannot be dropped is a contact if the
 //     triangles touch at the pose at its end, or at the end of one of the
-//     next 64 spans as long, or at a time sampled before (poses computed
-//     as m.At does, tested as Collide does), and a Maybe otherwise. The
-//     interval is then from the span's start to that contact: at most
-//     32·ccd.MaxWidth wide unless the contact was sampled before. A pair
-//     that visits 65,536 spans in a piece (never seen: a few dozen to a
-//     few hundred is the rule, even for gaps of 10^-9 that stay small
-//     while the triangle turns fast) gives up with a Maybe over the span
-//     it is at; TOIResult.Spans counts the spans visited.
-//
-// The search stops after the piece in which a contact was found.
-func TimeOfImpact(env, fly *Tree, m ccd.Motion, s *Scratch) TOIResult {
+//     next 64 spans as long (past the window's end too), or at a time
+//     sampled before (poses computed as m.At does, tested as Collide
+//     does), and a Maybe otherwise. The interval is then from the span's
+//     start to that contact: at most 32·ccd.MaxWidth wide unless the
+//     contact was sampled before. A pair that visits 65,536 spans in a
+//     window (never seen: a few dozen to a few hundred is the rule, even
+//     for gaps of 10^-9 that stay small while the triangle turns fast)
+//     gives up with a Maybe over the span it is at; TOIResult.Spans counts
+//     the spans visited.
+func TimeOfImpact(env, fly *Tree, m ccd.Motion, o TOIOptions, s *Scratch) TOIResult {
 	if s == nil {
 		s = new(Scratch)
 	}
 	sw := &s.sweep
 	sw.begin(env.mesh, fly.mesh, m, fly.motionInfo(), env.motionInfo().mag)
-	var st Stats
-	n := sw.pieces()
-	for k := range n {
-		sw.t0, sw.t1 = float64(k)/float64(n), float64(k+1)/float64(n)
-		if sw.done() {
+	sw.bud, sw.screen = o.Budget, true
+	v := sw.speed
+	radius := max(sw.radius, 4*sw.slack, 0x1p-1000)
+	tau := radius * min(0.5, 4/math.Sqrt(float64(max(len(fly.mesh.Tris), 1))))
+	tau = max(tau, 4*sw.slack, 0x1p-1000)
+	gate := 4 * tau
+	t := 0.0
+	if sw.touchingAtStart(env, fly, s) {
+		return sw.result()
+	}
+	for t < 1 && !sw.past(t) {
+		if sw.out() {
+			sw.stop(t)
 			break
 		}
-		tm := (sw.t0 + sw.t1) / 2
-		pad := sw.pad(sw.t0, sw.t1, sw.rho)
-		o := request{QueryOptions: QueryOptions{All: true, Eps: pad}, mode: modeSweep, sweep: sw}
-		st.Add(collide(env, fly, m.At(tm), o, s, nil))
+		w := 1.0 // the window's length
+		if v > 0 {
+			w = min(max(2*tau/v, 0x1p-10), 1)
+		}
+		// Conservative advancement, where the rest of the motion is long
+		// enough for it to pay: a lower bound l on the distance at t,
+		// found with a cut-off (the gate), proves the models apart until
+		// t + (l − 2·slack)/v. A step shorter than half a window is not
+		// taken (a window decides as much), so that the search makes at
+		// most a few thousand steps.
+		if rest := (1-t)*v + 2*sw.slack; rest > 2*tau {
+			cut := min(gate, rest*(1+0x1p-20))
+			l, far := sw.clearance(env, fly, t, cut, s)
+			if g := l - 2*sw.slack; g >= tau && (v == 0 || g/v >= w/2) {
+				if far {
+					gate = min(2*gate, gateMax*tau)
+				} else {
+					gate = min(max(2*l, 4*tau), gateMax*tau)
+				}
+				if v == 0 {
+					break
+				}
+				t += g / v * (1 - 0x1p-30)
+				continue
+			}
+			gate = 4 * tau
+		}
+		// The window: the dyadic span of length 2^-k ≤ w that holds t, so
+		// that the turning motions' bisection samples the dyadic times
+		// (where a face sinking slowly onto another is placed exactly).
+		size := 1.0
+		for size > w {
+			size /= 2
+		}
+		t0 := math.Floor(t/size) * size
+		t1 := t0 + size
+		if !sw.window(env, fly, t0, t1, s) {
+			break
+		}
+		switch {
+		case sw.handed > 256:
+			tau = max(tau/2, 4*sw.slack, 0x1p-1000)
+		case sw.handed < 16:
+			tau = min(2*tau, max(radius/2, tau))
+		}
+		t = t1
 	}
-	return sw.result(st)
+	return sw.result()
 }
 
-// SweepAll is TimeOfImpact by testing every pair of triangles as it
-// decides the pairs it reaches (the oracle of the tests, and the answer
+// gateMax is the largest cut-off of the distance queries, in windows' pads
+// (τ): a distance query with a cut-off much larger than the distance costs
+// as a tolerance query of that cut-off (every pair within it), while the
+// window it would save costs one of τ.
+const gateMax = 4
+
+// touchingAtStart reports whether the models touch at m.From, recording
+// the contact at [0, 0] with the least pair in contact (as deciding every
+// pair would: each of them touches at t = 0, the others later): one
+// all-pairs query of the trees at that pose. A flight's motion often
+// starts where the last step found a contact.
+func (s *sweepState) touchingAtStart(env, fly *Tree, sc *Scratch) bool {
+	st := collide(env, fly, s.m.From, request{QueryOptions: QueryOptions{All: true}, mode: modeContact}, sc, func(p Pair) bool {
+		s.take(p, 0, 0)
+		return true
+	})
+	s.st.Add(st)
+	return s.hit
+}
+
+// clearance returns a lower bound l, proved with the rounding, on the
+// distance between env and the flying model at the pose of time t (as
+// m.At computes it), from Distance with the cut-off cut: far says that no
+// pair was nearer than the cut-off (l is then the cut-off less the
+// bound). It is the continuous query's only use of Distance.
+func (s *sweepState) clearance(env, fly *Tree, t, cut float64, sc *Scratch) (l float64, far bool) {
+	r := Distance(env, fly, s.at(t), DistanceOptions{Max: cut}, sc)
+	s.st.Add(r.Stats)
+	d := r.Distance
+	if r.Far {
+		d = cut
+	}
+	// sc.dist.slack bounds the error of a computed distance, and how far
+	// below the cut-off a pair the query dropped may be (see distState).
+	return d - 2*sc.dist.slack, r.Far
+}
+
+// window decides the window [t0, t1] of the motion: every pair of
+// triangles the walk at the pose halfway through reaches is screened
+// (pair), the rest decided in order of their earliest possible time of
+// contact (decide). It returns false if the budget ran out.
+func (s *sweepState) window(env, fly *Tree, t0, t1 float64, sc *Scratch) bool {
+	s.t0, s.t1 = t0, t1
+	s.tm = t0 + (t1-t0)/2
+	s.h = (t1 - t0) / 2
+	s.mid, s.start = s.at(s.tm), s.at(t0)
+	s.cands = s.cands[:0]
+	s.handed = 0
+	pad := s.pad(t0, t1, s.rho)
+	o := request{QueryOptions: QueryOptions{All: true, Eps: pad}, mode: modeSweep, sweep: s}
+	s.st.Add(collide(env, fly, s.mid, o, sc, nil))
+	slices.SortFunc(s.cands, func(a, b candidate) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.p.Env, b.p.Env); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.p.Fly, b.p.Fly)
+	})
+	for _, c := range s.cands {
+		if s.past(c.at) {
+			break
+		}
+		if s.out() {
+			s.stop(t0)
+			return false
+		}
+		s.decide(c.p)
+	}
+	return true
+}
+
+// candidate is a pair of triangles a window's walk reached that the
+// screening did not prove apart, with its earliest possible time of
+// contact.
+type candidate struct {
+	p  Pair
+	at float64
+}
+
+// SweepAll is TimeOfImpact by deciding every pair of triangles over the
+// whole motion, without screening (the oracle of the tests, and the answer
 // for models without hierarchies).
 func SweepAll(env, fly *mesh.TriMesh, m ccd.Motion) TOIResult {
 	var sw sweepState
 	sw.begin(env, fly, m, nil, 0)
 	sw.t0, sw.t1 = 0, 1
-	var st Stats
 	for e := range env.Tris {
 		for f := range fly.Tris {
-			st.TriTests++
-			sw.pair(int32(e), int32(f))
+			sw.st.TriTests++
+			sw.decide(Pair{int32(e), int32(f)})
 		}
 	}
-	return sw.result(st)
+	return sw.result()
 }
 
 // sweepState is the state of one continuous query.
@@ -117,10 +311,17 @@ type sweepState struct {
 	angle        float64
 	dT           float64 // |To.T − From.T|, rounded up
 	rho          float64 // bound on |x| for every flying vertex x
+	speed        float64 // ≥ dT + angle·rho: how far a flying vertex moves from t = 0 to 1
 	radius       float64 // the flying model's radius about its centre
 	slack        float64 // bound on the rounding of the poses
 	emesh, fmesh *mesh.TriMesh
-	t0, t1       float64 // the piece being searched
+	// The window being searched: [t0, t1], its middle tm and half length
+	// h, the poses at tm and t0; the pairs its walk handed over (handed) and the
+	// candidates they left.
+	t0, t1, tm, h float64
+	mid, start    geom.Pose
+	handed        int64
+	cands         []candidate
 	// va and vb are the flying vertices at From and To (translating
 	// motions), computed once per query: vAt[x] == cur.
 	va, vb []geom.Vec3
@@ -134,7 +335,16 @@ type sweepState struct {
 	hp         Pair
 	mlo, mhi   float64
 	mpair      Pair
-	tris       int64
+	exact      int64
+	st         Stats
+	// screen says to screen a translating pair by apartSwept before the
+	// exact primitives (TimeOfImpact; SweepAll, the oracle, does not).
+	screen bool
+	// The budget, and where the search stopped when it ran out (free:
+	// every time before it proved free of contact).
+	bud     Budget
+	stopped bool
+	free    float64
 	// Turning motions: the axis, ΔT = To.T − From.T, the spans of time
 	// visited, and the directional tests' state.
 	axis  geom.Vec3
@@ -147,7 +357,7 @@ type sweepState struct {
 // flying tree's motion data (nil: computed from fly), emag the largest
 // |coordinate| of env.
 func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo, emag float64) {
-	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, seen: s.seen}
+	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, seen: s.seen, cands: s.cands[:0]}
 	s.m, s.emesh, s.fmesh = m, env, fly
 	s.trans = m.Translating()
 	s.axis, s.angle = m.Rotation()
@@ -160,6 +370,7 @@ func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo,
 	s.rho = (mi.c.Norm() + mi.r) * (1 + 0x1p-48)
 	s.radius = mi.r
 	s.dT = m.To.T.Sub(m.From.T).Norm() * (1 + 0x1p-48)
+	s.speed = (s.dT + s.angle*s.rho) * (1 + 0x1p-40)
 	ta, tb := m.From.T.Abs(), m.To.T.Abs()
 	// A pose computed in float64 places a vertex within a few units in the
 	// last place of its largest term; 2^-46 of the sum of the magnitudes
@@ -188,18 +399,6 @@ func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo,
 	clear(s.seen)
 }
 
-// pieces returns the number of pieces the motion is cut into: a power of
-// two, enough that no vertex moves more than the model's radius in one (at
-// most 2^10).
-func (s *sweepState) pieces() int {
-	l := s.dT + s.angle*s.rho
-	n := 1
-	for n < 1024 && l > float64(n)*max(s.radius, 0x1p-1000) {
-		n *= 2
-	}
-	return n
-}
-
 // pad bounds how far a flying vertex x with |x| ≤ rho moves during
 // [t0, t1] from where the pose halfway through places it, plus the
 // rounding: h·|ΔT| + 2·sin(h·angle/2)·|x| ≤ h·(|ΔT| + angle·rho), h half
@@ -209,26 +408,160 @@ func (s *sweepState) pad(t0, t1, rho float64) float64 {
 	return h*(s.dT+s.angle*rho)*(1+0x1p-40) + s.slack
 }
 
-// done reports whether a contact found ends before the piece being
-// searched starts.
-func (s *sweepState) done() bool { return s.hit && s.hi < s.t0 || s.maybe && s.mhi < s.t0 }
+// pruneMargin is how much later than the contact found a pair's or a
+// window's earliest time of contact must be for the search to skip it:
+// a pair that can touch before hi + pruneMargin could still lower the
+// interval's start (a pair's interval is at most ccd.MaxWidth wide for a
+// translating motion), so the answer is that of deciding every pair.
+const pruneMargin = 64 * ccd.MaxWidth
 
-// pair decides the pair of environment triangle e and flying triangle f.
+// past reports whether a contact (or a Maybe) found ends earlier than t
+// by more than pruneMargin: nothing from t on can change the answer.
+func (s *sweepState) past(t float64) bool {
+	return s.hit && t > s.hi+pruneMargin || s.maybe && t > s.mhi+pruneMargin
+}
+
+// out reports whether the budget has run out.
+func (s *sweepState) out() bool {
+	b := &s.bud
+	if b.IsZero() {
+		return false
+	}
+	if b.Tests > 0 && s.st.BVTests+s.st.LeafTests+s.st.TriTests+s.exact+s.spans >= b.Tests {
+		return true
+	}
+	return !b.Deadline.IsZero() && !time.Now().Before(b.Deadline)
+}
+
+// stop ends the search for want of budget: every time before t is proved
+// free of contact.
+func (s *sweepState) stop(t float64) { s.stopped, s.free = true, t }
+
+// pair screens the pair of environment triangle e and flying triangle f,
+// which the window's walk reached: a pair proved apart throughout the
+// window is dropped, the others are kept as candidates with the earliest
+// time at which they can touch.
 func (s *sweepState) pair(e, f int32) {
+	s.handed++
 	p := Pair{e, f}
+	if s.trans {
+		if _, ok := s.seen[p]; ok {
+			return // decided over the whole motion already
+		}
+	}
+	a := s.emesh.Triangle(int(e))
+	ix := s.fmesh.Tris[f]
+	model := geom.Triangle{s.fmesh.Verts[ix[0]], s.fmesh.Verts[ix[1]], s.fmesh.Verts[ix[2]]}
+	b := s.mid.ApplyTriangle(model)
+	v := s.speed
+	if !s.trans {
+		rho := max(model[0].Norm(), model[1].Norm(), model[2].Norm()) * (1 + 0x1p-48)
+		v = (s.dT + s.angle*rho) * (1 + 0x1p-40)
+	}
+	// Within the window the flying triangle stays within h·v + slack of
+	// b (pad's bound, with its own rho).
+	pad := s.h*v*(1+0x1p-40) + s.slack
+	if geom.TriTriLowerBound(a, b) > pad {
+		return
+	}
+	if s.trans {
+		// (A turning pair's bisection starts with this test, on the same
+		// pose.)
+		d, _, _ := geom.TriTriDistance(a, b)
+		if d-geom.TriTriDistanceBound(a, b) > pad {
+			return
+		}
+	}
+	// At the window's start the pair is at least lb0 apart, so at time t
+	// at least lb0 − slack − (t − t0)·v: not in contact before
+	// t0 + (lb0 − slack)/v (a conservative advancement step of the pair).
+	b0 := s.start.ApplyTriangle(model)
+	lb0 := geom.TriTriLowerBound(a, b0)
+	var pa, pb geom.Vec3
+	d0 := math.NaN()
+	if lb0 <= pad {
+		d0, pa, pb = geom.TriTriDistance(a, b0)
+		lb0 = max(lb0, d0-geom.TriTriDistanceBound(a, b0))
+	}
+	at := s.t0
+	if g := lb0 - s.slack; g > 0 {
+		if v == 0 {
+			return // apart throughout
+		}
+		at = s.t0 + g/v*(1-0x1p-30)
+	}
+	if s.trans && d0 > 0 {
+		// Sharper, for a translating motion: the gap along the direction
+		// between the closest points closes only as fast as the motion
+		// goes along it (not at all if it goes away).
+		at = max(at, s.approach(a, b0, pb.Sub(pa)))
+		if at > 1 {
+			s.seen[p] = struct{}{} // apart for the rest of the motion
+			return
+		}
+	}
+	if at > s.t1 {
+		return
+	}
+	s.cands = append(s.cands, candidate{p, at})
+}
+
+// approach returns the earliest time at which environment triangle a and
+// the flying triangle b0, placed at the window's start, can touch under a
+// translating motion, from their gap along n (any non-zero direction from a
+// towards b0): the gap, computed from the vertices less the rounding of
+// the products and the poses, shrinks at the rate −n·ΔT (plus the
+// rounding of the vertices' motion) from t0 on; +Inf where it never
+// shrinks, t0 where it proves nothing.
+func (s *sweepState) approach(a, b0 geom.Triangle, n geom.Vec3) float64 {
+	l := norm(n)
+	if !(l > 0) || math.IsInf(l, 0) {
+		return s.t0
+	}
+	n = n.Scale(1 / l) // |n| within 2^-50 of 1
+	amax, bmin := math.Inf(-1), math.Inf(1)
+	mag := 0.0
+	for i := range 3 {
+		amax = max(amax, n.Dot(a[i]))
+		bmin = min(bmin, n.Dot(b0[i]))
+		x, y := a[i].Abs(), b0[i].Abs()
+		mag = max(mag, x.X+x.Y+x.Z, y.X+y.Y+y.Z)
+	}
+	// Each product n·x is within 2^-50·|x|₁ of exact, for the computed n;
+	// each flying vertex is within slack of its place at t0 and moves by
+	// ΔT per unit of time within 2·slack (its places at From and To, as
+	// computed, each within slack).
+	gap := (bmin-amax)*(1-0x1p-50) - 0x1p-48*mag - 4*s.slack - 0x1p-1000
+	if !(gap > 0) {
+		return s.t0
+	}
+	rate := -n.Dot(s.dTv) + 0x1p-40*s.dT + 4*s.slack
+	if !(rate > 0) {
+		return math.Inf(1)
+	}
+	return s.t0 + gap/rate*(1-0x1p-30)
+}
+
+// decide decides pair p over the window [t0, t1] (translating motions:
+// over the whole motion, once, screened by apartSwept first).
+func (s *sweepState) decide(p Pair) {
 	if s.trans {
 		if _, ok := s.seen[p]; ok {
 			return
 		}
 		s.seen[p] = struct{}{}
-		a := s.emesh.Triangle(int(e))
-		fa, fb := s.flyAt(f)
-		s.tris++
+		a := s.emesh.Triangle(int(p.Env))
+		fa, fb := s.flyAt(p.Fly)
+		if s.screen && apartSwept(a, fa, fb) {
+			return
+		}
+		s.exact++
 		if toi, hit := ccd.TriTri(fa, a, fb, a); hit {
 			s.take(p, toi.Lo, toi.Hi)
 		}
 		return
 	}
+	s.exact++
 	s.turning(p)
 }
 
@@ -268,7 +601,7 @@ const maxSpans = 1 << 16
 // of a contact so found is at most (maxAhead/2)·ccd.MaxWidth wide.
 const maxAhead = 64
 
-// turning decides pair p for a turning motion over the piece [t0, t1].
+// turning decides pair p for a turning motion over the window [t0, t1].
 //
 // Spans of time are dropped where the pair is proved apart throughout
 // (apartTurning), earliest first; a span that cannot be dropped is tested
@@ -279,7 +612,6 @@ func (s *sweepState) turning(p Pair) {
 	ix := s.fmesh.Tris[p.Fly]
 	model := geom.Triangle{s.fmesh.Verts[ix[0]], s.fmesh.Verts[ix[1]], s.fmesh.Verts[ix[2]]}
 	rho := max(model[0].Norm(), model[1].Norm(), model[2].Norm()) * (1 + 0x1p-48)
-	s.tris++
 	if s.t0 == 0 && geom.TriTri(a, s.m.From.ApplyTriangle(model)) {
 		s.take(p, 0, 0)
 		return
@@ -333,7 +665,7 @@ func (s *sweepState) turning(p Pair) {
 		// as close; a Maybe if at none.
 		w := sp.hi - sp.lo
 		for j := 1; j <= maxAhead; j++ {
-			tj := min(sp.lo+float64(j)*w, s.t1)
+			tj := min(sp.lo+float64(j)*w, 1)
 			if tj >= touch {
 				s.take(p, sp.lo, touch)
 				return
@@ -342,7 +674,7 @@ func (s *sweepState) turning(p Pair) {
 				s.take(p, sp.lo, tj)
 				return
 			}
-			if tj == s.t1 {
+			if tj == 1 {
 				break
 			}
 		}
@@ -526,10 +858,9 @@ func norm(v geom.Vec3) float64 {
 	return v.Norm()
 }
 
-// result returns the query's answer, with the statistics st of its
-// searches.
-func (s *sweepState) result(st Stats) TOIResult {
-	r := TOIResult{Stats: st, Spans: s.spans}
+// result returns the query's answer.
+func (s *sweepState) result() TOIResult {
+	r := TOIResult{Stats: s.st, Spans: s.spans, Exact: s.exact, Stopped: s.stopped}
 	nan := math.NaN()
 	r.TOI = ccd.Interval{Lo: nan, Hi: nan}
 	switch {
@@ -537,6 +868,11 @@ func (s *sweepState) result(st Stats) TOIResult {
 		r.Maybe, r.TOI, r.Pair = true, ccd.Interval{Lo: s.mlo, Hi: s.mhi}, s.mpair
 	case s.hit:
 		r.Hit, r.TOI, r.Pair = true, ccd.Interval{Lo: s.lo, Hi: s.hi}, s.hp
+	case s.stopped:
+		r.TOI = ccd.Interval{Lo: s.free, Hi: 1}
+	}
+	if s.stopped {
+		r.TOI.Lo = min(r.TOI.Lo, s.free)
 	}
 	return r
 }

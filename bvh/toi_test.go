@@ -63,7 +63,7 @@ func TestTimeOfImpact(t *testing.T) {
 			if far && !longtest.Enabled() && i != (ci/step)%2 {
 				continue // one motion, translating or turning in turn
 			}
-			got := bvh.TimeOfImpact(env, fly, m, s)
+			got := bvh.TimeOfImpact(env, fly, m, bvh.TOIOptions{}, s)
 			want := bvh.SweepAll(sc.Env, sc.Fly, m)
 			name := func() string { return c.String() + "/" + sc.Name }
 			if got.Hit != want.Hit || got.Maybe != want.Maybe {
@@ -174,7 +174,7 @@ func TestTimeOfImpactTurningClose(t *testing.T) {
 	for _, c := range turningCases() {
 		m := ccd.Motion{From: c.from, To: c.to}
 		flyTree := must(bvh.Build(c.fly, bvh.Options{}))
-		for _, r := range []bvh.TOIResult{bvh.SweepAll(env, c.fly, m), bvh.TimeOfImpact(envTree, flyTree, m, s)} {
+		for _, r := range []bvh.TOIResult{bvh.SweepAll(env, c.fly, m), bvh.TimeOfImpact(envTree, flyTree, m, bvh.TOIOptions{}, s)} {
 			gap := c.from.T.Z
 			if r.Maybe || r.Hit != c.hit {
 				t.Errorf("%s (%g): hit %v maybe %v %v after %d spans, want hit %v", c.name, gap, r.Hit, r.Maybe, r.TOI, r.Spans, c.hit)

@@ -2,7 +2,7 @@ package bvh
 
 import "math"
 
-//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv -import github.com/collide3d/collide/geom -copies kind_*.go -switch "collideKind(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats|env.impl"
+//go:generate go run ./internal/specialize/cmd/specialize -in traverse.go -func run,traverse,track,raise,nearest,probe -out traverse_gen.go -import github.com/collide3d/collide/bv -import github.com/collide3d/collide/geom -copies kind_*.go -switch "collideKind(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats|env.impl"
 
 // This file is the one traversal of every query: the simultaneous descent
 // of an environment tree and a flying tree. Each kind of tree supplies the
@@ -290,7 +290,7 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -334,16 +334,27 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 // track runs the query p from the front w.front.fs instead of the roots (see
 // front.go) and leaves the new front there. Each pair of the old front is
 // kept without a test while the flying model has moved less than the
-// distance its triangles were proved apart; tested again otherwise, and
-// kept (with its new bound) if still disjoint, or else walked from, the
-// walk recording its end pairs in its place. A first-contact query starts
-// at the pair of leaves of the last contact, and when it stops, the pairs it
-// has not tested stay in the front as they were.
+// distance its triangles were proved apart; tested again otherwise (by
+// sep, whose bound it keeps), and kept if still disjoint, raised with its
+// sibling when both are far, or else dropped: split at once (or its
+// leaves tested) and walked from, the walk recording its end pairs in its
+// place. A first-contact query starts at the pair of leaves of the last
+// contact, and when it stops, the pairs it has not tested stay in the
+// front as they were. A front that costs more than a walk from the roots
+// is dropped whole: the next query walks from the roots (see
+// frontState.restart; its volume tests count twice, sep weighing every
+// axis).
 func track[X any, P pairOps[X]](p P, w *walk[X]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[X]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -353,8 +364,10 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 	moved, eps := fw.moved, t.eps
 	leafTests := p.leafTests()
 	// Raising: an entry tested disjoint in this query may join the one
-	// before it, if they are siblings; merged, from index raised on, marks
-	// the entries already raised in this query (one level a query).
+	// before it, if they are siblings, and the pair so raised the one
+	// before it in turn; the entries before index merged are not raised
+	// (those a walk of this query has just recorded, and the pairs left
+	// for later in a first-contact query).
 	merged := 0
 	for k := range n {
 		i := start + k
@@ -373,48 +386,77 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[X]{en.item, lowOf(eps, g), moved})
-			// Raise with the entry before, if it is disjoint, far enough
-			// for its parent to be worth a test, and a sibling.
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
+			// Proved disjoint by the walk's own test, but not by sep:
+			// that test again, which stops at the first axis that
+			// separates.
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[X]{en.item, noBound, moved})
+				next = raise(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[X]{en.item, lowOf(eps, g), moved})
+				next = raise(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+			// The pair may overlap. sep's verdict is the walk's own
+			// test's but where a leaf's triangles meet a volume (sep
+			// tries three of the test's axes): the test then decides.
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
 				}
-				var up fentry[X]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
+				if !hit {
+					next = append(next, fentry[X]{en.item, noBound, moved})
+					next = raise(p, fs, next, merged, eps, fw.lastMove, moved)
 					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
 				}
 			}
-			continue
 		}
-		// The pair may overlap: walk from it, recording where the walk
-		// ends (the walk tests the pair again).
-		w.stack = append(w.stack[:0], en.item)
+		// Drop it: test its leaves, or split it as the walk would and
+		// walk from its children, recording where the walk ends.
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[X]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverse(p, w)
 		next = fw.out
 		if t.stop {
@@ -430,6 +472,93 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+	// What the front cost against a walk from the roots: a complete walk
+	// from the roots sets the reference; a query from the front whose
+	// tests, counted twice, with its pairs counted as a test every
+	// frontScan, exceed it drops the front (the next query walks from the
+	// roots). Counted once (BenchmarkSceneFrontCPU), fronts on the quick
+	// swept, 747 and interior flights made up to 16% more tests and held
+	// up to 40% more pairs.
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raise raises the last pair of next with the pair before it (see
+// front.go), and the pair so raised with the one before it, while they are
+// siblings (a node's two children, each with the same other node), both
+// proved farther apart than eps by more than twice the last query's motion
+// (lastMove; nearer pairs would be dropped again at once) or disjoint with
+// no bound (noBound: a leaf's triangles against a volume, which sep
+// measures on fewer axes than the test), and their parent pair is
+// disjoint (by sep, or by the walk's test when one of them had no bound);
+// no entry before index merged is raised. It returns next.
+func raise[X any, P pairOps[X]](p P, fs *frontState[X], next []fentry[X], merged int, eps, lastMove, moved float64) []fentry[X] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		far := func(x *fentry[X]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
+			return next
+		}
+		weak := a.low == noBound || b.low == noBound
+		var up fentry[X]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		er := p.eref(up.e)
+		fl, _ := p.fkids(up.f)
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
+		}
+		up.at = moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearest runs the distance query p (w.dist.d) best first: from a

@@ -77,7 +77,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -123,7 +123,13 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -151,46 +157,72 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseAABB(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseAABB(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
 				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseAABB(p, fs, next, merged, eps, fw.lastMove, moved)
 					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
 				}
 			}
-			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseAABB(p, w)
 		next = fw.out
 		if t.stop {
@@ -205,6 +237,79 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseAABB is raise for noFrame, *aabbQuery.
+func raiseAABB(p *aabbQuery, fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
+			return next
+		}
+		weak := a.low == noBound || b.low == noBound
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		er := p.eref(up.e)
+		fl, _ := p.fkids(up.f)
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
+		}
+		up.at = moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestAABB is nearest for noFrame, *aabbQuery.
@@ -379,7 +484,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -425,7 +530,13 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[boxFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -453,46 +564,72 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[boxFrame]{en.item, noBound, moved})
+				next = raiseBox(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[boxFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseBox(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
 				}
-				var up fentry[boxFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
+				if !hit {
+					next = append(next, fentry[boxFrame]{en.item, noBound, moved})
+					next = raiseBox(p, fs, next, merged, eps, fw.lastMove, moved)
 					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
 				}
 			}
-			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[boxFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseBox(p, w)
 		next = fw.out
 		if t.stop {
@@ -507,6 +644,79 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseBox is raise for boxFrame, *boxQuery.
+func raiseBox(p *boxQuery, fs *frontState[boxFrame], next []fentry[boxFrame], merged int, eps, lastMove, moved float64) []fentry[boxFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		far := func(x *fentry[boxFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
+			return next
+		}
+		weak := a.low == noBound || b.low == noBound
+		var up fentry[boxFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		er := p.eref(up.e)
+		fl, _ := p.fkids(up.f)
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
+		}
+		up.at = moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestBox is nearest for boxFrame, *boxQuery.
@@ -681,7 +891,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -727,7 +937,13 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -755,46 +971,72 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseDOP(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseDOP(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
 				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseDOP(p, fs, next, merged, eps, fw.lastMove, moved)
 					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
 				}
 			}
-			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseDOP(p, w)
 		next = fw.out
 		if t.stop {
@@ -809,6 +1051,79 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseDOP is raise for noFrame, *dopQuery[F, A].
+func raiseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
+			return next
+		}
+		weak := a.low == noBound || b.low == noBound
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		er := p.eref(up.e)
+		fl, _ := p.fkids(up.f)
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
+		}
+		up.at = moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestDOP is nearest for noFrame, *dopQuery[F, A].
@@ -983,7 +1298,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -1029,7 +1344,13 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -1057,46 +1378,72 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseOBB(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseOBB(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
 				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseOBB(p, fs, next, merged, eps, fw.lastMove, moved)
 					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
 				}
 			}
-			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseOBB(p, w)
 		next = fw.out
 		if t.stop {
@@ -1111,6 +1458,79 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseOBB is raise for noFrame, *obbQuery.
+func raiseOBB(p *obbQuery, fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
+			return next
+		}
+		weak := a.low == noBound || b.low == noBound
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		er := p.eref(up.e)
+		fl, _ := p.fkids(up.f)
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
+		}
+		up.at = moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestOBB is nearest for noFrame, *obbQuery.
@@ -1285,7 +1705,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -1331,7 +1751,13 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -1359,46 +1785,72 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseRSS(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseRSS(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
 				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseRSS(p, fs, next, merged, eps, fw.lastMove, moved)
 					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
 				}
 			}
-			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseRSS(p, w)
 		next = fw.out
 		if t.stop {
@@ -1413,6 +1865,79 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseRSS is raise for noFrame, *rssQuery.
+func raiseRSS(p *rssQuery, fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
+			return next
+		}
+		weak := a.low == noBound || b.low == noBound
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		er := p.eref(up.e)
+		fl, _ := p.fkids(up.f)
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
+		}
+		up.at = moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestRSS is nearest for noFrame, *rssQuery.
@@ -1587,7 +2112,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := 0.0
+				low := noBound
 				if g := p.sep(e, f, &it.x); g > 0 {
 					low = lowOf(t.eps, g)
 				}
@@ -1633,7 +2158,13 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	fw := &w.front
 	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
 	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
 	n := len(old)
 	start := 0
 	if !t.all && fs.hint > 0 && fs.hint < n {
@@ -1661,46 +2192,72 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 		e, f := en.e, en.f
 		er := p.eref(e)
-		fl, _ := p.fkids(f)
-		if leafTests && (er < 0 || fl < 0) {
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
 			t.st.LeafTests++
 		} else {
 			t.st.BVTests++
 		}
 		p.ready(f)
-		if g := p.sep(e, f, &en.x); g > 0 {
-			next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+		switch {
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
-			if m := len(next); m-2 >= merged && next[m-2].low > eps {
-				a, b := &next[m-2], &next[m-1]
-				if min(a.low, b.low)-eps <= 2*fw.lastMove {
-					continue
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseSphere(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseSphere(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
 				}
-				var up fentry[noFrame]
-				switch {
-				case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
-					up.e, up.f = fs.epar[a.e], a.f
-					p.ejoin(&a.x, &b.x, &up.x)
-				case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
-					up.e, up.f = a.e, fs.fpar[a.f]
-					p.fjoin(&a.x, &b.x, &up.x)
-				default:
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseSphere(p, fs, next, merged, eps, fw.lastMove, moved)
 					continue
-				}
-				t.st.BVTests++
-				p.ready(up.f)
-				if g := p.sep(up.e, up.f, &up.x); g > 0 {
-					up.low, up.at = lowOf(eps, g), moved
-					next[m-2] = up
-					next = next[:m-1]
-					merged = m - 1
 				}
 			}
-			continue
 		}
 
-		w.stack = append(w.stack[:0], en.item)
 		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
 		traverseSphere(p, w)
 		next = fw.out
 		if t.stop {
@@ -1715,6 +2272,79 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 	}
 	fw.record = false
 	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseSphere is raise for noFrame, *sphereQuery.
+func raiseSphere(p *sphereQuery, fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
+			return next
+		}
+		weak := a.low == noBound || b.low == noBound
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		er := p.eref(up.e)
+		fl, _ := p.fkids(up.f)
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
+		}
+		up.at = moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
 }
 
 // nearestSphere is nearest for noFrame, *sphereQuery.

@@ -41,9 +41,31 @@ var (
 // signer answers the sign of a family member at the time of evaluation.
 type signer interface{ sign(id int) int }
 
+// famSigns is the signer static reads: the exact path's (exact), or the
+// fast path's proven signs at a root (fast) or at t = 0 (end, when
+// atZero). A concrete type, so that the fast path's stay on the stack (a
+// signer interface holding a pointer to them made them escape: an
+// allocation per query, and the query's inputs with it).
+type famSigns struct {
+	exact  signer
+	atZero bool
+	end    endSigns
+	fast   fastSigns
+}
+
+func (s *famSigns) sign(id int) int {
+	switch {
+	case s.exact != nil:
+		return s.exact.sign(id)
+	case s.atZero:
+		return s.end.sign(id)
+	}
+	return s.fast.sign(id)
+}
+
 // o2 returns the sign of the orientation of points a, b, c (any order)
 // projected along axis i.
-func o2(s signer, i, a, b, c int) int {
+func o2(s *famSigns, i, a, b, c int) int {
 	// Sort the triple, counting transpositions.
 	sg := 1
 	if a > b {
@@ -64,7 +86,7 @@ func o2(s signer, i, a, b, c int) int {
 }
 
 // cmpc returns the sign of coordinate i of point b minus that of point a.
-func cmpc(s signer, i, a, b int) int {
+func cmpc(s *famSigns, i, a, b int) int {
 	sg := 1
 	if a > b {
 		a, b, sg = b, a, -1
@@ -79,7 +101,7 @@ func cmpc(s signer, i, a, b int) int {
 
 // static decides contact at one time from the signs s gives: vf, point 0
 // in the closed triangle 1, 2, 3; ee, segment 0-1 and segment 2-3.
-func static(s signer, k kind) bool {
+func static(s *famSigns, k kind) bool {
 	if s.sign(famO3) != 0 {
 		return false
 	}
@@ -114,13 +136,13 @@ func static(s signer, k kind) bool {
 
 // below reports whether both points a, b are below both points c, d along
 // axis i.
-func below(s signer, i, a, b, c, d int) bool {
+func below(s *famSigns, i, a, b, c, d int) bool {
 	return cmpc(s, i, a, c) > 0 && cmpc(s, i, a, d) > 0 && cmpc(s, i, b, c) > 0 && cmpc(s, i, b, d) > 0
 }
 
 // onSeg reports whether point x is on the closed segment yz (a point if
 // y = z).
-func onSeg(s signer, x, y, z int) bool {
+func onSeg(s *famSigns, x, y, z int) bool {
 	for i := range 3 {
 		if o2(s, i, y, z, x) != 0 {
 			return false
@@ -137,7 +159,7 @@ func onSeg(s signer, x, y, z int) bool {
 // exactSolve decides the query q of kind k exactly.
 func exactSolve(q *[8]geom.Vec3, k kind) (Interval, bool) {
 	fam := family(q)
-	if static(&dyadSigns{fam: fam, t: dyadInt(0)}, k) {
+	if static(&famSigns{exact: &dyadSigns{fam: fam, t: dyadInt(0)}}, k) {
 		return Interval{}, true
 	}
 	var roots []*algebraic
@@ -151,7 +173,7 @@ func exactSolve(q *[8]geom.Vec3, k kind) (Interval, bool) {
 		if best != nil && r.lo.cmp(best.hi) >= 0 && !r.exact {
 			continue // later than a contact already found
 		}
-		if !static(&algSigns{fam: fam, at: r}, k) {
+		if !static(&famSigns{exact: &algSigns{fam: fam, at: r}}, k) {
 			continue
 		}
 		r.refine(52)

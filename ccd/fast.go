@@ -24,7 +24,15 @@ import (
 // decided by projecting along the axis of the largest normal component:
 // vf, the vertex against the three edges; ee, each segment against the
 // other's line: quadratics, whose signs are proven constant over the span
-// from their own Bernstein coefficients there.
+// from their own Bernstein coefficients there. Where one of them is zero at
+// the root (a vertex sliding through an edge), staticAt (shared.go)
+// decides from the exact structure of the inputs; where f is zero at every
+// time by structure, parallel and planar (planar.go). Where f(0) or f(1) is
+// within its bound, the exact orientation of the inputs there
+// (geom.Orient3D) says whether it is a root: contact at 0 and at 1 is then
+// decided exactly, and the isolation factors the root out (signsZ). Where
+// f's sign at a span's middle is not proven (a root at a dyadic time, as
+// on grids), the span is split at 3/8 or 5/8 instead (splitAt).
 //
 // Error bounds. The vectors are scaled by a power of two so that no
 // component exceeds 1; each is then within u = 2^-53 of the exact scaled
@@ -33,7 +41,9 @@ import (
 // (entries' error: 3 × 6 × u; cross then dot product: 31u); an average of
 // three within 65u: fErr0 = 128u covers the Bernstein coefficients, and
 // each de Casteljau split (three levels of rounded averages of values at
-// most 6, each adding at most 6u) adds at most 18u. f computed directly at
+// most 6, each adding at most 6u) adds at most 18u; a split at λ = 3/8 or
+// 5/8 (1 − λ exact; each of its three levels rounds two products and a
+// sum of values at most 6: 12u) at most 36u = fErrL. f computed directly at
 // a time t in [0, 1] from the vectors at t (below) is within 6·3·10u + 31u
 // < 256u = fErrAt. The vectors at a time l in [0, 1] (X0 + l·(X1 − X0),
 // three roundings of values at most 2) are within 10u of the exact ones;
@@ -54,6 +64,7 @@ const (
 	u      = 0x1p-53
 	fErr0  = 128 * u
 	fErrD  = 18 * u
+	fErrL  = 36 * u
 	fErrAt = 256 * u
 	fDDErr = 0x1p-88
 	qErr   = 512 * u
@@ -62,8 +73,6 @@ const (
 	// span that cannot be decided by then (roots too close together, a
 	// tangency, f near zero everywhere) goes to the exact path.
 	maxIsolate = 24
-	// refineDepth is the depth of a span MaxWidth wide.
-	refineDepth = 40
 )
 
 // solve decides the query q of kind k.
@@ -82,6 +91,7 @@ func solve(q *[8]geom.Vec3, k kind) (Interval, bool) {
 	if apart(q, k) {
 		return none, false
 	}
+	exactCalls.Add(1)
 	return exactSolve(q, k)
 }
 
@@ -200,13 +210,14 @@ type fastQuery struct {
 	d      [3]vec // X1 − X0
 	// Exact X0 and X1 (scaled), for fdd.
 	e0, e1 [3][3]dd
+	q      *[8]geom.Vec3 // the query, for staticAt
 }
 
 // fast decides the query, if every sign it needs is proven: ok false
 // hands it to the exact path.
 func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 	var fq fastQuery
-	fq.k = k
+	fq.k, fq.q = k, q
 	ref, others := 1, [3]int{0, 2, 3} // vf: p − a, b − a, c − a
 	if k == ee {
 		ref, others = 0, [3]int{1, 2, 3} // ee: q − p, r − p, s − p
@@ -241,43 +252,171 @@ func fast(q *[8]geom.Vec3, k kind) (toi Interval, hit, ok bool) {
 		(det3(a0, b1, c1) + det3(a1, b0, c1) + det3(a1, b1, c0)) / 3,
 		det3(a1, b1, c1),
 	}
-	// Contact at t = 0 needs f(0) = 0.
+	// Contact at t = 0 needs f(0) = 0. Where f(0) and f(1) are within
+	// their bound, their exact signs (geom.Orient3D of the inputs) say
+	// whether 0 and 1 are roots: contact at 0 is then decided exactly
+	// (endSigns), at 1 after the roots before it, and the isolation
+	// factors them out (z0, z1).
+	z0, z1 := false, false
 	if math.Abs(f[0]) <= fErr0+tiny {
-		return none, false, false
+		if toi, hit, ok := fq.parallel(); ok {
+			return toi, hit, ok
+		}
+		if toi, hit, ok := fq.planar(); ok {
+			return toi, hit, ok
+		}
+		if static(&famSigns{atZero: true, end: endSigns{*q}}, k) {
+			return Interval{}, true, true
+		}
+		if geom.Orient3D(q[0], q[1], q[2], q[3]) != 0 {
+			return none, false, false
+		}
+		z0 = true
 	}
-	// Depth-first over spans of [0, 1], earlier spans first.
+	if math.Abs(f[3]) <= fErr0+tiny && geom.Orient3D(q[4], q[5], q[6], q[7]) == 0 {
+		z1 = true
+	}
+	// Depth-first over spans of [0, 1], earlier spans first; each span's
+	// coefficients within err of the exact ones.
 	type span struct {
-		f     [4]float64
-		lo    float64
-		depth int
+		f      [4]float64
+		lo, hi float64
+		err    float64
+		depth  int
 	}
 	var stack [maxIsolate + 2]span
-	stack[0] = span{f, 0, 0}
+	stack[0] = span{f, 0, 1, fErr0 + tiny, 0}
 	n := 1
 	for n > 0 {
 		n--
 		s := stack[n]
-		w := math.Ldexp(1, -s.depth)
-		err := fErr0 + fErrD*float64(s.depth) + tiny
-		switch signs(s.f, err) {
-		case 0: // no root
-			continue
-		case 1: // one root
-			toi, hit, ok := fq.root(s.f, s.lo, s.lo+w, s.depth, err)
-			if !ok || hit {
-				return toi, hit, ok
+		if e0, e1 := z0 && s.lo == 0, z1 && s.hi == 1; e0 || e1 {
+			c, left := signsZ(s.f, s.err, e0, e1)
+			switch c {
+			case 0:
+				continue
+			case 1:
+				toi, hit, ok := fq.rootDD(s.lo, s.hi, left)
+				if !ok || hit {
+					return toi, hit, ok
+				}
+				continue
 			}
-			continue
+		} else {
+			switch signs(s.f, s.err) {
+			case 0: // no root
+				continue
+			case 1: // one root
+				toi, hit, ok := fq.root(s.f, s.lo, s.hi, s.err)
+				if !ok || hit {
+					return toi, hit, ok
+				}
+				continue
+			}
 		}
 		if s.depth == maxIsolate {
 			return none, false, false
 		}
+		// At the middle, or where f's sign there is not proven (a root at
+		// a dyadic time, common on grids) at 3/8 or 5/8 of the span.
 		l, r := split(s.f)
-		stack[n] = span{r, s.lo + w/2, s.depth + 1}
-		stack[n+1] = span{l, s.lo, s.depth + 1}
+		m, err := (s.lo+s.hi)/2, s.err+fErrD
+		if math.Abs(l[3]) <= err {
+			for _, lam := range [2]float64{0.375, 0.625} {
+				l2, r2 := splitAt(s.f, lam)
+				if math.Abs(l2[3]) > s.err+fErrL {
+					l, r, m, err = l2, r2, s.lo+(s.hi-s.lo)*lam, s.err+fErrL
+					break
+				}
+			}
+		}
+		stack[n] = span{r, m, s.hi, err, s.depth + 1}
+		stack[n+1] = span{l, s.lo, m, err, s.depth + 1}
 		n += 2
 	}
+	if z1 && static(&famSigns{atZero: true, end: endSigns{[8]geom.Vec3{q[4], q[5], q[6], q[7]}}}, k) {
+		return Interval{1, 1}, true, true
+	}
 	return none, false, true
+}
+
+// signsZ is signs for a span of f that starts at t = 0 where f(0) = 0
+// (e0) or ends at t = 1 where f(1) = 0 (e1), exactly: those roots
+// factored out, f is s, 1 − s or s·(1 − s) times a quadratic or a linear
+// rest whose Bernstein coefficients are positive multiples of c1, c2, c3
+// (e0), c0, c1, c2 (e1) or c1, c2 (both). It returns 0 (no root inside),
+// 1 (one root inside, simple, left f's sign just after the start) or 2.
+func signsZ(c [4]float64, err float64, e0, e1 bool) (k, left int) {
+	r := c[1:]
+	switch {
+	case e0 && e1:
+		r = c[1:3]
+	case e1:
+		r = c[:3]
+	}
+	pos, neg := 0, 0
+	for _, x := range r {
+		if x > err {
+			pos++
+		} else if x < -err {
+			neg++
+		}
+	}
+	switch {
+	case pos == len(r) || neg == len(r):
+		return 0, 0
+	case pos+neg < len(r):
+		return 2, 0
+	}
+	v := 0
+	for i := 1; i < len(r); i++ {
+		if (r[i] > 0) != (r[i-1] > 0) {
+			v++
+		}
+	}
+	if v != 1 {
+		return 2, 0
+	}
+	if r[0] > 0 {
+		return 1, 1
+	}
+	return 1, -1
+}
+
+// rootDD is root for a span with an end where f is exactly zero (signsZ):
+// f's one root inside is narrowed by bisection on f's proven signs (float
+// or double-double; at 3/8 or 5/8 of the span where the middle is too
+// close to a root), left its sign just after lo.
+func (fq *fastQuery) rootDD(lo, hi float64, left int) (toi Interval, hit, ok bool) {
+	for hi-lo > MaxWidth {
+		v, m := 0.0, 0.0
+		for _, f := range [3]float64{0.5, 0.375, 0.625} {
+			if m = lo + (hi-lo)*f; m > lo && m < hi {
+				if v = fq.sign(m); v != 0 {
+					break
+				}
+			}
+		}
+		if v == 0 {
+			return none, false, false
+		}
+		if (v > 0) == (left > 0) {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	c := fq.contact(lo, hi)
+	if c == 0 {
+		c = fq.staticAt(lo, hi)
+	}
+	switch c {
+	case 1:
+		return Interval{lo, hi}, true, true
+	case -1:
+		return none, false, true
+	}
+	return none, false, false
 }
 
 // signs returns 0 if the coefficients c are all proven of one sign (beyond
@@ -321,18 +460,35 @@ func split(c [4]float64) (l, r [4]float64) {
 	return [4]float64{c[0], a, e, h}, [4]float64{h, g, d, c[3]}
 }
 
+// splitAt returns the Bernstein coefficients of the cubic c on [0, λ] and
+// [λ, 1] of its span (de Casteljau at λ, 1 − λ exact).
+func splitAt(c [4]float64, lam float64) (l, r [4]float64) {
+	mu := 1 - lam
+	a := mu*c[0] + lam*c[1]
+	b := mu*c[1] + lam*c[2]
+	d := mu*c[2] + lam*c[3]
+	e := mu*a + lam*b
+	g := mu*b + lam*d
+	h := mu*e + lam*g
+	return [4]float64{c[0], a, e, h}, [4]float64{h, g, d, c[3]}
+}
+
 // root decides contact at the one root of f in [lo, hi] (f's Bernstein
-// coefficients there, at depth depth, err their bound). It narrows the
+// coefficients there, err their bound). It narrows the
 // span to at most MaxWidth around the root, then decides contact there.
-func (fq *fastQuery) root(f [4]float64, lo, hi float64, depth int, err float64) (toi Interval, hit, ok bool) {
+func (fq *fastQuery) root(f [4]float64, lo, hi float64, err float64) (toi Interval, hit, ok bool) {
 	l, h, ok := fq.newton(f, lo, hi)
 	if !ok {
-		if l, h, ok = fq.bisect(f, lo, hi, depth, err); !ok {
+		if l, h, ok = fq.bisect(f, lo, hi, err); !ok {
 			return none, false, false
 		}
 	}
 	lo, hi = l, h
-	switch fq.contact(lo, hi) {
+	c := fq.contact(lo, hi)
+	if c == 0 {
+		c = fq.staticAt(lo, hi)
+	}
+	switch c {
 	case 1:
 		return Interval{lo, hi}, true, true
 	case -1:
@@ -396,10 +552,10 @@ func (fq *fastQuery) sign(t float64) float64 {
 // bisect narrows [lo, hi] as newton does, by bisection: on the Bernstein
 // coefficients while f's sign at the middle is proven by them, then on f
 // in double-double.
-func (fq *fastQuery) bisect(f [4]float64, lo, hi float64, depth int, err float64) (l, h float64, ok bool) {
+func (fq *fastQuery) bisect(f [4]float64, lo, hi float64, err float64) (l, h float64, ok bool) {
 	s0 := f[0] > 0 // f's sign at lo
 	dd := false
-	for ; depth < refineDepth; depth++ {
+	for hi-lo > MaxWidth {
 		m := (lo + hi) / 2
 		var v float64
 		if !dd {

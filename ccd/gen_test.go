@@ -353,6 +353,82 @@ func genMixed(r *rand.Rand, cs []orcCase) []orcCase {
 	return out
 }
 
+// genShared returns the cases given an exact structure that the fast path
+// decides without the exact path when it can (shared.go, planar.go), as
+// a drop along an axis onto a model symmetric about a coordinate plane
+// has: some points moving along one axis only, some sharing a coordinate
+// at every time (three of a query's four points, or all of its points:
+// motion within an axis plane), some two points sharing two coordinates
+// (a vertex passing through another).
+func genShared(r *rand.Rand, cs []orcCase) []orcCase {
+	out := make([]orcCase, len(cs))
+	for n, c := range cs {
+		p := c.points()
+		h := len(p) / 2
+		name := c.name
+		if r.IntN(2) == 0 { // a drop: every point moves along axis k
+			k := r.IntN(3)
+			for j := range h {
+				x := p[j]
+				switch k {
+				case 0:
+					x.X = p[j+h].X
+				case 1:
+					x.Y = p[j+h].Y
+				default:
+					x.Z = p[j+h].Z
+				}
+				p[j+h] = x
+			}
+			name += fmt.Sprintf(", along axis %d", k)
+		}
+		set := func(v *geom.Vec3, i int, x float64) {
+			switch i {
+			case 0:
+				v.X = x
+			case 1:
+				v.Y = x
+			default:
+				v.Z = x
+			}
+		}
+		i := r.IntN(3)
+		switch m := r.IntN(4); m {
+		case 0, 1: // some points (each with chance 3/4), or all, share coordinate i
+			c0, c1 := p[0].Index(i), p[h].Index(i)
+			if r.IntN(2) == 0 {
+				c1 = c0
+			}
+			for j := range h {
+				if m == 1 || r.IntN(4) != 0 {
+					set(&p[j], i, c0)
+					set(&p[j+h], i, c1)
+				}
+			}
+			name += fmt.Sprintf(", sharing coordinate %d (%d)", i, m)
+		case 2: // two points share the coordinates other than i
+			a, b := r.IntN(h), r.IntN(h)
+			for _, k := range [2]int{(i + 1) % 3, (i + 2) % 3} {
+				set(&p[b], k, p[a].Index(k))
+				set(&p[b+h], k, p[a+h].Index(k))
+			}
+			name += fmt.Sprintf(", %d and %d sharing all but coordinate %d", a, b, i)
+		default: // both: all share coordinate i, and a pair the others
+			a, b := r.IntN(h), r.IntN(h)
+			for j := range h {
+				set(&p[j], i, p[0].Index(i))
+				set(&p[j+h], i, p[h].Index(i))
+			}
+			k := (i + 1 + r.IntN(2)) % 3
+			set(&p[b], k, p[a].Index(k))
+			set(&p[b+h], k, p[a+h].Index(k))
+			name += fmt.Sprintf(", in an axis plane %d, %d and %d sharing coordinate %d", i, a, b, k)
+		}
+		out[n] = orcCaseOf(name+fmt.Sprintf(" #%d", n), c.kind, p)
+	}
+	return out
+}
+
 // orcFamily is a named set of cases.
 type orcFamily struct {
 	name  string
@@ -402,6 +478,14 @@ func orcFamilies(kind string, n int, seed uint64) []orcFamily {
 			orcFamily{"parallel/plane", genPlane(r, genParallel(r, kind, n/4), false)},
 		)
 	}
+	// Appended last, so that the families above keep their cases.
+	shared := append(append(exact(n/2), grid(n/4)...), genCrossing(r, kind, n/4)...)
+	fs = append(fs,
+		orcFamily{"shared", genShared(r, shared)},
+		orcFamily{"shared/ulp", genUlp(r, genShared(r, append(exact(n/4), grid(n/4)...)))},
+		orcFamily{"shared/far 1e9", genOffset(genShared(r, exact(n/4)), 1, 1e9)},
+		orcFamily{"shared/×2^-600", genScaled(genShared(r, exact(n/8)), 0x1p-600)},
+	)
 	nonEmpty := fs[:0]
 	for _, f := range fs {
 		if len(f.cases) > 0 {

@@ -16,13 +16,17 @@ const maxConvexWork = 20_000_000
 // of every non-degenerate triangle (geom.Orient3D ≤ 0, exact) and some
 // vertex strictly below one of them. Then every triangle lies in the
 // boundary of conv(pts), with its normal pointing out, so the interior is
-// the interior of conv(pts) (see the package doc).
-func isConvex(pts []geom.Vec3, tris [][3]int32) bool {
+// the interior of conv(pts) (see the package doc). It gives up, with
+// false, when late reports the search stopped (looked at per triangle).
+func isConvex(pts []geom.Vec3, tris [][3]int32, late func() bool) bool {
 	if len(tris)*len(pts) > maxConvexWork {
 		return false
 	}
 	solid := false
 	for _, t := range tris {
+		if late() {
+			return false
+		}
 		a, b, c := pts[t[0]], pts[t[1]], pts[t[2]]
 		if collinear(a, b, c) {
 			continue // a degenerate triangle has no plane
@@ -122,11 +126,16 @@ func minkowskiFace(a, b, c, d geom.Vec3) bool {
 // face normals of B, and the cross products of edges whose Gauss arcs
 // cross. The value is ≤ 0 when the interiors are disjoint. It is computed
 // in float64: supports are exact maximisers (hull.Extreme), dots rounded.
-func satDepth(A, B *polytope) (float64, geom.Vec3, int) {
+// It gives up when late reports the search stopped (looked at per axis and
+// per edge of A): the value is then the least over some axes only.
+func satDepth(A, B *polytope, late func() bool) (float64, geom.Vec3, int) {
 	best, bestU := math.Inf(1), geom.Vec3{}
 	sa, sb := 0, 0
 	axes := 0
 	try := func(u geom.Vec3) {
+		if late() {
+			return
+		}
 		axes++
 		ha, va := A.support(u, sa)
 		hb, vb := B.support(u.Neg(), sb)
@@ -142,6 +151,9 @@ func satDepth(A, B *polytope) (float64, geom.Vec3, int) {
 		try(n.Neg())
 	}
 	for i := range A.edges {
+		if late() {
+			break
+		}
 		ea := &A.edges[i]
 		for j := range B.edges {
 			eb := &B.edges[j]

@@ -26,6 +26,15 @@ type Options struct {
 	// Climb is the number of hill-climbing steps from each of the best
 	// seeds of Lower (0: 40).
 	Climb int
+	// Budget, if not zero, bounds the search (the time-critical queries'
+	// type, collide.Budget): Tests > 0 is the most exact steps it takes
+	// (Stats.Tests: separation certificates, point classifications and
+	// the contact query seeding Lower, each a pass over a solid's
+	// triangles), Deadline when it stops (looked at before every step,
+	// every 256 iterations of the loops between steps, and within the
+	// exact contact queries). A search the budget stops answers with the
+	// bounds found so far (Result.Stopped).
+	Budget collide.Budget
 }
 
 func (o Options) withDefaults() Options {
@@ -60,6 +69,9 @@ type Stats struct {
 	Certificates, Checks int
 	// Points counts the exact point classifications (winding numbers).
 	Points int
+	// Tests counts the steps that Options.Budget counts: Certificates,
+	// Points, and the contact query that seeds Lower.
+	Tests int64
 }
 
 // Result is the answer of Translation. PD, the translational penetration
@@ -78,6 +90,16 @@ type Result struct {
 	// Exact says that Lower is PD itself, up to rounding: both meshes are
 	// convex (or the solids do not interpenetrate, and PD = 0).
 	Exact bool
+	// Stopped says that Options.Budget ran out before the search ended.
+	// Lower and Upper are still certified, PD in [Lower, Upper], but
+	// further apart than the whole search would leave them: Lower is the
+	// best found so far (0 if none; PD itself if Exact, the convex hulls'
+	// depth having been computed), and Upper the shorter of the best
+	// translation certified so far and the shortest one that a plane
+	// certifies along the six axes or the hulls' axis (computed after the
+	// stop, linear in the vertices); Move may then be nonzero where the
+	// solids do not interpenetrate at all.
+	Stopped bool
 	// Witness, when Lower > 0 in the non-convex case, is a point inside
 	// both solids with dist(Witness, ∂env) + dist(Witness, ∂fly) ≥ Lower.
 	Witness geom.Vec3
@@ -91,7 +113,7 @@ type Result struct {
 // coordinate, a nil model or an invalid pose are errors (wrapping ErrEmpty,
 // ErrInvalid or collide.ErrInvalidPose). When both meshes are convex the
 // answer is exact (Lower = PD, Exact); otherwise Lower and Upper are
-// certified bounds found by the search that o tunes.
+// certified bounds found by the search that o tunes, within o.Budget.
 func Translation(env, fly *collide.Model, pose geom.Pose, o Options) (Result, error) {
 	if env == nil || fly == nil {
 		return Result{}, fmt.Errorf("depth: nil model: %w", ErrInvalid)
@@ -127,6 +149,12 @@ type query struct {
 	diag     float64 // diagonal of the union of the boxes
 	st       Stats
 	err      error
+	// stopped says that the budget ran out (step, late); lateN counts the
+	// calls of late; pend keeps what a contact query its deadline stopped
+	// left (dropped: the query then certifies nothing).
+	stopped bool
+	lateN   int
+	pend    collide.Pending
 }
 
 func newQuery(env, fly *collide.Model, pose geom.Pose, ta, tb *topo, o Options) *query {
@@ -182,6 +210,7 @@ func (q *query) contact(p geom.Pose, o collide.QueryOptions) (collide.Result, er
 	if q.brute != nil {
 		fly = q.brute
 	}
+	o.Budget, o.Pending = q.checkBudget()
 	r, err := collide.Check(q.env, fly, p, o)
 	if err != nil && q.brute == nil && !errors.Is(err, collide.ErrInvalidPose) {
 		// Models of incompatible bounding volumes: fly as the brute-force
@@ -193,6 +222,10 @@ func (q *query) contact(p geom.Pose, o collide.QueryOptions) (collide.Result, er
 		q.brute = b
 		r, err = collide.Check(q.env, b, p, o)
 	}
+	if r.Maybe {
+		// The deadline passed within the query: no contact was ruled out.
+		q.stopped = true
+	}
 	return r, err
 }
 
@@ -202,6 +235,9 @@ func (q *query) contact(p geom.Pose, o collide.QueryOptions) (collide.Result, er
 // no component of either surface inside the other solid. False means not
 // certified.
 func (q *query) separated(v geom.Vec3, us ...geom.Vec3) bool {
+	if !q.step() {
+		return false
+	}
 	q.st.Certificates++
 	pts := q.placed(v)
 	for _, u := range us {
@@ -216,10 +252,13 @@ func (q *query) separated(v geom.Vec3, us ...geom.Vec3) bool {
 		}
 		return false
 	}
-	if r.Collide {
+	if r.Collide || r.Maybe {
 		return false
 	}
 	for _, rep := range q.tb.reps {
+		if !q.step() {
+			return false
+		}
 		q.st.Points++
 		if w, on := q.sA.Winding(pts[rep]); on || w != 0 {
 			return false
@@ -227,6 +266,9 @@ func (q *query) separated(v geom.Vec3, us ...geom.Vec3) bool {
 	}
 	sB := newSolid(trisOf(pts, q.tb.tris))
 	for _, rep := range q.ta.reps {
+		if !q.step() {
+			return false
+		}
 		q.st.Points++
 		if w, on := sB.Winding(q.aPts[rep]); on || w != 0 {
 			return false
@@ -243,12 +285,19 @@ func (q *query) zero(exact bool) Result {
 func (q *query) margin() float64 { return 0x1p-44*q.scale + 0x1p-1000 }
 
 func (q *query) run() (Result, error) {
-	convA := isConvex(q.aPts, q.ta.tris)
-	convB := convA && isConvex(q.bLocal, q.tb.tris)
+	convA := isConvex(q.aPts, q.ta.tris, q.late)
+	convB := convA && isConvex(q.bLocal, q.tb.tris, q.late)
 	if convA && convB {
-		if r, ok := q.convex(); ok {
+		r, ok := q.convex()
+		if ok {
 			return r, q.err
 		}
+		if q.stopped {
+			return q.cut(r, 0, geom.Vec3{}, false, r.Dir), q.err
+		}
+	}
+	if q.stopped {
+		return q.cut(Result{}, 0, geom.Vec3{}, false), q.err
 	}
 	// Not interpenetrating: no contact, no component inside the other.
 	if q.separated(geom.Vec3{}) {
@@ -257,6 +306,9 @@ func (q *query) run() (Result, error) {
 	if q.err != nil {
 		return Result{}, q.err
 	}
+	if q.stopped {
+		return q.cut(Result{}, 0, geom.Vec3{}, false), nil
+	}
 	// Touching convex hulls: the hulls' separating plane certifies it.
 	hA, hB := hullPolytope(q.aPts), hullPolytope(q.bPts0)
 	var hullU geom.Vec3
@@ -264,7 +316,7 @@ func (q *query) run() (Result, error) {
 		// A flat solid has an empty interior.
 		return q.zero(true), nil
 	}
-	pd, u, axes := satDepth(hA, hB)
+	pd, u, axes := satDepth(hA, hB, q.late)
 	q.st.Axes += axes
 	hullU = u
 	if pd <= 0 && q.separated(geom.Vec3{}, u) {
@@ -278,7 +330,13 @@ func (q *query) run() (Result, error) {
 	if hullU != (geom.Vec3{}) {
 		hints = append(hints, hullU)
 	}
+	if q.stopped {
+		return q.cut(res, 0, geom.Vec3{}, false, hullU), q.err
+	}
 	up, move := q.upper(hints, lower)
+	if q.stopped {
+		return q.cut(res, up, move, !math.IsInf(up, 1), hullU), q.err
+	}
 	res.Upper, res.Move = up, move
 	if up > 0 {
 		res.Dir = move.Scale(1 / move.Norm())
@@ -292,15 +350,20 @@ func (q *query) run() (Result, error) {
 // convex is the exact path: both meshes are convex, so their interiors are
 // those of the convex hulls of their vertices, and PD is the least support
 // of the Minkowski difference over the candidate axes. ok is false when
-// the answer could not be certified (then the general path runs).
+// the answer could not be certified (then the general path runs), or when
+// the budget stopped it: then, if the depth was computed, the Result has
+// Lower = PD, Exact and Dir, the axis.
 func (q *query) convex() (Result, bool) {
 	q.st.Convex = true
 	A, B := newPolytope(q.aPts, q.ta.tris), newPolytope(q.bPts0, q.tb.tris)
 	if A == nil || B == nil {
 		return Result{}, false
 	}
-	pd, u, axes := satDepth(A, B)
+	pd, u, axes := satDepth(A, B, q.late)
 	q.st.Axes += axes
+	if q.stopped {
+		return Result{}, false // pd is the least over some of the axes only
+	}
 	if pd <= 0 || math.IsInf(pd, 0) || math.IsNaN(pd) {
 		if q.separated(geom.Vec3{}, u) {
 			r := q.zero(true)
@@ -320,6 +383,9 @@ func (q *query) convex() (Result, bool) {
 		if q.separated(v, u) {
 			up := max(v.Norm(), pd)
 			return Result{Lower: pd, Upper: up, Move: v, Dir: u, Pose: q.poseAt(v), Exact: true, Stats: q.st}, true
+		}
+		if q.stopped {
+			return Result{Lower: pd, Dir: u, Exact: true}, false
 		}
 	}
 	return Result{}, false
@@ -358,6 +424,9 @@ func (q *query) upper(hints []geom.Vec3, lower float64) (float64, geom.Vec3) {
 			return
 		}
 		d = d.Scale(1 / l)
+		if q.stopped {
+			return
+		}
 		q.st.Directions++
 		if t, v, ok := q.along(d, best); ok && t < best {
 			best, bestV, bestD = t, v, d
@@ -374,7 +443,7 @@ func (q *query) upper(hints []geom.Vec3, lower float64) (float64, geom.Vec3) {
 	}
 	// Local refinement around the best direction.
 	theta := 0.25
-	for r := 0; r < q.o.Refine && bestD != (geom.Vec3{}); r++ {
+	for r := 0; r < q.o.Refine && bestD != (geom.Vec3{}) && !q.stopped; r++ {
 		if best <= lower {
 			break
 		}
@@ -439,13 +508,21 @@ func (q *query) along(d geom.Vec3, limit float64) (float64, geom.Vec3, bool) {
 		if t < limit && q.separated(d.Scale(t), d) {
 			return t, d.Scale(t), true
 		}
+		if q.stopped {
+			return 0, geom.Vec3{}, false
+		}
 		hi := g.hi
 		if math.IsInf(hi, 1) {
 			hi = tFar + nudge
-			for k := 0; k < 60 && !q.separated(d.Scale(hi), d); k++ {
-				hi += nudge * math.Ldexp(1, k)
+			ok := false
+			for k := 0; k < 60 && !ok; k++ {
+				if ok = q.separated(d.Scale(hi), d); !ok {
+					hi += nudge * math.Ldexp(1, k)
+				}
 			}
-			if hi >= limit {
+			if !ok || hi >= limit {
+				// Not certified (the budget stopped it, or 60 doublings of
+				// the nudge did not get past rounding), or no shorter.
 				return 0, geom.Vec3{}, false
 			}
 		} else {
@@ -456,7 +533,7 @@ func (q *query) along(d geom.Vec3, limit float64) (float64, geom.Vec3, bool) {
 		}
 		// Bisect between t (not certified) and hi (certified).
 		lo := t
-		for k := 0; k < 60 && hi-lo > nudge; k++ {
+		for k := 0; k < 60 && hi-lo > nudge && !q.stopped; k++ {
 			m := (lo + hi) / 2
 			if q.separated(d.Scale(m), d) {
 				hi = m
@@ -520,6 +597,9 @@ func (q *query) gaps(d geom.Vec3, tFar float64) []interval {
 		if a.hid-b.lod < 0 || a.lod-b.hid > tFar {
 			return
 		}
+		if q.late() {
+			return
+		}
 		q.st.Pairs++
 		if iv, ok := contactInterval(q.sA.tris[a.i], q.sB0.tris[b.i], d); ok && iv.hi >= 0 && iv.lo <= tFar {
 			ivs = append(ivs, iv)
@@ -548,6 +628,9 @@ func (q *query) gaps(d geom.Vec3, tFar float64) []interval {
 			}
 		}
 		active = active[:n]
+	}
+	if q.stopped {
+		return nil // the intervals are not all known: no gap is
 	}
 	slices.SortFunc(ivs, func(x, y interval) int {
 		if x.lo < y.lo {

@@ -125,6 +125,22 @@
 // next certifiable way out. Lower is 0 when the search finds no point
 // inside both solids, even if they interpenetrate slightly.
 //
+// # Budget
+//
+// Options.Budget (collide.Budget, the time-critical queries' type) bounds
+// the search so that no call runs for minutes unasked: Tests counts its
+// exact steps (a separation certificate, a point classification, the
+// contact query seeding Lower; Stats.Tests), and the deadline is looked at
+// before each step, every 256 iterations of the loops between steps (the
+// sweep of triangle pairs, the convexity and separating-axis loops) and,
+// as a time-critical query's, within each exact contact query. When it
+// runs out the search stops and answers with what it has proved
+// (Result.Stopped): Lower is the best bound found so far (0 if none; PD
+// if the convex path computed it), Upper the shorter of the best
+// translation certified so far and the shortest that a plane certifies
+// along the six axes or the convex hulls' axis (a linear pass after the
+// stop). PD stays in [Lower, Upper]; only the interval is wider.
+//
 // # Concurrency
 //
 // Translation allocates its own state; concurrent calls on the same models

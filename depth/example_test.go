@@ -32,3 +32,17 @@ func ExampleTranslation() {
 	// PD in [0.250, 0.250], exact true, move (0.25, 0, 0)
 	// certified: 0.28 ≤ PD ≤ 0.28
 }
+
+// A budget bounds the search: stopped after 120 exact steps, the bounds
+// are still certified, only further apart.
+func ExampleOptions_budget() {
+	torus, _ := collide.Build(gen.Must(gen.Torus(geom.V(0, 0, 0), 2, 0.6, 400)), collide.BuildOptions{})
+	ball, _ := collide.Build(gen.Must(gen.Icosphere(geom.V(0, 0, 0), 0.5, 80)), collide.BuildOptions{})
+	res, err := depth.Translation(torus, ball, geom.Translation(geom.V(2, 0, 0.8)), depth.Options{Budget: collide.Budget{Tests: 120}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("stopped %v after %d tests: %.2f ≤ PD ≤ %.2f\n", res.Stopped, res.Stats.Tests, res.Lower, res.Upper)
+	// Output:
+	// stopped true after 120 tests: 0.09 ≤ PD ≤ 0.28
+}

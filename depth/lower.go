@@ -34,8 +34,14 @@ func (q *query) lower() (float64, geom.Vec3, []geom.Vec3) {
 	}
 	eps := 1e-7 * q.diag
 	inside := func(p geom.Vec3) bool {
+		if !q.step() {
+			return false
+		}
 		q.st.Points++
 		if !sA.Contains(p) {
+			return false
+		}
+		if !q.step() {
 			return false
 		}
 		q.st.Points++
@@ -55,7 +61,7 @@ func (q *query) lower() (float64, geom.Vec3, []geom.Vec3) {
 	// Seeds: a grid over the overlap of the boxes.
 	n := q.o.Samples
 	sz := box.Size()
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && !q.stopped; i++ {
 		for j := 0; j < n; j++ {
 			for k := 0; k < n; k++ {
 				add(geom.V(box.Min.X+sz.X*(float64(i)+0.5)/float64(n),
@@ -74,6 +80,9 @@ func (q *query) lower() (float64, geom.Vec3, []geom.Vec3) {
 			if !box.Contains(p) {
 				continue
 			}
+			if !q.step() {
+				return
+			}
 			q.st.Points++
 			if !other.Contains(p) {
 				continue
@@ -85,7 +94,9 @@ func (q *query) lower() (float64, geom.Vec3, []geom.Vec3) {
 	vertexSeeds(q.aPts, q.ta.tris, sB)
 	// Seeds: points of the intersection of the surfaces, pushed into both.
 	var hints []geom.Vec3
-	if r, err := q.contact(q.pose, collide.QueryOptions{All: true, MaxPairs: 256}); err == nil {
+	if !q.step() {
+		// Stopped: the points found so far.
+	} else if r, err := q.contact(q.pose, collide.QueryOptions{All: true, MaxPairs: 256}); err == nil {
 		for _, pr := range r.Pairs {
 			ta, tb := sA.tris[pr.Env], sB.tris[pr.Fly]
 			_, pa, _ := geom.TriTriDistance(ta, tb)
@@ -110,6 +121,9 @@ func (q *query) lower() (float64, geom.Vec3, []geom.Vec3) {
 	})
 	best := cands[0]
 	for _, c := range cands[:min(8, len(cands))] {
+		if q.stopped {
+			break
+		}
 		c = q.climb(c, inside, eval)
 		if c.f() > best.f() {
 			best = c
@@ -126,7 +140,7 @@ func (q *query) lower() (float64, geom.Vec3, []geom.Vec3) {
 // climb ascends dA + dB from c, keeping inside both solids.
 func (q *query) climb(c probe, inside func(geom.Vec3) bool, eval func(geom.Vec3) probe) probe {
 	step := c.f() / 2
-	for it := 0; it < q.o.Climb && step > 1e-9*q.diag; it++ {
+	for it := 0; it < q.o.Climb && step > 1e-9*q.diag && !q.stopped; it++ {
 		var g geom.Vec3
 		if c.dA > 0 {
 			g = g.Add(c.p.Sub(c.cA).Scale(1 / c.dA))

@@ -113,6 +113,13 @@ type Violation struct {
 	// triangle of Tris, and may or may not touch them.
 	Graze  bool
 	Within float64
+	// Stopped says that a budget (Options.Budget, Options.MoveBudget) ran
+	// out while the violation's range, depth and clearance were searched
+	// (after MinDepth kept it): they are as NoDetail leaves them (S0 0,
+	// S1 1, Depth 0, DepthMax the part's radius, Clearance 0). The contact
+	// is proved all the same (or a graze, as Graze says), and Tris are all
+	// the triangles met.
+	Stopped bool
 }
 
 // Stats counts a check's work.
@@ -128,16 +135,31 @@ type Stats struct {
 
 // Summary is the outcome of a check.
 type Summary struct {
-	// Moves is the number of moves (read, for CheckReader, when fn
-	// stopped the check), Checked those of nonzero length.
+	// Moves is the number of moves (read, for CheckReader, when fn or the
+	// budget stopped the check), Checked those of nonzero length checked
+	// completely (those a budget cut short are Unfinished).
 	Moves, Checked int
 	// Violations counts the violations, ByKind by kind.
 	Violations int
 	ByKind     [numKinds]int
 	// MovesHit counts the moves with at least one violation.
 	MovesHit int
-	Stats    Stats
-	Seconds  float64
+	// Reached is the number of moves the check read: Moves, unless fn or
+	// Options.Budget stopped it.
+	Reached int
+	// Stopped says that Options.Budget ran out: the moves from Reached on
+	// were not checked (CheckReader read one of them at most); those
+	// before were checked completely but for the Unfinished ones, of which
+	// the last (Reached-1) may be the move the budget stopped in.
+	Stopped bool
+	// Unfinished counts the moves whose check a budget cut short
+	// (Options.MoveBudget, or Options.Budget where it stopped): every
+	// violation reported for them is proved, but they may have others.
+	// UnfinishedLines holds the program lines of the first 64 of them.
+	Unfinished      int
+	UnfinishedLines []int
+	Stats           Stats
+	Seconds         float64
 }
 
 // Options configures a Checker.
@@ -172,6 +194,22 @@ type Options struct {
 	// Progress, if not nil, is called now and then with the moves checked
 	// and the total (-1 when CheckReader does not know it).
 	Progress func(done, total int)
+	// Budget, if not zero, bounds the whole check (the time-critical
+	// queries' type): Tests > 0 is the most tests it makes (Stats.Exact +
+	// Stats.Queries: exact tests of a solid against a triangle and
+	// searches of the targets' trees), Deadline when it stops. The budget
+	// is looked at between two triangles' tests, two pieces of a move and
+	// two moves, the clock every 256 tests; a check may so pass Tests by
+	// one triangle's tests (at most a few hundred). When it runs out the
+	// check stops: Summary.Stopped, with the moves it checked completely
+	// and those it did not. A violation is never invented: one is
+	// reported only once its triangles are all known (a stop during its
+	// detail reports it as Violation.Stopped says).
+	Budget collide.Budget
+	// MoveBudget, if not zero, bounds each move alike (see MoveBudget):
+	// a move that spends it is cut short (Summary.Unfinished) and the
+	// check goes on with the next.
+	MoveBudget MoveBudget
 }
 
 // Checker checks tool paths against a part, fixtures and stock. It keeps
@@ -189,6 +227,7 @@ type Checker struct {
 	visit func(e int32) bool
 	boxes []geom.AABB
 	near  []solid
+	bud   budgetState
 }
 
 // target is something the tool must not meet.
@@ -236,6 +275,9 @@ func New(part *collide.Model, o Options) (*Checker, error) {
 	}
 	if math.IsNaN(o.MinDepth) || math.IsInf(o.MinDepth, 0) || o.MinDepth < 0 {
 		return nil, fmt.Errorf("nc: minimum depth %v: want a finite number ≥ 0", o.MinDepth)
+	}
+	if o.Budget.Tests < 0 || o.MoveBudget.Tests < 0 || o.MoveBudget.Time < 0 {
+		return nil, fmt.Errorf("nc: budget %+v, move budget %+v: want tests and time ≥ 0", o.Budget, o.MoveBudget)
 	}
 	c := &Checker{o: o, tools: map[string]*toolState{}}
 	c.visit = func(e int32) bool {
@@ -425,6 +467,7 @@ func (m *programMoves) Next() (gcode.Move, error) {
 func (c *Checker) check(r MoveReader, total int, fn func(Violation) bool) (Summary, error) {
 	start := time.Now()
 	c.st = Stats{}
+	c.startBudget()
 	var sum Summary
 	name := r.Name()
 	stop := false
@@ -438,6 +481,10 @@ func (c *Checker) check(r MoveReader, total int, fn func(Violation) bool) (Summa
 		}
 		if err != nil {
 			return sum, err
+		}
+		if c.startMove() {
+			sum.Stopped = true
+			break
 		}
 		sum.Moves++
 		t, err := c.toolFor(m.Tool)
@@ -460,7 +507,6 @@ func (c *Checker) check(r MoveReader, total int, fn func(Violation) bool) (Summa
 		if !isArc(m) && m.From == m.To {
 			continue
 		}
-		sum.Checked++
 		hitMove := false
 		c.move(i, m, ts, func(v Violation) bool {
 			hitMove = true
@@ -477,10 +523,23 @@ func (c *Checker) check(r MoveReader, total int, fn func(Violation) bool) (Summa
 		if hitMove {
 			sum.MovesHit++
 		}
+		if c.bud.cut {
+			sum.Unfinished++
+			if len(sum.UnfinishedLines) < maxUnfinishedLines {
+				sum.UnfinishedLines = append(sum.UnfinishedLines, m.Line)
+			}
+			if c.bud.stopped {
+				sum.Stopped = true
+				break
+			}
+		} else {
+			sum.Checked++
+		}
 		if stop {
 			break
 		}
 	}
+	sum.Reached = sum.Moves // the moves begun
 	if total >= 0 {
 		sum.Moves = total
 	}
@@ -507,6 +566,9 @@ func (c *Checker) move(i int, m gcode.Move, ts *toolState, fn func(Violation) bo
 			if !rapid && rs.role == Cutting && tg.kind == OnStock {
 				continue
 			}
+			if c.out() {
+				return
+			}
 			v := Violation{Move: i, Line: m.Line, N: m.N, Role: rs.role, Target: tg.kind, Fixture: tg.index, S1: 1}
 			switch {
 			case rapid:
@@ -521,6 +583,9 @@ func (c *Checker) move(i int, m gcode.Move, ts *toolState, fn func(Violation) bo
 				v.Kind = Gouge
 			}
 			tris, graze, within := c.touch(m, rs, ti, tg)
+			if c.bud.cut {
+				return // the triangles met are not all known
+			}
 			if len(tris) == 0 {
 				if tg.kind != OnStock || !tg.box.Contains(m.From.Add(geom.V(0, 0, rs.zlo))) {
 					continue
@@ -531,16 +596,23 @@ func (c *Checker) move(i int, m gcode.Move, ts *toolState, fn func(Violation) bo
 			} else {
 				v.Tris, v.Graze, v.Within = tris, graze, within
 				v.DepthMax = rs.radius
-				if c.o.MinDepth > 0 && !c.depthHit(v.Tris, m, rs, tg, c.o.MinDepth).yes {
-					// Shrunk by MinDepth, the part is proved to miss: the
-					// violation is certainly shallower than MinDepth.
-					continue
+				if c.o.MinDepth > 0 {
+					h := c.depthHit(v.Tris, m, rs, tg, c.o.MinDepth)
+					if c.bud.cut {
+						// Not decided: the whole check might drop it.
+						return
+					}
+					if !h.yes {
+						// Shrunk by MinDepth, the part is proved to miss: the
+						// violation is certainly shallower than MinDepth.
+						continue
+					}
 				}
 				if !c.o.NoDetail {
 					c.detail(&v, m, rs, tg)
 				}
 			}
-			if !fn(v) {
+			if !fn(v) || c.bud.cut {
 				return
 			}
 		}
@@ -558,9 +630,15 @@ func (c *Checker) touch(m gcode.Move, rs *roleState, ti int, tg *target) ([]int3
 	}
 	c.cand = c.cand[:0]
 	c.candidates(m, rs, ti, tg)
+	if c.bud.cut {
+		return nil, false, 0
+	}
 	var hits []int32
 	var all hit
 	for _, e := range c.cand {
+		if c.out() {
+			return nil, false, 0
+		}
 		t := tg.mesh.Triangle(int(e))
 		tb := triBounds(t)
 		ss := c.near[:0]
@@ -633,6 +711,9 @@ func (c *Checker) candidates(m gcode.Move, rs *roleState, ti int, tg *target) {
 			}
 		}
 		for k := k0; k < k1; k++ {
+			if c.out() {
+				return
+			}
 			c.piece(&p, k, ti)
 		}
 	}
@@ -847,6 +928,9 @@ func (c *Checker) meetsArc(m gcode.Move, s0, s1 float64, ss []solid, t geom.Tria
 		math.Abs(m.From.X) + math.Abs(m.From.Y) + math.Abs(m.From.Z) + math.Abs(m.To.X) + math.Abs(m.To.Y) + math.Abs(m.To.Z)
 	var res hit
 	for head := 0; head < len(queue); head++ {
+		if c.out() {
+			return hit{} // the caller drops it: the move is cut short
+		}
 		p := queue[head]
 		pa, pb := m.At(p.a), m.At(p.b)
 		ha := c.meetsAll(shape.Point(pa), 0, 0, ss, t)
@@ -923,12 +1007,21 @@ const detailSteps = 20
 // detail fills in v's range, depth and clearance: by bisection, each step
 // an exact test of the move (or part of it) against v's triangles.
 func (c *Checker) detail(v *Violation, m gcode.Move, rs *roleState, tg *target) {
+	defer func() {
+		if c.bud.cut {
+			// A budget ran out: the detail as NoDetail leaves it.
+			v.S0, v.S1, v.Depth, v.DepthMax, v.Clearance, v.Stopped = 0, 1, 0, rs.radius, 0, true
+		}
+	}()
 	tris := make([]geom.Triangle, len(v.Tris))
 	for i, e := range v.Tris {
 		tris[i] = tg.mesh.Triangle(int(e))
 	}
 	any := func(ss []solid, s0, s1 float64) bool {
 		for _, t := range tris {
+			if c.out() {
+				return false // the caller drops it: the detail is cut short
+			}
 			if c.meetsMove(m, s0, s1, ss, t).yes {
 				return true
 			}
@@ -1055,6 +1148,9 @@ func (c *Checker) depthHit(tris []int32, m gcode.Move, rs *roleState, tg *target
 	test := func(ss []solid) hit {
 		var h hit
 		for _, e := range tris {
+			if c.out() {
+				return hit{} // the caller drops it: the move is cut short
+			}
 			g := c.meetsMove(m, 0, 1, ss, tg.mesh.Triangle(int(e)))
 			if g.yes && !g.graze {
 				return g

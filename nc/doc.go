@@ -70,6 +70,18 @@
 // (Group: one kind, tool part and target on consecutive moves), deepest
 // first, keeping a bounded number of runs.
 //
+// Options.Budget (collide.Budget, the time-critical queries' type) bounds
+// a whole check, Options.MoveBudget each move, so that no check runs for
+// minutes unasked: the tests they count are the exact tests of a solid
+// against a triangle and the searches of the trees (Stats.Exact +
+// Stats.Queries), looked at between two triangles' tests, two pieces of a
+// move and two moves, the clock every 256 tests. A move a budget cuts
+// short is Unfinished in the Summary (with its line); the whole run's
+// budget also stops the check (Summary.Stopped, Reached). A violation is
+// never invented: one is reported only once all its triangles are known,
+// so every move checked before the stop is complete and exact, and a
+// violation whose detail was cut says so (Violation.Stopped).
+//
 // Each violation says the program line, the tool part and the target, the
 // triangles met, the range of the move's parameter where it happens, how
 // deep the triangles reach into the tool (the most each part of the tool

@@ -41,3 +41,27 @@ G0 X30 Z5`
 	// line 8: rapid (cutter into the stock) at s 0.533..0.950, depth 3
 	// 6 moves, 4 violations
 }
+
+// A budget per move cuts a move short rather than let it stall the
+// check: the moves it cuts are named, and nothing is reported that is
+// not proved.
+func ExampleMoveBudget() {
+	block := gen.Must(gen.Box(geom.AABB{Min: geom.V(0, 0, 0), Max: geom.V(20, 20, 10)}, 1))
+	part, _ := collide.Build(block, collide.BuildOptions{})
+	tool, _ := nc.ParseTool("ball 6 20, shank 6 30")
+	c, _ := nc.New(part, nc.Options{Tool: tool, MoveBudget: nc.MoveBudget{Tests: 40}})
+	program := `G21 G90 G17
+G0 X-10 Y10 Z20
+G1 Z9 F500
+G1 X30
+G0 Z20`
+	p, _ := gcode.Read(strings.NewReader(program), "demo.nc", gcode.Options{})
+	sum, _ := c.Check(p, func(v nc.Violation) bool {
+		fmt.Printf("line %d: %v, detail stopped %v\n", v.Line, v.Kind, v.Stopped)
+		return true
+	})
+	fmt.Printf("%d moves checked, %d cut short (lines %v)\n", sum.Checked, sum.Unfinished, sum.UnfinishedLines)
+	// Output:
+	// line 4: gouge, detail stopped true
+	// 2 moves checked, 1 cut short (lines [4])
+}

@@ -211,44 +211,6 @@ func buildWithProgress(e *env, s *source, bo collide.BuildOptions) (*collide.Mod
 	return model, nil
 }
 
-// withTicker runs work. If show and stderr is a terminal, it meanwhile keeps
-// the progress line line(elapsed) on stderr, printed at once and then every
-// progressEvery, and erases it at the end.
-func withTicker(e *env, show bool, line func(time.Duration) string, work func()) {
-	if !show || !isTerminal(e.stderr) {
-		work()
-		return
-	}
-	start := time.Now()
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		width := 0
-		print := func() {
-			l := line(time.Since(start))
-			fmt.Fprintf(e.stderr, "\r%s%s", l, strings.Repeat(" ", max(width-len(l), 0)))
-			width = len(l)
-		}
-		print()
-		tick := time.NewTicker(progressEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-tick.C:
-				print()
-			case <-stop:
-				fmt.Fprintf(e.stderr, "\r%s\r", strings.Repeat(" ", width))
-				return
-			}
-		}
-	}()
-	defer func() {
-		close(stop)
-		<-done
-	}()
-	work()
-}
-
 type buildCmdOptions struct {
 	build buildFlags
 	out   string

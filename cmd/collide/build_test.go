@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // genScenes are pairs of small generated models, for cross-checks over the
@@ -378,8 +379,10 @@ func TestBuildProgress(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 
-	defer func(min int, term func(io.Writer) bool) { buildProgressMin, isTerminal = min, term }(buildProgressMin, isTerminal)
-	buildProgressMin = 0
+	defer func(min int, term func(io.Writer) bool, after time.Duration) {
+		buildProgressMin, isTerminal, statusAfter = min, term, after
+	}(buildProgressMin, isTerminal, statusAfter)
+	buildProgressMin, statusAfter = 0, 0 // the line at once, however short the build
 	isTerminal = func(io.Writer) bool { return true }
 	stdout, stderr, code := runCLI(t, "build", "--force", "gen:icosphere:tris=80", "-o", p)
 	if code != exitOK {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/collide3d/collide"
@@ -30,6 +31,8 @@ type checkOptions struct {
 	// ccd asks for the continuous query of each motion from a pose to the
 	// next (--ccd).
 	ccd bool
+	// deadline bounds each motion's continuous query (--deadline; 0: none).
+	deadline time.Duration
 }
 
 func checkCommand() *command {
@@ -64,6 +67,9 @@ as they are found (seconds then includes writing them), so memory stays the
 same however many pairs there are. --max-pairs N stops each pose's query
 after N pairs; a pose stopped so, with more pairs than N, says so
 ("truncated":true in JSON, after the pairs).
+
+On a terminal, stderr keeps a status line (the poses, or with --ccd the
+motions, done of the total, the time) once the queries have run a second.
 
 A pose that is not finite, whose rotation is not orthonormal (to within
 1e-6), or that moves a vertex of FLY beyond the float64 range is an error
@@ -114,12 +120,20 @@ except a stretch the poses' rounding leaves undecided right before a
 contact proved at a sampled pose; [0,0] when the models touch at pose i)
 and pair is two triangles that touch then; spans counts the spans of time
 a turning motion's search visited (a pair of triangles answers maybe after
-65,536 in one piece of the motion); toi and pair are printed only on a hit (toi
-also on a maybe: the span where the models come within rounding, no
-contact proved before LO). seconds is the time of the query alone. The
+65,536 in one window of the motion), exact the pairs of triangles decided
+by the exact primitives (tri_tests counts every pair the search reached,
+most of them screened out by their distance); toi and pair are printed
+only on a hit (toi also on a maybe: the span where the models come within
+rounding, no contact proved before LO). seconds is the time of the query
+alone. --deadline DURATION (e.g. 20ms) bounds each motion's query: one
+that runs out stops, says so ("stopped":true; "stopped" in text) and
+prints what it proved: no contact before LO of its toi (with a hit, the
+earliest contact lies in [LO, HI], however wide; without one, HI is 1).
+The
 continuous query reports the earliest contact only, exactly: --ccd with
 --all, --max-pairs, a non-zero --eps, --restart or --exact-root is a usage
-error, as is --ccd without --poses or with a file of fewer than 2 poses.
+error, as is --ccd without --poses or with a file of fewer than 2 poses,
+and --deadline without --ccd.
 --bv brute tests every pair of triangles (the oracle); --bv auto chooses
 the kind by timing first-contact queries at the poses.`,
 			defaultBV, sortLimit, sortLimit, bvNames(collide.BVs()), defaultBV),
@@ -135,6 +149,7 @@ the kind by timing first-contact queries at the poses.`,
 			fs.BoolVar(&o.restart, "restart", false, "use the restart-at-the-root traversal variant (for experiments)")
 			fs.BoolVar(&o.exactRoot, "exact-root", false, "bound the flying root by its exact k-DOP (hill climbing on its convex hull) instead of tumbling")
 			fs.BoolVar(&o.ccd, "ccd", false, "continuous collision: when FLY first touches ENV moving from each pose of --poses to the next")
+			fs.DurationVar(&o.deadline, "deadline", 0, "with --ccd, stop each motion's query after `DURATION` (e.g. 20ms) and say what it proved (0: no limit)")
 			return o
 		},
 		run: runCheck,
@@ -169,6 +184,12 @@ func runCheck(e *env, opts any, args []string) error {
 			return err
 		}
 	}
+	switch {
+	case o.deadline < 0:
+		return usagef("--deadline must be >= 0, not %v", o.deadline)
+	case o.deadline != 0 && !o.ccd:
+		return usagef("--deadline bounds the continuous query: it needs --ccd")
+	}
 
 	poses, envModel, flyModel, err := posesAndModels(e, "check", args, o, &o.build, bo)
 	if err != nil {
@@ -178,7 +199,10 @@ func runCheck(e *env, opts any, args []string) error {
 		return checkMotions(e, o, poses, envModel, flyModel)
 	}
 
-	w := bufio.NewWriter(e.stdout)
+	var done atomic.Int64
+	status := startStatus(e, true, statusAfter, func(el time.Duration) string { return progressLine("check", "pose", done.Load(), len(poses), el) })
+	defer status.end()
+	w := bufio.NewWriter(status.output(e.stdout))
 	lastFlush := time.Now()
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
 	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
@@ -204,6 +228,7 @@ func runCheck(e *env, opts any, args []string) error {
 			hits++
 		}
 		pp.end(st, d)
+		done.Store(int64(i + 1))
 		if pp.err != nil {
 			return fmt.Errorf("writing output: %w", pp.err)
 		}
@@ -459,25 +484,38 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 	if err := query.Prepare(envModel, flyModel, collide.QueryOptions{}); err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
+	var done atomic.Int64
+	status := startStatus(e, true, statusAfter, func(el time.Duration) string {
+		return progressLine("check --ccd", "motion", done.Load(), len(poses)-1, el)
+	})
+	defer status.end()
+	w := bufio.NewWriter(status.output(e.stdout))
 	lastFlush := time.Now()
-	var hits, maybes int
+	var hits, maybes, stopped int
 	var total time.Duration
 	var b []byte
 	for i := range len(poses) - 1 {
 		start := time.Now()
-		r, err := query.TimeOfImpact(envModel, flyModel, poses[i], poses[i+1])
+		var to collide.TOIOptions
+		if o.deadline > 0 {
+			to.Budget.Deadline = start.Add(o.deadline)
+		}
+		r, err := query.TimeOfImpactWith(envModel, flyModel, poses[i], poses[i+1], to)
 		d := time.Since(start)
 		if err != nil {
 			w.Flush()
 			return fmt.Errorf("motion %d (poses %d and %d of %s): %s", i, i, i+1, o.poses, strings.TrimPrefix(err.Error(), "collide: "))
 		}
 		total += d
+		done.Store(int64(i + 1))
 		switch {
 		case r.Hit:
 			hits++
 		case r.Maybe:
 			maybes++
+		}
+		if r.Stopped {
+			stopped++
 		}
 		if o.json {
 			b = appendMotionJSON(b[:0], i, &r, d)
@@ -499,6 +537,9 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 		if maybes > 0 {
 			fmt.Fprintf(w, ", %d maybe", maybes)
 		}
+		if stopped > 0 {
+			fmt.Fprintf(w, ", %d stopped at the deadline", stopped)
+		}
 		fmt.Fprintf(w, ", %s querying\n", fmtDuration(total))
 	}
 	if err := w.Flush(); err != nil {
@@ -511,13 +552,14 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 // whose query answered r in d:
 //
 //	{"motion":I,"hit":BOOL,"toi":[LO,HI],"pair":[envTri,flyTri],"maybe":BOOL,
-//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N,"spans":N},"seconds":S}
+//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N,"spans":N,"exact":N},"seconds":S}
 //
-// with toi on a hit or a maybe, pair on a hit only.
+// with toi on a hit, a maybe or a query stopped, pair on a hit only, and
+// "stopped":true after maybe when the deadline stopped the query.
 func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []byte {
 	b = strconv.AppendInt(append(b, `{"motion":`...), int64(i), 10)
 	b = strconv.AppendBool(append(b, `,"hit":`...), r.Hit)
-	if r.Hit || r.Maybe {
+	if r.Hit || r.Maybe || r.Stopped {
 		b = appendJSONNumber(append(b, `,"toi":[`...), r.TOI.Lo)
 		b = appendJSONNumber(append(b, ','), r.TOI.Hi)
 		b = append(b, ']')
@@ -528,9 +570,12 @@ func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []
 		b = append(b, ']')
 	}
 	b = strconv.AppendBool(append(b, `,"maybe":`...), r.Maybe)
+	if r.Stopped {
+		b = append(b, `,"stopped":true`...)
+	}
 	st := r.Stats
-	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d,"spans":%d},"seconds":`,
-		st.BVTests, st.TriTests, st.Updates, st.LeafTests, r.Spans)
+	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d,"spans":%d,"exact":%d},"seconds":`,
+		st.BVTests, st.TriTests, st.Updates, st.LeafTests, r.Spans, r.Exact)
 	b = appendJSONNumber(b, d.Seconds())
 	return append(b, "}\n"...)
 }
@@ -539,9 +584,15 @@ func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []
 // query answered r in d.
 func appendMotionText(b []byte, i int, r *collide.TOIResult, d time.Duration) []byte {
 	st := r.Stats
-	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, fmtDuration(d))
+	stats := fmt.Sprintf("bv tests %d, tri tests %d, exact %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, r.Exact, st.Updates, st.LeafTests, fmtDuration(d))
 	if r.Spans > 0 {
 		stats = fmt.Sprintf("spans of time %d, %s", r.Spans, stats)
+	}
+	if r.Stopped {
+		stats = "stopped at the deadline, " + stats
+		if !r.Hit && !r.Maybe {
+			return fmt.Appendf(b, "motion %d: no contact before t = %s (%s)\n", i, formatFloat(r.TOI.Lo), stats)
+		}
 	}
 	switch {
 	case r.Hit:

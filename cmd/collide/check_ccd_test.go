@@ -43,24 +43,28 @@ const tunnelMotions = 2 // motions of tunnelPoses
 
 // motionLine is one parsed line of check --ccd --json.
 type motionLine struct {
-	Motion int         `json:"motion"`
-	Hit    bool        `json:"hit"`
-	TOI    []float64   `json:"toi"`
-	Pair   []int32     `json:"pair"`
-	Maybe  bool        `json:"maybe"`
-	Stats  motionStats `json:"stats"`
-	Secs   float64     `json:"seconds"`
+	Motion  int         `json:"motion"`
+	Hit     bool        `json:"hit"`
+	TOI     []float64   `json:"toi"`
+	Pair    []int32     `json:"pair"`
+	Maybe   bool        `json:"maybe"`
+	Stopped bool        `json:"stopped"`
+	Stats   motionStats `json:"stats"`
+	Secs    float64     `json:"seconds"`
 }
 
 // motionStats is the stats of a line of check --ccd --json: the counts of
-// check's, and the spans of time a turning motion's search visited.
+// check's, the spans of time a turning motion's search visited and the
+// pairs of triangles decided exactly.
 type motionStats struct {
 	jsonStats
 	Spans int64 `json:"spans"`
+	Exact int64 `json:"exact"`
 }
 
 // parseMotions parses the output of check --ccd --json, checking each
-// line's keys: toi on a hit or a maybe, pair on a hit.
+// line's keys: toi on a hit, a maybe or a query stopped, pair on a hit,
+// stopped only when true.
 func parseMotions(t *testing.T, out string) []motionLine {
 	t.Helper()
 	var lines []motionLine
@@ -76,8 +80,11 @@ func parseMotions(t *testing.T, out string) []motionLine {
 			t.Fatalf("line %d %q: %v", i+1, s, err)
 		}
 		want := []string{"hit", "maybe", "motion", "seconds", "stats"}
-		if l.Hit || l.Maybe {
+		if l.Hit || l.Maybe || l.Stopped {
 			want = append(want, "toi")
+		}
+		if l.Stopped {
+			want = append(want, "stopped")
 		}
 		if l.Hit {
 			want = append(want, "pair")
@@ -95,7 +102,7 @@ func parseMotions(t *testing.T, out string) []motionLine {
 		if l.TOI != nil && (len(l.TOI) != 2 || !(0 <= l.TOI[0] && l.TOI[0] <= l.TOI[1] && l.TOI[1] <= 1)) {
 			t.Errorf("line %d %q: toi is not an interval in [0, 1]", i+1, s)
 		}
-		if l.Hit && l.TOI[1]-l.TOI[0] > ccd.MaxWidth {
+		if l.Hit && !l.Stopped && l.TOI[1]-l.TOI[0] > ccd.MaxWidth {
 			t.Errorf("line %d %q: toi wider than 2^-40", i+1, s)
 		}
 		if l.Pair != nil && len(l.Pair) != 2 {
@@ -244,6 +251,9 @@ func TestCheckCCDUsage(t *testing.T) {
 		{[]string{"--ccd", "--poses", two, "--restart"}, "--ccd with --restart"},
 		{[]string{"--ccd", "--poses", two, "--exact-root"}, "--ccd with --exact-root"},
 		{[]string{"--ccd=x", "--poses", two}, "invalid boolean value"},
+		{[]string{"--poses", two, "--deadline", "1s"}, "--deadline bounds the continuous query: it needs --ccd"},
+		{[]string{"--ccd", "--poses", two, "--deadline", "-1s"}, "--deadline must be >= 0"},
+		{[]string{"--ccd", "--poses", two, "--deadline", "soon"}, "invalid value"},
 	}
 	for _, tc := range tests {
 		args := append(append([]string{"check"}, tc.args...), m, m)
@@ -261,5 +271,45 @@ func TestCheckCCDUsage(t *testing.T) {
 	}
 	if stdout, _, code := runCLI(t, "help", "check"); code != exitOK || !strings.Contains(stdout, "--ccd") || !strings.Contains(stdout, `{"motion":I,"hit":BOOL`) {
 		t.Errorf("help check: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestCheckCCDDeadline checks check --ccd --deadline: a deadline long
+// enough changes no answer; one of a nanosecond stops the queries (how
+// many depends on the clock, not checked), each stopped line saying so
+// and what it proved: no contact before its toi's LO, which is no later
+// than the contact, and a hit's interval holding the earliest contact.
+func TestCheckCCDDeadline(t *testing.T) {
+	file, _ := tunnelPoses(tunnelTilt)
+	poses := writeFile(t, t.TempDir(), "poses.txt", []byte(file))
+	run := func(args ...string) []motionLine {
+		t.Helper()
+		args = append(append([]string{"check", "--ccd", "--json", "--poses", poses}, args...), plateModel, smallBox)
+		stdout, stderr, code := runCLI(t, args...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d\n%s", args, code, stderr)
+		}
+		return parseMotions(t, stdout)
+	}
+	full := run()
+	long := run("--deadline", "1h")
+	for i, l := range long {
+		f := full[i]
+		if l.Stopped || l.Hit != f.Hit || l.Maybe != f.Maybe || !slices.Equal(l.TOI, f.TOI) || !slices.Equal(l.Pair, f.Pair) {
+			t.Errorf("motion %d: --deadline 1h %+v, without %+v", i, l, f)
+		}
+	}
+	for i, l := range run("--deadline", "1ns") {
+		f := full[i]
+		if !l.Stopped {
+			continue
+		}
+		if f.Hit && l.TOI[0] > f.TOI[1] || l.Hit && (!f.Hit || l.TOI[1] < f.TOI[0]) {
+			t.Errorf("motion %d: stopped %+v, without a deadline %+v", i, l, f)
+		}
+	}
+	text, _, _ := runCLI(t, "check", "--ccd", "--deadline", "1h", "--poses", poses, plateModel, smallBox)
+	if strings.Contains(text, "stopped") {
+		t.Errorf("--deadline 1h, text: %s", text)
 	}
 }

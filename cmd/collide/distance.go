@@ -24,10 +24,18 @@ type distanceOptions struct {
 	json     bool
 }
 
-// distanceProgressMin is the number of poses from which distance keeps a
-// progress line on stderr (a terminal) while stdout is not one. A variable
-// for the tests.
+// distanceProgressMin is the number of poses from which distance shows its
+// status line on stderr (a terminal) at once while stdout is not one
+// (otherwise after statusAfter). A variable for the tests.
 var distanceProgressMin = 1000
+
+// distanceStatusAfter is when distance's status line of n poses shows.
+func distanceStatusAfter(e *env, n int) time.Duration {
+	if n >= distanceProgressMin && !isTerminal(e.stdout) {
+		return 0
+	}
+	return statusAfter
+}
 
 func distanceCommand() *command {
 	return &command{
@@ -99,8 +107,9 @@ distance); it says on stderr what it chose. --rule, --split, --env-leaf
 and --leaf choose how the hierarchies are built. Saved models keep their
 options, as in check.
 
-With many poses (%d or more), while stdout is not a terminal, a progress
-line is kept on stderr when it is one.`,
+On a terminal, stderr keeps a status line (the poses done, the time) once
+the queries have run for a second; with many poses (%d or more), while
+stdout is not a terminal, from the start.`,
 			defaultDistanceBV, bvNames(collide.BVs()), defaultDistanceBV, distanceProgressMin),
 		flags: func(fs *flag.FlagSet) any {
 			o := &distanceOptions{}
@@ -147,11 +156,11 @@ func runDistance(e *env, opts any, args []string) error {
 		return err
 	}
 
-	show := len(poses) >= distanceProgressMin && !isTerminal(e.stdout)
 	// The default kind is said on stderr, a terminal, when stdout is not
-	// (the note would mix with the results) and no progress line is kept
-	// there (the note would break it).
-	if !o.build.given("bv") && envModel.BV() == defaultDistanceBV && isTerminal(e.stderr) && !isTerminal(e.stdout) && !show {
+	// (the note would mix with the results) and the status line is not
+	// kept there from the start (the note would break it).
+	if !o.build.given("bv") && envModel.BV() == defaultDistanceBV && isTerminal(e.stderr) && !isTerminal(e.stdout) &&
+		distanceStatusAfter(e, len(poses)) > 0 {
 		fmt.Fprintf(e.stderr, "collide distance: %s trees (the fastest for distance measured; --bv to choose)\n", defaultDistanceBV)
 	}
 	var query collide.Query
@@ -160,15 +169,17 @@ func runDistance(e *env, opts any, args []string) error {
 	if err := query.Prepare(envModel, flyModel, collide.QueryOptions{}); err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
+	var done atomic.Int64
+	status := startStatus(e, true, distanceStatusAfter(e, len(poses)), func(elapsed time.Duration) string {
+		return fmt.Sprintf("distance: pose %d of %d, %.1f s", done.Load(), len(poses), elapsed.Seconds())
+	})
+	defer status.end()
+	w := bufio.NewWriter(status.output(e.stdout))
 	dp := &distancePrinter{w: w, json: o.json, max: o.max}
 	dists := make([]float64, 0, len(poses)) // of the poses not far
 	var contacts, stopped int
 	var total time.Duration
-	var done atomic.Int64
-	withTicker(e, show, func(elapsed time.Duration) string {
-		return fmt.Sprintf("distance: pose %d of %d, %.1f s", done.Load(), len(poses), elapsed.Seconds())
-	}, func() {
+	func() {
 		lastFlush := time.Now()
 		for i, p := range poses {
 			start := time.Now()
@@ -205,7 +216,7 @@ func runDistance(e *env, opts any, args []string) error {
 				lastFlush = time.Now()
 			}
 		}
-	})
+	}()
 	if err != nil {
 		return err
 	}

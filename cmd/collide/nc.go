@@ -41,6 +41,8 @@ type ncOptions struct {
 	strict   bool
 	json     bool
 	quiet    bool
+	// deadline bounds the whole check, moveDeadline each move (0: none).
+	deadline, moveDeadline time.Duration
 }
 
 // stringList is a flag that may be given many times.
@@ -114,7 +116,20 @@ time and the moves checked per second. --quiet prints the summary only.
 The program is checked as it is read, in memory that does not grow with
 its length (see package nc/gcode's Reader: an axis first given more than
 %d moves into the program needs --start). G-code warnings go to stderr
-with the file and line, after the check.
+with the file and line, after the check. On a terminal, once the check has
+run for a second, stderr keeps a status line: the moves read, the line of
+the current one, the violations found, the time.
+
+--deadline DURATION (30s, 5m, ...) stops the check when it has run that
+long, and --move-deadline DURATION cuts the check of any one move short
+after that long (one pathological move cannot stall a long program; the
+check goes on with the next). Nothing is invented: a violation is printed
+only once every triangle it meets is known (if its range and depth were
+not searched in time it says so, "stopped":true in JSON), and the moves
+checked before are complete. The summary then says what was not checked:
+a line "deadline" in text (the moves read before the stop, the lines of
+the moves cut short), "stopped", "reached", "unfinished" and
+"unfinished_lines" (the first 64) in JSON.
 
 Bounding volumes of the part's and the fixtures' trees (--bv): %s.`,
 			ncgen.DemoGrid*ncgen.DemoGrid*2-4*ncgen.DemoGrid+2, ncgen.DemoTool, nc.DefaultMaxGroups, gcode.DefaultLookahead, bvNames(hierarchies())),
@@ -131,6 +146,8 @@ Bounding volumes of the part's and the fixtures' trees (--bv): %s.`,
 			fs.BoolVar(&o.strict, "strict", false, "make unknown and unused G-code words errors, not warnings")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per violation, then the summary")
 			fs.BoolVar(&o.quiet, "quiet", false, "print the summary only")
+			fs.DurationVar(&o.deadline, "deadline", 0, "stop the check after `DURATION` (e.g. 30s, 5m; 0: none), saying which moves it checked")
+			fs.DurationVar(&o.moveDeadline, "move-deadline", 0, "cut each move's check short after `DURATION` (0: none), naming the moves cut")
 			return o
 		},
 		run: runNC,
@@ -224,6 +241,9 @@ func runNC(e *env, opts any, args []string) error {
 	}
 	if !(o.minDepth >= 0) {
 		return usagef("--min-depth must be a finite number >= 0, not %v", o.minDepth)
+	}
+	if o.deadline < 0 || o.moveDeadline < 0 {
+		return usagef("--deadline and --move-deadline must be >= 0")
 	}
 	bv, err := collide.ParseBV(o.bv)
 	if err != nil || bv == collide.Brute {
@@ -380,25 +400,30 @@ func (j *ncJob) openProgram(e *env, o *ncOptions) error {
 
 func (j *ncJob) check(e *env, o *ncOptions) error {
 	defer j.closeProg()
-	var done, found atomic.Int64
-	c, err := nc.New(j.part, nc.Options{
+	var found atomic.Int64
+	no := nc.Options{
 		Eps: o.eps, MinDepth: o.minDepth, Tool: j.tool, Tools: j.tools, Stock: j.stock, Fixtures: j.fixtures,
-		Progress: func(d, _ int) { done.Store(int64(d)) },
-	})
+		MoveBudget: nc.MoveBudget{Time: o.moveDeadline},
+	}
+	if o.deadline > 0 {
+		no.Budget.Deadline = time.Now().Add(o.deadline)
+	}
+	c, err := nc.New(j.part, no)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
-	pr := &ncPrinter{w: w, o: o, j: j, last: time.Now()}
-	var sum nc.Summary
-	withTicker(e, true, func(elapsed time.Duration) string {
-		return fmt.Sprintf("checking %s: move %d, %d violations, %.1f s", j.progName, done.Load(), found.Load(), elapsed.Seconds())
-	}, func() {
-		sum, err = c.CheckReader(j.prog, func(v nc.Violation) bool {
-			found.Add(1)
-			return pr.violation(v)
-		})
+	moves := &ncMoves{r: j.prog}
+	status := startStatus(e, true, statusAfter, func(elapsed time.Duration) string {
+		return fmt.Sprintf("checking %s: move %d (line %d), %d violations, %.1f s", j.progName, moves.n.Load(), moves.line.Load(), found.Load(), elapsed.Seconds())
 	})
+	defer status.end()
+	w := bufio.NewWriter(status.output(e.stdout))
+	pr := &ncPrinter{w: w, o: o, j: j, last: time.Now()}
+	sum, err := c.CheckReader(moves, func(v nc.Violation) bool {
+		found.Add(1)
+		return pr.violation(v)
+	})
+	status.end()
 	// The G-code warnings, once the program is read (or has failed).
 	for _, w := range j.prog.Warnings() {
 		fmt.Fprintf(e.stderr, "collide nc: %s: %s\n", j.progName, w)
@@ -427,6 +452,24 @@ func (j *ncJob) check(e *env, o *ncOptions) error {
 	return nil
 }
 
+// ncMoves is the program's moves, read as they are checked, keeping the
+// number read and the line of the last one for the status line.
+type ncMoves struct {
+	r       *gcode.Reader
+	n, line atomic.Int64
+}
+
+func (m *ncMoves) Name() string { return m.r.Name() }
+
+func (m *ncMoves) Next() (gcode.Move, error) {
+	mv, err := m.r.Next()
+	if err == nil {
+		m.n.Add(1)
+		m.line.Store(int64(mv.Line))
+	}
+	return mv, err
+}
+
 // ncPrinter prints the violations and the summary of collide nc.
 type ncPrinter struct {
 	w    *bufio.Writer
@@ -453,6 +496,7 @@ type jsonViolation struct {
 	Graze     bool    `json:"graze"`
 	Within    float64 `json:"within,omitempty"`
 	Triangles []int32 `json:"triangles"`
+	Stopped   bool    `json:"stopped,omitempty"`
 }
 
 // violation prints v (JSON) or adds it to its run (text); it returns
@@ -466,7 +510,8 @@ func (p *ncPrinter) violation(v nc.Violation) bool {
 		return true
 	}
 	jv := jsonViolation{Move: v.Move, Line: v.Line, N: v.N, Kind: v.Kind.String(), Role: v.Role.String(), Target: v.Target.String(),
-		S0: v.S0, S1: v.S1, Depth: v.Depth, DepthMax: v.DepthMax, Clearance: v.Clearance, Graze: v.Graze, Within: v.Within, Triangles: v.Tris}
+		S0: v.S0, S1: v.S1, Depth: v.Depth, DepthMax: v.DepthMax, Clearance: v.Clearance, Graze: v.Graze, Within: v.Within, Triangles: v.Tris,
+		Stopped: v.Stopped}
 	if v.Target == nc.OnFixture {
 		f := v.Fixture
 		jv.Fixture = &f
@@ -516,6 +561,9 @@ func (p *ncPrinter) groups() error {
 		fmt.Fprintf(&b, ", %d %s", g.Triangles, plural(g.Triangles, "triangle", "triangles"))
 		if v.Graze {
 			fmt.Fprintf(&b, " (graze: within %.3g mm, contact not proved)", v.Within)
+		}
+		if v.Stopped {
+			b.WriteString(" (the deadline ran out: range and depth not searched)")
 		}
 		if g.Grazes > 0 && g.Grazes < g.Violations {
 			fmt.Fprintf(&b, " (%d of the %d %s)", g.Grazes, g.Violations, plural(g.Grazes, "is a graze", "are grazes"))
@@ -638,10 +686,38 @@ func (p *ncPrinter) against() string {
 	return strings.Join(parts, ", ")
 }
 
+// budgetLine says what the deadlines left unchecked: "--deadline stopped
+// the check after 1200 moves: the rest of the program not checked; 3 moves
+// cut short (lines 17, 250, 1201): their violations listed, there may be
+// more".
+func budgetLine(sum nc.Summary) string {
+	var parts []string
+	if sum.Stopped {
+		parts = append(parts, fmt.Sprintf("--deadline stopped the check after %d %s: the rest of the program not checked", sum.Reached, plural(sum.Reached, "move", "moves")))
+	}
+	if n := sum.Unfinished; n > 0 {
+		lines := make([]string, len(sum.UnfinishedLines))
+		for i, l := range sum.UnfinishedLines {
+			lines[i] = strconv.Itoa(l)
+		}
+		more := ""
+		if n > len(lines) {
+			more = ", ..."
+		}
+		parts = append(parts, fmt.Sprintf("%d %s cut short (%s %s%s): %s listed, there may be more",
+			n, plural(n, "move", "moves"), plural(len(lines), "line", "lines"), strings.Join(lines, ", "), more, plural(n, "its violations", "their violations")))
+	}
+	return strings.Join(parts, "; ")
+}
+
 func (p *ncPrinter) summary(sum nc.Summary) error {
 	w := p.w
-	fmt.Fprintf(w, "checked %s: %d moves (%d of non-zero length) against %s, tool %s\n",
-		p.j.progName, sum.Moves, sum.Checked, p.against(), p.j.toolDesc)
+	checked := fmt.Sprintf("%d of non-zero length", sum.Checked)
+	if sum.Unfinished > 0 {
+		checked = fmt.Sprintf("%d of non-zero length checked, %d cut short", sum.Checked, sum.Unfinished)
+	}
+	fmt.Fprintf(w, "checked %s: %d moves (%s) against %s, tool %s\n",
+		p.j.progName, sum.Moves, checked, p.against(), p.j.toolDesc)
 	names, counts := byKind(sum)
 	var kinds []string
 	for i, n := range names {
@@ -652,6 +728,9 @@ func (p *ncPrinter) summary(sum nc.Summary) error {
 		runs = fmt.Sprintf(" in %d %s", p.runs.Runs(), plural(p.runs.Runs(), "run", "runs"))
 	}
 	fmt.Fprintf(w, "violations   %d on %d %s%s: %s\n", sum.Violations, sum.MovesHit, plural(sum.MovesHit, "move", "moves"), runs, strings.Join(kinds, ", "))
+	if sum.Stopped || sum.Unfinished > 0 {
+		fmt.Fprintf(w, "deadline     %s\n", budgetLine(sum))
+	}
 	fmt.Fprintf(w, "time         %s checking, %.0f moves/s (models built in %s)\n",
 		fmtDuration(time.Duration(sum.Seconds*float64(time.Second))), movesPerSecond(sum), fmtDuration(p.j.build))
 	st := sum.Stats
@@ -681,6 +760,11 @@ type jsonNCSummary struct {
 	Candidates     int64          `json:"candidates"`
 	Exact          int64          `json:"exact"`
 	Grazes         int64          `json:"grazes"`
+	// With --deadline or --move-deadline, what they left unchecked.
+	Stopped         bool  `json:"stopped,omitempty"`
+	Reached         *int  `json:"reached,omitempty"`
+	Unfinished      int   `json:"unfinished,omitempty"`
+	UnfinishedLines []int `json:"unfinished_lines,omitempty"`
 }
 
 func (p *ncPrinter) jsonSummary(sum nc.Summary) error {
@@ -690,6 +774,10 @@ func (p *ncPrinter) jsonSummary(sum nc.Summary) error {
 		ByKind: map[string]int{}, Warnings: len(p.j.prog.Warnings()), Seconds: sum.Seconds, MovesPerSecond: movesPerSecond(sum),
 		BuildSeconds: p.j.build.Seconds(), Queries: sum.Stats.Queries, BVTests: sum.Stats.BVTests,
 		Candidates: sum.Stats.Candidates, Exact: sum.Stats.Exact, Grazes: sum.Stats.Grazes,
+		Stopped: sum.Stopped, Unfinished: sum.Unfinished, UnfinishedLines: sum.UnfinishedLines,
+	}
+	if sum.Stopped {
+		s.Reached = &sum.Reached
 	}
 	if p.j.part != nil {
 		s.BV = p.j.part.BV().String()

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh/gen"
@@ -266,8 +267,9 @@ func TestWorldUsage(t *testing.T) {
 }
 
 func TestWorldProgress(t *testing.T) {
-	defer func(term func(io.Writer) bool) { isTerminal = term }(isTerminal)
+	defer func(term func(io.Writer) bool, after time.Duration) { isTerminal, statusAfter = term, after }(isTerminal, statusAfter)
 	isTerminal = func(io.Writer) bool { return true }
+	statusAfter = 0 // the line at once, however short the run
 	_, stderr, code := runCLI(t, "world", "builtin:gravity", "--n", "30", "--steps", "3", "--quiet")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
