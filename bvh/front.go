@@ -101,6 +101,14 @@ type fentry[X any] struct {
 // noBound is fentry.low of a pair found disjoint with no bound.
 const noBound = -1.0
 
+// nearMark - n (n = 0, 1, ...) is fentry.low of a near pair found
+// disjoint by the walk's own test n + 1 queries in a row without sep (see
+// track); after nearTests such queries sep measures it again.
+const (
+	nearMark  = -2.0
+	nearTests = 4
+)
+
 // frontState is the front of one kind of tree.
 type frontState[X any] struct {
 	items, next []fentry[X]

@@ -380,7 +380,23 @@ func track[X any, P pairOps[X]](p P, w *walk[X]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+		// A near pair (its last bound no more than twice the last
+		// motion, or none: a pair of leaves, or one tested near
+		// already) would be tested again at the next query whatever
+		// sep proved: the walk's own test, which stops at the first
+		// axis that separates, decides it instead, nearTests queries in
+		// a row at most, then sep measures it again.
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
 		switch {
+		case near:
+			if !p.overlap(e, f, &en.x) {
+				next = append(next, fentry[X]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 			// Proved disjoint by the walk's own test, but not by sep:
 			// that test again, which stops at the first axis that

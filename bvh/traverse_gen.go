@@ -165,7 +165,18 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
 		switch {
+		case near:
+			if !p.overlap(e, f, &en.x) {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -553,7 +564,18 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
 		switch {
+		case near:
+			if !p.overlap(e, f, &en.x) {
+				next = append(next, fentry[boxFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -941,7 +963,18 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
 		switch {
+		case near:
+			if !p.overlap(e, f, &en.x) {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -1329,7 +1362,18 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
 		switch {
+		case near:
+			if !p.overlap(e, f, &en.x) {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -1717,7 +1761,18 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
 		switch {
+		case near:
+			if !p.overlap(e, f, &en.x) {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -2105,7 +2160,18 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
 		switch {
+		case near:
+			if !p.overlap(e, f, &en.x) {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
