@@ -170,7 +170,7 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
 			if !p.overlap(e, f, &en.x) {
@@ -569,7 +569,7 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
 			if !p.overlap(e, f, &en.x) {
@@ -968,7 +968,7 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
 			if !p.overlap(e, f, &en.x) {
@@ -1367,7 +1367,7 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
 			if !p.overlap(e, f, &en.x) {
@@ -1766,7 +1766,7 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
 			if !p.overlap(e, f, &en.x) {
@@ -2165,7 +2165,7 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= 2*fw.lastMove)
+		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
 			if !p.overlap(e, f, &en.x) {
