@@ -170,10 +170,19 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
-			if !p.overlap(e, f, &en.x) {
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
 				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
 				continue
 			}
@@ -569,10 +578,19 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
-			if !p.overlap(e, f, &en.x) {
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
 				next = append(next, fentry[boxFrame]{en.item, nearMark - streak, moved})
 				continue
 			}
@@ -968,10 +986,19 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
-			if !p.overlap(e, f, &en.x) {
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
 				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
 				continue
 			}
@@ -1367,10 +1394,19 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
-			if !p.overlap(e, f, &en.x) {
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
 				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
 				continue
 			}
@@ -1766,10 +1802,19 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
-			if !p.overlap(e, f, &en.x) {
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
 				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
 				continue
 			}
@@ -2165,10 +2210,19 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 		if en.low <= nearMark {
 			streak = nearMark - en.low + 1
 		}
-		near := !leafPair && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
 		case near:
-			if !p.overlap(e, f, &en.x) {
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
 				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
 				continue
 			}
