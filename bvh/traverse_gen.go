@@ -77,10 +77,8 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := noBound
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
+
+				low := nearMark - (nearTests - 2)
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -485,10 +483,8 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		if !hit {
 			if record {
-				low := noBound
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
+
+				low := nearMark - (nearTests - 2)
 				w.front.out = append(w.front.out, fentry[boxFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -893,10 +889,8 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		}
 		if !hit {
 			if record {
-				low := noBound
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
+
+				low := nearMark - (nearTests - 2)
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -1301,10 +1295,8 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := noBound
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
+
+				low := nearMark - (nearTests - 2)
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -1709,10 +1701,8 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := noBound
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
+
+				low := nearMark - (nearTests - 2)
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -2117,10 +2107,8 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-				low := noBound
-				if g := p.sep(e, f, &it.x); g > 0 {
-					low = lowOf(t.eps, g)
-				}
+
+				low := nearMark - (nearTests - 2)
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
