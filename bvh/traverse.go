@@ -276,9 +276,10 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 		}
 		if !hit {
 			if record {
-				// Not measured by sep yet: most pairs a walk from a
-				// dropped pair finds disjoint are near (see track).
-				low := nearMark - (nearTests - 2)
+				low := noBound
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
 				w.front.out = append(w.front.out, fentry[X]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]

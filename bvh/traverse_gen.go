@@ -77,8 +77,10 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-
-				low := nearMark - (nearTests - 2)
+				low := noBound
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -483,8 +485,10 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		}
 		if !hit {
 			if record {
-
-				low := nearMark - (nearTests - 2)
+				low := noBound
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
 				w.front.out = append(w.front.out, fentry[boxFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -889,8 +893,10 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		}
 		if !hit {
 			if record {
-
-				low := nearMark - (nearTests - 2)
+				low := noBound
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -1295,8 +1301,10 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-
-				low := nearMark - (nearTests - 2)
+				low := noBound
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -1701,8 +1709,10 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-
-				low := nearMark - (nearTests - 2)
+				low := noBound
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
@@ -2107,8 +2117,10 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		}
 		if !hit {
 			if record {
-
-				low := nearMark - (nearTests - 2)
+				low := noBound
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
 				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
 			}
 			stack = stack[:top]
