@@ -49,6 +49,12 @@ import (
 // consecutive queries). While the flying model has moved less than the
 // bound minus the tolerance, no triangle below the pair can have come
 // within the tolerance, and the pair is kept without a test (Stats.Skipped).
+// A bound costs a sep, which weighs every axis where the walk's own test
+// stops at the first that separates: a near pair, whose last bound was
+// within the last motion (or a pair of leaves, proved nothing), would be
+// tested again at the next query whatever sep proved, so that test (or a
+// leaf's test against a volume) decides it instead, nearTests queries in
+// a row at most (nearMark), before sep measures it again.
 
 // Front is what one pair of models keeps from one query to the next for
 // temporal coherence: the pairs of nodes where the last query's walk ended,
@@ -100,6 +106,14 @@ type fentry[X any] struct {
 
 // noBound is fentry.low of a pair found disjoint with no bound.
 const noBound = -1.0
+
+// nearMark - n (n = 0, 1, ...) is fentry.low of a near pair found
+// disjoint by the walk's own test n + 1 queries in a row without sep (see
+// track); after nearTests such queries sep measures it again.
+const (
+	nearMark  = -2.0
+	nearTests = 4
+)
 
 // frontState is the front of one kind of tree.
 type frontState[X any] struct {

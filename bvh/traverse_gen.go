@@ -165,7 +165,27 @@ func trackAABB(p *aabbQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
+		case near:
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -572,7 +592,27 @@ func trackBox(p *boxQuery, w *walk[boxFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
+		case near:
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[boxFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -979,7 +1019,27 @@ func trackDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
+		case near:
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -1386,7 +1446,27 @@ func trackOBB(p *obbQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
+		case near:
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -1793,7 +1873,27 @@ func trackRSS(p *rssQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
+		case near:
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
@@ -2200,7 +2300,27 @@ func trackSphere(p *sphereQuery, w *walk[noFrame]) {
 			t.st.BVTests++
 		}
 		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
 		switch {
+		case near:
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
 		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
 
 			hit := false
