@@ -310,6 +310,12 @@ type fitScratch struct {
 	tris, half []geom.Triangle
 	pts        []geom.Vec3
 	buf        []geom.Vec3
+	// verts holds a node's distinct vertices, three to a triangle (see
+	// fitNode.vertices); seen[v] is the stamp of the last node that listed
+	// vertex v.
+	verts []geom.Triangle
+	seen  []int32
+	stamp int32
 }
 
 // fitNode is what a kind's fit and frame see of a node: its triangles,
@@ -342,6 +348,44 @@ func (n *fitNode) triangles() []geom.Triangle {
 		*n.buf, n.got = ts, true
 	}
 	return *n.buf
+}
+
+// vertices returns the distinct vertices of the node's triangles, in the
+// order they first appear in its ids, three to a triangle (the last
+// repeated to fill the last triangle): the points that bv.FitOBBHull and
+// bv.FitRSSHull fit as they would the triangles' corners, a sixth of them
+// on a grid mesh. It uses the scratch's buffers, which the next call
+// overwrites.
+func (n *fitNode) vertices() []geom.Triangle {
+	sc := n.sc
+	if len(sc.seen) < len(n.m.Verts) {
+		sc.seen, sc.stamp = make([]int32, len(n.m.Verts)), 0
+	}
+	sc.stamp++
+	st := sc.stamp
+	vs := sc.verts[:0]
+	var t geom.Triangle
+	k := 0
+	for _, id := range n.ids {
+		for _, v := range n.m.Tris[id] {
+			if sc.seen[v] == st {
+				continue
+			}
+			sc.seen[v] = st
+			t[k] = n.m.Verts[v]
+			if k++; k == 3 {
+				vs, k = append(vs, t), 0
+			}
+		}
+	}
+	if k > 0 {
+		for j := k; j < 3; j++ {
+			t[j] = t[k-1]
+		}
+		vs = append(vs, t)
+	}
+	sc.verts = vs
+	return vs
 }
 
 var axes = [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
