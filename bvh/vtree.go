@@ -594,11 +594,7 @@ func (b *vbuilder[V]) split(lo, hi int, v *V, nd *fitNode) int {
 		}
 		order = rank(score, false)
 	default:
-		var score [3]float64
-		for a, d := range dirs {
-			score[a] = variance(ids, key(d))
-		}
-		order = rank(score, true)
+		order = rank(variances(ids, b.cent, &dirs), true)
 	}
 	for _, a := range order {
 		if mid, ok := partitionBy(ids, b.o.Split, key(dirs[a])); ok {
@@ -608,19 +604,28 @@ func (b *vbuilder[V]) split(lo, hi int, v *V, nd *fitNode) int {
 	return lo + len(ids)/2
 }
 
-// variance returns the variance of the keys of ids, accumulated about the
-// first one to limit cancellation.
-func variance(ids []int32, key func(t int32) float64) float64 {
-	ref := key(ids[0])
-	var sum, sq float64
+// variances returns the variance of the centroids of ids along each of
+// dirs, each accumulated about the first centroid to limit cancellation:
+// one pass for the three, the sums in the same order as three passes.
+func variances(ids []int32, cent []geom.Vec3, dirs *[3]geom.Vec3) [3]float64 {
+	c0 := cent[ids[0]]
+	ref := [3]float64{c0.Dot(dirs[0]), c0.Dot(dirs[1]), c0.Dot(dirs[2])}
+	var sum, sq [3]float64
 	for _, t := range ids {
-		d := key(t) - ref
-		sum += d
-		sq += d * d
+		c := cent[t]
+		for a := range 3 {
+			d := c.Dot(dirs[a]) - ref[a]
+			sum[a] += d
+			sq[a] += d * d
+		}
 	}
 	n := float64(len(ids))
-	mean := sum / n
-	return sq/n - mean*mean
+	var v [3]float64
+	for a := range 3 {
+		mean := sum[a] / n
+		v[a] = sq[a]/n - mean*mean
+	}
+	return v
 }
 
 // validate checks the tree's invariants, as Read does (see check): the
