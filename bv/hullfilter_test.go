@@ -190,3 +190,72 @@ func sameBox(a, b OBB) string {
 	}
 	return ""
 }
+
+// packPoints returns the distinct corners of tris in the order they first
+// appear, three to a triangle (the last repeated), as bvh gives them to
+// FitOBBHull and FitRSSHull.
+func packPoints(tris []geom.Triangle) []geom.Triangle {
+	seen := map[geom.Vec3]bool{}
+	var pts []geom.Vec3
+	for i := range tris {
+		for _, v := range tris[i] {
+			if !seen[v] {
+				seen[v] = true
+				pts = append(pts, v)
+			}
+		}
+	}
+	var out []geom.Triangle
+	for i := 0; i < len(pts); i += 3 {
+		var t geom.Triangle
+		for k := range 3 {
+			t[k] = pts[min(i+k, len(pts)-1)]
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// TestFitHullOfPoints checks FitOBBHull and FitRSSHull on each distinct
+// corner once, three to a triangle: where the corners' hull is solid, both
+// volumes contain every corner exactly and, on the filter's scenes but the
+// cube of the near-miss (elsewhere equal eigenvalues leave the axes free:
+// the cube's, the sphere's), the box is FitOBB(tris, FitHull)'s up to
+// rounding; where the hull is not solid, both say false.
+func TestFitHullOfPoints(t *testing.T) {
+	scenes := obbSoups()
+	same := map[string]bool{}
+	for name, tris := range hullFilterScenes() {
+		scenes = append(scenes, obbSoupCase{"filter " + name, tris})
+		same["filter "+name] = name != "terrain tiny" && name != "terrain huge" && name != "ulp near-miss" // a cube
+	}
+	solid := 0
+	for _, sc := range scenes {
+		pts := packPoints(sc.tris)
+		var all []geom.Vec3
+		for i := range sc.tris {
+			all = append(all, sc.tris[i][0], sc.tris[i][1], sc.tris[i][2])
+		}
+		fin := trisMag(sc.tris) <= math.MaxFloat64
+		b, ok := FitOBBHull(pts)
+		v, rok := FitRSSHull(pts)
+		if ok != rok {
+			t.Fatalf("%s: FitOBBHull says %v, FitRSSHull %v", sc.name, ok, rok)
+		}
+		if _, d := hullVerts(all); fin && len(all) > 0 && ok != (d == 3) {
+			t.Fatalf("%s: FitOBBHull says %v, the hull's dimension is %d", sc.name, ok, d)
+		}
+		if !ok || !fin {
+			continue
+		}
+		solid++
+		if msg := sameBox(b, FitOBB(sc.tris, FitHull)); same[sc.name] && msg != "" {
+			t.Errorf("%s: %s", sc.name, msg)
+		}
+		obbExactCheck(t, sc.name, b, sc.tris)
+		rssCheckFit(t, sc.name, v, sc.tris)
+	}
+	if solid < len(scenes)/2 {
+		t.Errorf("only %d of %d scenes with a solid hull", solid, len(scenes))
+	}
+}

@@ -94,12 +94,31 @@ func FitOBB(tris []geom.Triangle, how OBBFit) OBB {
 	if how > FitVertices {
 		panic("bv: FitOBB with unknown " + how.String())
 	}
+	b, _ := fitOBB(tris, how, false)
+	return b
+}
+
+// FitOBBHull is FitOBB(tris, FitHull) when the convex hull of the corners
+// of tris is solid, and false otherwise (where FitOBB would orient the box
+// by the surface of tris themselves). Only the corners count here, so that
+// tris may be any triangles over the points wanted: each distinct vertex of
+// a mesh's triangles once, three to a triangle, gives the box of FitOBB on
+// those triangles (the same hull, the same extents) up to the rounding of
+// the covariance, at a fraction of the cost (a grid mesh has about six
+// corners per vertex).
+func FitOBBHull(tris []geom.Triangle) (OBB, bool) {
+	return fitOBB(tris, FitHull, true)
+}
+
+// fitOBB is FitOBB; with hullOnly, it returns false instead of falling
+// back from the hull's covariance to the triangles'.
+func fitOBB(tris []geom.Triangle, how OBBFit, hullOnly bool) (OBB, bool) {
 	if len(tris) == 0 {
-		return OBB{Axes: geom.Identity3()}
+		return OBB{Axes: geom.Identity3()}, !hullOnly
 	}
 	m := trisMag(tris)
 	if !(m <= math.MaxFloat64) {
-		return obbEverything()
+		return obbEverything(), true
 	}
 	var cov [3][3]float64
 	if m > 0 {
@@ -117,6 +136,9 @@ func FitOBB(tris []geom.Triangle, how OBBFit) OBB {
 		ok := false
 		if how == FitHull {
 			cov, ok = obbHullCovariance(tris, m, &acc)
+			if !ok && hullOnly {
+				return OBB{}, false
+			}
 		}
 		if !ok && how != FitVertices {
 			for i := range tris {
@@ -128,8 +150,11 @@ func FitOBB(tris []geom.Triangle, how OBBFit) OBB {
 			cov = obbVertexCovariance(tris, s, acc.ref)
 		}
 	}
+	if hullOnly && m == 0 {
+		return OBB{}, false // a point: no solid hull
+	}
 	_, axes := SymEigen(cov)
-	return obbExtents(tris, axes, m)
+	return obbExtents(tris, axes, m), true
 }
 
 // obbEverything is the box that contains every point.

@@ -115,7 +115,30 @@ func FitRSSBy(tris []geom.Triangle, how OBBFit) RSS {
 	if !(m <= math.MaxFloat64) {
 		return rssEverything()
 	}
-	box := FitOBB(tris, how)
+	return rssAround(tris, FitOBB(tris, how), m)
+}
+
+// FitRSSHull is FitRSSBy(tris, FitHull) when the convex hull of the corners
+// of tris is solid, and false otherwise: only the corners count, as in
+// FitOBBHull.
+func FitRSSHull(tris []geom.Triangle) (RSS, bool) {
+	if len(tris) == 0 {
+		return RSS{}, false
+	}
+	m := trisMag(tris)
+	if !(m <= math.MaxFloat64) {
+		return rssEverything(), true
+	}
+	box, ok := FitOBBHull(tris)
+	if !ok {
+		return RSS{}, false
+	}
+	return rssAround(tris, box, m), true
+}
+
+// rssAround returns the RSS around the corners of tris (finite, largest
+// |coordinate| m) oriented by the axes of box.
+func rssAround(tris []geom.Triangle, box OBB, m float64) RSS {
 	if !box.Half.IsFinite() {
 		return rssEverything()
 	}

@@ -77,8 +77,9 @@
 //
 // OBB trees (Gottschalk, Lin and Manocha, "OBBTree", 1996) bound each node
 // by a box oriented by the eigenvectors of the covariance of the surface of
-// the convex hull of its triangles (bv.FitOBB; below 1024 triangles, of
-// the surface of the triangles themselves, as RAPID and PQP do at every
+// the convex hull of its triangles (bv.FitOBBHull of the node's distinct
+// vertices; below 1024 triangles, bv.FitOBB by the surface of the
+// triangles themselves, as RAPID and PQP do at every
 // node: see obbHullMin), split at the mean of the
 // centroids along the box axis the Rule picks (Splatter: the axis of
 // largest variance; LongestSide: the paper's longest axis; RAPID: RAPID's

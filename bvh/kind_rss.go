@@ -24,7 +24,14 @@ import (
 
 var rssKind = volKind[bv.RSS]{
 	kind: RSS,
-	fit:  func(n *fitNode) bv.RSS { return bv.FitRSSBy(n.triangles(), obbFit(n)) },
+	fit: func(n *fitNode) bv.RSS {
+		if obbFit(n) == bv.FitHull {
+			if b, ok := bv.FitRSSHull(n.vertices()); ok {
+				return b
+			}
+		}
+		return bv.FitRSSBy(n.triangles(), obbFit(n))
+	},
 	frame: func(v *bv.RSS, _ *fitNode) ([3]geom.Vec3, [3]float64) {
 		return [3]geom.Vec3{v.Axes.Row(0), v.Axes.Row(1), v.Axes.Row(2)}, [3]float64{v.L[0] + v.R, v.L[1] + v.R, v.R}
 	},

@@ -310,6 +310,12 @@ type fitScratch struct {
 	tris, half []geom.Triangle
 	pts        []geom.Vec3
 	buf        []geom.Vec3
+	// verts holds a node's distinct vertices, three to a triangle (see
+	// fitNode.vertices); seen[v] is the stamp of the last node that listed
+	// vertex v.
+	verts []geom.Triangle
+	seen  []int32
+	stamp int32
 }
 
 // fitNode is what a kind's fit and frame see of a node: its triangles,
@@ -342,6 +348,44 @@ func (n *fitNode) triangles() []geom.Triangle {
 		*n.buf, n.got = ts, true
 	}
 	return *n.buf
+}
+
+// vertices returns the distinct vertices of the node's triangles, in the
+// order they first appear in its ids, three to a triangle (the last
+// repeated to fill the last triangle): the points that bv.FitOBBHull and
+// bv.FitRSSHull fit as they would the triangles' corners, a sixth of them
+// on a grid mesh. It uses the scratch's buffers, which the next call
+// overwrites.
+func (n *fitNode) vertices() []geom.Triangle {
+	sc := n.sc
+	if len(sc.seen) < len(n.m.Verts) {
+		sc.seen, sc.stamp = make([]int32, len(n.m.Verts)), 0
+	}
+	sc.stamp++
+	st := sc.stamp
+	vs := sc.verts[:0]
+	var t geom.Triangle
+	k := 0
+	for _, id := range n.ids {
+		for _, v := range n.m.Tris[id] {
+			if sc.seen[v] == st {
+				continue
+			}
+			sc.seen[v] = st
+			t[k] = n.m.Verts[v]
+			if k++; k == 3 {
+				vs, k = append(vs, t), 0
+			}
+		}
+	}
+	if k > 0 {
+		for j := k; j < 3; j++ {
+			t[j] = t[k-1]
+		}
+		vs = append(vs, t)
+	}
+	sc.verts = vs
+	return vs
 }
 
 var axes = [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
@@ -550,11 +594,7 @@ func (b *vbuilder[V]) split(lo, hi int, v *V, nd *fitNode) int {
 		}
 		order = rank(score, false)
 	default:
-		var score [3]float64
-		for a, d := range dirs {
-			score[a] = variance(ids, key(d))
-		}
-		order = rank(score, true)
+		order = rank(variances(ids, b.cent, &dirs), true)
 	}
 	for _, a := range order {
 		if mid, ok := partitionBy(ids, b.o.Split, key(dirs[a])); ok {
@@ -564,19 +604,28 @@ func (b *vbuilder[V]) split(lo, hi int, v *V, nd *fitNode) int {
 	return lo + len(ids)/2
 }
 
-// variance returns the variance of the keys of ids, accumulated about the
-// first one to limit cancellation.
-func variance(ids []int32, key func(t int32) float64) float64 {
-	ref := key(ids[0])
-	var sum, sq float64
+// variances returns the variance of the centroids of ids along each of
+// dirs, each accumulated about the first centroid to limit cancellation:
+// one pass for the three, the sums in the same order as three passes.
+func variances(ids []int32, cent []geom.Vec3, dirs *[3]geom.Vec3) [3]float64 {
+	c0 := cent[ids[0]]
+	ref := [3]float64{c0.Dot(dirs[0]), c0.Dot(dirs[1]), c0.Dot(dirs[2])}
+	var sum, sq [3]float64
 	for _, t := range ids {
-		d := key(t) - ref
-		sum += d
-		sq += d * d
+		c := cent[t]
+		for a := range 3 {
+			d := c.Dot(dirs[a]) - ref[a]
+			sum[a] += d
+			sq[a] += d * d
+		}
 	}
 	n := float64(len(ids))
-	mean := sum / n
-	return sq/n - mean*mean
+	var v [3]float64
+	for a := range 3 {
+		mean := sum[a] / n
+		v[a] = sq[a]/n - mean*mean
+	}
+	return v
 }
 
 // validate checks the tree's invariants, as Read does (see check): the
