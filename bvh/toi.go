@@ -253,6 +253,10 @@ func (s *sweepState) window(env, fly *Tree, t0, t1 float64, sc *Scratch) bool {
 	s.tm = t0 + (t1-t0)/2
 	s.h = (t1 - t0) / 2
 	s.mid, s.start = s.at(s.tm), s.at(t0)
+	if s.wcur++; s.wcur == 0 {
+		clear(s.wAt)
+		s.wcur = 1
+	}
 	s.cands = s.cands[:0]
 	s.handed = 0
 	pad := s.pad(t0, t1, s.rho)
@@ -327,7 +331,13 @@ type sweepState struct {
 	va, vb []geom.Vec3
 	vAt    []uint32
 	cur    uint32
-	seen   map[Pair]struct{}
+	// w0 and wn are the flying vertices at the window's start and their
+	// norms, computed once per window: wAt[x] == wcur.
+	w0   []geom.Vec3
+	wn   []float64
+	wAt  []uint32
+	wcur uint32
+	seen map[Pair]struct{}
 	// The earliest contact so far: [lo, hi] = [min lo, min hi] of the
 	// pairs' intervals, hp the pair of min hi; and the earliest Maybe.
 	hit, maybe bool
@@ -357,7 +367,7 @@ type sweepState struct {
 // flying tree's motion data (nil: computed from fly), emag the largest
 // |coordinate| of env.
 func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo, emag float64) {
-	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, seen: s.seen, cands: s.cands[:0]}
+	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, w0: s.w0, wn: s.wn, wAt: s.wAt, wcur: s.wcur, seen: s.seen, cands: s.cands[:0]}
 	s.m, s.emesh, s.fmesh = m, env, fly
 	s.trans = m.Translating()
 	s.axis, s.angle = m.Rotation()
@@ -392,6 +402,10 @@ func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo,
 	if nv := len(fly.Verts); len(s.vAt) < nv || s.cur == 0 {
 		s.va, s.vb, s.vAt = make([]geom.Vec3, nv), make([]geom.Vec3, nv), make([]uint32, nv)
 		s.cur = 1
+	}
+	if nv := len(fly.Verts); len(s.wAt) < nv {
+		s.w0, s.wn, s.wAt = make([]geom.Vec3, nv), make([]float64, nv), make([]uint32, nv)
+		s.wcur = 0
 	}
 	if s.seen == nil {
 		s.seen = map[Pair]struct{}{}
@@ -437,11 +451,12 @@ func (s *sweepState) out() bool {
 // free of contact.
 func (s *sweepState) stop(t float64) { s.stopped, s.free = true, t }
 
-// pair screens the pair of environment triangle e and flying triangle f,
-// which the window's walk reached: a pair proved apart throughout the
-// window is dropped, the others are kept as candidates with the earliest
-// time at which they can touch.
-func (s *sweepState) pair(e, f int32) {
+// pair screens the pair of environment triangle e (a) and flying triangle
+// f (b, placed at the window's middle pose as the walk's tester places
+// it, as s.mid.ApplyTriangle does), which the window's walk reached: a
+// pair proved apart throughout the window is dropped, the others are kept
+// as candidates with the earliest time at which they can touch.
+func (s *sweepState) pair(e, f int32, a, b geom.Triangle) {
 	s.handed++
 	p := Pair{e, f}
 	if s.trans {
@@ -449,13 +464,21 @@ func (s *sweepState) pair(e, f int32) {
 			return // decided over the whole motion already
 		}
 	}
-	a := s.emesh.Triangle(int(e))
-	ix := s.fmesh.Tris[f]
-	model := geom.Triangle{s.fmesh.Verts[ix[0]], s.fmesh.Verts[ix[1]], s.fmesh.Verts[ix[2]]}
-	b := s.mid.ApplyTriangle(model)
+	// The flying triangle at the window's start, and its vertices' norms
+	// (computed once per window).
+	var b0 geom.Triangle
+	var n [3]float64
+	for j, x := range s.fmesh.Tris[f] {
+		if s.wAt[x] != s.wcur {
+			v := s.fmesh.Verts[x]
+			s.w0[x], s.wn[x] = s.start.Apply(v), v.Norm()
+			s.wAt[x] = s.wcur
+		}
+		b0[j], n[j] = s.w0[x], s.wn[x]
+	}
 	v := s.speed
 	if !s.trans {
-		rho := max(model[0].Norm(), model[1].Norm(), model[2].Norm()) * (1 + 0x1p-48)
+		rho := max(n[0], n[1], n[2]) * (1 + 0x1p-48)
 		v = (s.dT + s.angle*rho) * (1 + 0x1p-40)
 	}
 	// Within the window the flying triangle stays within h·v + slack of
@@ -475,7 +498,6 @@ func (s *sweepState) pair(e, f int32) {
 	// At the window's start the pair is at least lb0 apart, so at time t
 	// at least lb0 − slack − (t − t0)·v: not in contact before
 	// t0 + (lb0 − slack)/v (a conservative advancement step of the pair).
-	b0 := s.start.ApplyTriangle(model)
 	lb0 := geom.TriTriLowerBound(a, b0)
 	var pa, pb geom.Vec3
 	d0 := math.NaN()
