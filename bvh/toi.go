@@ -337,7 +337,9 @@ type sweepState struct {
 	wn   []float64
 	wAt  []uint32
 	wcur uint32
-	seen map[Pair]struct{}
+	// stack holds a turning pair's bisection's spans (reused).
+	stack []span
+	seen  map[Pair]struct{}
 	// The earliest contact so far: [lo, hi] = [min lo, min hi] of the
 	// pairs' intervals, hp the pair of min hi; and the earliest Maybe.
 	hit, maybe bool
@@ -367,7 +369,7 @@ type sweepState struct {
 // flying tree's motion data (nil: computed from fly), emag the largest
 // |coordinate| of env.
 func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo, emag float64) {
-	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, w0: s.w0, wn: s.wn, wAt: s.wAt, wcur: s.wcur, seen: s.seen, cands: s.cands[:0]}
+	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, w0: s.w0, wn: s.wn, wAt: s.wAt, wcur: s.wcur, stack: s.stack[:0], seen: s.seen, cands: s.cands[:0]}
 	s.m, s.emesh, s.fmesh = m, env, fly
 	s.trans = m.Translating()
 	s.axis, s.angle = m.Rotation()
@@ -638,11 +640,10 @@ func (s *sweepState) turning(p Pair) {
 		s.take(p, 0, 0)
 		return
 	}
-	type span struct{ lo, hi float64 }
-	stack := []span{{s.t0, s.t1}}
+	stack := append(s.stack[:0], span{s.t0, s.t1})
 	touch := math.Inf(1) // a time at which the pair is proved to touch
 	visits := 0
-	defer func() { s.spans += int64(visits) }()
+	defer func() { s.spans, s.stack = s.spans+int64(visits), stack[:0] }()
 	for len(stack) > 0 {
 		sp := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -719,6 +720,9 @@ func (s *sweepState) turning(p Pair) {
 		s.take(p, touch, touch)
 	}
 }
+
+// span is a span of time [lo, hi] of a turning motion's bisection.
+type span struct{ lo, hi float64 }
 
 // apartTurning reports whether env triangle a and the flying triangle,
 // at b at the pose halfway through a span of half-length h (its
