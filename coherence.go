@@ -89,6 +89,13 @@ type DistanceOptions struct {
 	// Max and reports Far if there are none, which it can often tell much
 	// sooner than the distance ("is it farther than Max?"). 0: none.
 	Max float64
+	// Budget bounds the search: its Tests the pairs of nodes whose bound
+	// it computes and the pairs of leaves whose triangles it measures.
+	// When it runs out the result is Stopped, with the best distance found
+	// so far and a certified lower bound (an approximate answer, cheaply).
+	// The zero value bounds nothing; models without a hierarchy (Brute)
+	// ignore it.
+	Budget Budget
 }
 
 // DistanceResult is the answer of a distance query.
@@ -110,7 +117,16 @@ type DistanceResult struct {
 	// point.
 	Env, Fly   int32
 	PEnv, PFly geom.Vec3
-	Stats      Stats
+	// Stopped says that the budget ran out before the search ended:
+	// Distance is then the smallest distance found so far (+Inf, with Env
+	// and Fly -1, if none below the cut-off), an upper bound on the
+	// answer, Far is false, and Lower bounds the answer from below.
+	Stopped bool
+	// Lower is a certified lower bound on the distance: no two triangles
+	// are closer, but for the witnesses, whose distance is Distance
+	// within Bound. It is Distance when the search ended (Max if Far).
+	Lower float64
+	Stats Stats
 }
 
 // Distance returns the smallest distance between the triangles of env and
@@ -127,11 +143,12 @@ func Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (DistanceResul
 
 // Distance is like the function Distance, with q's scratch state.
 //
-// The hierarchies are walked together from the nearer pair of children,
-// and a pair of nodes is dropped as soon as its volumes prove its triangles
-// no nearer than the best distance found so far (every kind of tree: the
-// bounds are those of the collision tests, computed with their proven
-// rounding). Two triangles' distance is geom.TriTriDistance's.
+// The pairs of nodes of the two hierarchies are searched best first, by a
+// lower bound on the Euclidean distance of their triangles that each kind
+// of tree proves from its volumes (with their proven rounding), and a pair
+// is dropped as soon as its bound is no better than the best distance
+// found so far; a pair of triangles in contact ends the search. Two
+// triangles' distance is geom.TriTriDistance's.
 func (q *Query) Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (DistanceResult, error) {
 	if err := checkQuery(env, fly, pose, QueryOptions{}); err != nil {
 		return DistanceResult{}, err
@@ -143,10 +160,12 @@ func (q *Query) Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (Di
 	if env.tree == nil || fly.tree == nil {
 		r = bruteDistance(env, fly, pose, o)
 	} else {
-		d := bvh.Distance(env.tree, fly.tree, pose, bvh.DistanceOptions{Max: o.Max}, &q.s)
-		r = DistanceResult{Distance: d.Distance, Far: d.Far, Env: d.Env, Fly: d.Fly, PEnv: d.PEnv, PFly: d.PFly, Stats: statsOf(d.Stats)}
+		bo := bvh.DistanceOptions{Max: o.Max, Budget: bvh.Budget{Tests: o.Budget.Tests, Deadline: o.Budget.Deadline}}
+		d := bvh.Distance(env.tree, fly.tree, pose, bo, &q.s)
+		r = DistanceResult{Distance: d.Distance, Far: d.Far, Env: d.Env, Fly: d.Fly, PEnv: d.PEnv, PFly: d.PFly,
+			Stopped: d.Stopped, Lower: d.Lower, Stats: statsOf(d.Stats)}
 	}
-	if !r.Far && r.Distance > 0 {
+	if r.Env >= 0 && r.Distance > 0 {
 		r.Bound = geom.TriTriDistanceBound(env.mesh.Triangle(int(r.Env)), pose.ApplyTriangle(fly.mesh.Triangle(int(r.Fly))))
 	}
 	return r, nil
@@ -170,5 +189,6 @@ func bruteDistance(env, fly *Model, pose geom.Pose, o DistanceOptions) DistanceR
 		}
 	}
 	r.Far = r.Env < 0
+	r.Lower = best
 	return r
 }

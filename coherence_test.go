@@ -137,3 +137,42 @@ func TestDistanceFacade(t *testing.T) {
 		t.Errorf("a budget without a Pending: %v", err)
 	}
 }
+
+// TestDistanceBudget checks the facade's distance budget: a budget of one
+// test stops the search far from a torus (Stopped, not Far, Lower at most
+// the distance, Distance at least it, valid witnesses if any), a large one
+// gives the answer of no budget with Lower = Distance, and brute-force
+// models ignore it.
+func TestDistanceBudget(t *testing.T) {
+	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 600))
+	flyM := gen.Must(gen.Icosphere(geom.V(1, 0, 0), 0.3, 320))
+	p := geom.Translation(geom.V(2, 2, 2))
+	for _, b := range []collide.BV{collide.RSS, collide.KDOP18, collide.Brute} {
+		env, _ := collide.Build(envM, collide.BuildOptions{BV: b})
+		fly, _ := collide.Build(flyM, collide.BuildOptions{BV: b})
+		full, err := collide.Distance(env, fly, p, collide.DistanceOptions{})
+		if err != nil || full.Stopped || full.Lower != full.Distance {
+			t.Fatalf("%v: no budget: %+v, %v", b, full, err)
+		}
+		r, err := collide.Distance(env, fly, p, collide.DistanceOptions{Budget: collide.Budget{Tests: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == collide.Brute {
+			if r.Stopped || r.Distance != full.Distance {
+				t.Errorf("brute: a budget changed the answer: %+v", r)
+			}
+			continue
+		}
+		if !r.Stopped || r.Far || r.Lower > full.Distance || r.Distance < full.Distance {
+			t.Errorf("%v: budget 1: stopped %v far %v lower %g distance %g; the distance is %g", b, r.Stopped, r.Far, r.Lower, r.Distance, full.Distance)
+		}
+		if r.Env >= 0 && r.Bound == 0 {
+			t.Errorf("%v: budget 1: witnesses %d %d without a bound", b, r.Env, r.Fly)
+		}
+		r, _ = collide.Distance(env, fly, p, collide.DistanceOptions{Budget: collide.Budget{Tests: 1 << 40}})
+		if r.Stopped || r.Distance != full.Distance || r.Lower != r.Distance {
+			t.Errorf("%v: a large budget: %+v, want %g", b, r, full.Distance)
+		}
+	}
+}

@@ -90,6 +90,7 @@
 //   - bench/continuous: collide's time of impact against FCL's continuous collision
 //   - bench/distance: collide's distance queries against FCL's
 //   - bench/toolpaths: the dissertation's NC tool-path verification experiments
+//   - bench/queries: issue 30's queries (distance, time of impact, builds) with every kind, each in a process of its own
 //   - bench/peers: the Go side of collide-peers, the driver of the peer libraries
 //   - bench/internal/md (internal): the reports' markdown tables and formats
 //   - bench/internal/flights (internal): making and building the scenes the experiments fly

@@ -12,13 +12,14 @@
 //	continuous  collide's time of impact against FCL's continuous collision       collide bench --ccd-peers
 //	distance    collide's distance queries against FCL's
 //	toolpaths   the dissertation's NC tool-path verification (chapter 8)          collide bench --nc
+//	queries     issue 30's queries and builds with every kind, beside the peers'  collide bench --queries
 //
 // Beside them: bench/scenes makes the paper's scenes and ours, bench/plot
 // draws the charts, bench/boxtrace reads and writes the box traces that
 // broadpeers replays, and bench/peers is the Go side of collide-peers, the
 // C++ driver of the peer libraries (its sources in bench/peers/driver,
-// built by bench/peers/build.sh), which versus, broadpeers, continuous and
-// distance run.
+// built by bench/peers/build.sh), which versus, broadpeers, continuous,
+// distance and queries run.
 //
 // # The shape of an experiment
 //

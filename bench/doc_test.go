@@ -16,6 +16,7 @@ import (
 	"github.com/collide3d/collide/bench/continuous"
 	"github.com/collide3d/collide/bench/distance"
 	"github.com/collide3d/collide/bench/paper"
+	"github.com/collide3d/collide/bench/queries"
 	"github.com/collide3d/collide/bench/toolpaths"
 	"github.com/collide3d/collide/bench/versus"
 	"github.com/collide3d/collide/bench/worlds"
@@ -33,6 +34,7 @@ var (
 	_ bench.Run[continuous.Config, *continuous.Report] = continuous.Run
 	_ bench.Run[distance.Config, *distance.Report]     = distance.Run
 	_ bench.Run[toolpaths.Config, *toolpaths.Report]   = toolpaths.Run
+	_ bench.Run[queries.Config, *queries.Report]       = queries.Run
 )
 
 // Every experiment runs the same way: a Config, Run with a context, and

@@ -115,7 +115,8 @@
 // kind's: its node array (the impl interface of kinds.go); its query type
 // implementing pairOps (traverse.go), with the volume test (overlap) and,
 // next to it, the separation (sep) that gives the same verdict with a
-// lower bound on the distance, its leaf tests and ready; a
+// lower bound on the distance, and after it the Euclidean bound of the
+// distance search (lowerBound, see sep.go), its leaf tests and ready; a
 // //specialize:copy line naming the query type, from which go generate
 // copies the traversal for the kind, and a //specialize:case line naming
 // its node array's type and the call that runs its query, from which it

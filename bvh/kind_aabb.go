@@ -113,6 +113,27 @@ func (q *aabbQuery) sep(e, f int32, _ *noFrame) float64 {
 	return q.leavesSep(e, f)
 }
 
+// lowerBound of AABB trees: as for OBB trees (the boxes' axes are the
+// models', the flying one's the columns of the pose's rotation), a leaf's
+// triangles against the box on its axes (envAxesLower, flyAxesLower). See
+// sep.go.
+func (q *aabbQuery) lowerBound(e, f int32, x *noFrame) float64 {
+	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
+	switch {
+	case ei && fi:
+		a, b := q.et.vol(e), q.ft.vol(f)
+		t := q.sc.wc[f].Sub(a.C)
+		return max(boxFaceLower(a.H, b.H, &q.r, &q.absR, t, q.pad), boxRectLower(a.H, b.H, &q.r, t, q.pad))
+	case fi:
+		v := q.ft.vol(f)
+		return q.envAxesLower(e, v.C, v.H, 0)
+	case ei:
+		v := q.et.vol(e)
+		return q.flyAxesLower(f, v.C, v.H, 0)
+	}
+	return q.leavesLower(e, f)
+}
+
 // flyLeaf tests environment box e against the triangles of flying leaf f
 // at the pose.
 func (q *aabbQuery) flyLeaf(e, f int32) bool {

@@ -398,6 +398,18 @@ func (q *boxQuery) sep(_, _ int32, x *boxFrame) float64 {
 	return bv.OBBSeparation(eh, fh, &q.r, &q.absR, q.pose.Apply(fc).Sub(ec), q.pad) * sepScale
 }
 
+// lowerBound of box-trees: the largest of sep's bound, the gaps along each
+// box's face axes combined (boxFaceLower) and the distance of the
+// rectangle swept spheres around the boxes of the frame x (boxRectLower), computed from the same centres and half-extents, whose
+// rounding the padding covers as it covers the test's. See sep.go.
+func (q *boxQuery) lowerBound(e, f int32, x *boxFrame) float64 {
+	eb, fb := &x.eb, &x.fb
+	ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
+	eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
+	t := q.pose.Apply(fc).Sub(ec)
+	return max(bv.OBBSeparation(eh, fh, &q.r, &q.absR, t, q.pad)*sepScale, boxFaceLower(eh, fh, &q.r, &q.absR, t, q.pad), boxRectLower(eh, fh, &q.r, t, q.pad))
+}
+
 func (q *boxQuery) eref(e int32) int32            { return q.et.nodes[e].ref }
 func (q *boxQuery) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
 func (q *boxQuery) fkids(f int32) (l, r int32) {

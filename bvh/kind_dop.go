@@ -289,6 +289,76 @@ func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 	}
 	return g
 }
+
+// lowerBound of k-DOP trees: the largest of sep's bound, the distance of
+// the two k-DOPs' axis boxes (their first three slabs: every direction
+// set starts with the axes, whose gaps, computed as sep computes them, are
+// certified as sep's: euclid, see sep.go), and the gap along a combination
+// of the separating slabs' directions.
+//
+// The combination: where slab i separates, G_i = fl(L_f − H_e) > 0 (or
+// L_e − H_f, direction −d_i) bounds s_i·d_i·v from below for every v = y −
+// x, y a flying point and x an environment one, to within its rounding: the
+// exact gap is at least G_i(1 − u). For any weights c_i ≥ 0, v·M ≥ Σ c_i
+// G_i(1 − u) with M = Σ c_i s_i d_i, so |v| ≥ Σ c_i G_i(1 − u) / |M|
+// (Cauchy–Schwarz). The weights c_i = fl(G_i/|d_i|²) make M the separating
+// unit normals weighted by their gaps (on the axes alone it gives their
+// boxes' distance). The numerator, a sum of at most 13 rounded products of
+// non-negative numbers, is within a factor 1 + 15u of the exact one; M's
+// components (sums of ±c_i, d_i's entries being 0 or ±1) are within
+// 13u·Σc_i each, so |M| ≤ fl(√fl(M·M))(1 + 2⁻⁴⁸) + 2⁻⁴⁶·Σc_i; the quotient
+// and its scaling by 1 − 2⁻⁴⁵ cover the rest. An infinite or tiny gap
+// (below 2⁻⁹⁰⁰, where a product may underflow) leaves the combination out.
+func (q *dopQuery[F, A]) lowerBound(e, f int32, x *noFrame) float64 {
+	g := q.sep(e, f, x)
+	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
+	n := len(*a)
+	w := dopW[n][0]
+	dirs, mu := &dopDirs[n], &dopMu[n]
+	var gs [3]float64
+	var num, sum float64
+	var m geom.Vec3
+	for i := 0; i < n; i += 2 {
+		c := float64((*a)[i]) - float64((*b)[i+1])
+		sg := 1.0
+		if !(c > 0) {
+			c, sg = float64((*b)[i])-float64((*a)[i+1]), -1
+			if !(c > 0) {
+				continue
+			}
+		}
+		if !(c >= 0x1p-900 && c <= math.MaxFloat64) {
+			return max(g, euclid(gs[0], gs[1], gs[2]))
+		}
+		j := i / 2
+		if j < 3 {
+			gs[j] = c * w
+		}
+		cj := c * mu[j]
+		num += cj * c
+		sum += cj
+		m = m.Add(dirs[j].Scale(sg * cj))
+	}
+	g = max(g, euclid(gs[0], gs[1], gs[2]))
+	if sum > 0 && num <= math.MaxFloat64 {
+		den := math.Sqrt(m.Dot(m))*(1+0x1p-48) + 0x1p-46*sum
+		g = max(g, num/den*(1-0x1p-45))
+	}
+	return g
+}
+
+// dopDirs[k][i] is direction i of the k-DOP set k, and dopMu[k][i] its
+// weight in lowerBound's combination, 1/|d_i|² rounded.
+var dopDirs, dopMu = func() (d [27][bv.MaxSlabs]geom.Vec3, mu [27][bv.MaxSlabs]float64) {
+	for _, k := range bv.Ks {
+		for i := range k.Slabs() {
+			d[k][i] = k.Dir(i)
+			mu[k][i] = 1 / d[k][i].Dot(d[k][i])
+		}
+	}
+	return d, mu
+}()
+
 func (q *dopQuery[F, A]) eref(e int32) int32            { return q.et.nodes[e].ref }
 func (q *dopQuery[F, A]) ekids(e, x int32) (l, r int32) { return e + 1, e + x }
 func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {

@@ -146,6 +146,40 @@ func (q *obbQuery) sep(e, f int32, _ *noFrame) float64 {
 	return q.leavesSep(e, f)
 }
 
+// lowerBound of OBB trees. Two internal nodes: the largest of sep's bound,
+// the gaps along each box's face axes combined (boxFaceLower) and the
+// distance of the rectangle swept spheres around the boxes
+// (boxRectLower); a leaf: its triangles' gaps along the box's axes
+// combined (envFrameLower, flyFrameLower); two leaves: the distance of
+// their boxes. See sep.go.
+func (q *obbQuery) lowerBound(e, f int32, x *noFrame) float64 {
+	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
+	switch {
+	case ei && fi:
+		a, b := q.et.vol(e), q.ft.vol(f)
+		wax := &q.sc.wax[f]
+		d := q.sc.wc[f].Sub(a.C)
+		var r, absR geom.Mat3
+		for i := range 3 {
+			ai := a.Axes.Row(i)
+			for j := range 3 {
+				x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
+				r[i][j], absR[i][j] = x, math.Abs(x)
+			}
+		}
+		t := a.Axes.MulVec(d)
+		return max(bv.OBBSeparation(a.Half, b.Half, &r, &absR, t, q.pad)*sepScale, boxFaceLower(a.Half, b.Half, &r, &absR, t, q.pad),
+			boxRectLower(a.Half, b.Half, &r, t, q.pad))
+	case fi:
+		v := q.ft.vol(f)
+		return q.envFrameLower(e, v.C, &v.Axes, v.Half)
+	case ei:
+		v := q.et.vol(e)
+		return q.flyFrameLower(f, v.C, &v.Axes, v.Half)
+	}
+	return q.leavesLower(e, f)
+}
+
 // flyLeaf tests environment box e against the triangles of flying leaf f
 // at the pose.
 func (q *obbQuery) flyLeaf(e, f int32) bool {

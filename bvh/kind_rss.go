@@ -140,6 +140,25 @@ func (q *rssQuery) sep(e, f int32, _ *noFrame) float64 {
 	return q.leavesSep(e, f)
 }
 
+// lowerBound of RSS trees: two internal nodes, sep's bound (the distance
+// of the volumes, Euclidean already); a leaf, its triangles' gaps along
+// the axes of the volume's box combined (as sep measures them); two
+// leaves, the distance of their boxes. See sep.go.
+func (q *rssQuery) lowerBound(e, f int32, x *noFrame) float64 {
+	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
+	switch {
+	case ei && fi:
+		return q.sep(e, f, x)
+	case fi:
+		v := q.ft.vol(f)
+		return q.envFrameLower(e, v.C, &v.Axes, rssBox(v))
+	case ei:
+		v := q.et.vol(e)
+		return q.flyFrameLower(f, v.C, &v.Axes, rssBox(v))
+	}
+	return q.leavesLower(e, f)
+}
+
 // flyLeaf tests environment volume e, by its bounding box in its frame
 // (|s_k| ≤ L_k + R, |s_2| ≤ R), against the triangles of flying leaf f at
 // the pose.

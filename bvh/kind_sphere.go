@@ -104,6 +104,26 @@ func (q *sphereQuery) sep(e, f int32, _ *noFrame) float64 {
 	return q.leavesSep(e, f)
 }
 
+// lowerBound of sphere trees: two internal nodes, sep's bound (the
+// distance of the spheres, Euclidean already); a leaf, the larger of its
+// triangles' gaps to the sphere's cube combined and their distance to the
+// centre less the radius; two leaves, the distance of their boxes. See
+// sep.go.
+func (q *sphereQuery) lowerBound(e, f int32, x *noFrame) float64 {
+	ei, fi := uint32(e) < uint32(len(q.et.nodes)), uint32(f) < uint32(len(q.ft.nodes))
+	switch {
+	case ei && fi:
+		return q.sep(e, f, x)
+	case fi:
+		v := q.ft.vol(f)
+		return max(q.envAxesLower(e, v.C, geom.Vec3{X: v.R, Y: v.R, Z: v.R}, 0), q.envAxesLower(e, v.C, geom.Vec3{}, v.R))
+	case ei:
+		v := q.et.vol(e)
+		return max(q.flyAxesLower(f, v.C, geom.Vec3{X: v.R, Y: v.R, Z: v.R}, 0), q.flyAxesLower(f, v.C, geom.Vec3{}, v.R))
+	}
+	return q.leavesLower(e, f)
+}
+
 // flyLeaf tests environment sphere e, by its bounding cube, against the
 // triangles of flying leaf f at the pose.
 func (q *sphereQuery) flyLeaf(e, f int32) bool {

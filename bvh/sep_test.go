@@ -85,6 +85,7 @@ type sepStats struct {
 	pairs, brute, disjoint, pos int
 	far, farPos                 int // well-separated pairs, and those with g > 0
 	sameTests, leafTests        int
+	ratio                       float64 // lowerBound's least fraction of the distance of well-separated pairs
 }
 
 // TestSep checks pairOps.sep for every kind and configuration on random
@@ -124,7 +125,7 @@ func TestSep(t *testing.T) {
 			for pi, pose := range sc.poses {
 				for _, eps := range []float64{0, sc.scale * 0.05} {
 					name := fmt.Sprintf("%s/%s/pose%d/eps%g", optName(o), sc.name, pi, eps)
-					sepCheck(t, name, env, fly, pose, eps, rng, st)
+					sepCheck(t, name, env, fly, pose, eps, rng, st, false)
 				}
 			}
 		}
@@ -147,7 +148,7 @@ func TestSep(t *testing.T) {
 
 // sepCheck checks the query of fly at pose against env, tolerance eps,
 // on random pairs of nodes.
-func sepCheck(t *testing.T, name string, env, fly *Tree, pose geom.Pose, eps float64, rng *rand.Rand, st *sepStats) {
+func sepCheck(t *testing.T, name string, env, fly *Tree, pose geom.Pose, eps float64, rng *rand.Rand, st *sepStats, lower bool) {
 	t.Helper()
 	o := QueryOptions{Eps: eps, All: true}.request()
 	s := new(Scratch)
@@ -155,40 +156,40 @@ func sepCheck(t *testing.T, name string, env, fly *Tree, pose geom.Pose, eps flo
 	switch e := env.impl.(type) {
 	case *tree[float32, [6]float32]:
 		q := e.query(env, fly, pose, o, s, nil)
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *tree[float32, [14]float32]:
 		q := e.query(env, fly, pose, o, s, nil)
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *tree[float32, [18]float32]:
 		q := e.query(env, fly, pose, o, s, nil)
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *tree[float32, [26]float32]:
 		q := e.query(env, fly, pose, o, s, nil)
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *tree[float64, [6]float64]:
 		q := e.query(env, fly, pose, o, s, nil)
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *tree[float64, [14]float64]:
 		q := e.query(env, fly, pose, o, s, nil)
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *tree[float64, [18]float64]:
 		q := e.query(env, fly, pose, o, s, nil)
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *tree[float64, [26]float64]:
 		q := e.query(env, fly, pose, o, s, nil)
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *vtree[bv.OBB]:
 		q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, nil, true)}
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *vtree[bv.Sphere]:
 		q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, nil, false)}
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *vtree[box]:
 		q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, nil, false)}
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *vtree[bv.RSS]:
 		q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, nil, true)}
-		checkSepQuery(t, name, &q, nf, nil, rng, st)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *boxTree:
 		q := newBoxQuery(env, fly, pose, o, s, nil)
 		ft := fly.impl.(*boxTree)
@@ -197,7 +198,7 @@ func sepCheck(t *testing.T, name string, env, fly *Tree, pose geom.Pose, eps flo
 			eb, fb := boxes(ei, fi)
 			return boxFrame{eb, fb}
 		}
-		checkSepQuery(t, name, &q, frame, boxes, rng, st)
+		checkSepQuery(t, name, &q, frame, boxes, rng, st, lower)
 	default:
 		t.Fatalf("%s: no case for %T", name, env.impl)
 	}
@@ -255,8 +256,12 @@ func flyLeaves[X any, P pairOps[X]](p P, f int32) []int32 {
 
 // checkSepQuery checks sep on the query p: frame gives a pair's frame,
 // boxes (box-trees) the boxes whose parts of the triangles sep bounds.
+// With lower, it checks lowerBound instead (on a query at tolerance 0):
+// below the distance of every two triangles below the pair, at least
+// sep's bound (so positive where the kind's test says disjoint), and
+// counted in st.ratio where the pair is well separated.
 func checkSepQuery[X any, P pairOps[X]](t *testing.T, name string, p P, frame func(e, f int32) X,
-	boxes func(e, f int32) (geom.AABB, geom.AABB), rng *rand.Rand, st *sepStats) {
+	boxes func(e, f int32) (geom.AABB, geom.AABB), rng *rand.Rand, st *sepStats, lower bool) {
 	t.Helper()
 	// All nodes, internal ones and leaves.
 	envNodes := allNodes(0, func(n int32) (int32, int32, bool) {
@@ -280,6 +285,14 @@ func checkSepQuery[X any, P pairOps[X]](t *testing.T, name string, p P, frame fu
 		disjoint, same, tested := kindTest(p, e, f, &x)
 		g := p.sep(e, f, &x)
 		st.pairs++
+		if lower {
+			sg := g
+			if g = p.lowerBound(e, f, &x); g < sg {
+				t.Errorf("%s: pair (%d, %d): lowerBound %g below sep's %g", name, e, f, g, sg)
+				fails++
+			}
+			same = false
+		}
 		if tested {
 			if disjoint {
 				st.disjoint++
@@ -292,7 +305,7 @@ func checkSepQuery[X any, P pairOps[X]](t *testing.T, name string, p P, frame fu
 				}
 			} else {
 				st.leafTests++
-				if g > 0 && !disjoint {
+				if g > 0 && !disjoint && !lower {
 					t.Errorf("%s: pair (%d, %d): g = %g > 0 but the leaf test says they may meet", name, e, f, g)
 					fails++
 				}
@@ -370,6 +383,7 @@ func checkSepQuery[X any, P pairOps[X]](t *testing.T, name string, p P, frame fu
 				if g > 0 {
 					st.farPos++
 				}
+				st.ratio = min(st.ratio, g/minD)
 			}
 		} else if boxes != nil && !math.IsInf(minD, 1) {
 			// Box-trees: the boxes are what sep measures.
@@ -593,4 +607,106 @@ func benchSep[X any, P pairOps[X]](b *testing.B, name string, p P, frame func(e,
 		}
 	})
 	_ = sink
+}
+
+// TestLowerBound checks pairOps.lowerBound for every kind and
+// configuration as TestSep checks sep, at tolerance 0, on its scenes and
+// on the torus and ball offset along diagonals (where a bound along one
+// axis is √3 times too small) near the origin and far from it: never
+// above the distance of two triangles below the pair (brute force, less
+// TriTriDistance's error; zero where they touch), never below sep's; and
+// Euclidean: on the well-separated pairs, at least 0.6 of their distance
+// for the kinds with volumes at the leaves or nodes in one frame
+// (k-DOPs, spheres, RSS).
+func TestLowerBound(t *testing.T) {
+	short := testing.Short() || !longtest.Exhaustive()
+	scenes := sepScenes(short)
+	torus := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 600))
+	ball := gen.Must(gen.Icosphere(geom.V(1, 0, 0), 0.35, 320))
+	rng := rand.New(rand.NewPCG(5, 6))
+	diag := sepScene{name: "torus-ball-diagonal", env: torus, fly: ball, scale: 0.1}
+	for _, d := range []float64{0.4, 1, 3, 1e6} {
+		diag.poses = append(diag.poses, geom.Translation(geom.V(d, d, d)), geom.Translation(geom.V(-d, d, -d)),
+			geom.FromAxisAngle(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), 1, geom.V(d, -d, d)))
+	}
+	scenes = append([]sepScene{diag}, scenes...)
+	for oi, o := range sepOptions() {
+		// By default a third of the k-DOP configurations (every k, both
+		// storages, both leaf sizes among them), every other kind's.
+		if !longtest.Enabled() && o.Kind == KDOP && oi%3 != 0 {
+			continue
+		}
+		st := &sepStats{ratio: math.Inf(1)}
+		for si, sc := range scenes {
+			// By default each configuration takes the diagonal scene, the
+			// torus and every fourth adversarial scene, in turn.
+			if !longtest.Enabled() && si > 1 && (oi+si)%4 != 0 {
+				continue
+			}
+			env, err := Build(sc.env, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fly, err := Build(sc.fly, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for pi, pose := range sc.poses {
+				sepCheck(t, fmt.Sprintf("%s/%s/pose%d", optName(o), sc.name, pi), env, fly, pose, 0, rng, st, true)
+			}
+		}
+		t.Logf("%-22s pairs %5d brute %5d disjoint %5d g>0 %5d; well separated %d, g>0 %d, least g/distance %.3f",
+			optName(o), st.pairs, st.brute, st.disjoint, st.pos, st.far, st.farPos, st.ratio)
+		if st.far < 25 || st.farPos < st.far {
+			t.Errorf("%s: %d of %d well-separated pairs with g > 0", optName(o), st.farPos, st.far)
+		}
+		if (o.Kind == KDOP || o.Kind == Sphere || o.Kind == RSS) && st.ratio < 0.6 {
+			t.Errorf("%s: lowerBound %.3f of the distance of a well-separated pair: not Euclidean", optName(o), st.ratio)
+		}
+	}
+}
+
+// TestDirGap checks dirGap, the triangles' bound of the distance search,
+// against geom.TriTriDistance on random pairs of triangles of sizes from
+// 1e-6 to 1 at distances from 0 to 1e3, about the origin and 1e8 from it,
+// and on touching pairs (a shared vertex, a vertex on the other's plane):
+// never above the distance (less its error bound), zero on contact, and
+// close to it for small triangles far apart.
+func TestDirGap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	v := func(s float64) geom.Vec3 {
+		return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(s)
+	}
+	tight := 0
+	for i := range 20000 {
+		o := geom.Vec3{}
+		if i%2 == 1 {
+			o = v(1e8)
+		}
+		size := math.Pow(10, -6*rng.Float64())
+		dist := math.Pow(10, 3*rng.Float64()-1) * float64(i%5) / 4
+		ca, cb := o, o.Add(v(dist))
+		a := geom.Triangle{ca.Add(v(size)), ca.Add(v(size)), ca.Add(v(size))}
+		b := geom.Triangle{cb.Add(v(size)), cb.Add(v(size)), cb.Add(v(size))}
+		switch i % 7 {
+		case 5:
+			b[0] = a[1] // a shared vertex
+		case 6:
+			b[2] = a[0].Add(a[1]).Scale(0.5) // a vertex on an edge (to rounding)
+		}
+		d, _, _ := geom.TriTriDistance(a, b)
+		g := dirGap(&a, &b)
+		if g > d+geom.TriTriDistanceBound(a, b) {
+			t.Fatalf("pair %d: dirGap %g above the distance %g (a %v, b %v)", i, g, d, a, b)
+		}
+		if d == 0 && g > 0 {
+			t.Fatalf("pair %d: dirGap %g on contact", i, g)
+		}
+		if d > 100*size && g > d*0.99 {
+			tight++
+		}
+	}
+	if tight < 1000 {
+		t.Errorf("dirGap within 1%% of the distance of small triangles far apart only %d times", tight)
+	}
 }

@@ -139,6 +139,13 @@ func (q *toyQuery) sep(e, f int32, _ *noFrame) float64 {
 	return bv.SphereSeparation(q.sc.wc[f].Sub(a.C), a.R+b.R+q.pad) * sepScale
 }
 
+// lowerBound is sep's bound, which for two spheres is their distance
+// already, and for leaves proves nothing (a toy kind need not bound
+// them).
+func (q *toyQuery) lowerBound(e, f int32, x *noFrame) float64 {
+	return q.sep(e, f, x)
+}
+
 // The toy kind's leaves cull nothing: their triangles are tested exactly.
 func (q *toyQuery) envLeaf(_, _ int32) bool { return true }
 func (q *toyQuery) flyLeaf(_, _ int32) bool { return true }

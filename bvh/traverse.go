@@ -33,9 +33,10 @@ import "math"
 // al. (walk.restarts); modeBudget and modeResume walk in chunks of a
 // budget (walk.budget); modeFront starts from the pairs the last query of
 // the pair ended at and records where it ends (track, walk.front). The
-// other entry points are modes too: a distance query walks the nearer
-// pair first and drops the pairs proved no nearer than the best distance
-// so far (nearest, walk.dist); a continuous query's search (modeSweep) and
+// other entry points are modes too: a distance query searches the pairs
+// best first, by the Euclidean bound lowerBound proves, and drops the
+// pairs proved no nearer than the best distance so far (nearest,
+// walk.dist); a continuous query's search (modeSweep) and
 // the near search (modeNear) walk from the roots and hand the triangles of
 // the leaves they reach to the tester's sweep or callback instead of
 // testing them.
@@ -121,6 +122,19 @@ type pairOps[X any] interface {
 	// included, with f's volume at the pose (ready). See sep.go, and each
 	// kind's sep next to its overlap.
 	sep(e, f int32, x *X) float64
+	// lowerBound returns a lower bound, proved with the rounding, on the
+	// Euclidean distance between the triangles below e and f: every
+	// environment triangle below e is at least that far from every flying
+	// triangle below f at the pose (as tester.flyTriangle computes it),
+	// ignoring the query's tolerance (distance queries have none); ≤ 0
+	// proves nothing. It takes any pair, leaves included, with f's volume
+	// at the pose (ready), and is at least sep's bound at tolerance 0
+	// (the largest of valid bounds is valid): where sep bounds the gap
+	// along one axis, lowerBound combines gaps along several, or measures
+	// the distance of the volumes. The distance search orders and prunes
+	// its pairs by it. See sep.go, and each kind's lowerBound next to
+	// its sep.
+	lowerBound(e, f int32, x *X) float64
 	// ready puts flying node f's volume at the query's pose, if it is not
 	// there yet (a walk seeded with other pairs than the roots' readies
 	// its seeds).
@@ -191,11 +205,11 @@ type budgetWalk struct {
 }
 
 // distWalk is the state of modeDistance (see distance.go): the best
-// distance so far and its witnesses (d), and the walk's stack of pairs
+// distance so far and its witnesses (d), and the search's queue of pairs
 // with their lower bounds.
 type distWalk[X any] struct {
 	d     *distState
-	stack []fentry[X]
+	queue distQueue[X]
 }
 
 // noLimit is the limit of a walk without a budget.
@@ -547,38 +561,57 @@ func raise[X any, P pairOps[X]](p P, fs *frontState[X], next []fentry[X], merged
 	}
 }
 
-// nearest runs the distance query p (w.dist.d): the walk of a tolerance
-// query whose tolerance is the smallest distance found so far. It starts
-// at the pair on the stack, tests the triangles of each pair of leaves it
-// reaches, and of each pair of children it splits a pair into, computes
-// the lower bounds sep proves and visits the nearer first, dropping every
-// pair whose bound, less the slack of the computed distances, is not below
-// the best distance so far.
+// nearest runs the distance query p (w.dist.d) best first: from a
+// priority queue of pairs of nodes ordered by the lower bound lowerBound
+// proves on the distance of their triangles (ties to the newest pair:
+// depth first where the volumes overlap), starting at the pair on the
+// stack. It takes the first pair; a pair of leaves has its triangles
+// measured, any other is split into the pairs of one node's children,
+// whose bounds it computes and queues those below the best distance so far
+// (less the slack of the computed distances). It ends when the first
+// pair's bound is no better than the best distance (every other pair's is
+// at least as large), at a contact (distance 0, which nothing beats), or
+// when its budget runs out (d.stopped, d.lower the first pair's bound).
 func nearest[X any, P pairOps[X]](p P, w *walk[X]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[X]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -589,25 +622,30 @@ func nearest[X any, P pairOps[X]](p P, w *walk[X]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[X]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[X]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+			left--
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
 		}
-		if a.low > b.low {
+		// The nearer pair last, the newer: of equal bounds, the first
+		// child is taken first, as Collide takes it.
+		if lows[0] > lows[1] {
 			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
 		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
 		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probes is what the cost probes of a query test: the pairs (ia[j], ib[j])

@@ -317,27 +317,42 @@ func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -348,25 +363,29 @@ func nearestAABB(p *aabbQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+			left--
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
 		}
-		if a.low > b.low {
+
+		if lows[0] > lows[1] {
 			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
 		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
 		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeAABB is probe for noFrame, *aabbQuery.
@@ -705,27 +724,42 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[boxFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -736,25 +770,29 @@ func nearestBox(p *boxQuery, w *walk[boxFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[boxFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[boxFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+			left--
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
 		}
-		if a.low > b.low {
+
+		if lows[0] > lows[1] {
 			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
 		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
 		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeBox is probe for boxFrame, *boxQuery.
@@ -1093,27 +1131,42 @@ func nearestDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) 
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -1124,25 +1177,29 @@ func nearestDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame]) 
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+			left--
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
 		}
-		if a.low > b.low {
+
+		if lows[0] > lows[1] {
 			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
 		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
 		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeDOP is probe for noFrame, *dopQuery[F, A].
@@ -1481,27 +1538,42 @@ func nearestOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -1512,25 +1584,29 @@ func nearestOBB(p *obbQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+			left--
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
 		}
-		if a.low > b.low {
+
+		if lows[0] > lows[1] {
 			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
 		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
 		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeOBB is probe for noFrame, *obbQuery.
@@ -1869,27 +1945,42 @@ func nearestRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -1900,25 +1991,29 @@ func nearestRSS(p *rssQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+			left--
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
 		}
-		if a.low > b.low {
+
+		if lows[0] > lows[1] {
 			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
 		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
 		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeRSS is probe for noFrame, *rssQuery.
@@ -2257,27 +2352,42 @@ func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	d := w.dist.d
 	leafTests := p.leafTests()
-	stack := w.dist.stack[:0]
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
 	for _, it := range w.stack {
-		stack = append(stack, fentry[noFrame]{item: it})
+		q.push(it, 0)
 	}
 	w.stack = w.stack[:0]
-	for len(stack) > 0 {
-		top := len(stack) - 1
-		c := stack[top]
-		stack = stack[:top]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
 		if c.low-d.slack >= d.best {
-			continue
+			break
 		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
 		e, f := c.e, c.f
 		er := p.eref(e)
 		fl, fr := p.fkids(f)
 		if er < 0 && fl < 0 {
+			left--
 			et, ft := p.tris(e, f)
 			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
 			continue
 		}
-		a, b := c, c
+		a, b := c.item, c.item
 		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
 			a.e, b.e = p.ekids(e, er)
 			p.esplit(e, &a.x, &b.x)
@@ -2288,25 +2398,29 @@ func nearestSphere(p *sphereQuery, w *walk[noFrame]) {
 			p.ready(fl)
 			p.ready(fr)
 		}
-		for _, x := range [2]*fentry[noFrame]{&a, &b} {
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
 			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
 				t.st.LeafTests++
 			} else {
 				t.st.BVTests++
 			}
-			x.low = max(p.sep(x.e, x.f, &x.x), 0)
+			left--
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
 		}
-		if a.low > b.low {
+
+		if lows[0] > lows[1] {
 			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
 		}
-		if b.low-d.slack < d.best {
-			stack = append(stack, b)
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
 		}
-		if a.low-d.slack < d.best {
-			stack = append(stack, a)
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
 		}
 	}
-	w.dist.stack = stack[:0]
+	q.h = q.h[:0]
 }
 
 // probeSphere is probe for noFrame, *sphereQuery.

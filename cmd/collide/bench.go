@@ -18,6 +18,7 @@ import (
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
 	"github.com/collide3d/collide/bench/paper"
+	"github.com/collide3d/collide/bench/queries"
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/bench/toolpaths"
 	"github.com/collide3d/collide/bench/versus"
@@ -49,6 +50,12 @@ type benchOptions struct {
 	ccdPeers bool
 	// nc runs the NC verification experiments (package bench/toolpaths).
 	nc bool
+	// queries runs issue 30's rows with every kind (package
+	// bench/queries), each query under cap (builds and the driver's runs
+	// ten times it), a run past it waited for up to drain.
+	queries    bool
+	cap, drain time.Duration
+	before     string
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -172,10 +179,35 @@ and polyhedral tools (a ball, a rounded flat end, a nearly conical tool)
 at the moves' ends. It writes nc.md: per environment and test the
 contacts, the time of each tree (the least of --rounds rounds, default 3)
 and OBB ÷ 18-DOP, and the dissertation's conclusions checked against
-them. The full run takes about four minutes, --quick about 20 seconds.`,
+them. The full run takes about four minutes, --quick about 20 seconds.
+With --queries, bench instead times the queries of issue 30 with every
+kind of tree: the distance of homer to bull (Debian's libcgal-demo meshes;
+those rows are left out, saying so, when they are not installed) at the
+diagonal pose and of a ball to a torus far away and in contact, the time
+of impact of homer sliding into bull and of a pebble dropped onto a torus
+along an axis and off it, and the build of a terrain of 10^6 triangles
+(10^5 with --quick), the rows
+%s
+(--scenes picks any). Each kind runs a row in a process of its own (this
+program run again), --rounds times (default 3). It writes queries.md: per row and kind the least and the
+median time, the counts, the answer checked against brute force (SweepAll
+for a motion) where that is affordable and else against the first kind
+that answered, the target (20 ms a query; a build, twice the fastest
+k-DOP build) met or not, and for the builds the heap allocated, its peak,
+the model's size and the process's. No query can stall the run: a process
+whose query passes --cap (default 10s, 500ms with --quick; a build, brute
+force or a driver's run ten times that) is killed and the row shows
+"> cap"; --drain waits up to that much more first, to give its time. With
+--peers, FCL's distance queries answer the same poses and the driver's
+systems build the same terrain (the driver found as with --peers). With
+--before FILE, every kind runs every row in FILE too, right before this
+program: a collide built from an earlier commit that has --queries, for
+figures before and after a change in one run.
+--quick takes well under a minute on an idle machine.`,
 			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
-			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", ")),
+			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", "),
+			strings.Join(queries.SceneNames(), ", ")),
 		flags: func(fs *flag.FlagSet) any {
 			o := &benchOptions{}
 			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about 90 s of processor time)")
@@ -186,12 +218,16 @@ them. The full run takes about four minutes, --quick about 20 seconds.`,
 			fs.BoolVar(&o.force, "force", false, "overwrite an existing report in DIR")
 			fs.BoolVar(&o.peers, "peers", false, "compare collide with FCL, OPCODE, ODE and Bullet (see below)")
 			fs.StringVar(&o.driver, "driver", "", "with --peers: the peers driver `FILE` (default $COLLIDE_PEERS or "+defaultDriver+")")
-			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick); with --front: fly every flight N times, each step timed by its least (default 3)")
+			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick); with --front: fly every flight N times, each step timed by its least (default 3); with --queries: run every row N times with each kind (default 3)")
 			intFlag(fs, &o.slowSteps, "slow-steps", 0, "with --peers: a system slower than 10 ms a query over a flight's first `N` steps flies only those (default 100; -1: no cap)")
 			fs.BoolVar(&o.worlds, "worlds", false, "run the worlds' experiments instead: CDFast's, many bodies, cores (see below)")
 			fs.BoolVar(&o.front, "front", false, "run the front-tracking and budget experiments instead (see below)")
 			fs.BoolVar(&o.ccdPeers, "ccd-peers", false, "compare collide's continuous collision with FCL's instead (see below)")
 			fs.BoolVar(&o.nc, "nc", false, "run the NC tool-path verification experiments instead (see below)")
+			fs.BoolVar(&o.queries, "queries", false, "time issue 30's queries and builds with every kind instead (see below)")
+			fs.DurationVar(&o.cap, "cap", 0, "with --queries: kill a query past `D` and report it as \"> cap\" (default 10s, 500ms with --quick)")
+			fs.StringVar(&o.before, "before", "", "with --queries: run every row in the collide program `FILE` too (built from an earlier commit with bench --queries), before this one")
+			fs.DurationVar(&o.drain, "drain", 0, "with --queries: wait up to `D` more for a query past its cap (default 0)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick)")
 			return o
 		},
@@ -209,6 +245,12 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.rounds < 0 {
 		return usagef("--rounds must be >= 0, not %d", o.rounds)
+	}
+	if o.queries {
+		return runQueries(e, o)
+	}
+	if o.cap != 0 || o.drain != 0 || o.before != "" {
+		return usagef("--cap, --drain and --before go with --queries")
 	}
 	if o.ccdPeers {
 		return runCCDPeers(e, o)
@@ -402,6 +444,75 @@ func runCCDPeers(e *env, o *benchOptions) error {
 		systems = max(systems, len(s.Rows))
 	}
 	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d systems, %d scenes, %d motions (%s)\n", report, systems, len(r.Scenes), motions, r.Elapsed.Round(time.Second))
+	return err
+}
+
+// runQueries runs bench --queries.
+func runQueries(e *env, o *benchOptions) error {
+	switch {
+	case o.worlds || o.front || o.ccdPeers || o.nc:
+		return usagef("--queries does not go with --worlds, --front, --ccd-peers or --nc")
+	case o.steps != 0 || o.slowSteps != 0 || o.sizes != "":
+		return usagef("--steps, --slow-steps and --sizes do not go with --queries")
+	case o.cap < 0 || o.drain < 0:
+		return usagef("--cap and --drain must be durations >= 0")
+	case o.driver != "" && !o.peers:
+		return usagef("--driver goes with --peers")
+	case o.out == "":
+		return usagef("-o must name a folder")
+	}
+	if o.before != "" {
+		if _, err := os.Stat(o.before); err != nil {
+			return fmt.Errorf("--before: %w", err)
+		}
+	}
+	c := queries.Config{Quick: o.quick, Rounds: o.rounds, Cap: o.cap, Drain: o.drain, Before: o.before}
+	if o.scenes != "" {
+		all := queries.Scenes(o.quick)
+		c.Scenes = []queries.Scene{}
+		for _, s := range strings.Split(o.scenes, ",") {
+			i := slices.IndexFunc(all, func(sc queries.Scene) bool { return sc.Name == s })
+			if i < 0 {
+				return usagef("--scenes: with --queries, the rows are %s (not %q)", strings.Join(queries.SceneNames(), ", "), s)
+			}
+			c.Scenes = append(c.Scenes, all[i])
+		}
+	}
+	if o.peers {
+		driver, err := peersDriver(o)
+		if err != nil {
+			return err
+		}
+		c.Driver = driver
+	}
+	report, err := reportFile(o, "queries.md")
+	if err != nil {
+		return err
+	}
+	var r *queries.Report
+	withStatus(e, "bench --queries", func(progress func(string)) {
+		c.Progress = progress
+		r, err = queries.Run(context.Background(), c)
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(report, o.force, r.WriteMarkdown); err != nil {
+		return err
+	}
+	printSkipped(e, r.Skipped)
+	met, runs := 0, 0
+	for _, row := range r.Rows {
+		for _, res := range row.Results {
+			if !res.Peer && !res.Before {
+				runs++
+				if res.Met(row.Target) {
+					met++
+				}
+			}
+		}
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %s: %d rows, %d of %d runs within their target (%s)\n", report, len(r.Rows), met, runs, r.Elapsed.Round(time.Second))
 	return err
 }
 

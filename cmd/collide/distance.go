@@ -16,11 +16,12 @@ import (
 )
 
 type distanceOptions struct {
-	build buildFlags
-	pose  string
-	poses string
-	max   float64
-	json  bool
+	build    buildFlags
+	pose     string
+	poses    string
+	max      float64
+	deadline time.Duration
+	json     bool
 }
 
 // distanceProgressMin is the number of poses from which distance shows its
@@ -42,9 +43,9 @@ func distanceCommand() *command {
 		usage: "distance [flags] ENV FLY",
 		help: fmt.Sprintf(`
 Builds (or loads, if saved) a collision model for each of ENV and FLY once,
-with %s trees unless --bv says otherwise (the kind without a slow case
-measured: see --bv below), then computes, for FLY placed at each pose, its
-distance to ENV at the identity pose: the smallest distance between a
+with %s trees unless --bv says otherwise (the fastest kind measured for
+distance: see --bv below), then computes, for FLY placed at each pose,
+its distance to ENV at the identity pose: the smallest distance between a
 triangle of ENV and one of FLY, with the two witness triangles and their
 closest points. It prints one result per pose.
 
@@ -61,34 +62,50 @@ points are both in ENV's frame (FLY's point is on FLY's triangle at the
 pose); on contact they are the same point, common to the two triangles.
 Triangles are named by their index in their file.
 
+The search takes the pairs of nodes of the two hierarchies best first, by
+a certified lower bound on the distance of their triangles, so that the
+best distance found prunes the rest early; the first pair of triangles in
+contact ends it.
+
 --max D is a cut-off: only triangles closer than D are looked for, and a
 pose with none is reported far, often much sooner than its distance would
 be found. 0, the default, is no cut-off.
+
+--deadline DURATION (e.g. 2ms) stops each pose's search when it runs
+out: the pose is then reported stopped, with the smallest distance found
+so far (an upper bound, its witnesses valid) and a certified lower bound
+(the least bound of the pairs left): an approximate answer, cheaply. The
+search looks at the clock every 256 pairs of nodes.
 
 With --json each pose prints one line (JSON Lines):
   {"pose":N,"distance":D,"bound":B,"env":I,"fly":J,"p_env":[X,Y,Z],"p_fly":[X,Y,Z],
    "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
 or, for a pose with nothing closer than the cut-off,
   {"pose":N,"far":true,"max":D,"stats":{...},"seconds":S}
-Numbers are printed with as many digits as read back the same float64;
-seconds is the time of the query alone. Without --json each pose prints a
-line, and more than one pose a summary: the number of poses, in contact and
-far, the least, median and largest distance, and the time querying.
+A pose stopped at the deadline adds "stopped":true,"lower":L to the
+first form (without distance, bound, env, fly and the points if nothing
+was found below the cut-off). Numbers are printed with as many digits as
+read back the same float64; seconds is the time of the query alone.
+Without --json each pose prints a line, and more than one pose a summary:
+the number of poses, in contact, stopped and far, the least, median and
+largest distance, and the time querying.
 
 Bounding volumes (--bv): %s.
-The default is %s (rectangle swept spheres, whose distances are exact):
-measured on the built-in scenes and on real meshes, it was within 5x of
-the fastest kind at every pose, where aabb, obb and the k-DOPs were each
-more than 200x slower somewhere (smooth surfaces offset along none of
-their volumes' axes: they bound a distance by separating axes, which then
-prunes little). It builds about 20x slower than 18-DOPs: for one pose of
-large models --bv kdop26 may answer sooner; 'collide build --bv rss' saves
-the trees for many runs. brute tests every pair (the oracle). --bv auto
-chooses the kind as check does (timing first-contact queries, not
-distances, at the poses given: it may choose a kind slow for distance);
-it says on stderr what it chose. --rule, --split, --env-leaf and --leaf
-choose how the hierarchies are built. Saved models keep their options, as
-in check.
+The default is %s (rectangle swept spheres), the fastest for distance
+measured: on generated and real meshes (a torus and a sphere, bull and
+homer of libcgal-demo, at random poses near and far) its median and 90th
+percentile query were the least or within the noise of the least, OBB
+and spheres next (2-3x at the 90th percentile), the k-DOPs and aabb up to
+20x slower there, boxtree (whose cut boxes bound little) 100x and more.
+When --bv is not given, distance says on stderr which kind it uses, if
+stderr is a terminal, stdout is not, and no progress line is kept there. It builds about 20x slower than 18-DOPs: for one
+pose of large models --bv kdop26 may answer sooner; 'collide build --bv
+rss' saves the trees for many runs. brute tests every pair (the oracle).
+--bv auto chooses the kind as check does (timing first-contact queries,
+not distances, at the poses given: it may choose a kind slow for
+distance); it says on stderr what it chose. --rule, --split, --env-leaf
+and --leaf choose how the hierarchies are built. Saved models keep their
+options, as in check.
 
 On a terminal, stderr keeps a status line (the poses done, the time) once
 the queries have run for a second; with many poses (%d or more), while
@@ -100,6 +117,7 @@ stdout is not a terminal, from the start.`,
 			fs.StringVar(&o.pose, "pose", "", "one `POSE`: 12 numbers \"r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz\" (default identity)")
 			fs.StringVar(&o.poses, "poses", "", "read poses from `FILE`: one pose a line, the same 12 numbers; blank lines and # comments skipped")
 			floatFlag(fs, &o.max, "max", 0, "cut-off `D` >= 0: look only for triangles closer than D, else report the pose far (0: none)")
+			fs.DurationVar(&o.deadline, "deadline", 0, "stop each pose's search after `DURATION` (e.g. 5ms), printing the best distance found and a lower bound (0: none)")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines, one object per pose")
 			return o
 		},
@@ -119,6 +137,9 @@ func runDistance(e *env, opts any, args []string) error {
 	if !(o.max >= 0 && o.max <= math.MaxFloat64) {
 		return usagef("--max must be a finite number >= 0, not %v", o.max)
 	}
+	if o.deadline < 0 {
+		return usagef("--deadline must be a duration >= 0, not %v", o.deadline)
+	}
 	if o.pose != "" && o.poses != "" {
 		return usagef("give --pose or --poses, not both")
 	}
@@ -135,6 +156,13 @@ func runDistance(e *env, opts any, args []string) error {
 		return err
 	}
 
+	// The default kind is said on stderr, a terminal, when stdout is not
+	// (the note would mix with the results) and the status line is not
+	// kept there from the start (the note would break it).
+	if !o.build.given("bv") && envModel.BV() == defaultDistanceBV && isTerminal(e.stderr) && !isTerminal(e.stdout) &&
+		distanceStatusAfter(e, len(poses)) > 0 {
+		fmt.Fprintf(e.stderr, "collide distance: %s trees (the fastest for distance measured; --bv to choose)\n", defaultDistanceBV)
+	}
 	var query collide.Query
 	// Build what the first query would before the clock starts, so that
 	// each pose's time is its own.
@@ -149,13 +177,17 @@ func runDistance(e *env, opts any, args []string) error {
 	w := bufio.NewWriter(status.output(e.stdout))
 	dp := &distancePrinter{w: w, json: o.json, max: o.max}
 	dists := make([]float64, 0, len(poses)) // of the poses not far
-	var contacts int
+	var contacts, stopped int
 	var total time.Duration
 	func() {
 		lastFlush := time.Now()
 		for i, p := range poses {
 			start := time.Now()
-			r, qerr := query.Distance(envModel, flyModel, p, collide.DistanceOptions{Max: o.max})
+			do := collide.DistanceOptions{Max: o.max}
+			if o.deadline > 0 {
+				do.Budget.Deadline = start.Add(o.deadline)
+			}
+			r, qerr := query.Distance(envModel, flyModel, p, do)
 			d := time.Since(start)
 			if qerr != nil {
 				w.Flush()
@@ -163,7 +195,9 @@ func runDistance(e *env, opts any, args []string) error {
 				return
 			}
 			total += d
-			if !r.Far {
+			if r.Stopped {
+				stopped++
+			} else if !r.Far {
 				dists = append(dists, r.Distance)
 				if r.Distance == 0 {
 					contacts++
@@ -187,7 +221,7 @@ func runDistance(e *env, opts any, args []string) error {
 		return err
 	}
 	if !o.json && len(poses) > 1 {
-		fmt.Fprintf(w, "%s\n", distanceSummary(len(poses), contacts, dists, o.max, total))
+		fmt.Fprintf(w, "%s\n", distanceSummary(len(poses), contacts, stopped, dists, o.max, total))
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
@@ -196,11 +230,15 @@ func runDistance(e *env, opts any, args []string) error {
 }
 
 // distanceSummary is the last line of distance in text: the poses, those
-// in contact and far, the least, median and largest distance of those not
-// far (which it sorts) and the time querying.
-func distanceSummary(n, contacts int, dists []float64, max float64, total time.Duration) string {
+// in contact, far and stopped at the deadline, the least, median and
+// largest distance of those neither far nor stopped (which it sorts) and
+// the time querying.
+func distanceSummary(n, contacts, stopped int, dists []float64, max float64, total time.Duration) string {
 	s := fmt.Sprintf("%d poses, %d in contact", n, contacts)
-	if far := n - len(dists); max > 0 {
+	if stopped > 0 {
+		s += fmt.Sprintf(", %d stopped at the deadline", stopped)
+	}
+	if far := n - len(dists) - stopped; max > 0 {
 		s += fmt.Sprintf(", %d farther than %s", far, formatFloat(max))
 	}
 	if len(dists) > 0 {
@@ -224,15 +262,20 @@ type distancePrinter struct {
 func (p *distancePrinter) print(i int, r *collide.DistanceResult, d time.Duration) error {
 	if p.json {
 		b := strconv.AppendInt(append(p.b[:0], `{"pose":`...), int64(i), 10)
-		if r.Far {
+		switch {
+		case r.Far:
 			b = appendJSONNumber(append(b, `,"far":true,"max":`...), p.max)
-		} else {
+		case r.Env < 0: // stopped before any pair below the cut-off
+		default:
 			b = appendJSONNumber(append(b, `,"distance":`...), r.Distance)
 			b = appendJSONNumber(append(b, `,"bound":`...), r.Bound)
 			b = strconv.AppendInt(append(b, `,"env":`...), int64(r.Env), 10)
 			b = strconv.AppendInt(append(b, `,"fly":`...), int64(r.Fly), 10)
 			b = appendJSONVec(append(b, `,"p_env":`...), r.PEnv)
 			b = appendJSONVec(append(b, `,"p_fly":`...), r.PFly)
+		}
+		if r.Stopped {
+			b = appendJSONNumber(append(b, `,"stopped":true,"lower":`...), r.Lower)
 		}
 		st := r.Stats
 		b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":`,
@@ -246,6 +289,11 @@ func (p *distancePrinter) print(i int, r *collide.DistanceResult, d time.Duratio
 	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, fmtDuration(d))
 	var err error
 	switch {
+	case r.Stopped && r.Env < 0:
+		_, err = fmt.Fprintf(p.w, "pose %d: stopped at the deadline, distance at least %s (%s)\n", i, formatFloat(r.Lower), stats)
+	case r.Stopped:
+		_, err = fmt.Fprintf(p.w, "pose %d: stopped at the deadline, distance between %s and %s (error <= %s), triangles %d %d, closest points %s %s (%s)\n",
+			i, formatFloat(r.Lower), formatFloat(r.Distance), formatFloat(r.Bound), r.Env, r.Fly, textVec(r.PEnv), textVec(r.PFly), stats)
 	case r.Far:
 		_, err = fmt.Fprintf(p.w, "pose %d: farther than %s (%s)\n", i, formatFloat(p.max), stats)
 	case r.Distance == 0:

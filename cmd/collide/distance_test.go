@@ -514,3 +514,77 @@ func mustIcosphere(t *testing.T, tris int) *mesh.TriMesh {
 	}
 	return m
 }
+
+// TestDistanceDeadline checks --deadline: a deadline long past each
+// query's end changes nothing, a tiny one on a large scene stops the
+// search, which prints "stopped":true with a lower bound at most the
+// distance (and the witnesses at the distance printed), and the text and
+// summary say so; a negative one is bad usage.
+func TestDistanceDeadline(t *testing.T) {
+	pose := translation(7, 7, 7)
+	env, fly := "gen:torus:tris=20000", "gen:icosphere:radius=0.4,tris=5120"
+	args := []string{"distance", "--json", "--bv", "kdop6", "--pose", pose}
+	stdout, stderr, code := runCLI(t, append(args, env, fly)...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var full distanceLine
+	if err := json.Unmarshal([]byte(stdout), &full); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = runCLI(t, append(args, "--deadline", "1h", env, fly)...)
+	if code != exitOK || strings.Contains(stdout, "stopped") || len(parseDistanceJSON(t, stdout)) != 1 {
+		t.Fatalf("--deadline 1h: exit %d\n%s%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = runCLI(t, append(args, "--deadline", "1ns", env, fly)...)
+	if code != exitOK {
+		t.Fatalf("--deadline 1ns: exit %d\n%s", code, stderr)
+	}
+	var raw map[string]json.RawMessage
+	var l struct {
+		Stopped  bool     `json:"stopped"`
+		Lower    float64  `json:"lower"`
+		Distance *float64 `json:"distance"`
+	}
+	if json.Unmarshal([]byte(stdout), &raw) != nil || json.Unmarshal([]byte(stdout), &l) != nil || !l.Stopped {
+		t.Fatalf("--deadline 1ns: %s", stdout)
+	}
+	if l.Lower > full.Distance || l.Distance != nil && *l.Distance < full.Distance {
+		t.Errorf("--deadline 1ns: lower %v, distance %v; the distance is %v", l.Lower, l.Distance, full.Distance)
+	}
+	stdout, _, code = runCLI(t, "distance", "--bv", "kdop6", "--deadline", "1ns", "--pose", pose, env, fly)
+	if code != exitOK || !strings.HasPrefix(stdout, "pose 0: stopped at the deadline, distance ") {
+		t.Errorf("text: exit %d: %s", code, stdout)
+	}
+	if _, _, code = runCLI(t, "distance", "--deadline", "-1s", env, fly); code != exitUsage {
+		t.Errorf("--deadline -1s: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestDistanceDefaultNote checks that distance says which trees it uses
+// by default on stderr, a terminal, when stdout is not, and not with
+// --bv; stdout is the same either way.
+func TestDistanceDefaultNote(t *testing.T) {
+	dir := t.TempDir()
+	box := writeOBJ(t, dir, "box.obj", unitBox(t))
+	defer func(term func(io.Writer) bool) { isTerminal = term }(isTerminal)
+	var out, errb bytes.Buffer
+	isTerminal = func(w io.Writer) bool { return w == &errb }
+	seconds := regexp.MustCompile(`, [0-9.]+ [µm]?s\)`)
+	texts := map[string]string{}
+	for _, args := range [][]string{{"distance"}, {"distance", "--bv", "rss"}} {
+		out.Reset()
+		errb.Reset()
+		if code := run(append(args, "--pose", translation(3, 0, 0), box, box), strings.NewReader(""), &out, &errb); code != exitOK {
+			t.Fatalf("%q: exit %d\n%s", args, code, errb.String())
+		}
+		note := strings.Contains(errb.String(), "collide distance: rss trees (the fastest for distance measured; --bv to choose)\n")
+		if note != (len(args) == 1) {
+			t.Errorf("%q: stderr %q", args, errb.String())
+		}
+		texts[strings.Join(args, " ")] = seconds.ReplaceAllString(out.String(), "")
+	}
+	if a, b := texts["distance"], texts["distance --bv rss"]; a != b {
+		t.Errorf("stdout differs with the note:\n%s\n%s", a, b)
+	}
+}

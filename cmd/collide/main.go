@@ -8,9 +8,15 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/collide3d/collide/bench/queries"
 )
 
 func main() {
+	if queries.Child() {
+		// A measurement of bench --queries, in a process of its own.
+		os.Exit(queries.RunChild(os.Stdout))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
