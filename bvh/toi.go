@@ -18,8 +18,10 @@ type TOIOptions struct {
 	// of triangles handed to the exact primitives and the spans of time
 	// of a turning motion's bisection), Deadline the time. The query looks
 	// at it between its steps and between two pairs of triangles it
-	// decides; when it has run out the query stops and says so
-	// (TOIResult.Stopped).
+	// decides, and its distance queries (conservative advancement) get
+	// what is left of it (DistanceOptions.Budget); when it has run out the
+	// query stops and says so (TOIResult.Stopped). The all-pairs query at
+	// m.From does not look at it.
 	Budget Budget
 }
 
@@ -231,12 +233,25 @@ func (s *sweepState) touchingAtStart(env, fly *Tree, sc *Scratch) bool {
 // distance between env and the flying model at the pose of time t (as
 // m.At computes it), from Distance with the cut-off cut: far says that no
 // pair was nearer than the cut-off (l is then the cut-off less the
-// bound). It is the continuous query's only use of Distance.
+// bound). It is the continuous query's only use of Distance, which gets
+// the rest of the query's budget: where that runs out within it, l comes
+// from the certified lower bound it stopped with (DistanceResult.Lower),
+// and the search stops at its next step.
 func (s *sweepState) clearance(env, fly *Tree, t, cut float64, sc *Scratch) (l float64, far bool) {
-	r := Distance(env, fly, s.at(t), DistanceOptions{Max: cut}, sc)
+	o := DistanceOptions{Max: cut}
+	if b := s.bud; !b.IsZero() {
+		o.Budget.Deadline = b.Deadline
+		if b.Tests > 0 {
+			o.Budget.Tests = max(b.Tests-s.used(), 1)
+		}
+	}
+	r := Distance(env, fly, s.at(t), o, sc)
 	s.st.Add(r.Stats)
 	d := r.Distance
-	if r.Far {
+	switch {
+	case r.Stopped:
+		d, s.spent = min(r.Lower, r.Distance), true
+	case r.Far:
 		d = cut
 	}
 	// sc.dist.slack bounds the error of a computed distance, and how far
@@ -355,6 +370,7 @@ type sweepState struct {
 	// The budget, and where the search stopped when it ran out (free:
 	// every time before it proved free of contact).
 	bud     Budget
+	spent   bool // a distance query ran out of it
 	stopped bool
 	free    float64
 	// Turning motions: the axis, ΔT = To.T − From.T, the spans of time
@@ -443,10 +459,15 @@ func (s *sweepState) out() bool {
 	if b.IsZero() {
 		return false
 	}
-	if b.Tests > 0 && s.st.BVTests+s.st.LeafTests+s.st.TriTests+s.exact+s.spans >= b.Tests {
+	if s.spent || b.Tests > 0 && s.used() >= b.Tests {
 		return true
 	}
 	return !b.Deadline.IsZero() && !time.Now().Before(b.Deadline)
+}
+
+// used is the work done so far, as TOIOptions.Budget counts it.
+func (s *sweepState) used() int64 {
+	return s.st.BVTests + s.st.LeafTests + s.st.TriTests + s.exact + s.spans
 }
 
 // stop ends the search for want of budget: every time before t is proved
