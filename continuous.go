@@ -51,8 +51,8 @@ type TOIOptions struct {
 	// makes (volume tests, leaf tests, triangle pairs reached, decided, and
 	// spans of time), Deadline the time, looked at between the search's
 	// steps, between two pairs of triangles it decides and within its
-	// distance queries (not within the contact query at the motion's
-	// start). When it runs out the query stops and says what it proved
+	// contact query at the motion's start and its distance queries. When
+	// it runs out the query stops and says what it proved
 	// (TOIResult.Stopped).
 	Budget Budget
 }

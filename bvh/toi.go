@@ -19,9 +19,9 @@ type TOIOptions struct {
 	// of a turning motion's bisection), Deadline the time. The query looks
 	// at it between its steps and between two pairs of triangles it
 	// decides, and its distance queries (conservative advancement) get
-	// what is left of it (DistanceOptions.Budget); when it has run out the
-	// query stops and says so (TOIResult.Stopped). The all-pairs query at
-	// m.From does not look at it.
+	// what is left of it (DistanceOptions.Budget), as does the all-pairs
+	// query at m.From (Collide's Budget); when it has run out the query
+	// stops and says so (TOIResult.Stopped).
 	Budget Budget
 }
 
@@ -219,13 +219,24 @@ const gateMax = 4
 // the contact at [0, 0] with the least pair in contact (as deciding every
 // pair would: each of them touches at t = 0, the others later): one
 // all-pairs query of the trees at that pose. A flight's motion often
-// starts where the last step found a contact.
+// starts where the last step found a contact. The query gets the budget
+// (Collide's, with a Pending): where it runs out the search stops at 0,
+// with the contact at [0, 0] if one was found (its pair then the least of
+// those found).
 func (s *sweepState) touchingAtStart(env, fly *Tree, sc *Scratch) bool {
-	st := collide(env, fly, s.m.From, request{QueryOptions: QueryOptions{All: true}, mode: modeContact}, sc, func(p Pair) bool {
+	o := QueryOptions{All: true}
+	if b := s.bud; !b.IsZero() {
+		o.Budget, o.Pending = b, &s.pd
+	}
+	st := collide(env, fly, s.m.From, o.request(), sc, func(p Pair) bool {
 		s.take(p, 0, 0)
 		return true
 	})
 	s.st.Add(st)
+	if o.Pending != nil && !s.pd.Done() {
+		s.spent = true
+		s.stop(0)
+	}
 	return s.hit
 }
 
@@ -352,8 +363,10 @@ type sweepState struct {
 	wn   []float64
 	wAt  []uint32
 	wcur uint32
-	// stack holds a turning pair's bisection's spans (reused).
+	// stack holds a turning pair's bisection's spans (reused); pd the
+	// rest of a start query its budget stopped.
 	stack []span
+	pd    Pending
 	seen  map[Pair]struct{}
 	// The earliest contact so far: [lo, hi] = [min lo, min hi] of the
 	// pairs' intervals, hp the pair of min hi; and the earliest Maybe.
@@ -385,7 +398,7 @@ type sweepState struct {
 // flying tree's motion data (nil: computed from fly), emag the largest
 // |coordinate| of env.
 func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo, emag float64) {
-	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, w0: s.w0, wn: s.wn, wAt: s.wAt, wcur: s.wcur, stack: s.stack[:0], seen: s.seen, cands: s.cands[:0]}
+	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, w0: s.w0, wn: s.wn, wAt: s.wAt, wcur: s.wcur, stack: s.stack[:0], pd: s.pd, seen: s.seen, cands: s.cands[:0]}
 	s.m, s.emesh, s.fmesh = m, env, fly
 	s.trans = m.Translating()
 	s.axis, s.angle = m.Rotation()
