@@ -50,8 +50,10 @@ type TOIOptions struct {
 	// Budget, if not zero, bounds the query's work: Tests the tests it
 	// makes (volume tests, leaf tests, triangle pairs reached, decided, and
 	// spans of time), Deadline the time, looked at between the search's
-	// steps and between two pairs of triangles it decides. When it runs
-	// out the query stops and says what it proved (TOIResult.Stopped).
+	// steps, between two pairs of triangles it decides and within its
+	// contact query at the motion's start and its distance queries. When
+	// it runs out the query stops and says what it proved
+	// (TOIResult.Stopped).
 	Budget Budget
 }
 

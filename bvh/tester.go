@@ -91,9 +91,10 @@ func (q *tester) triangles(et int32, ft []int32) {
 		}
 		return
 	case modeSweep:
+		a := q.emesh.Triangle(int(et))
 		for _, f := range ft {
 			q.st.TriTests++
-			q.sweep.pair(et, f)
+			q.sweep.pair(et, f, a, q.flyTriangle(f))
 		}
 		return
 	}

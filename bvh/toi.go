@@ -18,8 +18,10 @@ type TOIOptions struct {
 	// of triangles handed to the exact primitives and the spans of time
 	// of a turning motion's bisection), Deadline the time. The query looks
 	// at it between its steps and between two pairs of triangles it
-	// decides; when it has run out the query stops and says so
-	// (TOIResult.Stopped).
+	// decides, and its distance queries (conservative advancement) get
+	// what is left of it (DistanceOptions.Budget), as does the all-pairs
+	// query at m.From (Collide's Budget); when it has run out the query
+	// stops and says so (TOIResult.Stopped).
 	Budget Budget
 }
 
@@ -217,13 +219,24 @@ const gateMax = 4
 // the contact at [0, 0] with the least pair in contact (as deciding every
 // pair would: each of them touches at t = 0, the others later): one
 // all-pairs query of the trees at that pose. A flight's motion often
-// starts where the last step found a contact.
+// starts where the last step found a contact. The query gets the budget
+// (Collide's, with a Pending): where it runs out the search stops at 0,
+// with the contact at [0, 0] if one was found (its pair then the least of
+// those found).
 func (s *sweepState) touchingAtStart(env, fly *Tree, sc *Scratch) bool {
-	st := collide(env, fly, s.m.From, request{QueryOptions: QueryOptions{All: true}, mode: modeContact}, sc, func(p Pair) bool {
+	o := QueryOptions{All: true}
+	if b := s.bud; !b.IsZero() {
+		o.Budget, o.Pending = b, &s.pd
+	}
+	st := collide(env, fly, s.m.From, o.request(), sc, func(p Pair) bool {
 		s.take(p, 0, 0)
 		return true
 	})
 	s.st.Add(st)
+	if o.Pending != nil && !s.pd.Done() {
+		s.spent = true
+		s.stop(0)
+	}
 	return s.hit
 }
 
@@ -231,12 +244,25 @@ func (s *sweepState) touchingAtStart(env, fly *Tree, sc *Scratch) bool {
 // distance between env and the flying model at the pose of time t (as
 // m.At computes it), from Distance with the cut-off cut: far says that no
 // pair was nearer than the cut-off (l is then the cut-off less the
-// bound). It is the continuous query's only use of Distance.
+// bound). It is the continuous query's only use of Distance, which gets
+// the rest of the query's budget: where that runs out within it, l comes
+// from the certified lower bound it stopped with (DistanceResult.Lower),
+// and the search stops at its next step.
 func (s *sweepState) clearance(env, fly *Tree, t, cut float64, sc *Scratch) (l float64, far bool) {
-	r := Distance(env, fly, s.at(t), DistanceOptions{Max: cut}, sc)
+	o := DistanceOptions{Max: cut}
+	if b := s.bud; !b.IsZero() {
+		o.Budget.Deadline = b.Deadline
+		if b.Tests > 0 {
+			o.Budget.Tests = max(b.Tests-s.used(), 1)
+		}
+	}
+	r := Distance(env, fly, s.at(t), o, sc)
 	s.st.Add(r.Stats)
 	d := r.Distance
-	if r.Far {
+	switch {
+	case r.Stopped:
+		d, s.spent = min(r.Lower, r.Distance), true
+	case r.Far:
 		d = cut
 	}
 	// sc.dist.slack bounds the error of a computed distance, and how far
@@ -253,6 +279,10 @@ func (s *sweepState) window(env, fly *Tree, t0, t1 float64, sc *Scratch) bool {
 	s.tm = t0 + (t1-t0)/2
 	s.h = (t1 - t0) / 2
 	s.mid, s.start = s.at(s.tm), s.at(t0)
+	if s.wcur++; s.wcur == 0 {
+		clear(s.wAt)
+		s.wcur = 1
+	}
 	s.cands = s.cands[:0]
 	s.handed = 0
 	pad := s.pad(t0, t1, s.rho)
@@ -327,7 +357,17 @@ type sweepState struct {
 	va, vb []geom.Vec3
 	vAt    []uint32
 	cur    uint32
-	seen   map[Pair]struct{}
+	// w0 and wn are the flying vertices at the window's start and their
+	// norms, computed once per window: wAt[x] == wcur.
+	w0   []geom.Vec3
+	wn   []float64
+	wAt  []uint32
+	wcur uint32
+	// stack holds a turning pair's bisection's spans (reused); pd the
+	// rest of a start query its budget stopped.
+	stack []span
+	pd    Pending
+	seen  map[Pair]struct{}
 	// The earliest contact so far: [lo, hi] = [min lo, min hi] of the
 	// pairs' intervals, hp the pair of min hi; and the earliest Maybe.
 	hit, maybe bool
@@ -343,6 +383,7 @@ type sweepState struct {
 	// The budget, and where the search stopped when it ran out (free:
 	// every time before it proved free of contact).
 	bud     Budget
+	spent   bool // a distance query ran out of it
 	stopped bool
 	free    float64
 	// Turning motions: the axis, ΔT = To.T − From.T, the spans of time
@@ -357,7 +398,7 @@ type sweepState struct {
 // flying tree's motion data (nil: computed from fly), emag the largest
 // |coordinate| of env.
 func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo, emag float64) {
-	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, seen: s.seen, cands: s.cands[:0]}
+	*s = sweepState{va: s.va, vb: s.vb, vAt: s.vAt, cur: s.cur + 1, w0: s.w0, wn: s.wn, wAt: s.wAt, wcur: s.wcur, stack: s.stack[:0], pd: s.pd, seen: s.seen, cands: s.cands[:0]}
 	s.m, s.emesh, s.fmesh = m, env, fly
 	s.trans = m.Translating()
 	s.axis, s.angle = m.Rotation()
@@ -393,6 +434,10 @@ func (s *sweepState) begin(env, fly *mesh.TriMesh, m ccd.Motion, mi *motionInfo,
 		s.va, s.vb, s.vAt = make([]geom.Vec3, nv), make([]geom.Vec3, nv), make([]uint32, nv)
 		s.cur = 1
 	}
+	if nv := len(fly.Verts); len(s.wAt) < nv {
+		s.w0, s.wn, s.wAt = make([]geom.Vec3, nv), make([]float64, nv), make([]uint32, nv)
+		s.wcur = 0
+	}
 	if s.seen == nil {
 		s.seen = map[Pair]struct{}{}
 	}
@@ -427,21 +472,27 @@ func (s *sweepState) out() bool {
 	if b.IsZero() {
 		return false
 	}
-	if b.Tests > 0 && s.st.BVTests+s.st.LeafTests+s.st.TriTests+s.exact+s.spans >= b.Tests {
+	if s.spent || b.Tests > 0 && s.used() >= b.Tests {
 		return true
 	}
 	return !b.Deadline.IsZero() && !time.Now().Before(b.Deadline)
+}
+
+// used is the work done so far, as TOIOptions.Budget counts it.
+func (s *sweepState) used() int64 {
+	return s.st.BVTests + s.st.LeafTests + s.st.TriTests + s.exact + s.spans
 }
 
 // stop ends the search for want of budget: every time before t is proved
 // free of contact.
 func (s *sweepState) stop(t float64) { s.stopped, s.free = true, t }
 
-// pair screens the pair of environment triangle e and flying triangle f,
-// which the window's walk reached: a pair proved apart throughout the
-// window is dropped, the others are kept as candidates with the earliest
-// time at which they can touch.
-func (s *sweepState) pair(e, f int32) {
+// pair screens the pair of environment triangle e (a) and flying triangle
+// f (b, placed at the window's middle pose as the walk's tester places
+// it, as s.mid.ApplyTriangle does), which the window's walk reached: a
+// pair proved apart throughout the window is dropped, the others are kept
+// as candidates with the earliest time at which they can touch.
+func (s *sweepState) pair(e, f int32, a, b geom.Triangle) {
 	s.handed++
 	p := Pair{e, f}
 	if s.trans {
@@ -449,13 +500,21 @@ func (s *sweepState) pair(e, f int32) {
 			return // decided over the whole motion already
 		}
 	}
-	a := s.emesh.Triangle(int(e))
-	ix := s.fmesh.Tris[f]
-	model := geom.Triangle{s.fmesh.Verts[ix[0]], s.fmesh.Verts[ix[1]], s.fmesh.Verts[ix[2]]}
-	b := s.mid.ApplyTriangle(model)
+	// The flying triangle at the window's start, and its vertices' norms
+	// (computed once per window).
+	var b0 geom.Triangle
+	var n [3]float64
+	for j, x := range s.fmesh.Tris[f] {
+		if s.wAt[x] != s.wcur {
+			v := s.fmesh.Verts[x]
+			s.w0[x], s.wn[x] = s.start.Apply(v), v.Norm()
+			s.wAt[x] = s.wcur
+		}
+		b0[j], n[j] = s.w0[x], s.wn[x]
+	}
 	v := s.speed
 	if !s.trans {
-		rho := max(model[0].Norm(), model[1].Norm(), model[2].Norm()) * (1 + 0x1p-48)
+		rho := max(n[0], n[1], n[2]) * (1 + 0x1p-48)
 		v = (s.dT + s.angle*rho) * (1 + 0x1p-40)
 	}
 	// Within the window the flying triangle stays within h·v + slack of
@@ -475,7 +534,6 @@ func (s *sweepState) pair(e, f int32) {
 	// At the window's start the pair is at least lb0 apart, so at time t
 	// at least lb0 − slack − (t − t0)·v: not in contact before
 	// t0 + (lb0 − slack)/v (a conservative advancement step of the pair).
-	b0 := s.start.ApplyTriangle(model)
 	lb0 := geom.TriTriLowerBound(a, b0)
 	var pa, pb geom.Vec3
 	d0 := math.NaN()
@@ -616,11 +674,10 @@ func (s *sweepState) turning(p Pair) {
 		s.take(p, 0, 0)
 		return
 	}
-	type span struct{ lo, hi float64 }
-	stack := []span{{s.t0, s.t1}}
+	stack := append(s.stack[:0], span{s.t0, s.t1})
 	touch := math.Inf(1) // a time at which the pair is proved to touch
 	visits := 0
-	defer func() { s.spans += int64(visits) }()
+	defer func() { s.spans, s.stack = s.spans+int64(visits), stack[:0] }()
 	for len(stack) > 0 {
 		sp := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -697,6 +754,9 @@ func (s *sweepState) turning(p Pair) {
 		s.take(p, touch, touch)
 	}
 }
+
+// span is a span of time [lo, hi] of a turning motion's bisection.
+type span struct{ lo, hi float64 }
 
 // apartTurning reports whether env triangle a and the flying triangle,
 // at b at the pose halfway through a span of half-length h (its

@@ -202,8 +202,7 @@ func TestTimeOfImpactBudget(t *testing.T) {
 // translating and first turning motions of the ball through the torus, for
 // 18-DOP and AABB trees, beside SweepAll (the oracle, every pair), with the
 // pairs decided exactly (exact/op) and the allocations (a Scratch reused
-// grows to the models once; a turning pair's bisection allocates its
-// stack of spans).
+// grows to the models once).
 func BenchmarkTimeOfImpact(b *testing.B) {
 	cs := toiCases()
 	for _, c := range []toiCase{cs[0], cs[4]} {
