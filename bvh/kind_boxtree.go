@@ -486,8 +486,13 @@ func (q *boxQuery) fkids(f int32) (l, r int32) {
 }
 
 // envFirst descends the box with the larger half-extent.
-func (q *boxQuery) envFirst(_, _ int32, x *boxFrame) bool {
-	eh, fh := x.eb.Max.Sub(x.eb.Min), x.fb.Max.Sub(x.fb.Min)
+// In a distance query, the boxes are those lowerBound measures.
+func (q *boxQuery) envFirst(e, f int32, x *boxFrame) bool {
+	eb, fb := x.eb, x.fb
+	if q.eh != nil {
+		eb, fb = clipBox(eb, &q.eh[e]), clipBox(fb, &q.fh[f])
+	}
+	eh, fh := eb.Max.Sub(eb.Min), fb.Max.Sub(fb.Min)
 	return max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z)
 }
 
