@@ -452,15 +452,21 @@ func (q *boxQuery) sep(_, _ int32, x *boxFrame) float64 {
 // and its rounding are as for the derived boxes. A node none of whose
 // triangles meets its derived box has no point to offer: +Inf.
 func (q *boxQuery) lowerBound(e, f int32, x *boxFrame) float64 {
-	eb, fb := &x.eb, &x.fb
-	if q.eh != nil {
-		ebt, fbt := clipBox(x.eb, &q.eh[e]), clipBox(x.fb, &q.fh[f])
-		if !(ebt.Min.X <= ebt.Max.X && ebt.Min.Y <= ebt.Max.Y && ebt.Min.Z <= ebt.Max.Z &&
-			fbt.Min.X <= fbt.Max.X && fbt.Min.Y <= fbt.Max.Y && fbt.Min.Z <= fbt.Max.Z) {
-			return math.Inf(1)
-		}
-		eb, fb = &ebt, &fbt
+	if q.eh == nil {
+		return boxLower(q, &x.eb, &x.fb)
 	}
+	eb, fb := clipBox(x.eb, &q.eh[e]), clipBox(x.fb, &q.fh[f])
+	if !(eb.Min.X <= eb.Max.X && eb.Min.Y <= eb.Max.Y && eb.Min.Z <= eb.Max.Z &&
+		fb.Min.X <= fb.Max.X && fb.Min.Y <= fb.Max.Y && fb.Min.Z <= fb.Max.Z) {
+		return math.Inf(1)
+	}
+	// sep's bound on the derived boxes as well: the cut boxes' bounds are
+	// as large but for rounding, and lowerBound is never below sep.
+	return max(q.sep(e, f, x), boxLower(q, &eb, &fb))
+}
+
+// boxLower is lowerBound's bound on the boxes eb and fb.
+func boxLower(q *boxQuery, eb, fb *geom.AABB) float64 {
 	ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
 	eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
 	t := q.pose.Apply(fc).Sub(ec)
