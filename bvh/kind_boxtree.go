@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/collide3d/collide/bv"
@@ -67,6 +68,44 @@ type boxTree struct {
 	dup   []uint64 // bit t: triangle t is in more than one leaf
 	mag   float64
 	read  bool // read by Read and not checked yet (no dup yet)
+
+	// hull: per node, the box of its subtree's triangles (their bounds'
+	// union), made once by the first distance query (tight), for its
+	// lower bounds only: the derived boxes are cut on one side per level
+	// and stay far larger than the triangles inside them.
+	hullOnce sync.Once
+	hull     []geom.AABB
+}
+
+// tight returns the boxes of the triangles of m under each node of t,
+// computed on the first call (48 bytes a node: twice the node array).
+// Children follow their parent in the layout, so one pass from the last
+// node back joins a node's children before the node.
+func (t *boxTree) tight(m *mesh.TriMesh) []geom.AABB {
+	t.hullOnce.Do(func() {
+		h := make([]geom.AABB, len(t.nodes))
+		for i := len(t.nodes) - 1; i >= 0; i-- {
+			n := &t.nodes[i]
+			if n.ref >= 0 {
+				h[i] = h[i+1].Union(h[i+int(n.ref)])
+				continue
+			}
+			b := geom.EmptyAABB()
+			for j := int(^n.ref); ; j++ {
+				v := t.order[j]
+				if v < 0 {
+					v = ^v
+				}
+				b = b.Union(m.Triangle(int(v)).Bounds())
+				if t.order[j] < 0 {
+					break
+				}
+			}
+			h[i] = b
+		}
+		t.hull = h
+	})
+	return t.hull
 }
 
 // cut is a node of a box-tree.
@@ -322,6 +361,7 @@ type boxQuery struct {
 	absR   geom.Mat3
 	pad    float64
 	sc     *boxScratch
+	eh, fh []geom.AABB // distance queries: the trees' tight boxes (boxTree.tight)
 }
 
 func (t *boxTree) collide(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
@@ -348,6 +388,9 @@ func newBoxQuery(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(
 	q := boxQuery{
 		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
 		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), pad: padding(pose, o.Eps, et.mag, ft.mag), sc: sc,
+	}
+	if o.mode == modeDistance {
+		q.eh, q.fh = et.tight(env.mesh), ft.tight(fly.mesh)
 	}
 	w := &sc.walk
 	w.cur = sc.cur
@@ -402,12 +445,41 @@ func (q *boxQuery) sep(_, _ int32, x *boxFrame) float64 {
 // box's face axes combined (boxFaceLower) and the distance of the
 // rectangle swept spheres around the boxes of the frame x (boxRectLower), computed from the same centres and half-extents, whose
 // rounding the padding covers as it covers the test's. See sep.go.
+//
+// In a distance query, each box is first cut down to the box of its
+// node's triangles (boxTree.tight): the points of the triangles in the
+// derived box are in both, and both are exact coordinates, so the bound
+// and its rounding are as for the derived boxes. A node none of whose
+// triangles meets its derived box has no point to offer: +Inf.
 func (q *boxQuery) lowerBound(e, f int32, x *boxFrame) float64 {
-	eb, fb := &x.eb, &x.fb
+	if q.eh == nil {
+		return boxLower(q, &x.eb, &x.fb)
+	}
+	eb, fb := clipBox(x.eb, &q.eh[e]), clipBox(x.fb, &q.fh[f])
+	if !(eb.Min.X <= eb.Max.X && eb.Min.Y <= eb.Max.Y && eb.Min.Z <= eb.Max.Z &&
+		fb.Min.X <= fb.Max.X && fb.Min.Y <= fb.Max.Y && fb.Min.Z <= fb.Max.Z) {
+		return math.Inf(1)
+	}
+	// sep's bound on the derived boxes as well: the cut boxes' bounds are
+	// as large but for rounding, and lowerBound is never below sep.
+	return max(q.sep(e, f, x), boxLower(q, &eb, &fb))
+}
+
+// boxLower is lowerBound's bound on the boxes eb and fb.
+func boxLower(q *boxQuery, eb, fb *geom.AABB) float64 {
 	ec, fc := eb.Min.Add(eb.Max).Scale(0.5), fb.Min.Add(fb.Max).Scale(0.5)
 	eh, fh := eb.Max.Sub(eb.Min).Scale(0.5), fb.Max.Sub(fb.Min).Scale(0.5)
 	t := q.pose.Apply(fc).Sub(ec)
 	return max(bv.OBBSeparation(eh, fh, &q.r, &q.absR, t, q.pad)*sepScale, boxFaceLower(eh, fh, &q.r, &q.absR, t, q.pad), boxRectLower(eh, fh, &q.r, t, q.pad))
+}
+
+// clipBox returns the intersection of the boxes a and b (crossed bounds
+// if they do not meet).
+func clipBox(a geom.AABB, b *geom.AABB) geom.AABB {
+	return geom.AABB{
+		Min: geom.Vec3{X: max(a.Min.X, b.Min.X), Y: max(a.Min.Y, b.Min.Y), Z: max(a.Min.Z, b.Min.Z)},
+		Max: geom.Vec3{X: min(a.Max.X, b.Max.X), Y: min(a.Max.Y, b.Max.Y), Z: min(a.Max.Z, b.Max.Z)},
+	}
 }
 
 func (q *boxQuery) eref(e int32) int32            { return q.et.nodes[e].ref }
@@ -420,8 +492,13 @@ func (q *boxQuery) fkids(f int32) (l, r int32) {
 }
 
 // envFirst descends the box with the larger half-extent.
-func (q *boxQuery) envFirst(_, _ int32, x *boxFrame) bool {
-	eh, fh := x.eb.Max.Sub(x.eb.Min), x.fb.Max.Sub(x.fb.Min)
+// In a distance query, the boxes are those lowerBound measures.
+func (q *boxQuery) envFirst(e, f int32, x *boxFrame) bool {
+	eb, fb := x.eb, x.fb
+	if q.eh != nil {
+		eb, fb = clipBox(eb, &q.eh[e]), clipBox(fb, &q.fh[f])
+	}
+	eh, fh := eb.Max.Sub(eb.Min), fb.Max.Sub(fb.Min)
 	return max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z)
 }
 

@@ -193,6 +193,11 @@ func sepCheck(t *testing.T, name string, env, fly *Tree, pose geom.Pose, eps flo
 	case *boxTree:
 		q := newBoxQuery(env, fly, pose, o, s, nil)
 		ft := fly.impl.(*boxTree)
+		if lower {
+			// As a distance query bounds: on the boxes cut to the
+			// nodes' triangles' (boxTree.tight).
+			q.eh, q.fh = e.tight(env.mesh), ft.tight(fly.mesh)
+		}
 		boxes := func(ei, fi int32) (geom.AABB, geom.AABB) { return e.box(int(ei)), ft.box(int(fi)) }
 		frame := func(ei, fi int32) boxFrame {
 			eb, fb := boxes(ei, fi)
