@@ -91,11 +91,7 @@ func (q *tester) triangles(et int32, ft []int32) {
 		}
 		return
 	case modeSweep:
-		a := q.emesh.Triangle(int(et))
-		for _, f := range ft {
-			q.st.TriTests++
-			q.sweep.pair(et, f, a, q.flyTriangle(f))
-		}
+		q.sweepTriangles(et, ft)
 		return
 	}
 	a := q.emesh.Triangle(int(et))
@@ -114,6 +110,17 @@ func (q *tester) triangles(et int32, ft []int32) {
 		if hit {
 			q.report(Pair{et, f})
 		}
+	}
+}
+
+// sweepTriangles hands environment triangle et and each of the flying
+// triangles ft to the continuous query's search (modeSweep), out of
+// triangles' loop, which the discrete queries run.
+func (q *tester) sweepTriangles(et int32, ft []int32) {
+	a := q.emesh.Triangle(int(et))
+	for _, f := range ft {
+		q.st.TriTests++
+		q.sweep.pair(et, f, a, q.flyTriangle(f))
 	}
 }
 
