@@ -167,17 +167,8 @@ func (q *obbQuery) lowerBound(e, f int32, x *noFrame) float64 {
 	switch {
 	case ei && fi:
 		a, b := q.et.vol(e), q.ft.vol(f)
-		wax := &q.sc.wax[f]
-		d := q.sc.wc[f].Sub(a.C)
 		var r, absR geom.Mat3
-		for i := range 3 {
-			ai := a.Axes.Row(i)
-			for j := range 3 {
-				x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
-				r[i][j], absR[i][j] = x, math.Abs(x)
-			}
-		}
-		t := a.Axes.MulVec(d)
+		t := q.relFrame(a, f, &r, &absR)
 		return max(bv.OBBSeparation(a.Half, b.Half, &r, &absR, t, q.pad)*sepScale, boxFaceLower(a.Half, b.Half, &r, &absR, t, q.pad),
 			boxRectLower(a.Half, b.Half, &r, t, q.pad))
 	case fi:
@@ -188,6 +179,22 @@ func (q *obbQuery) lowerBound(e, f int32, x *noFrame) float64 {
 		return q.flyFrameLower(f, v.C, &v.Axes, v.Half)
 	}
 	return q.leavesLower(e, f)
+}
+
+// relFrame sets r and absR to flying box f's axes (at the pose) in box
+// a's frame, and their absolute values, and returns f's centre there: the
+// relative frame overlap and sep compute inline (see overlap), shared by
+// the distance bounds, which are not the walk's fast path.
+func (q *obbQuery) relFrame(a *bv.OBB, f int32, r, absR *geom.Mat3) geom.Vec3 {
+	wax := &q.sc.wax[f]
+	for i := range 3 {
+		ai := a.Axes.Row(i)
+		for j := range 3 {
+			x := ai.X*wax[j][0] + ai.Y*wax[j][1] + ai.Z*wax[j][2]
+			r[i][j], absR[i][j] = x, math.Abs(x)
+		}
+	}
+	return a.Axes.MulVec(q.sc.wc[f].Sub(a.C))
 }
 
 // flyLeaf tests environment box e against the triangles of flying leaf f
