@@ -283,9 +283,16 @@ func (m *Model) Spheres(l int) []bv.Sphere {
 // allocation-free once its buffers have grown; a Query must not be used by
 // two goroutines at once (use one per goroutine). The zero value is ready to
 // use.
+//
+// A Query also remembers the pair of triangles its last first-contact
+// query of a pair of models found: the next first-contact query of the
+// same two models tests that pair first, and when it is still in contact
+// (the pose moved little) answers with it after one triangle test. The
+// pair reported is then that one, where a fresh Query might report
+// another pair in contact.
 type Query struct {
 	s     bvh.Scratch
-	ps    bvh.PairState // the ExactRoot climb's state, for the next query
+	ps    bvh.PairState // the last pair's state: the ExactRoot climb's, the last first contact
 	pairs []Pair
 	hit   func(Pair) bool // Check's callback: collects into pairs
 	// fn is the callback of the current query; each, made once, passes
@@ -324,6 +331,7 @@ func Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
 	if r.Pairs == nil {
 		r.Pairs = []Pair{}
 	}
+	q.ps = bvh.PairState{} // the pair's state is no other pair's, nor kept alive by the pool
 	queryPool.Put(q)
 	return r, err
 }
@@ -366,10 +374,7 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 		q.each = func(p bvh.Pair) bool { return q.fn(Pair{Env: p.Env, Fly: p.Fly}) }
 	}
 	q.fn = fn
-	bo := bvh.QueryOptions{All: o.All, Eps: o.Eps, Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot}
-	if bo.ExactRoot {
-		bo.State = &q.ps
-	}
+	bo := bvh.QueryOptions{All: o.All, Eps: o.Eps, Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot, State: &q.ps}
 	if o.Front != nil {
 		bo.Front = &o.Front.f
 	}

@@ -149,6 +149,7 @@ func checkScene(t *testing.T, name string, envM, flyM *mesh.TriMesh, poses []geo
 	}
 	var s bvh.Scratch
 	for _, c := range cs {
+		var ps bvh.PairState
 		env, err := bvh.Build(envM, c.opts)
 		if err != nil {
 			t.Fatalf("%s %v: Build(env): %v", name, c, err)
@@ -179,13 +180,18 @@ func checkScene(t *testing.T, name string, envM, flyM *mesh.TriMesh, poses []geo
 			if st.TriTests < tested[i] || (len(got) > 0 && st.BVTests+st.LeafTests == 0 && env.Nodes()+fly.Nodes() > 2) {
 				t.Errorf("%s %v pose %d: stats %+v for %d pairs, %d between firsts of twins", name, c, i, st, len(got), tested[i])
 			}
+			// First contact, from scratch and with the pair's state kept
+			// over the poses (which tests the last contact first).
 			q.All = false
-			first, _ := collect(env, fly, p, q, &s)
-			switch {
-			case len(want[i]) == 0 && len(first) != 0:
-				t.Errorf("%s %v pose %d: first contact %v, oracle none", name, c, i, first)
-			case len(want[i]) > 0 && (len(first) != 1 || !slices.Contains(want[i], first[0])):
-				t.Errorf("%s %v pose %d: first contact %v is not one oracle pair", name, c, i, first)
+			for _, state := range []*bvh.PairState{nil, &ps} {
+				q.State = state
+				first, _ := collect(env, fly, p, q, &s)
+				switch {
+				case len(want[i]) == 0 && len(first) != 0:
+					t.Errorf("%s %v pose %d state %v: first contact %v, oracle none", name, c, i, state != nil, first)
+				case len(want[i]) > 0 && (len(first) != 1 || !slices.Contains(want[i], first[0])):
+					t.Errorf("%s %v pose %d state %v: first contact %v is not one oracle pair", name, c, i, state != nil, first)
+				}
 			}
 		}
 	}

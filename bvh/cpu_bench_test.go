@@ -2,25 +2,19 @@ package bvh_test
 
 import (
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/threadcpu"
 	"github.com/collide3d/collide/mesh/gen"
 )
 
-// threadCPU returns the CPU time of the calling thread (Linux's
-// CLOCK_THREAD_CPUTIME_ID), or the wall clock if the call fails.
+// threadCPU returns the CPU time of the calling thread.
 func threadCPU() time.Duration {
-	var ts syscall.Timespec
-	const clockThreadCPUTime = 3
-	if _, _, e := syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		return time.Duration(time.Now().UnixNano())
-	}
-	return time.Duration(ts.Nano())
+	d, _ := threadcpu.Now()
+	return d
 }
 
 // BenchmarkQueryCPU runs the all-pairs queries of BenchmarkQuery for the

@@ -69,7 +69,9 @@ type aabbQuery struct{ moveQuery[box] }
 
 // collideAABB runs the query of Collide on AABB trees.
 func collideAABB(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
-	q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
+	var q aabbQuery
+	q.init(env, fly, &pose, &o, s, false)
+	q.fn = fn
 	return runAABB(&q)
 }
 

@@ -394,7 +394,7 @@ func newBoxQuery(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(
 	}
 	w := &sc.walk
 	w.cur = sc.cur
-	kept := w.setup(o, env, fly, 0, pose, item[boxFrame]{x: boxFrame{et.root, ft.root}})
+	kept := w.setup(&o, env, fly, 0, &pose, item[boxFrame]{x: boxFrame{et.root, ft.root}})
 	if o.All && (et.dup != nil || ft.dup != nil) {
 		if kept == nil {
 			if sc.seen == nil {

@@ -142,13 +142,24 @@ type dopQuery[F bv.Float, A bv.Slabs[F]] struct {
 }
 
 func (et *tree[F, A]) collide(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
-	q := et.query(env, fly, pose, o, s, fn)
+	var q dopQuery[F, A]
+	et.init(&q, env, fly, &pose, &o, s)
+	q.fn = fn
 	return runDOP(&q)
 }
 
 // query prepares the query of fly at pose against env, whose nodes et are,
 // in s, with its walk at the roots.
 func (et *tree[F, A]) query(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) dopQuery[F, A] {
+	var q dopQuery[F, A]
+	et.init(&q, env, fly, &pose, &o, s)
+	q.fn = fn
+	return q
+}
+
+// init is query in place, for the queries' hot path, but for the callback,
+// which the caller sets (see moveQuery.init).
+func (et *tree[F, A]) init(q *dopQuery[F, A], env, fly *Tree, pose *geom.Pose, o *request, s *Scratch) {
 	sc, ok := s.dop.(*dopScratch[F, A])
 	if !ok {
 		sc = &dopScratch[F, A]{}
@@ -156,10 +167,8 @@ func (et *tree[F, A]) query(env, fly *Tree, pose geom.Pose, o request, s *Scratc
 	}
 	fv := fly.view(env.opts.K)
 	sc.begin(fv, len(fly.mesh.Verts))
-	q := dopQuery[F, A]{
-		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
-		et:     et, fv: fv, sc: sc,
-	}
+	q.tester.init(env, fly, pose, o, &sc.vertexCache, sc.cur)
+	q.et, q.fv, q.sc = et, fv, sc
 	q.shift = pose.R == geom.Identity3()
 	k := env.opts.K
 	// Rotated k-DOPs are padded by bounds on three errors. (1) The mesh
@@ -196,12 +205,14 @@ func (et *tree[F, A]) query(env, fly *Tree, pose geom.Pose, o request, s *Scratc
 		q.tumble(0)
 	}
 	sc.walk.setup(o, env, fly, int(k), pose, item[noFrame]{})
-	return q
 }
 
 // epsPad returns the tolerance part of the slab padding.
 func (q *dopQuery[F, A]) epsPad(k bv.K) [bv.MaxSlabs]float64 {
 	var p [bv.MaxSlabs]float64
+	if q.eps == 0 {
+		return p
+	}
 	for i := range k.Slabs() {
 		p[i] = q.eps * k.Norm(i) * (1 + 0x1p-50)
 	}

@@ -102,3 +102,40 @@ func TestModes(t *testing.T) {
 		}
 	}
 }
+
+// TestContactHint checks the first-contact query's hint: with a PairState,
+// a query at the pose of the last contact finds it again with one triangle
+// test and no volume test; at a pose where that pair has come apart it
+// walks and finds what a query from scratch finds (contact or not); and
+// the hint of another pair of trees is not used.
+func TestContactHint(t *testing.T) {
+	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 2000))
+	flyM := gen.Must(gen.Icosphere(geom.Vec3{}, 0.2, 320))
+	touch := geom.FromAxisAngle(geom.V(1, 2, 3), 0.4, geom.V(1.3, 0, 0))
+	apart := geom.FromAxisAngle(geom.V(1, 2, 3), 0.4, geom.V(0, 0, 0))
+	for _, o := range []Options{{K: bv.K18}, {Kind: OBB}, {Kind: AABB}, {Kind: Sphere}, {Kind: RSS}, {Kind: BoxTree}} {
+		env, fly := mustBuildTree(t, envM, o), mustBuildTree(t, flyM, o)
+		var s Scratch
+		var ps PairState
+		q := QueryOptions{State: &ps}
+		var got []Pair
+		fn := func(p Pair) bool { got = append(got, p); return true }
+		if st := Collide(env, fly, touch, q, &s, fn); len(got) != 1 || st.BVTests == 0 {
+			t.Fatalf("%v: first query: %v, %+v; want one pair after a walk", o.Kind, got, st)
+		}
+		hit := got[0]
+		got = got[:0]
+		if st := Collide(env, fly, touch, q, &s, fn); len(got) != 1 || got[0] != hit || st.TriTests != 1 || st.BVTests+st.LeafTests != 0 {
+			t.Errorf("%v: again at the same pose: %v, %+v; want %v after one triangle test", o.Kind, got, st, hit)
+		}
+		got = got[:0]
+		if st := Collide(env, fly, apart, q, &s, fn); len(got) != 0 || st.BVTests == 0 {
+			t.Errorf("%v: apart: %v, %+v; want none after a walk", o.Kind, got, st)
+		}
+		other := mustBuildTree(t, flyM, o)
+		got = got[:0]
+		if st := Collide(env, other, touch, q, &s, fn); len(got) != 1 || st.BVTests == 0 {
+			t.Errorf("%v: another flying tree: %v, %+v; want one pair after a walk", o.Kind, got, st)
+		}
+	}
+}

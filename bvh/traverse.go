@@ -244,6 +244,9 @@ func run[X any, P pairOps[X]](p P) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default: // modeContact, modeRestart, modeSweep, modeNear
+		if t.tryHint() {
+			break
+		}
 		traverse(p, w)
 	}
 	return t.st

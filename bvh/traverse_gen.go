@@ -34,6 +34,9 @@ func runAABB(p *aabbQuery) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseAABB(p, w)
 	}
 	return t.st
@@ -461,6 +464,9 @@ func runBox(p *boxQuery) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseBox(p, w)
 	}
 	return t.st
@@ -888,6 +894,9 @@ func runDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A]) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseDOP(p, w)
 	}
 	return t.st
@@ -1315,6 +1324,9 @@ func runOBB(p *obbQuery) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseOBB(p, w)
 	}
 	return t.st
@@ -1742,6 +1754,9 @@ func runRSS(p *rssQuery) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseRSS(p, w)
 	}
 	return t.st
@@ -2169,6 +2184,9 @@ func runSphere(p *sphereQuery) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseSphere(p, w)
 	}
 	return t.st

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/mesh"
@@ -27,7 +28,9 @@ type Tree struct {
 
 	flyMu sync.Mutex
 	views map[bv.K]*flyView // built on first use as a flying model
-	side  treeSide          // for fronts and distances, on first use
+	// lastView is the view of views last asked for, read without flyMu.
+	lastView atomic.Pointer[flyView]
+	side     treeSide // for fronts and distances, on first use
 }
 
 // Mesh returns the mesh the tree was built over.

@@ -89,6 +89,17 @@ type moveQuery[V any] struct {
 // newMoveQuery prepares the query of fly at pose against env, both of kind
 // V, in s's scratch for the kind; axes says whether the kind moves axes.
 func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool, axes bool) moveQuery[V] {
+	var q moveQuery[V]
+	q.init(env, fly, &pose, &o, s, axes)
+	q.fn = fn
+	return q
+}
+
+// init is newMoveQuery in place, for the queries' hot path, but for the
+// callback, which the caller sets (see tester.init): the query is large (a
+// tester, three matrices), and a query with nothing near spent more time
+// in copying it than in testing the roots.
+func (q *moveQuery[V]) init(env, fly *Tree, pose *geom.Pose, o *request, s *Scratch, axes bool) {
 	if s.move == nil {
 		s.move = &moveScratch{}
 	}
@@ -96,13 +107,14 @@ func newMoveQuery[V any](env, fly *Tree, pose geom.Pose, o request, s *Scratch, 
 	et, ft := env.impl.(*vtree[V]), fly.impl.(*vtree[V])
 	sc.begin(len(ft.nodes), ft.ids(), len(fly.mesh.Verts), len(env.mesh.Verts), axes)
 	sc.walk.setup(o, env, fly, 0, pose, item[noFrame]{})
-	pad := padding(pose, o.Eps, et.mag, ft.mag)
-	rt := pose.R.Transpose()
-	return moveQuery[V]{
-		tester: newTester(env, fly, pose, o, fn, &sc.vertexCache, sc.cur),
-		et:     et, ft: ft, r: pose.R, absR: absMat(pose.R), sc: sc,
-		pad: pad, tpad: triPad(pose, o.Eps, et.mag, ft.mag), rt: rt, tt: rt.MulVec(pose.T),
-	}
+	r := roundPad(pose, et.mag, ft.mag)
+	tol := o.Eps * (1 + 0x1p-50)
+	q.tester.init(env, fly, pose, o, &sc.vertexCache, sc.cur)
+	q.et, q.ft, q.sc = et, ft, sc
+	q.r, q.absR = pose.R, absMat(pose.R)
+	q.pad, q.tpad = tol+r, tol+4*r
+	q.rt = pose.R.Transpose()
+	q.tt = q.rt.MulVec(pose.T)
 }
 
 // vtreeProbes returns what the cost probes of a vtree t test: nearby
@@ -270,19 +282,19 @@ func (q *moveQuery[V]) leaves(e, f int32) {
 // every volume within those checks (centres within twice the coordinates,
 // OBB axes orthonormal to within 16 ulps), within the same padding.
 func padding(pose geom.Pose, eps, emag, fmag float64) float64 {
+	return eps*(1+0x1p-50) + roundPad(&pose, emag, fmag)
+}
+
+// roundPad is padding's part for the rounding, without the tolerance:
+// (2⁻⁴² + 32d)·M. d, the largest |RᵀR − I| entry, is taken from the six
+// dot products of R's columns (RᵀR is symmetric).
+func roundPad(pose *geom.Pose, emag, fmag float64) float64 {
 	t := pose.T
 	m := emag + 2*fmag + max(math.Abs(t.X), math.Abs(t.Y), math.Abs(t.Z))
-	p := pose.R.Transpose().Mul(pose.R)
-	d := 0.0
-	for i := range 3 {
-		for j := range 3 {
-			if i == j {
-				p[i][j]--
-			}
-			d = max(d, math.Abs(p[i][j]))
-		}
-	}
-	return eps*(1+0x1p-50) + (0x1p-42+32*d)*m
+	c0, c1, c2 := pose.R.Col(0), pose.R.Col(1), pose.R.Col(2)
+	d := max(math.Abs(c0.Dot(c0)-1), math.Abs(c1.Dot(c1)-1), math.Abs(c2.Dot(c2)-1),
+		math.Abs(c0.Dot(c1)), math.Abs(c0.Dot(c2)), math.Abs(c1.Dot(c2)))
+	return (0x1p-42 + 32*d) * m
 }
 
 // triPad returns the padding of the triangle-volume tests of a query with
@@ -295,7 +307,7 @@ func padding(pose geom.Pose, eps, emag, fmag float64) float64 {
 // to 4·eps away through these tests, which made OBB, AABB, sphere and RSS
 // trees search four times as far as their volume tests for a large eps.)
 func triPad(pose geom.Pose, eps, emag, fmag float64) float64 {
-	return eps*(1+0x1p-50) + 4*padding(pose, 0, emag, fmag)
+	return eps*(1+0x1p-50) + 4*roundPad(&pose, emag, fmag)
 }
 
 // leafList appends the triangles of the leaf whose ref is ref, in a tree
