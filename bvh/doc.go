@@ -68,6 +68,11 @@
 // flies, nodes of at most τ
 // triangles act as leaves (Options.FlyLeaf, or the size rule FlyLeafFor).
 //
+// A first-contact query with a PairState tests first the pair of triangles
+// the pair's last first-contact query found (one triangle test when the
+// pose moved little), and the kinds of moved volumes descend first the
+// environment child whose centre is nearer the flying node's.
+//
 // Contact is decided exactly by geom.TriTri (or, with a tolerance eps > 0,
 // by geom.TriTriWithin, the flying k-DOPs padded by eps·|d| per direction);
 // the k-DOP tests are conservative, so the answer is that of testing every

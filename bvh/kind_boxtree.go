@@ -502,6 +502,10 @@ func (q *boxQuery) envFirst(e, f int32, x *boxFrame) bool {
 	return max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z)
 }
 
+// deeper keeps the layout's order: a box-tree's boxes are cut on the way
+// down, in the frames.
+func (q *boxQuery) deeper(a, b, f int32) bool { return false }
+
 // Box-trees keep their leaf volumes: a leaf's box is cut from its parent's
 // on the way down and costs no more than a triangle test to compare.
 func (q *boxQuery) leafTests() bool         { return false }

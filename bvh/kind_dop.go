@@ -378,6 +378,14 @@ func (q *dopQuery[F, A]) fkids(f int32) (l, r int32) {
 }
 func (q *dopQuery[F, A]) envFirst(e, f int32, _ *noFrame) bool { return true }
 
+// deeper keeps the layout's order. Ordered by the distance of the centres
+// along x, y and z, the 18-DOP queries to the first contact made 72% more
+// volume tests and 72% more updates on the orbit of BenchmarkQueryCPU
+// (257,000 against 149,000 over 1,000 poses), for 5% fewer on the scenes
+// of close proximity: the environment is descended first, against a
+// flying node much larger than its children, whose centre says little.
+func (q *dopQuery[F, A]) deeper(a, b, f int32) bool { return false }
+
 // A k-DOP leaf's volume is its triangles' own k-DOP, so testing the
 // triangles directly against the other volume would be the same test
 // (computed again for each pair): k-DOP trees keep their leaf volumes.

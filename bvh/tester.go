@@ -44,6 +44,9 @@ type tester struct {
 	// the pair of triangles the pair's last such query found, tested
 	// before the walk, and where report records the pair it finds.
 	hint *contactHint
+	// prep is the environment triangle triangles tests against a run of
+	// flying ones.
+	prep geom.TriPrep
 }
 
 // newTester returns the tester of a query of fly at pose against env, with
@@ -127,6 +130,22 @@ func (q *tester) triangles(et int32, ft []int32) {
 		return
 	}
 	a := q.emesh.Triangle(int(et))
+	if q.eps == 0 && len(ft) > 1 {
+		// Against a run of flying triangles (a k-DOP's flying leaf), a's
+		// box and plane are computed once.
+		q.prep.Reset(&a)
+		for _, f := range ft {
+			if q.stop {
+				return
+			}
+			b := q.flyTriangle(f)
+			q.st.TriTests++
+			if q.prep.Meets(&b) {
+				q.report(Pair{et, f})
+			}
+		}
+		return
+	}
 	for _, f := range ft {
 		if q.stop {
 			return

@@ -47,6 +47,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -99,8 +100,13 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -477,6 +483,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -529,8 +536,13 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -907,6 +919,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -959,8 +972,13 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -1337,6 +1355,7 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -1389,8 +1408,13 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -1767,6 +1791,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -1819,8 +1844,13 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -2197,6 +2227,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -2249,8 +2280,13 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
