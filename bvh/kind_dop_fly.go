@@ -36,6 +36,12 @@ type flyView struct {
 	voff []int32 // node i bounds with verts[voff[i]:voff[i+1]]
 	pts  []geom.Vec3
 	mag  float64 // largest |coordinate| of the mesh and of pts
+	// bc and br are a ball around the model: the box of the root's
+	// first three slabs (x, y, z, exact bounds of the vertices), its
+	// centre and the length of its half-diagonal, rounded up (see
+	// dopQuery.apart).
+	bc geom.Vec3
+	br float64
 
 	hullOnce sync.Once
 	hull     *hull.Hull
@@ -131,6 +137,7 @@ func (t *Tree) newView(k bv.K) *flyView {
 	for _, p := range t.mesh.Verts {
 		v.mag = max(v.mag, math.Abs(p.X), math.Abs(p.Y), math.Abs(p.Z))
 	}
+	v.bc, v.br = ballOf(&v.dop[0])
 	// Tumbling points per node, computed in parallel.
 	per := make([][]geom.Vec3, m)
 	parallelFor(m, func(lo, hi int) {
@@ -151,6 +158,25 @@ func (t *Tree) newView(k bv.K) *flyView {
 		}
 	}
 	return v
+}
+
+// ballOf returns a ball around the box of d's first three slabs (x, y and
+// z): its centre c and a radius r such that every point of the box is
+// within r of c exactly. Each half-extent is at least the rounded
+// differences from c to the box's faces, stepped up by one ulp (each of
+// which is at least the exact difference, as in boxOf); the square root of
+// the sum of their squares is within 3 ulps of the exact length, which the
+// factor 1 + 2⁻⁵⁰ covers.
+func ballOf(d *bv.DOP) (c geom.Vec3, r float64) {
+	var h [3]float64
+	up := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
+	var cs [3]float64
+	for k := range 3 {
+		lo, hi := d.Lo[k], d.Hi[k]
+		cs[k] = lo/2 + hi/2
+		h[k] = up(max(hi-cs[k], cs[k]-lo))
+	}
+	return geom.Vec3{X: cs[0], Y: cs[1], Z: cs[2]}, math.Sqrt(h[0]*h[0]+h[1]*h[1]+h[2]*h[2]) * (1 + 0x1p-50)
 }
 
 // subtreeTris appends the triangles of the subtree at tree node i.

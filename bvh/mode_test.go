@@ -2,12 +2,14 @@ package bvh
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"testing"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/internal/testgeom"
+	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
 
@@ -136,6 +138,45 @@ func TestContactHint(t *testing.T) {
 		got = got[:0]
 		if st := Collide(env, other, touch, q, &s, fn); len(got) != 1 || st.BVTests == 0 {
 			t.Errorf("%v: another flying tree: %v, %+v; want one pair after a walk", o.Kind, got, st)
+		}
+	}
+}
+
+// TestApartEdge checks the k-DOP query's early end (dopQuery.apart) where
+// it must not end: a flying model touching the environment root's box at
+// a point of its face (rotated, so that the flying root is tumbled
+// otherwise), at one ulp from it, and at a tolerance equal to the gap, at
+// the origin and far from it, against the exact answer.
+func TestApartEdge(t *testing.T) {
+	for _, off := range []float64{0, 1e6, -3e9} {
+		o := geom.V(off, off, off)
+		env := &mesh.TriMesh{Verts: []geom.Vec3{
+			geom.V(1, 0, 0).Add(o), geom.V(1, 1, 0).Add(o), geom.V(1, 0, 1).Add(o),
+			geom.V(-1, -1, -1).Add(o), geom.V(-1, -0.5, -1).Add(o), geom.V(-1, -1, -0.5).Add(o),
+		}, Tris: [][3]int32{{0, 1, 2}, {3, 4, 5}}}
+		fly := &mesh.TriMesh{Verts: []geom.Vec3{{}, geom.V(-1, 0.2, 0.1), geom.V(-1, 0.1, 0.3)}, Tris: [][3]int32{{0, 1, 2}}}
+		for _, k := range bv.Ks {
+			et, ft := mustBuildTree(t, env, Options{K: k}), mustBuildTree(t, fly, Options{K: k})
+			for _, c := range []struct {
+				dx, eps float64
+			}{{0, 0}, {1, 0}, {-1, 0}, {1, 1}, {4, 1}} {
+				// A turn about x keeps the flying vertex at the origin
+				// and the others at x = -1; the vertex lands on env's
+				// first triangle, moved along x by dx ulps of its x.
+				x := 1 + off
+				for range int(math.Abs(c.dx)) {
+					x = math.Nextafter(x, math.Copysign(math.Inf(1), c.dx))
+				}
+				pose := geom.FromAxisAngle(geom.V(1, 0, 0), 0.7, geom.V(x, 0.3+off, 0.3+off))
+				eps := math.Abs(x-(1+off)) * c.eps
+				want := len(testgeom.Brute(env, fly, pose, eps)) > 0
+				var s Scratch
+				got := false
+				Collide(et, ft, pose, QueryOptions{Eps: eps}, &s, func(Pair) bool { got = true; return true })
+				if got != want {
+					t.Errorf("k=%d, origin %g, %g ulps, eps %g: contact %v, exact %v", k, off, c.dx, eps, got, want)
+				}
+			}
 		}
 	}
 }

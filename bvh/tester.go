@@ -45,8 +45,8 @@ type tester struct {
 	// before the walk, and where report records the pair it finds.
 	hint *contactHint
 	// prep is the environment triangle triangles tests against a run of
-	// flying ones.
-	prep geom.TriPrep
+	// flying ones (in the scratch: the tester is made for every query).
+	prep *geom.TriPrep
 }
 
 // newTester returns the tester of a query of fly at pose against env, with
@@ -65,7 +65,7 @@ func (t *tester) init(env, fly *Tree, pose *geom.Pose, o *request, vc *vertexCac
 	*t = tester{
 		mode:  o.mode,
 		emesh: env.mesh, fmesh: fly.mesh, pose: *pose, ident: pose.IsIdentity(),
-		eps: o.Eps, all: o.All, tv: vc.tv, tvAt: vc.tvAt, cur: cur,
+		eps: o.Eps, all: o.All, tv: vc.tv, tvAt: vc.tvAt, cur: cur, prep: &vc.prep,
 		etw: env.twins.next, ftw: fly.twins.next, sweep: o.sweep, near: o.near,
 	}
 	if o.State != nil && o.mode == modeContact && !o.All {
@@ -232,10 +232,12 @@ func (q *tester) flyTriangle(i int32) geom.Triangle {
 	return t
 }
 
-// vertexCache holds the flying vertices transformed by the current query.
+// vertexCache holds the flying vertices transformed by the current query,
+// and the environment triangle prepared for a run of flying ones.
 type vertexCache struct {
 	tv   []geom.Vec3
 	tvAt []uint32
+	prep geom.TriPrep
 }
 
 // begin sizes the cache for nv vertices; wrapped says the query stamps

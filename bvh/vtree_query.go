@@ -286,15 +286,19 @@ func padding(pose geom.Pose, eps, emag, fmag float64) float64 {
 }
 
 // roundPad is padding's part for the rounding, without the tolerance:
-// (2⁻⁴² + 32d)·M. d, the largest |RᵀR − I| entry, is taken from the six
-// dot products of R's columns (RᵀR is symmetric).
+// (2⁻⁴² + 32d)·M (d = orthoDev(R)).
 func roundPad(pose *geom.Pose, emag, fmag float64) float64 {
 	t := pose.T
 	m := emag + 2*fmag + max(math.Abs(t.X), math.Abs(t.Y), math.Abs(t.Z))
-	c0, c1, c2 := pose.R.Col(0), pose.R.Col(1), pose.R.Col(2)
-	d := max(math.Abs(c0.Dot(c0)-1), math.Abs(c1.Dot(c1)-1), math.Abs(c2.Dot(c2)-1),
+	return (0x1p-42 + 32*orthoDev(&pose.R)) * m
+}
+
+// orthoDev returns d, the largest |RᵀR − I| entry, from the six dot
+// products of R's columns (RᵀR is symmetric).
+func orthoDev(r *geom.Mat3) float64 {
+	c0, c1, c2 := r.Col(0), r.Col(1), r.Col(2)
+	return max(math.Abs(c0.Dot(c0)-1), math.Abs(c1.Dot(c1)-1), math.Abs(c2.Dot(c2)-1),
 		math.Abs(c0.Dot(c1)), math.Abs(c0.Dot(c2)), math.Abs(c1.Dot(c2)))
-	return (0x1p-42 + 32*d) * m
 }
 
 // triPad returns the padding of the triangle-volume tests of a query with
