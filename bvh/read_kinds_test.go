@@ -72,6 +72,7 @@ var kindVariants = map[bvh.Kind][]bvh.Options{
 	bvh.KDOP: {
 		{K: bv.K6}, {K: bv.K18, Leaf: 4}, {K: bv.K26, Float64: true},
 		{K: bv.K14, Leaf: 2, Float64: true, FlyLeaf: 3},
+		{K: bv.K18, Compact: true}, {K: bv.K6, Leaf: 4, Compact: true},
 	},
 	bvh.OBB:     {{Kind: bvh.OBB}, {Kind: bvh.OBB, Rule: bvh.RAPID, Leaf: 3}},
 	bvh.Sphere:  {{Kind: bvh.Sphere}, {Kind: bvh.Sphere, Split: bvh.Median, Leaf: 4}},
