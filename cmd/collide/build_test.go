@@ -105,6 +105,7 @@ func TestBuildCheck(t *testing.T) {
 		{"--bv", "obb", "--rule", "rapid"},
 		{"--bv", "sphere", "--env-leaf", "2"},
 		{"--bv", "boxtree", "--split", "median"},
+		{"--bv", "kdop18", "--compact"},
 	} {
 		name := strings.Join(flags, " ")
 		env := filepath.Join(dir, fmt.Sprintf("env%d.collide", ci))
@@ -174,6 +175,7 @@ func TestSavedOptionConflicts(t *testing.T) {
 		{[]string{"--split", "median", other, saved}, "--split median"},
 		{[]string{"--env-leaf", "2", saved, saved}, "--env-leaf 2"},
 		{[]string{"--leaf", "0", saved, other}, "--leaf 0"},
+		{[]string{"--bv", "kdop14", "--compact", saved, other}, "--compact true"},
 	} {
 		_, stderr, code := runCLI(t, append([]string{"check"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, saved) {
@@ -412,6 +414,7 @@ func TestBuildUsage(t *testing.T) {
 		{[]string{"build", "gen:icosphere", "-o", out, "--split", "middle"}, "mean, median"},
 		{[]string{"build", "gen:icosphere", "-o", out, "--leaf", "-1"}, "--leaf"},
 		{[]string{"build", "gen:icosphere", "-o", out, "--env-leaf", "0"}, "--env-leaf"},
+		{[]string{"build", "gen:icosphere", "-o", out, "--compact"}, "--compact"},
 		{[]string{"build", "gen:nosuch", "-o", out}, "nosuch"},
 	} {
 		stdout, stderr, code := runCLI(t, tc.args...)
