@@ -647,6 +647,7 @@ type jsonInfoLine struct {
 		FlyLeaf     int    `json:"fly_leaf"`
 		FlyLeafAuto bool   `json:"fly_leaf_auto"`
 		Float64     bool   `json:"float64"`
+		Compact     bool   `json:"compact"`
 		Nodes       int    `json:"nodes"`
 		Height      int    `json:"height"`
 		Bytes       int64  `json:"bytes"`
