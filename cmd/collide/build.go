@@ -67,7 +67,7 @@ func (b *buildFlags) defineWith(fs *flag.FlagSet, bvs []collide.BV, def collide.
 	intFlag(fs, &b.leaf, "leaf", 0, fmt.Sprintf("leaf threshold `N` (τ) of the flying hierarchy, 0 to %d: nodes of at most N triangles are tested triangle by triangle "+
 		"(0, the default: chosen by the size of the model and k)", maxLeaf))
 	fs.BoolVar(&b.compact, "compact", false, "store the k-DOP hierarchies' bounds in 8 bits each (--bv kdop*: an 18-DOP tree with its mesh "+
-		"takes about 81 bytes a triangle instead of 176; queries take 3 to 11% longer)")
+		"takes about 81 bytes a triangle instead of 176; queries take 5 to 30% longer)")
 }
 
 func ruleNames() []string {
@@ -245,7 +245,7 @@ The flags choose the hierarchy, and are saved with the model: --bv, the
 bounding volume (%s);
 --rule and --split, how nodes are split; --env-leaf, the triangles per leaf;
 --leaf, the leaf threshold when the model flies; --compact, k-DOP bounds in
-8 bits each (less than half the memory, queries 3 to 11%% slower).
+8 bits each (less than half the memory, queries 5 to 30%% slower).
 
 An existing FILE is kept unless --force is given; the model is written to a
 temporary file beside FILE and renamed into place, so a failed build leaves

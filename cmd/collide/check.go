@@ -85,7 +85,7 @@ answers sooner (75,000 and 89,000 triangles: 0.5 s against 1.2 s), over
 many poses AABB trees do (3,000 poses: 1.3 s against 2.4 s), and 'collide
 build' saves the trees for many runs. brute tests every pair (the oracle).
 --rule, --split, --env-leaf, --leaf and --compact (k-DOP bounds in 8
-bits each: less than half the memory, queries 3 to 11%% slower) choose how
+bits each: less than half the memory, queries 5 to 30%% slower) choose how
 the hierarchies are built; --restart and --exact-root choose traversal
 variants, for experiments.
 
