@@ -40,6 +40,11 @@ type BuildOptions struct {
 	// Float64 stores k-DOP bounds in float64 instead of float32 (the other
 	// volumes always use float64).
 	Float64 bool
+	// Compact stores float32 k-DOP bounds in 8 bits each, on a grid per
+	// block of 16 nodes (bvh.Options.Compact): an 18-DOP tree with its
+	// mesh takes about 81 bytes a triangle instead of 176, its queries
+	// 5-30% more time. k-DOP volumes only, not with Float64.
+	Compact bool
 }
 
 // QueryOptions configures a query. The zero value asks for the first contact,
@@ -156,6 +161,7 @@ func newModel(m *mesh.TriMesh, o BuildOptions, t *bvh.Tree) *Model {
 	if t != nil {
 		to := t.Options()
 		o.Rule, o.Split, o.Leaf, o.FlyLeaf, o.Float64 = Rule(to.Rule), Split(to.Split), to.Leaf, to.FlyLeaf, to.Float64
+		o.Compact = to.Compact
 	} else {
 		o = BuildOptions{BV: Brute}
 	}
@@ -187,7 +193,7 @@ func Build(m *mesh.TriMesh, o BuildOptions) (*Model, error) {
 	}
 	t, err := bvh.Build(m, bvh.Options{
 		Kind: volumes[i].kind, K: volumes[i].k, Rule: bvh.Rule(o.Rule), Split: bvh.Split(o.Split),
-		Leaf: o.Leaf, FlyLeaf: o.FlyLeaf, Float64: o.Float64,
+		Leaf: o.Leaf, FlyLeaf: o.FlyLeaf, Float64: o.Float64, Compact: o.Compact,
 	})
 	if err != nil {
 		return nil, err
@@ -224,6 +230,9 @@ func (m *Model) WithBV(b BV) (*Model, error) {
 	}
 	if !m.opts.BV.isKDOP() {
 		o.FlyLeaf, o.Float64 = 0, false
+	}
+	if !b.isKDOP() {
+		o.Compact = false
 	}
 	return Build(m.mesh, o)
 }

@@ -33,6 +33,9 @@ func (c config) String() string {
 	if c.opts.Float64 {
 		s += "/f64"
 	}
+	if c.opts.Compact {
+		s += "/compact"
+	}
 	if c.q.Restart {
 		s += "/restart"
 	}
@@ -60,6 +63,8 @@ func configs() []config {
 			config{opts: bvh.Options{K: k, Leaf: 4, FlyLeaf: 1}},
 			config{opts: bvh.Options{K: k, FlyLeaf: 16}},
 			config{opts: bvh.Options{K: k, Float64: true}},
+			config{opts: bvh.Options{K: k, Compact: true}},
+			config{opts: bvh.Options{K: k, Compact: true, Leaf: 4, FlyLeaf: 1}},
 			config{opts: bvh.Options{K: k}, q: bvh.QueryOptions{Restart: true}},
 			config{opts: bvh.Options{K: k, FlyLeaf: 2}, q: bvh.QueryOptions{ExactRoot: true}},
 		)

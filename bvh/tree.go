@@ -121,6 +121,7 @@ func Build(m *mesh.TriMesh, o Options) (*Tree, error) {
 	tw, ids := findTwins(m)
 	t := &Tree{mesh: m, opts: o, twins: tw}
 	t.impl = kinds[o.Kind].build(o, m, ids)
+	t.opts.Compact = o.Compact && isCompact(t.impl)
 	return t, nil
 }
 
@@ -142,6 +143,7 @@ func (t *Tree) As(k Kind) (*Tree, error) {
 	if k == KDOP {
 		o.K, o.Float64 = 0, false
 	}
+	o.Compact = false
 	o = o.withDefaults()
 	if err := o.validate(); err != nil {
 		return nil, err
