@@ -229,6 +229,9 @@ func (et *tree[F, A]) init(q *dopQuery[F, A], env, fly *Tree, pose *geom.Pose, o
 // is padded by twice q.pad[k], which also covers the rounding of its
 // subtraction of the tree's offset.
 func (q *dopQuery[F, A]) apart(pose *geom.Pose) bool {
+	if len(q.et.nodes) == 0 {
+		return false // a compact tree's (kind_dopc.go): its nodes are elsewhere
+	}
 	fv := q.fv
 	w := pose.Apply(fv.bc)
 	r := fv.br * (1 + 2*orthoDev(&pose.R))

@@ -207,7 +207,9 @@ type dopcQuery[A bv.Slabs[float32], Q qbytes] struct {
 }
 
 func (ct *ctree[A, Q]) collide(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
-	q := dopcQuery[A, Q]{dopQuery: ct.shim.query(env, fly, pose, o, s, fn), ct: ct}
+	var q dopcQuery[A, Q]
+	ct.shim.init(&q.dopQuery, env, fly, &pose, &o, s)
+	q.fn, q.ct = fn, ct
 	return runDOPC(&q)
 }
 

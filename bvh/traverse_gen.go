@@ -1342,6 +1342,9 @@ func runDOPC[A bv.Slabs[float32], Q qbytes](p *dopcQuery[A, Q]) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseDOPC(p, w)
 	}
 	return t.st
@@ -1352,6 +1355,7 @@ func traverseDOPC[A bv.Slabs[float32], Q qbytes](p *dopcQuery[A, Q], w *walk[noF
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -1404,8 +1408,13 @@ func traverseDOPC[A bv.Slabs[float32], Q qbytes](p *dopcQuery[A, Q], w *walk[noF
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
