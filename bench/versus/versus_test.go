@@ -193,7 +193,20 @@ func TestRunPeersFake(t *testing.T) {
 	if err := r.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
+	for _, all := range []bool{true, false} {
+		c, peers := r.Best("torus", all)
+		if c.Run == nil || c.Run.System.Peer || c.Run.System.All != all || c.Ratio != 1 {
+			t.Errorf("all %v: collide's best %+v", all, c)
+		}
+		// One family, fake; in first-contact mode fake-exact alone
+		// (fake-fail failed).
+		if len(peers) != 1 || Family(peers[0].Run.System.Name) != "fake" || peers[0].Ratio <= 0 ||
+			!all && peers[0].Run.System.Name != "fake-exact" {
+			t.Errorf("all %v: the peers' best %+v", all, peers)
+		}
+	}
 	for _, want := range []string{"## torus", "| fake-wrong | all |", "false contact", "failed: ", "## Agreement",
+		"## Collide's best against each peer's best", "| torus | first |",
 		"| fake-slow | all | 20 (capped) |", "first 20 steps"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("the report lacks %q", want)
