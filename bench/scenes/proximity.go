@@ -50,7 +50,7 @@ var realScenes = map[string]realScene{
 	},
 	"parts": {
 		doc: "a CAD part (CGAL's spool.off, 1 long) sliding past another (anchor.off, 2 long): slides of 8 poses from every side, " +
-			"the spool carried across its line of approach by an eighth of its size and turned a little at each pose, " +
+			"the spool carried across its line of approach by a seventh of its bounding radius and turned about 3° at each pose, " +
 			"each pose touching the anchor (found by bisection), missing by 10⁻³ of the spool's size or by a bit, or pressing 1% into it",
 		env: "anchor.off", fly: "spool.off", envSize: 2, flySize: 1, slide: 8,
 	},

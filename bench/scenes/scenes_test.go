@@ -274,9 +274,9 @@ func TestMissingData(t *testing.T) {
 }
 
 // TestSlides checks that the poses of parts come in slides: most poses are
-// a short move from the one before (a slide carries the spool by an
-// eighth of its size), where those of dragon, each on its own line, are
-// not.
+// a short move from the one before (a slide carries the spool by a
+// seventh of its bounding radius a pose), where those of dragon, each on
+// its own line, are not.
 func TestSlides(t *testing.T) {
 	near := func(name string) (close, all int) {
 		sc := mustScene(t, name, scenes.Quick, 1)
