@@ -19,7 +19,7 @@ import (
 // the flight (first-hint: the last contact is tested first, as
 // collide.Query does).
 func BenchmarkProximityCPU(b *testing.B) {
-	for _, name := range []string{"gears", "dragon", "knot"} {
+	for _, name := range scenes.ProximityNames() {
 		if scenes.Available(name) != nil {
 			continue // a scene of real meshes, not installed
 		}
