@@ -67,6 +67,7 @@ type wideNode[A wideLanes, R wideRefs] struct {
 	kid        R
 	n          int32
 	c, h       geom.Vec3
+	area       float64 // boxArea(h)
 }
 
 // wideAABB is the wide layout of an AABB tree: its nodes, the root first.
@@ -79,6 +80,8 @@ type wideAABB[A wideLanes, R wideRefs] struct {
 type wideViews struct {
 	w4 atomic.Pointer[wideAABB[[4]float64, [4]int32]]
 	w8 atomic.Pointer[wideAABB[[8]float64, [8]int32]]
+	// dop4 and dop8 hold a k-DOP tree's, a *wideDOP[F, L] (wide_dop.go).
+	dop4, dop8 atomic.Value
 }
 
 // bytes returns the memory of the layouts made so far.
@@ -89,6 +92,11 @@ func (v *wideViews) bytes() int64 {
 	}
 	if w := v.w8.Load(); w != nil {
 		b += w.bytes()
+	}
+	for _, d := range []*atomic.Value{&v.dop4, &v.dop8} {
+		if w, ok := d.Load().(interface{ bytes() int64 }); ok {
+			b += w.bytes()
+		}
 	}
 	return b
 }
@@ -104,6 +112,10 @@ func (w *wideAABB[A, R]) bytes() int64 {
 // COLLIDE_BVH_WIDE of the test binary, see wide_test.go); it must not change
 // while queries run.
 var wideWidth = 4
+
+var wideRatio = 1.0
+
+var wideDOPOn = true
 
 // wideOf returns the wide layout of the AABB tree t at the width of p,
 // made once (concurrent first queries may each make one; one is kept).
@@ -148,7 +160,7 @@ func collapse[A wideLanes, R wideRefs](t *vtree[box]) *wideAABB[A, R] {
 			kids[best], kids[best+1] = k[0], k[1]
 		}
 		mine := append([]int32(nil), kids...)
-		n := wideNode[A, R]{n: int32(len(mine)), c: t.nodes[b].v.C, h: t.nodes[b].v.H}
+		n := wideNode[A, R]{n: int32(len(mine)), c: t.nodes[b].v.C, h: t.nodes[b].v.H, area: boxArea(t.nodes[b].v.H)}
 		for i, k := range mine {
 			var v box
 			if k < ni {
@@ -176,8 +188,10 @@ func collapse[A wideLanes, R wideRefs](t *vtree[box]) *wideAABB[A, R] {
 // ^x for leaf x) and flying node f. A pair of a wide node and a flying node
 // has had its volumes tested (or is the roots'); one of an environment
 // leaf and an internal flying node has not had the leaf's triangles tested
-// against the flying box yet.
-type wideItem struct{ c, f int32 }
+// against the flying box yet. For an environment leaf, at ≥ 0 locates its
+// box (node at/W, child at%W) when the flying leaves below f are still to
+// be tested against it; -1 when they have been.
+type wideItem struct{ c, f, at int32 }
 
 // wideAxes is a flying node's part of the test against the children of a
 // wide node: its moved centre, its radius on the environment's axes with
@@ -225,6 +239,19 @@ func (q *aabbQuery) axesOf(f int32) wideAxes {
 	}
 }
 
+// flyLeafWide tests the triangles of flying leaf f against the box of
+// child i of n, counting a leaf test.
+func flyLeafWide[A wideLanes, R wideRefs](q *aabbQuery, n *wideNode[A, R], i int, f int32) bool {
+	q.st.LeafTests++
+	c, h := geom.Vec3{X: n.cx[i], Y: n.cy[i], Z: n.cz[i]}, geom.Vec3{X: n.hx[i], Y: n.hy[i], Z: n.hz[i]}
+	for _, tr := range q.flyTris(f) {
+		if !q.flyAxes(tr).BoxDisjoint(c, h) {
+			return true
+		}
+	}
+	return false
+}
+
 // collideWide runs q, a query of modeContact, on the wide layout of its
 // environment at wideWidth, and reports whether it did (not when the
 // width is 2 or the environment has no internal node).
@@ -252,6 +279,8 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 	t := &q.tester
 	sc := q.sc
 	stack := sc.wide[:0]
+	var lanes A
+	width := len(lanes)
 	// The roots: the environment's is internal.
 	if fl, _ := q.ft.kids(0); fl < 0 {
 		t.st.LeafTests++
@@ -267,47 +296,43 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 			return
 		}
 	}
-	stack = append(stack, wideItem{0, 0})
+	stack = append(stack, wideItem{0, 0, -1})
 	for len(stack) > 0 && !t.stop {
 		top := len(stack) - 1
-		c, f := stack[top].c, stack[top].f
+		c, f, at := stack[top].c, stack[top].f, stack[top].at
 		stack = stack[:top]
 		fl, fr := q.ft.kids(f)
 		if c < 0 {
 			// An environment leaf: as the binary walk.
+			// An environment leaf: as the binary walk, but that a flying
+			// leaf's triangles are tested against the environment leaf's
+			// box before their triangles are.
 			e := ^c
 			if fl < 0 {
+				if at >= 0 && !flyLeafWide(q, &w.nodes[at/int32(width)], int(at%int32(width)), f) {
+					continue
+				}
 				q.leaves(e, f)
 				continue
 			}
 			t.st.LeafTests++
 			if q.envLeaf(e, f) {
-				stack = append(stack, wideItem{c, fr}, wideItem{c, fl})
+				stack = append(stack, wideItem{c, fr, at}, wideItem{c, fl, at})
 			}
 			continue
 		}
 		n := &w.nodes[c]
 		switch {
 		case fl < 0:
-			// A flying leaf: its triangles against each child's box.
-			ft := q.flyTris(f)
+			// A flying leaf: its triangles against each child's box (a
+			// leaf's too, which the binary walk does not have: its
+			// triangles are then tested against the flying leaf's).
 			for i := int(n.n) - 1; i >= 0; i-- {
-				k := n.kid[i]
-				if k < 0 {
-					// Two leaves: their triangles, as the binary walk.
-					stack = append(stack, wideItem{k, f})
-					continue
-				}
-				t.st.LeafTests++
-				ch, hh := geom.Vec3{X: n.cx[i], Y: n.cy[i], Z: n.cz[i]}, geom.Vec3{X: n.hx[i], Y: n.hy[i], Z: n.hz[i]}
-				for _, tr := range ft {
-					if !q.flyAxes(tr).BoxDisjoint(ch, hh) {
-						stack = append(stack, wideItem{k, f})
-						break
-					}
+				if flyLeafWide(q, n, i, f) {
+					stack = append(stack, wideItem{n.kid[i], f, -1})
 				}
 			}
-		case boxArea(n.h) >= boxArea(q.ft.vol(f).H):
+		case n.area >= wideRatio*boxArea(q.ft.vol(f).H):
 			// The environment's children, all at once.
 			if q.stale(f) {
 				q.update(f)
@@ -317,7 +342,7 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 			for m := wideMask(n, &x, &q.r, &q.absR); m != 0; {
 				i := 31 - bits.LeadingZeros32(m)
 				m &^= 1 << uint(i)
-				stack = append(stack, wideItem{n.kid[i], f})
+				stack = append(stack, wideItem{n.kid[i], f, c*int32(width) + int32(i)})
 			}
 		default:
 			// The flying node's children, against the wide node's box.
@@ -326,7 +351,7 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 					t.st.LeafTests++
 					for _, tr := range q.flyTris(g) {
 						if !q.flyAxes(tr).BoxDisjoint(n.c, n.h) {
-							stack = append(stack, wideItem{c, g})
+							stack = append(stack, wideItem{c, g, -1})
 							break
 						}
 					}
@@ -337,7 +362,7 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 					q.update(g)
 				}
 				if !bv.OBBFacesDisjoint(n.h, q.ft.vol(g).H, &q.r, &q.absR, q.sc.wc[g].Sub(n.c), q.pad) {
-					stack = append(stack, wideItem{c, g})
+					stack = append(stack, wideItem{c, g, -1})
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/internal/testgeom"
 	"github.com/collide3d/collide/mesh"
@@ -26,6 +27,9 @@ func init() {
 			panic("COLLIDE_BVH_WIDE=" + s + ": want 2, 4 or 8")
 		}
 		wideWidth = w
+	}
+	if s := os.Getenv("COLLIDE_BVH_WIDE_RATIO"); s != "" {
+		wideRatio, _ = strconv.ParseFloat(s, 64)
 	}
 }
 
@@ -107,8 +111,13 @@ func wideScenes() []wideScene {
 	return scs
 }
 
-// TestWide is the conformance matrix of the wide layouts: AABB trees (one
-// triangle a leaf, and four), at widths 4 and 8, all pairs and first
+// wideOptions are the trees of the wide layouts' conformance matrix: AABB
+// and k-DOP trees, one triangle a leaf and more, float32 and float64
+// k-DOPs.
+var wideOptions = []Options{{Kind: AABB}, {Kind: AABB, Leaf: 4}, {}, {K: bv.K6, Float64: true, Leaf: 4, FlyLeaf: 2}}
+
+// TestWide is the conformance matrix of the wide layouts: AABB and k-DOP
+// trees (wideOptions), at widths 4 and 8, all pairs and first
 // contact, exact and within a tolerance, on every scene of wideScenes,
 // against the brute-force oracle and the binary walk: the same pairs as
 // both, and a first contact that is one of them.
@@ -121,10 +130,10 @@ func TestWide(t *testing.T) {
 			for i, p := range sc.poses {
 				want[i] = testgeom.Brute(sc.env, sc.fly, p, eps)
 			}
-			for _, o := range []Options{{Kind: AABB}, {Kind: AABB, Leaf: 4}} {
+			for _, o := range wideOptions {
 				env, fly := mustTree(t, sc.env, o), mustTree(t, sc.fly, o)
 				for i, p := range sc.poses {
-					name := fmt.Sprintf("%s leaf %d eps %g pose %d", sc.name, o.Leaf, eps, i)
+					name := fmt.Sprintf("%s %v k%d leaf %d f64 %v eps %g pose %d", sc.name, o.Kind, o.K, o.Leaf, o.Float64, eps, i)
 					q := QueryOptions{All: true, Eps: eps}
 					bin, _ := widePairs(2, env, fly, p, q, &s)
 					if !slices.Equal(bin, want[i]) {
