@@ -108,14 +108,19 @@ func (w *wideAABB[A, R]) bytes() int64 {
 
 // wideWidth is the width of the environment layout that Collide's
 // modeContact walks on AABB trees: 4 or 8, or 2 for the binary tree (no
-// wide layout). Tests and benchmarks set it (the environment variable
-// COLLIDE_BVH_WIDE of the test binary, see wide_test.go); it must not change
-// while queries run.
-var wideWidth = 4
-
-var wideRatio = 1.0
-
-var wideDOPOn = true
+// wide layout); wideDOPWidth likewise for k-DOP trees. Measured against
+// the binary walk (BenchmarkWideCPU, see wide_bench_test.go), the 4-wide
+// AABB walk took 6% less CPU time to the first contact on the full-size
+// gears, 11% on dragon, 10% on the torus, 2% on knot, and all pairs 7% less
+// on gears, 5% on dragon, 5-6% more on knot and the torus; 8-wide
+// measured as 4-wide, in more memory. The k-DOP walk measured no faster
+// at either width (-4% to +13%): the binary walk's bv.Overlap stops at
+// the first slab that separates, where the wide test makes every
+// comparison, and its time goes to the triangles. So AABB trees walk
+// 4-wide and k-DOP trees binary by default. Tests and benchmarks set them
+// (the environment variable COLLIDE_BVH_WIDE of the test binary, see
+// wide_test.go); they must not change while queries run.
+var wideWidth, wideDOPWidth = 4, 2
 
 // wideOf returns the wide layout of the AABB tree t at the width of p,
 // made once (concurrent first queries may each make one; one is kept).
@@ -332,7 +337,7 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 					stack = append(stack, wideItem{n.kid[i], f, -1})
 				}
 			}
-		case n.area >= wideRatio*boxArea(q.ft.vol(f).H):
+		case n.area >= boxArea(q.ft.vol(f).H):
 			// The environment's children, all at once.
 			if q.stale(f) {
 				q.update(f)

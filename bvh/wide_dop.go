@@ -144,16 +144,16 @@ func dopMask[F bv.Float, A bv.Slabs[F], L dopLanes[F]](rows []L, n uint8, fd *A)
 }
 
 // collideWide runs q, a query of modeContact, on the wide layout of its
-// environment env at wideWidth, and reports whether it did (not when the
+// environment env at wideDOPWidth, and reports whether it did (not when the
 // width is 2 or the environment is one leaf).
 func (q *dopQuery[F, A]) collideWide(env *Tree) (Stats, bool) {
 	if len(q.et.nodes) < 2 {
 		return Stats{}, false
 	}
-	switch {
-	case wideWidth == 4 && wideDOPOn:
+	switch wideDOPWidth {
+	case 4:
 		walkWideDOP(q, wideDOPOf[F, A, [4]F](env, q.et))
-	case wideWidth == 8 && wideDOPOn:
+	case 8:
 		walkWideDOP(q, wideDOPOf[F, A, [8]F](env, q.et))
 	default:
 		return Stats{}, false

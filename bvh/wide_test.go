@@ -11,33 +11,44 @@ import (
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 	"github.com/collide3d/collide/internal/testgeom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
 
 // The test binary's environment variable COLLIDE_BVH_WIDE sets the width
-// of the environment layout Collide's modeContact walks on AABB trees (2:
-// the binary tree; 4; 8), so that the benchmarks of one binary compare the
-// widths, run after run.
+// of the environment layouts Collide's modeContact walks on AABB and k-DOP
+// trees (2: the binary tree; 4; 8), so that runs of one binary compare
+// them.
 func init() {
 	if s := os.Getenv("COLLIDE_BVH_WIDE"); s != "" {
-		w, err := strconv.Atoi(s)
-		if err != nil || w != 2 && w != 4 && w != 8 {
-			panic("COLLIDE_BVH_WIDE=" + s + ": want 2, 4 or 8")
-		}
-		wideWidth = w
+		SetWideWidth(atoiWidth(s))
 	}
-	if s := os.Getenv("COLLIDE_BVH_WIDE_RATIO"); s != "" {
-		wideRatio, _ = strconv.ParseFloat(s, 64)
+}
+
+func atoiWidth(s string) int {
+	w, err := strconv.Atoi(s)
+	if err != nil || w != 2 && w != 4 && w != 8 {
+		panic("COLLIDE_BVH_WIDE=" + s + ": want 2, 4 or 8")
 	}
+	return w
+}
+
+// SetWideWidth sets the width of the environment layouts of AABB and k-DOP
+// trees (wideWidth, wideDOPWidth) for the tests and benchmarks of package
+// bvh_test; SaveWideWidth returns what restores them as they are.
+func SetWideWidth(w int) { wideWidth, wideDOPWidth = w, w }
+
+func SaveWideWidth() func() {
+	a, d := wideWidth, wideDOPWidth
+	return func() { wideWidth, wideDOPWidth = a, d }
 }
 
 // withWidth runs f with wideWidth set to w.
 func withWidth(w int, f func()) {
-	old := wideWidth
-	defer func() { wideWidth = old }()
-	wideWidth = w
+	defer SaveWideWidth()()
+	SetWideWidth(w)
 	f()
 }
 
@@ -89,7 +100,7 @@ func wideScenes() []wideScene {
 	gens := []wideScene{
 		{"torus-sphere", gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 3000)), gen.Must(gen.Icosphere(geom.V(1, 0, 0), 0.35, 500)), nil},
 		{"terrain-capsule", gen.Must(gen.Terrain(24, 4, 1, 0.5, 3)), gen.Must(gen.Capsule(0.3, 1, 300)), nil},
-		{"sphere-self", gen.Must(gen.Icosphere(geom.Vec3{}, 1, 2000)), gen.Must(gen.Icosphere(geom.Vec3{}, 1, 2000)), nil},
+		{"sphere-self", gen.Must(gen.Icosphere(geom.Vec3{}, 1, 800)), gen.Must(gen.Icosphere(geom.Vec3{}, 1, 800)), nil},
 	}
 	for _, sc := range gens {
 		b := sc.env.Bounds()
@@ -120,17 +131,24 @@ var wideOptions = []Options{{Kind: AABB}, {Kind: AABB, Leaf: 4}, {}, {K: bv.K6, 
 // trees (wideOptions), at widths 4 and 8, all pairs and first
 // contact, exact and within a tolerance, on every scene of wideScenes,
 // against the brute-force oracle and the binary walk: the same pairs as
-// both, and a first contact that is one of them.
+// both, and a first contact that is one of them. By default each scene
+// runs one AABB and one k-DOP configuration, in turn; all of them with
+// COLLIDE_LONG_TESTS=1 (internal/longtest).
 func TestWide(t *testing.T) {
 	var s Scratch
-	for _, sc := range wideScenes() {
+	for si, sc := range wideScenes() {
+		opts := wideOptions
+		if !longtest.Enabled() {
+			// One AABB and one k-DOP configuration a scene, in turn.
+			opts = []Options{wideOptions[si%2], wideOptions[2+si%2]}
+		}
 		size := sc.env.Bounds().Size().Norm()
 		for _, eps := range []float64{0, 0.01 * size} {
 			want := make([][][2]int32, len(sc.poses))
 			for i, p := range sc.poses {
 				want[i] = testgeom.Brute(sc.env, sc.fly, p, eps)
 			}
-			for _, o := range wideOptions {
+			for _, o := range opts {
 				env, fly := mustTree(t, sc.env, o), mustTree(t, sc.fly, o)
 				for i, p := range sc.poses {
 					name := fmt.Sprintf("%s %v k%d leaf %d f64 %v eps %g pose %d", sc.name, o.Kind, o.K, o.Leaf, o.Float64, eps, i)
@@ -280,8 +298,12 @@ func TestWideConcurrent(t *testing.T) {
 	envM := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 2000))
 	flyM := gen.Must(gen.Icosphere(geom.V(1, 0, 0), 0.35, 300))
 	want := testgeom.Brute(envM, flyM, geom.Identity(), 0)
-	for _, w := range []int{4, 8} {
-		env, fly := mustTree(t, envM, Options{Kind: AABB}), mustTree(t, flyM, Options{Kind: AABB})
+	for i, w := range []int{4, 8, 4, 8} {
+		o := Options{Kind: AABB}
+		if i >= 2 {
+			o = Options{}
+		}
+		env, fly := mustTree(t, envM, o), mustTree(t, flyM, o)
 		withWidth(w, func() {
 			var wg sync.WaitGroup
 			errs := make([]int, 4)
@@ -309,9 +331,112 @@ func TestWideConcurrent(t *testing.T) {
 			wg.Wait()
 			for g, e := range errs {
 				if e >= 0 {
-					t.Errorf("width %d goroutine %d: %d pairs, oracle %d", w, g, e, len(want))
+					t.Errorf("%v width %d goroutine %d: %d pairs, oracle %d", o.Kind, w, g, e, len(want))
 				}
 			}
 		})
+	}
+}
+
+// TestWideDOPLayout checks the wide layouts of k-DOP trees: each leaf
+// child's slabs are its binary node's, bit for bit, each wide child's hold
+// those of every leaf below it, every leaf of the binary tree
+// is a child exactly once and every wide node below the root likewise,
+// and Bytes counts the layouts once made.
+func TestWideDOPLayout(t *testing.T) {
+	m := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 3000))
+	for _, o := range []Options{{}, {K: bv.K6, Float64: true, Leaf: 4}} {
+		tr := mustTree(t, m, o)
+		before := tr.Bytes()
+		switch et := tr.impl.(type) {
+		case *tree[float32, [18]float32]:
+			checkWideDOP(t, et, wideDOPOf[float32, [18]float32, [4]float32](tr, et))
+			checkWideDOP(t, et, wideDOPOf[float32, [18]float32, [8]float32](tr, et))
+		case *tree[float64, [6]float64]:
+			checkWideDOP(t, et, wideDOPOf[float64, [6]float64, [4]float64](tr, et))
+			checkWideDOP(t, et, wideDOPOf[float64, [6]float64, [8]float64](tr, et))
+		default:
+			t.Fatalf("%T", et)
+		}
+		after := tr.Bytes()
+		t.Logf("k %d f64 %v leaf %d: binary %.1f bytes a triangle, 4- and 8-wide %.1f more", o.K, o.Float64, o.Leaf,
+			float64(before)/float64(len(m.Tris)), float64(after-before)/float64(len(m.Tris)))
+		if after <= before {
+			t.Errorf("Bytes %d before the layouts, %d after", before, after)
+		}
+	}
+}
+
+func checkWideDOP[F bv.Float, A bv.Slabs[F], L dopLanes[F]](t *testing.T, et *tree[F, A], w *wideDOP[F, L]) {
+	t.Helper()
+	var l L
+	width, k := len(l), w.k
+	leaves := make([]int, len(et.nodes))
+	nodes := make([]int, len(w.n))
+	nodes[0]++
+	// under returns the union of the slabs of the leaves below wide node c.
+	var under func(c int32) A
+	under = func(c int32) A {
+		var u A
+		for i := range int(w.n[c]) {
+			var v A
+			if ref := w.kids[int(c)*width+i]; ref < 0 {
+				v = et.nodes[^ref].s
+			} else {
+				v = under(ref)
+			}
+			if i == 0 {
+				u = v
+			} else {
+				bv.Union[F](&u, &u, &v)
+			}
+		}
+		return u
+	}
+	for c := range w.n {
+		n := int(w.n[c])
+		if n < 2 || n > width {
+			t.Fatalf("width %d: node %d has %d children", width, c, n)
+		}
+		for i := range n {
+			ref := w.kids[c*width+i]
+			b := ref
+			if ref < 0 {
+				b = ^ref
+				if et.nodes[b].ref >= 0 {
+					t.Fatalf("width %d: node %d child %d is internal node %d", width, c, i, b)
+				}
+				leaves[b]++
+			} else {
+				nodes[ref]++
+				// A wide child's slabs hold those of every leaf below it.
+				u := under(ref)
+				for j := range k {
+					if x, v := w.rows[c*k+j][i], u[j]; j%2 == 0 && x > v || j%2 == 1 && x < v {
+						t.Fatalf("width %d: node %d child %d slab bound %d does not hold the leaves below it", width, c, i, j)
+					}
+				}
+				continue
+			}
+			for j := range k {
+				if w.rows[c*k+j][i] != et.nodes[b].s[j] {
+					t.Fatalf("width %d: node %d child %d slab bound %d is not its leaf's", width, c, i, j)
+				}
+			}
+		}
+	}
+	for i := range et.nodes {
+		want := 0
+		if et.nodes[i].ref < 0 {
+			want = 1
+		}
+		if leaves[i] != want {
+			t.Fatalf("width %d: binary node %d is a leaf child %d times", width, i, leaves[i])
+		}
+	}
+	for c, n := range nodes {
+		if n != 1 {
+			t.Fatalf("width %d: wide node %d is a child %d times", width, c, n)
+		}
 	}
 }
