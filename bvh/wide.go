@@ -344,7 +344,13 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 			}
 			x := q.axesOf(f)
 			t.st.BVTests += int64(n.n)
-			for m := wideMask(n, &x, &q.r, &q.absR); m != 0; {
+			var m uint32
+			if n4, ok := any(n).(*wideNode[[4]float64, [4]int32]); ok {
+				m = wideMask4(n4, &x, &q.r, &q.absR)
+			} else {
+				m = wideMask(n, &x, &q.r, &q.absR)
+			}
+			for m != 0 {
 				i := 31 - bits.LeadingZeros32(m)
 				m &^= 1 << uint(i)
 				stack = append(stack, wideItem{n.kid[i], f, c*int32(width) + int32(i)})
