@@ -117,7 +117,11 @@ func (w *wideAABB[A, R]) bytes() int64 {
 // at either width (-4% to +13%): the binary walk's bv.Overlap stops at
 // the first slab that separates, where the wide test makes every
 // comparison, and its time goes to the triangles. So AABB trees walk
-// 4-wide and k-DOP trees binary by default. Tests and benchmarks set them
+// 4-wide and k-DOP trees binary by default. The 4-wide AABB test on AVX2
+// vectors (Go 1.26's GOEXPERIMENT=simd, package simd/archsimd; the same
+// verdicts bit for bit) made the dragon's queries 1.3x to 6x slower than
+// this portable code, and is left out (commits 08c1b40 and b6e0776 hold
+// it, with its test). Tests and benchmarks set them
 // (the environment variable COLLIDE_BVH_WIDE of the test binary, see
 // wide_test.go); they must not change while queries run.
 var wideWidth, wideDOPWidth = 4, 2
@@ -344,13 +348,7 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 			}
 			x := q.axesOf(f)
 			t.st.BVTests += int64(n.n)
-			var m uint32
-			if n4, ok := any(n).(*wideNode[[4]float64, [4]int32]); ok {
-				m = wideMask4(n4, &x, &q.r, &q.absR)
-			} else {
-				m = wideMask(n, &x, &q.r, &q.absR)
-			}
-			for m != 0 {
+			for m := wideMask(n, &x, &q.r, &q.absR); m != 0; {
 				i := 31 - bits.LeadingZeros32(m)
 				m &^= 1 << uint(i)
 				stack = append(stack, wideItem{n.kid[i], f, c*int32(width) + int32(i)})

@@ -2,7 +2,6 @@ package bvh
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -438,46 +437,6 @@ func checkWideDOP[F bv.Float, A bv.Slabs[F], L dopLanes[F]](t *testing.T, et *tr
 	for c, n := range nodes {
 		if n != 1 {
 			t.Fatalf("width %d: wide node %d is a child %d times", width, c, n)
-		}
-	}
-}
-
-// TestWideMask4 checks the 4-wide AABB test (wideMask4: on AVX2 vectors
-// when built with GOEXPERIMENT=simd on amd64, else the portable code)
-// against the portable wideMask, bit for bit, on random boxes, touching
-// ones and ones an ulp apart, under random rotations.
-func TestWideMask4(t *testing.T) {
-	t.Logf("vectors: %v", wideSIMD)
-	rng := rand.New(rand.NewPCG(31, 44))
-	for it := range 20000 {
-		var n wideNode[[4]float64, [4]int32]
-		n.n = int32(2 + rng.IntN(3))
-		for i := range 4 {
-			n.cx[i], n.cy[i], n.cz[i] = rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
-			n.hx[i], n.hy[i], n.hz[i] = rng.Float64(), rng.Float64(), rng.Float64()
-		}
-		p := geom.FromAxisAngle(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), rng.Float64()*6.3, geom.Vec3{})
-		if it%3 == 0 {
-			p = geom.Identity()
-		}
-		absR := absMat(p.R)
-		h := geom.V(rng.Float64(), rng.Float64(), rng.Float64())
-		pad := 0x1p-40
-		x := wideAxes{w: geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())}
-		if it%2 == 0 {
-			// Touching child 0 on x, or an ulp away.
-			i := rng.IntN(4)
-			x.w = geom.V(n.cx[i]+n.hx[i]+h.X+pad, n.cy[i], n.cz[i])
-			if it%4 == 0 {
-				x.w.X = math.Nextafter(x.w.X, math.Inf(1))
-			}
-		}
-		for k := range 3 {
-			x.rb[k] = h.X*absR[k][0] + h.Y*absR[k][1] + h.Z*absR[k][2] + pad
-		}
-		x.bp = [3]float64{h.X + pad, h.Y + pad, h.Z + pad}
-		if got, want := wideMask4(&n, &x, &p.R, &absR), wideMask(&n, &x, &p.R, &absR); got != want {
-			t.Fatalf("case %d: mask %04b, portable %04b", it, got, want)
 		}
 	}
 }
