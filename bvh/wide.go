@@ -21,9 +21,9 @@ import (
 // its two children until the node has W of them or none is internal. Its
 // children's boxes are stored structure-of-arrays (cx[W], cy[W], ... hz[W])
 // with a ref each (a wide node, ≥ 0, or ^x for leaf x of the binary tree's
-// numbering), and the node keeps the box of the binary node it started
-// from, which the walk tests a flying node against when it descends the
-// flying tree first. A leaf child has a box too, which the binary tree does
+// numbering); a node's own box is its parent's child's (the root's, the
+// binary root's), which the walk tests a flying node against when it
+// descends the flying tree first. A leaf child has a box too, which the binary tree does
 // not store: the box of its triangles as boxOf rounds it (containing them
 // exactly), a cheap test ahead of the leaf's triangles against the flying
 // box.
@@ -59,15 +59,12 @@ type wideRefs interface{ [4]int32 | [8]int32 }
 
 // wideNode is a node of the wide layout: its children's boxes (centres and
 // half-extents, structure-of-arrays), their refs (a wide node, ≥ 0, or ^x
-// for the binary tree's leaf x) and their number n; and the box of the
-// binary node it was made from.
+// for the binary tree's leaf x) and their number n.
 type wideNode[A wideLanes, R wideRefs] struct {
 	cx, cy, cz A
 	hx, hy, hz A
 	kid        R
 	n          int32
-	c, h       geom.Vec3
-	area       float64 // boxArea(h)
 }
 
 // wideAABB is the wide layout of an AABB tree: its nodes, the root first.
@@ -169,7 +166,7 @@ func collapse[A wideLanes, R wideRefs](t *vtree[box]) *wideAABB[A, R] {
 			kids[best], kids[best+1] = k[0], k[1]
 		}
 		mine := append([]int32(nil), kids...)
-		n := wideNode[A, R]{n: int32(len(mine)), c: t.nodes[b].v.C, h: t.nodes[b].v.H, area: boxArea(t.nodes[b].v.H)}
+		n := wideNode[A, R]{n: int32(len(mine))}
 		for i, k := range mine {
 			var v box
 			if k < ni {
@@ -197,9 +194,10 @@ func collapse[A wideLanes, R wideRefs](t *vtree[box]) *wideAABB[A, R] {
 // ^x for leaf x) and flying node f. A pair of a wide node and a flying node
 // has had its volumes tested (or is the roots'); one of an environment
 // leaf and an internal flying node has not had the leaf's triangles tested
-// against the flying box yet. For an environment leaf, at ≥ 0 locates its
-// box (node at/W, child at%W) when the flying leaves below f are still to
-// be tested against it; -1 when they have been.
+// against the flying box yet. at locates c's box among its parent's
+// children (node at/W, child at%W): for a wide node, −1 for the root (whose
+// box is the binary root's); for a leaf, −1 when the flying leaves below f
+// have been tested against its box already.
 type wideItem struct{ c, f, at int32 }
 
 // wideAxes is a flying node's part of the test against the children of a
@@ -246,6 +244,16 @@ func (q *aabbQuery) axesOf(f int32) wideAxes {
 		},
 		bp: [3]float64{h.X + q.pad, h.Y + q.pad, h.Z + q.pad},
 	}
+}
+
+// wideBox returns the box of the wide node at at (see wideItem).
+func wideBox[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R], at int32) box {
+	if at < 0 {
+		return *q.et.vol(0)
+	}
+	var a A
+	p, i := &w.nodes[at/int32(len(a))], at%int32(len(a))
+	return box{C: geom.Vec3{X: p.cx[i], Y: p.cy[i], Z: p.cz[i]}, H: geom.Vec3{X: p.hx[i], Y: p.hy[i], Z: p.hz[i]}}
 }
 
 // flyLeafWide tests the triangles of flying leaf f against the box of
@@ -312,7 +320,6 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 		stack = stack[:top]
 		fl, fr := q.ft.kids(f)
 		if c < 0 {
-			// An environment leaf: as the binary walk.
 			// An environment leaf: as the binary walk, but that a flying
 			// leaf's triangles are tested against the environment leaf's
 			// box before their triangles are.
@@ -338,10 +345,14 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 			// triangles are then tested against the flying leaf's).
 			for i := int(n.n) - 1; i >= 0; i-- {
 				if flyLeafWide(q, n, i, f) {
-					stack = append(stack, wideItem{n.kid[i], f, -1})
+					k, kat := n.kid[i], int32(-1)
+					if k >= 0 {
+						kat = c*int32(width) + int32(i)
+					}
+					stack = append(stack, wideItem{k, f, kat})
 				}
 			}
-		case n.area >= boxArea(q.ft.vol(f).H):
+		case boxArea(wideBox(q, w, at).H) >= boxArea(q.ft.vol(f).H):
 			// The environment's children, all at once.
 			if q.stale(f) {
 				q.update(f)
@@ -355,12 +366,13 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 			}
 		default:
 			// The flying node's children, against the wide node's box.
+			nb := wideBox(q, w, at)
 			for _, g := range [2]int32{fr, fl} {
 				if gl, _ := q.ft.kids(g); gl < 0 {
 					t.st.LeafTests++
 					for _, tr := range q.flyTris(g) {
-						if !q.flyAxes(tr).BoxDisjoint(n.c, n.h) {
-							stack = append(stack, wideItem{c, g, -1})
+						if !q.flyAxes(tr).BoxDisjoint(nb.C, nb.H) {
+							stack = append(stack, wideItem{c, g, at})
 							break
 						}
 					}
@@ -370,8 +382,8 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 				if q.stale(g) {
 					q.update(g)
 				}
-				if !bv.OBBFacesDisjoint(n.h, q.ft.vol(g).H, &q.r, &q.absR, q.sc.wc[g].Sub(n.c), q.pad) {
-					stack = append(stack, wideItem{c, g, -1})
+				if !bv.OBBFacesDisjoint(nb.H, q.ft.vol(g).H, &q.r, &q.absR, q.sc.wc[g].Sub(nb.C), q.pad) {
+					stack = append(stack, wideItem{c, g, at})
 				}
 			}
 		}
