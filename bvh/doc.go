@@ -104,10 +104,11 @@
 // collapsed into nodes of up to four children whose boxes are stored
 // structure-of-arrays (the binary tree's boxes, bit for bit, and a box for
 // each leaf), a flying box tested against all of a node's children at
-// once, without a branch over them. It is made on the first such query and kept, and
-// Tree.Bytes counts it (about 135 bytes a triangle beside the binary
-// tree's 56). k-DOP trees have the same layout (wide_dop.go), off by
-// default: it measured no faster. The other modes walk the binary trees.
+// once, without a branch over them. It is made on the first such query
+// (or by Scratch.Prepare) and kept, and Tree.Bytes counts it (about 107
+// bytes a triangle beside the binary tree's 56). k-DOP trees have the same
+// layout (wide_dop.go), off by default: it measured no faster. The other
+// modes walk the binary trees.
 //
 // Box-trees (Zachmann, "Exact and fast collision detection", 1994) store a
 // cut per node instead of a volume: see the comments on boxTree. A triangle
