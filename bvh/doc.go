@@ -99,16 +99,13 @@
 // distance, with no re-bounding. The traversal descends both trees together, the larger
 // volume first, as RAPID does.
 //
-// Collide's first-contact and all-pairs walk from the roots (modeContact)
-// runs on AABB environments in a wide layout (wide.go): the binary tree
-// collapsed into nodes of up to four children whose boxes are stored
-// structure-of-arrays (the binary tree's boxes, bit for bit, and a box for
-// each leaf), a flying box tested against all of a node's children at
-// once, without a branch over them. It is made on the first such query
-// (or by Scratch.Prepare) and kept, and Tree.Bytes counts it (about 107
-// bytes a triangle beside the binary tree's 56). k-DOP trees have the same
-// layout (wide_dop.go), off by default: it measured no faster. The other
-// modes walk the binary trees.
+// AABB and k-DOP environments have a wide layout (wide.go, wide_dop.go):
+// the binary tree collapsed into nodes of up to four (or eight) children
+// whose volumes are stored structure-of-arrays (the binary tree's, bit for
+// bit), a flying volume tested against all of a node's children at once,
+// without a branch over them, in Collide's walk from the roots
+// (modeContact). It measured no faster than the binary walk, in more
+// memory, and is off (see wideWidth); the conformance tests run it.
 //
 // Box-trees (Zachmann, "Exact and fast collision detection", 1994) store a
 // cut per node instead of a volume: see the comments on boxTree. A triangle

@@ -44,14 +44,9 @@ func TestFrontRestarts(t *testing.T) {
 		for i, p := range poses {
 			restart := frontRestart(&front)
 			var want, got [][2]int32
-			// The walk from the roots on the binary trees, as fronts walk
-			// (not the wide layout of Collide's, wide.go).
-			var st Stats
-			withWidth(2, func() {
-				st = Collide(env, fly, p, QueryOptions{All: true, Eps: eps}, &s1, func(q Pair) bool {
-					want = append(want, [2]int32{q.Env, q.Fly})
-					return true
-				})
+			st := Collide(env, fly, p, QueryOptions{All: true, Eps: eps}, &s1, func(q Pair) bool {
+				want = append(want, [2]int32{q.Env, q.Fly})
+				return true
 			})
 			ft := Collide(env, fly, p, QueryOptions{All: true, Eps: eps, Front: &front}, &s2, func(q Pair) bool {
 				got = append(got, [2]int32{q.Env, q.Fly})

@@ -68,8 +68,8 @@ func boxOf(b geom.AABB) box {
 type aabbQuery struct{ moveQuery[box] }
 
 // collideAABB runs the query of Collide on AABB trees: modeContact's on
-// the environment's wide layout (wide.go), the other modes' on the binary
-// trees.
+// the environment's wide layout when wideWidth asks for one (wide.go), else
+// and in the other modes on the binary trees.
 func collideAABB(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
 	q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
 	if o.mode == modeContact {

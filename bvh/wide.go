@@ -105,23 +105,27 @@ func (w *wideAABB[A, R]) bytes() int64 {
 
 // wideWidth is the width of the environment layout that Collide's
 // modeContact walks on AABB trees: 4 or 8, or 2 for the binary tree (no
-// wide layout); wideDOPWidth likewise for k-DOP trees. Measured against
-// the binary walk (BenchmarkWideCPU, see wide_bench_test.go), the 4-wide
-// AABB walk took 6% less CPU time to the first contact on the full-size
-// gears, 11% on dragon, 10% on the torus, 2% on knot, and all pairs 7% less
-// on gears, 5% on dragon, 5-6% more on knot and the torus; 8-wide
-// measured as 4-wide, in more memory. The k-DOP walk measured no faster
-// at either width (-4% to +13%): the binary walk's bv.Overlap stops at
-// the first slab that separates, where the wide test makes every
-// comparison, and its time goes to the triangles. So AABB trees walk
-// 4-wide and k-DOP trees binary by default. The 4-wide AABB test on AVX2
-// vectors (Go 1.26's GOEXPERIMENT=simd, package simd/archsimd; the same
-// verdicts bit for bit) made the dragon's queries 1.3x to 6x slower than
-// this portable code, and is left out (commits 08c1b40 and b6e0776 hold
-// it, with its test). Tests and benchmarks set them
-// (the environment variable COLLIDE_BVH_WIDE of the test binary, see
-// wide_test.go); they must not change while queries run.
-var wideWidth, wideDOPWidth = 4, 2
+// wide layout); wideDOPWidth likewise for k-DOP trees. Both are 2: measured
+// against the binary walk in one run (BenchmarkWideCPU, wide_bench_test.go:
+// least thread CPU time of 12 to 15 interleaved passes, on the loaded
+// 2-core machine), neither width paid. AABB trees, 4-wide against binary,
+// first contact and all pairs: gears 0.95 and 0.93 in one run, 1.04 and
+// 1.08 in the next; dragon 0.89 and 0.95, then 0.96 and 0.96; knot 0.98
+// and 1.05, then 1.15 and 1.10; the torus of BenchmarkQueryCPU 0.90 and
+// 1.06, then 1.03 and 1.25; 8-wide alike. k-DOP trees: 0.96 to 1.13. The
+// walk's time goes to the leaves' and the triangles' tests, which the
+// layout does not change (AABB: 3.5x fewer triangle tests on gears, for
+// 1.6x more tests of a triangle against a box), while the binary walk's
+// volume tests stop at the first axis that separates where the wide test
+// makes all of them; and the layout takes 107 bytes a triangle more
+// (AABB, 4-wide; 136 8-wide) beside the binary tree's 56. The 4-wide AABB
+// test on AVX2 vectors (Go 1.26's GOEXPERIMENT=simd, package
+// simd/archsimd; the same verdicts bit for bit) made the dragon's queries
+// 1.3x to 6x slower than the portable code, and is left out (commits
+// 08c1b40 and b6e0776 hold it, with its test). Tests and benchmarks set
+// the widths (the environment variable COLLIDE_BVH_WIDE of the test
+// binary, see wide_test.go); they must not change while queries run.
+var wideWidth, wideDOPWidth = 2, 2
 
 // wideOf returns the wide layout of the AABB tree t at the width of p,
 // made once (concurrent first queries may each make one; one is kept).
