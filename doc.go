@@ -103,6 +103,7 @@
 //   - internal/longtest (internal): whether the long test cases run (COLLIDE_LONG_TESTS=1)
 //   - internal/oracle (internal): the brute-force all-pairs oracle for big scenes
 //   - internal/portable (internal): arithmetic with the same bits on every platform
+//   - internal/threadcpu (internal): the CPU time of the calling thread, for benchmarks on a busy machine
 //   - internal/testgeom (internal): test oracles and adversarial generators
 //   - internal/textscan (internal): the text formats' line reader and number parser
 //   - internal/textscan/syntaxtest (internal): the text codecs' shared test cases

@@ -33,6 +33,9 @@ func (c config) String() string {
 	if c.opts.Float64 {
 		s += "/f64"
 	}
+	if c.opts.Compact {
+		s += "/compact"
+	}
 	if c.q.Restart {
 		s += "/restart"
 	}
@@ -60,6 +63,8 @@ func configs() []config {
 			config{opts: bvh.Options{K: k, Leaf: 4, FlyLeaf: 1}},
 			config{opts: bvh.Options{K: k, FlyLeaf: 16}},
 			config{opts: bvh.Options{K: k, Float64: true}},
+			config{opts: bvh.Options{K: k, Compact: true}},
+			config{opts: bvh.Options{K: k, Compact: true, Leaf: 4, FlyLeaf: 1}},
 			config{opts: bvh.Options{K: k}, q: bvh.QueryOptions{Restart: true}},
 			config{opts: bvh.Options{K: k, FlyLeaf: 2}, q: bvh.QueryOptions{ExactRoot: true}},
 		)
@@ -149,6 +154,7 @@ func checkScene(t *testing.T, name string, envM, flyM *mesh.TriMesh, poses []geo
 	}
 	var s bvh.Scratch
 	for _, c := range cs {
+		var ps bvh.PairState
 		env, err := bvh.Build(envM, c.opts)
 		if err != nil {
 			t.Fatalf("%s %v: Build(env): %v", name, c, err)
@@ -179,13 +185,18 @@ func checkScene(t *testing.T, name string, envM, flyM *mesh.TriMesh, poses []geo
 			if st.TriTests < tested[i] || (len(got) > 0 && st.BVTests+st.LeafTests == 0 && env.Nodes()+fly.Nodes() > 2) {
 				t.Errorf("%s %v pose %d: stats %+v for %d pairs, %d between firsts of twins", name, c, i, st, len(got), tested[i])
 			}
+			// First contact, from scratch and with the pair's state kept
+			// over the poses (which tests the last contact first).
 			q.All = false
-			first, _ := collect(env, fly, p, q, &s)
-			switch {
-			case len(want[i]) == 0 && len(first) != 0:
-				t.Errorf("%s %v pose %d: first contact %v, oracle none", name, c, i, first)
-			case len(want[i]) > 0 && (len(first) != 1 || !slices.Contains(want[i], first[0])):
-				t.Errorf("%s %v pose %d: first contact %v is not one oracle pair", name, c, i, first)
+			for _, state := range []*bvh.PairState{nil, &ps} {
+				q.State = state
+				first, _ := collect(env, fly, p, q, &s)
+				switch {
+				case len(want[i]) == 0 && len(first) != 0:
+					t.Errorf("%s %v pose %d state %v: first contact %v, oracle none", name, c, i, state != nil, first)
+				case len(want[i]) > 0 && (len(first) != 1 || !slices.Contains(want[i], first[0])):
+					t.Errorf("%s %v pose %d state %v: first contact %v is not one oracle pair", name, c, i, state != nil, first)
+				}
 			}
 		}
 	}

@@ -37,6 +37,7 @@ func costTrees(b *testing.B, kdopFloat64 bool) ([]string, []*Tree) {
 		add(fmt.Sprintf("k=%d/float32", k), Options{K: k})
 		if kdopFloat64 {
 			add(fmt.Sprintf("k=%d/float64", k), Options{K: k, Float64: true})
+			add(fmt.Sprintf("k=%d/compact", k), Options{K: k, Compact: true})
 		}
 	}
 	for _, kind := range []Kind{OBB, Sphere, AABB, RSS, BoxTree} {

@@ -36,6 +36,10 @@
 // and one int32: the offset of the right child (the left one follows) or the
 // leaf's triangle. An 18-DOP tree with one triangle per leaf takes 152 bytes
 // per triangle; Tree.Validate checks every invariant of a tree exactly.
+// Options.Compact stores the float32 bounds in 8 bits each instead, on a
+// grid per block of 16 nodes, chosen so that each decoded bound still
+// contains the float32 one (kind_dopc.go): 57 bytes per triangle for
+// 18-DOPs, the queries a few percent slower.
 //
 // # Querying
 //
@@ -67,6 +71,11 @@
 // previous query's extreme vertices, which a PairState keeps. When the tree
 // flies, nodes of at most τ
 // triangles act as leaves (Options.FlyLeaf, or the size rule FlyLeafFor).
+//
+// A first-contact query with a PairState tests first the pair of triangles
+// the pair's last first-contact query found (one triangle test when the
+// pose moved little), and the kinds of moved volumes descend first the
+// environment child whose centre is nearer the flying node's.
 //
 // Contact is decided exactly by geom.TriTri (or, with a tolerance eps > 0,
 // by geom.TriTriWithin, the flying k-DOPs padded by eps·|d| per direction);
@@ -136,8 +145,9 @@
 // query (moveQuery), save layout and checks of the moved-volume kinds are
 // shared (vtree*.go), and the kind's file gives its volume's fit, test,
 // separation, numbers and containment. The k-DOP kind is large enough for
-// four files, kind_dop*.go (node array and query; save and checks;
-// builder; flying view and tumbling).
+// six files, kind_dop*.go (node array and query; save and checks;
+// builder; flying view and tumbling; the compact layout's node array and
+// query, and its save and checks).
 //
 // Then the kind takes:
 //

@@ -33,8 +33,9 @@ import (
 //	12           4             bounding-volume kind: uint32 1 + Kind (1 k-DOP,
 //	                           2 OBB, 3 sphere, 4 AABB, 5 box-tree, 6 RSS)
 //	16           4             k: uint32 6, 14, 18 or 26 (k-DOP), else 0
-//	20           4             element width w: uint32 4 (float32) or 8
-//	                           (float64); 8 for the other kinds
+//	20           4             element width w: uint32 4 (float32), 8
+//	                           (float64) or 1 (compact, 8 bits: below);
+//	                           8 for the other kinds
 //	24           4             splitting rule: uint32 0-4 (Splatter … RAPID)
 //	28           4             split point: uint32 0 (Mean) or 1 (Median)
 //	32           4             leaf size: uint32 1-65536
@@ -65,6 +66,13 @@ import (
 //	RSS       s = 124     rectangle centre x, y, z; the axes as rows, 9
 //	                      numbers (edge directions, then normal); half
 //	                      side lengths L0, L1; radius
+//
+// A compact k-DOP tree (w = 1, Options.Compact) stores ⌈nn/16⌉ block
+// references before its nodes, k float32 each (the base and the step of
+// each of the k/2 directions, finite, the step ≥ 0), and a node is k bytes
+// then its ref (s = k+4): bound j of node i reads as base + float32(q·step)
+// in float32 with the reference of block ⌊i/16⌋ (see bvh/kind_dopc.go).
+// Read checks that every node's bounds so read contain its triangles.
 //
 // That is the first node layout, which k-DOP and box-trees keep. OBB,
 // sphere, AABB and RSS trees are written in a second one, without leaf
@@ -124,12 +132,18 @@ func (t *Tree) WriteTo(w io.Writer) (int64, error) {
 	}
 	k := t.opts.K
 	w8 := uint32(4)
-	if t.opts.Float64 {
+	switch {
+	case t.opts.Compact:
+		w8 = 1
+	case t.opts.Float64:
 		w8 = 8
 	}
 	nn, no := t.impl.len(), len(t.impl.perm())
 	size := headerFixed + 4*int64(k) + 32 + 24*int64(len(m.Verts)) + 12*int64(len(m.Tris)) +
 		int64(nn)*nodeSize(t.opts) + 4*int64(no) + 4
+	if t.opts.Compact {
+		size += cRefsSize(k, nn)
+	}
 	e := &encoder{w: w, buf: make([]byte, 0, min(size, ioChunk))}
 
 	h := e.grab(headerFixed + 4*int(k) + 32)
@@ -482,11 +496,12 @@ func (d *decoder) header() (*header, error) {
 	}
 	h.o.K = bv.K(k)
 	switch v := field(20); {
-	case v == 8 || v == 4 && h.o.Kind == KDOP:
+	case v == 8 || (v == 4 || v == 1) && h.o.Kind == KDOP:
 		h.w = int(v)
 		h.o.Float64 = v == 8
+		h.o.Compact = v == 1
 	case h.o.Kind == KDOP:
-		return nil, d.errorf(20, "element width %d is not supported (want 4 for float32 or 8 for float64)", v)
+		return nil, d.errorf(20, "element width %d is not supported (want 4 for float32, 8 for float64 or 1 for compact)", v)
 	default:
 		return nil, d.errorf(20, "element width %d is not supported for a %v tree (want 8)", v, h.o.Kind)
 	}
@@ -557,6 +572,9 @@ func (d *decoder) header() (*header, error) {
 	h.nAt = h.tAt + 12*int64(nt)
 	if h.o.Kind == BoxTree && nt > 0 {
 		h.nAt += boxRootSize // the root box comes first
+	}
+	if h.o.Compact {
+		h.nAt += cRefsSize(h.o.K, h.nn) // the block references come first
 	}
 	h.oAt = h.nAt + h.nodeSize*int64(nn)
 	return h, nil

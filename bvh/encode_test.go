@@ -86,7 +86,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	lattice := testgeom.LatticeSoup(rand.New(rand.NewPCG(1, 2)), 600, 5)
 	var opts []bvh.Options
 	for _, k := range bv.Ks {
-		opts = append(opts, bvh.Options{K: k}, bvh.Options{K: k, Float64: true})
+		opts = append(opts, bvh.Options{K: k}, bvh.Options{K: k, Float64: true}, bvh.Options{K: k, Compact: true})
 	}
 	opts = append(opts,
 		bvh.Options{K: bv.K18, Rule: bvh.MinSum, Split: bvh.Median, Leaf: 4, FlyLeaf: 2},

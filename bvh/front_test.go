@@ -37,7 +37,7 @@ func TestFrontRestarts(t *testing.T) {
 	}
 	const eps = 0.01
 	fired := 0
-	for _, o := range []Options{{K: 18}, {K: 6, FlyLeaf: 4}, {Kind: OBB}, {Kind: RSS}, {Kind: Sphere, Leaf: 2}, {Kind: AABB}, {Kind: BoxTree, Leaf: 4}} {
+	for _, o := range []Options{{K: 18}, {K: 6, FlyLeaf: 4}, {K: 18, Compact: true}, {Kind: OBB}, {Kind: RSS}, {Kind: Sphere, Leaf: 2}, {Kind: AABB}, {Kind: BoxTree, Leaf: 4}} {
 		env, fly := mustBuildTree(t, torus, o), mustBuildTree(t, ball, o)
 		var front Front
 		var s1, s2 Scratch

@@ -71,7 +71,9 @@ type aabbQuery struct{ moveQuery[box] }
 // the environment's wide layout when wideWidth asks for one (wide.go), else
 // and in the other modes on the binary trees.
 func collideAABB(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
-	q := aabbQuery{newMoveQuery[box](env, fly, pose, o, s, fn, false)}
+	var q aabbQuery
+	q.init(env, fly, &pose, &o, s, false)
+	q.fn = fn
 	if o.mode == modeContact {
 		if st, ok := q.collideWide(env); ok {
 			return st

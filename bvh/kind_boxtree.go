@@ -394,7 +394,7 @@ func newBoxQuery(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(
 	}
 	w := &sc.walk
 	w.cur = sc.cur
-	kept := w.setup(o, env, fly, 0, pose, item[boxFrame]{x: boxFrame{et.root, ft.root}})
+	kept := w.setup(&o, env, fly, 0, &pose, item[boxFrame]{x: boxFrame{et.root, ft.root}})
 	if o.All && (et.dup != nil || ft.dup != nil) {
 		if kept == nil {
 			if sc.seen == nil {
@@ -501,6 +501,10 @@ func (q *boxQuery) envFirst(e, f int32, x *boxFrame) bool {
 	eh, fh := eb.Max.Sub(eb.Min), fb.Max.Sub(fb.Min)
 	return max(eh.X, eh.Y, eh.Z) >= max(fh.X, fh.Y, fh.Z)
 }
+
+// deeper keeps the layout's order: a box-tree's boxes are cut on the way
+// down, in the frames.
+func (q *boxQuery) deeper(a, b, f int32) bool { return false }
 
 // Box-trees keep their leaf volumes: a leaf's box is cut from its parent's
 // on the way down and costs no more than a triangle test to compare.

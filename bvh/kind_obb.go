@@ -93,7 +93,9 @@ type obbQuery struct{ moveQuery[bv.OBB] }
 
 // collideOBB runs the query of Collide on OBB trees.
 func collideOBB(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
-	q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, fn, true)}
+	var q obbQuery
+	q.init(env, fly, &pose, &o, s, true)
+	q.fn = fn
 	return runOBB(&q)
 }
 

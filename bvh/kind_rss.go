@@ -74,7 +74,9 @@ type rssQuery struct{ moveQuery[bv.RSS] }
 
 // collideRSS runs the query of Collide on RSS trees.
 func collideRSS(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
-	q := rssQuery{newMoveQuery[bv.RSS](env, fly, pose, o, s, fn, true)}
+	var q rssQuery
+	q.init(env, fly, &pose, &o, s, true)
+	q.fn = fn
 	return runRSS(&q)
 }
 

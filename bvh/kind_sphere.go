@@ -61,7 +61,9 @@ type sphereQuery struct{ moveQuery[bv.Sphere] }
 
 // collideSphere runs the query of Collide on sphere trees.
 func collideSphere(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
-	q := sphereQuery{newMoveQuery[bv.Sphere](env, fly, pose, o, s, fn, false)}
+	var q sphereQuery
+	q.init(env, fly, &pose, &o, s, false)
+	q.fn = fn
 	return runSphere(&q)
 }
 

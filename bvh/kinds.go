@@ -72,15 +72,25 @@ var kinds = []kindSpec{
 		name: "kdop",
 		nodeSize: func(o Options) int64 {
 			w := int64(4)
-			if o.Float64 {
+			switch {
+			case o.Compact:
+				w = 1
+			case o.Float64:
 				w = 8
 			}
 			return int64(o.K)*w + 4
 		},
 		build: func(o Options, m *mesh.TriMesh, ids []int32) impl {
-			return dopKindFor(o.K, o.Float64).build(o, m, ids)
+			t := dopKindFor(o.K, o.Float64).build(o, m, ids)
+			if o.Compact {
+				return cdopKindFor(o.K).build(t)
+			}
+			return t
 		},
 		read: func(d *decoder, h *header, _ *mesh.TriMesh) (impl, error) {
+			if h.o.Compact {
+				return cdopKindFor(h.o.K).read(d, h)
+			}
 			return dopKindFor(h.o.K, h.w == 8).read(d, h)
 		},
 	},

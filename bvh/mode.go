@@ -93,7 +93,7 @@ func (o QueryOptions) request() request {
 // (env's k for k-DOP trees), from root, the pair of the roots: its stack
 // and the state of o's mode, the others' cleared. It returns the seen set
 // a box-tree query should keep for a resumed query (nil: its own).
-func (w *walk[X]) setup(o request, env, fly *Tree, k int, pose geom.Pose, root item[X]) map[Pair]struct{} {
+func (w *walk[X]) setup(o *request, env, fly *Tree, k int, pose *geom.Pose, root item[X]) map[Pair]struct{} {
 	w.stack = append(w.stack[:0], root)
 	w.front.fs, w.front.record = nil, false
 	w.budget = budgetWalk{limit: noLimit}
@@ -103,7 +103,7 @@ func (w *walk[X]) setup(o request, env, fly *Tree, k int, pose geom.Pose, root i
 		w.dist.d = o.dist
 	case modeFront:
 		fr := o.Front
-		w.front.fs = attach(fr, env, fly, k, pose, root)
+		w.front.fs = attach(fr, env, fly, k, *pose, root)
 		w.front.moved, w.front.lastMove = fr.moved, fr.lastMove
 	case modeResume:
 		pd := o.Pending
@@ -112,7 +112,7 @@ func (w *walk[X]) setup(o request, env, fly *Tree, k int, pose geom.Pose, root i
 		return pd.seen
 	case modeBudget:
 		pd := o.Pending
-		*pd = Pending{env: env, fly: fly, pose: pose, o: o.QueryOptions, items: pd.items, seen: pd.seen}
+		*pd = Pending{env: env, fly: fly, pose: *pose, o: o.QueryOptions, items: pd.items, seen: pd.seen}
 		pd.o.Budget, pd.o.Pending, pd.o.Front = Budget{}, nil, nil
 		w.budget.bud = newBudget(o.Budget, pd)
 		if pd.seen == nil {

@@ -14,9 +14,12 @@ import (
 // BenchmarkProximityCPU flies the full-size scenes of close proximity
 // (gears in mesh and the real meshes of libcgal-demo, when installed) with
 // each kind of tree, in both modes, timed as BenchmarkQueryCPU does: the
-// least thread CPU time per query over passes of the scene's poses.
+// least thread CPU time per query over passes of the scene's poses. The
+// first contact runs from scratch (first) and with a PairState kept over
+// the flight (first-hint: the last contact is tested first, as
+// collide.Query does).
 func BenchmarkProximityCPU(b *testing.B) {
-	for _, name := range []string{"gears", "dragon", "knot"} {
+	for _, name := range scenes.ProximityNames() {
 		if scenes.Available(name) != nil {
 			continue // a scene of real meshes, not installed
 		}
@@ -27,15 +30,14 @@ func BenchmarkProximityCPU(b *testing.B) {
 		poses := sc.Poses
 		for _, o := range []bvh.Options{{}, {Kind: bvh.OBB}, {Kind: bvh.AABB}, {Kind: bvh.RSS}} {
 			env, fly := mustBuild(b, sc.Env, o), mustBuild(b, sc.Fly, o)
-			for _, all := range []bool{false, true} {
-				mode := "first"
-				if all {
-					mode = "all"
-				}
+			for _, mode := range []string{"first", "first-hint", "all"} {
 				b.Run(name+"/"+o.Kind.String()+"/"+mode, func(b *testing.B) {
 					runtime.LockOSThread()
 					defer runtime.UnlockOSThread()
-					q := bvh.QueryOptions{All: all}
+					q := bvh.QueryOptions{All: mode == "all"}
+					if mode == "first-hint" {
+						q.State = new(bvh.PairState)
+					}
 					var s bvh.Scratch
 					fn := func(bvh.Pair) bool { return true }
 					var st bvh.Stats

@@ -53,7 +53,9 @@ type QueryOptions struct {
 	// vertices if State keeps them.
 	ExactRoot bool
 	// State, if not nil, is kept by the two models between their queries
-	// (see PairState).
+	// (see PairState): a first-contact query (without Front, Budget,
+	// Restart or a tolerance's change of meaning: any query without All)
+	// tests the pair of triangles the last one found before it walks.
 	State *PairState
 	// Front, if not nil, is the front of the pair of models (see Front):
 	// the query starts from it rather than from the roots, and leaves its
@@ -70,13 +72,35 @@ type QueryOptions struct {
 
 // PairState is what one pair of models keeps from one query to the next:
 // the extreme vertices of the last ExactRoot query, where the next one's
-// hill climbing starts. Unlike a Scratch, which any query may use, a
-// PairState belongs to one flying model (against any environment of one
-// k); given to a query of another, it starts afresh. The zero value is
+// hill climbing starts, and the pair of triangles the last first-contact
+// query found, which the next one tests first (see Collide). Unlike a
+// Scratch, which any query may use, a PairState belongs to one pair of
+// models; given to a query of another, it starts afresh. The zero value is
 // ready to use; a PairState must not be used by two queries at once.
 type PairState struct {
 	view  *flyView
 	climb bv.ClimbState
+	hint  contactHint
+}
+
+// contactHint is the pair of triangles in contact that the last
+// first-contact query of the trees env and fly found (ok), and one, the
+// flying triangle as the list tester.triangles takes.
+type contactHint struct {
+	env, fly *Tree
+	p        Pair
+	ok       bool
+	one      [1]int32
+}
+
+// hintFor returns the hint of the trees env and fly, forgotten if it was
+// another pair's.
+func (p *PairState) hintFor(env, fly *Tree) *contactHint {
+	h := &p.hint
+	if h.env != env || h.fly != fly {
+		*h = contactHint{env: env, fly: fly}
+	}
+	return h
 }
 
 // climbFor returns the climbing state for the flying view v, reset if it

@@ -72,6 +72,7 @@ var kindVariants = map[bvh.Kind][]bvh.Options{
 	bvh.KDOP: {
 		{K: bv.K6}, {K: bv.K18, Leaf: 4}, {K: bv.K26, Float64: true},
 		{K: bv.K14, Leaf: 2, Float64: true, FlyLeaf: 3},
+		{K: bv.K18, Compact: true}, {K: bv.K6, Leaf: 4, Compact: true},
 	},
 	bvh.OBB:     {{Kind: bvh.OBB}, {Kind: bvh.OBB, Rule: bvh.RAPID, Leaf: 3}},
 	bvh.Sphere:  {{Kind: bvh.Sphere}, {Kind: bvh.Sphere, Split: bvh.Median, Leaf: 4}},
@@ -205,6 +206,10 @@ func parseKindLayout(b []byte) kindLayout {
 		l.n += 48
 	default:
 		l.nf, l.fw = l.k, l.w
+		if l.w == 1 { // compact: the block references (k float32 a block of 16 nodes) first
+			l.root = l.n
+			l.n += (l.nn + 15) / 16 * 4 * l.k
+		}
 	}
 	l.ref = l.nf * l.fw
 	l.node = l.ref + 4
@@ -264,6 +269,9 @@ func (l kindLayout) refAt(i int) int {
 }
 
 func getFloat(b []byte, at, w int) float64 {
+	if w == 1 { // a compact k-DOP's bound: a byte
+		return float64(b[at])
+	}
 	if w == 4 {
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[at:])))
 	}
@@ -271,6 +279,10 @@ func getFloat(b []byte, at, w int) float64 {
 }
 
 func setFloat(b []byte, at, w int, x float64) {
+	if w == 1 {
+		b[at] = byte(int64(min(max(x, 0), 255)))
+		return
+	}
 	if w == 4 {
 		binary.LittleEndian.PutUint32(b[at:], math.Float32bits(float32(x)))
 	} else {
@@ -283,6 +295,9 @@ func nudge(x float64, steps, w int) float64 {
 	to := math.Inf(1)
 	if steps < 0 {
 		to, steps = math.Inf(-1), -steps
+	}
+	if w == 1 {
+		return x + float64(steps)*math.Copysign(1, to)
 	}
 	for range steps {
 		if w == 4 {

@@ -19,7 +19,8 @@ import (
 func sepOptions() []Options {
 	var os []Options
 	for _, k := range bv.Ks {
-		os = append(os, Options{K: k}, Options{K: k, Float64: true}, Options{K: k, Leaf: 4, FlyLeaf: 1}, Options{K: k, FlyLeaf: 16})
+		os = append(os, Options{K: k}, Options{K: k, Float64: true}, Options{K: k, Leaf: 4, FlyLeaf: 1}, Options{K: k, FlyLeaf: 16},
+			Options{K: k, Compact: true}, Options{K: k, Compact: true, Leaf: 4, FlyLeaf: 1})
 	}
 	for _, kind := range []Kind{OBB, Sphere, AABB, RSS} {
 		os = append(os, Options{Kind: kind}, Options{Kind: kind, Leaf: 4})
@@ -32,6 +33,9 @@ func optName(o Options) string {
 		s := fmt.Sprintf("k%d/leaf%d/fly%d", o.K, o.Leaf, o.FlyLeaf)
 		if o.Float64 {
 			s += "/f64"
+		}
+		if o.Compact {
+			s += "/compact"
 		}
 		return s
 	}
@@ -177,6 +181,18 @@ func sepCheck(t *testing.T, name string, env, fly *Tree, pose geom.Pose, eps flo
 		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *tree[float64, [26]float64]:
 		q := e.query(env, fly, pose, o, s, nil)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *ctree[[6]float32, [6]uint8]:
+		q := dopcQuery[[6]float32, [6]uint8]{dopQuery: e.shim.query(env, fly, pose, o, s, nil), ct: e}
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *ctree[[14]float32, [14]uint8]:
+		q := dopcQuery[[14]float32, [14]uint8]{dopQuery: e.shim.query(env, fly, pose, o, s, nil), ct: e}
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *ctree[[18]float32, [18]uint8]:
+		q := dopcQuery[[18]float32, [18]uint8]{dopQuery: e.shim.query(env, fly, pose, o, s, nil), ct: e}
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *ctree[[26]float32, [26]uint8]:
+		q := dopcQuery[[26]float32, [26]uint8]{dopQuery: e.shim.query(env, fly, pose, o, s, nil), ct: e}
 		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *vtree[bv.OBB]:
 		q := obbQuery{newMoveQuery[bv.OBB](env, fly, pose, o, s, nil, true)}

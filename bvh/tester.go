@@ -40,17 +40,52 @@ type tester struct {
 	// the walk's volumes reach is handed to it, with its twins, rather
 	// than tested.
 	near func(et int32) bool
+	// hint, for a first-contact query of modeContact with a PairState, is
+	// the pair of triangles the pair's last such query found, tested
+	// before the walk, and where report records the pair it finds.
+	hint *contactHint
+	// prep is the environment triangle triangles tests against a run of
+	// flying ones (in the scratch: the tester is made for every query).
+	prep *geom.TriPrep
 }
 
 // newTester returns the tester of a query of fly at pose against env, with
 // the flying vertices cached in vc under the stamp cur.
 func newTester(env, fly *Tree, pose geom.Pose, o request, fn func(Pair) bool, vc *vertexCache, cur uint32) tester {
-	return tester{
+	var t tester
+	t.init(env, fly, &pose, &o, vc, cur)
+	t.fn = fn
+	return t
+}
+
+// init is newTester in place, but for the callback, which the caller
+// sets (fn stored through a pointer would escape, an allocation per
+// query).
+func (t *tester) init(env, fly *Tree, pose *geom.Pose, o *request, vc *vertexCache, cur uint32) {
+	*t = tester{
 		mode:  o.mode,
-		emesh: env.mesh, fmesh: fly.mesh, pose: pose, ident: pose.IsIdentity(),
-		eps: o.Eps, all: o.All, fn: fn, tv: vc.tv, tvAt: vc.tvAt, cur: cur,
+		emesh: env.mesh, fmesh: fly.mesh, pose: *pose, ident: pose.IsIdentity(),
+		eps: o.Eps, all: o.All, tv: vc.tv, tvAt: vc.tvAt, cur: cur, prep: &vc.prep,
 		etw: env.twins.next, ftw: fly.twins.next, sweep: o.sweep, near: o.near,
 	}
+	if o.State != nil && o.mode == modeContact && !o.All {
+		t.hint = o.State.hintFor(env, fly)
+	}
+}
+
+// tryHint tests the pair of triangles of the hint, if any, and reports
+// whether it is in contact (reported, and the query stopped): a first
+// contact found with one triangle test when the pose has moved little
+// since the last one. The pair was in contact at the last query's pose;
+// it is tested exactly at this one, as any pair of leaves is.
+func (t *tester) tryHint() bool {
+	h := t.hint
+	if h == nil || !h.ok {
+		return false
+	}
+	h.one[0] = h.p.Fly
+	t.triangles(h.p.Env, h.one[:])
+	return t.stop
 }
 
 // absMat returns the matrix of the absolute values of m's entries.
@@ -95,6 +130,22 @@ func (q *tester) triangles(et int32, ft []int32) {
 		return
 	}
 	a := q.emesh.Triangle(int(et))
+	if q.eps == 0 && len(ft) > 1 {
+		// Against a run of flying triangles (a k-DOP's flying leaf), a's
+		// box and plane are computed once.
+		q.prep.Reset(&a)
+		for _, f := range ft {
+			if q.stop {
+				return
+			}
+			b := q.flyTriangle(f)
+			q.st.TriTests++
+			if q.prep.Meets(&b) {
+				q.report(Pair{et, f})
+			}
+		}
+		return
+	}
 	for _, f := range ft {
 		if q.stop {
 			return
@@ -126,6 +177,9 @@ func (q *tester) sweepTriangles(et int32, ft []int32) {
 
 // report passes p to fn, unless it has been reported already.
 func (q *tester) report(p Pair) {
+	if h := q.hint; h != nil {
+		h.p, h.ok = p, true
+	}
 	if q.seen != nil && (hasBit(q.edup, p.Env) || hasBit(q.fdup, p.Fly)) {
 		if _, ok := q.seen[p]; ok {
 			return
@@ -178,10 +232,12 @@ func (q *tester) flyTriangle(i int32) geom.Triangle {
 	return t
 }
 
-// vertexCache holds the flying vertices transformed by the current query.
+// vertexCache holds the flying vertices transformed by the current query,
+// and the environment triangle prepared for a run of flying ones.
 type vertexCache struct {
 	tv   []geom.Vec3
 	tvAt []uint32
+	prep geom.TriPrep
 }
 
 // begin sizes the cache for nv vertices; wrapped says the query stamps

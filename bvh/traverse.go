@@ -74,6 +74,12 @@ type pairOps[X any] interface {
 	// envFirst reports, for two internal nodes that overlap, whether to
 	// descend the environment's.
 	envFirst(e, f int32, x *X) bool
+	// deeper reports whether environment node a, a child of a node that
+	// overlaps flying node f, is likely to overlap f more deeply than its
+	// sibling b, by a cheap measure (the distance of their centres): a
+	// first-contact query descends it first. False keeps the layout's
+	// order.
+	deeper(a, b, f int32) bool
 	// esplit and fsplit narrow l and r, each the frame of the pair of e
 	// (f) with the other node, to the frames of the pairs of e's (f's) left
 	// and right children with the other node; eroot sets x, the frame of a
@@ -244,6 +250,9 @@ func run[X any, P pairOps[X]](p P) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default: // modeContact, modeRestart, modeSweep, modeNear
+		if t.tryHint() {
+			break
+		}
 		traverse(p, w)
 	}
 	return t.st
@@ -257,6 +266,7 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -309,8 +319,13 @@ func traverse[X any, P pairOps[X]](p P, w *walk[X]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+			// a is tested next, b after it.
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)

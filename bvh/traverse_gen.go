@@ -34,6 +34,9 @@ func runAABB(p *aabbQuery) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseAABB(p, w)
 	}
 	return t.st
@@ -44,6 +47,7 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -96,8 +100,13 @@ func traverseAABB(p *aabbQuery, w *walk[noFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -461,6 +470,9 @@ func runBox(p *boxQuery) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseBox(p, w)
 	}
 	return t.st
@@ -471,6 +483,7 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -523,8 +536,13 @@ func traverseBox(p *boxQuery, w *walk[boxFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -888,6 +906,9 @@ func runDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A]) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseDOP(p, w)
 	}
 	return t.st
@@ -898,6 +919,7 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -950,8 +972,13 @@ func traverseDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], w *walk[noFrame])
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -1288,15 +1315,15 @@ func probeDOP[F bv.Float, A bv.Slabs[F]](p *dopQuery[F, A], ps probes[noFrame]) 
 	return cv, cu
 }
 
-// runOBB is run for noFrame, *obbQuery.
-func runOBB(p *obbQuery) Stats {
+// runDOPC is run for noFrame, *dopcQuery[A, Q].
+func runDOPC[A bv.Slabs[float32], Q qbytes](p *dopcQuery[A, Q]) Stats {
 	w := p.state()
 	t := p.base()
 	switch t.mode {
 	case modeDistance:
-		nearestOBB(p, w)
+		nearestDOPC(p, w)
 	case modeFront:
-		trackOBB(p, w)
+		trackDOPC(p, w)
 	case modeResume, modeBudget:
 		if t.mode == modeResume {
 
@@ -1308,23 +1335,27 @@ func runOBB(p *obbQuery) Stats {
 		for {
 			b.limit = b.bud.chunk()
 			n := b.limit
-			traverseOBB(p, w)
+			traverseDOPC(p, w)
 			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
 				break
 			}
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
-		traverseOBB(p, w)
+		if t.tryHint() {
+			break
+		}
+		traverseDOPC(p, w)
 	}
 	return t.st
 }
 
-// traverseOBB is traverse for noFrame, *obbQuery.
-func traverseOBB(p *obbQuery, w *walk[noFrame]) {
+// traverseDOPC is traverse for noFrame, *dopcQuery[A, Q].
+func traverseDOPC[A bv.Slabs[float32], Q qbytes](p *dopcQuery[A, Q], w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -1377,8 +1408,449 @@ func traverseOBB(p *obbQuery, w *walk[noFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
+		case er < 0 && restart:
+			w.restarted[f] = w.cur
+			stack = append(stack, *it)
+			stack[top].e, stack[top].f = 0, fr
+			stack[top+1].e, stack[top+1].f = 0, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+			p.eroot(&stack[top].x)
+			p.eroot(&stack[top+1].x)
+		default:
+			stack = append(stack, *it)
+			stack[top].f, stack[top+1].f = fr, fl
+			p.fsplit(f, &stack[top+1].x, &stack[top].x)
+		}
+	}
+	w.stack = stack
+	if w.budget.limit != noLimit {
+		w.budget.limit = max(left, 0)
+	}
+}
+
+// trackDOPC is track for noFrame, *dopcQuery[A, Q].
+func trackDOPC[A bv.Slabs[float32], Q qbytes](p *dopcQuery[A, Q], w *walk[noFrame]) {
+	t := p.base()
+	fw := &w.front
+	fs := fw.fs
+	tests := t.st.BVTests + t.st.LeafTests
+	old, next := fs.items, fs.next[:0]
+	fromRoots := fs.restart
+	if fromRoots {
+		old = append(old[:0], fentry[noFrame]{item: fs.root})
+		fs.restart, fs.hint = false, -1
+	}
+	n := len(old)
+	start := 0
+	if !t.all && fs.hint > 0 && fs.hint < n {
+		start = fs.hint
+	}
+	fs.hint = -1
+	moved, eps := fw.moved, t.eps
+	leafTests := p.leafTests()
+
+	merged := 0
+	for k := range n {
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		en := &old[i]
+		if t.stop {
+			next = append(next, *en)
+			continue
+		}
+		if keeps(en.low, en.at, moved, eps) {
+			t.st.Skipped++
+			next = append(next, *en)
+			continue
+		}
+		e, f := en.e, en.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		leafPair := leafTests && (er < 0 || fl < 0)
+		if leafPair {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(f)
+
+		streak := 0.0
+		if en.low <= nearMark {
+			streak = nearMark - en.low + 1
+		}
+		near := (!leafPair || er >= 0 || fl >= 0) && streak < nearTests && (streak > 0 || en.low >= 0 && en.low-eps <= fw.lastMove)
+		switch {
+		case near:
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, nearMark - streak, moved})
+				continue
+			}
+		case en.low == noBound && (!leafTests || er >= 0 || fl >= 0):
+
+			hit := false
+			switch {
+			case !leafPair:
+				hit = p.overlap(e, f, &en.x)
+			case er < 0:
+				hit = p.envLeaf(e, f)
+			default:
+				hit = p.flyLeaf(e, f)
+			}
+			if !hit {
+				next = append(next, fentry[noFrame]{en.item, noBound, moved})
+				next = raiseDOPC(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+		default:
+			if g := p.sep(e, f, &en.x); g > 0 {
+				next = append(next, fentry[noFrame]{en.item, lowOf(eps, g), moved})
+				next = raiseDOPC(p, fs, next, merged, eps, fw.lastMove, moved)
+				continue
+			}
+
+			if leafPair && (er >= 0 || fl >= 0) {
+				t.st.LeafTests++
+				hit := false
+				if er < 0 {
+					hit = p.envLeaf(e, f)
+				} else {
+					hit = p.flyLeaf(e, f)
+				}
+				if !hit {
+					next = append(next, fentry[noFrame]{en.item, noBound, moved})
+					next = raiseDOPC(p, fs, next, merged, eps, fw.lastMove, moved)
+					continue
+				}
+			}
+		}
+
+		fw.out, fw.record = next, true
+		w.stack = append(w.stack[:0], en.item)
+		it := &w.stack[0]
+		switch {
+		case er < 0 && fl < 0:
+			w.stack = w.stack[:0]
+			fw.out = append(fw.out, fentry[noFrame]{item: en.item, at: moved})
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || p.envFirst(e, f, &it.x)):
+			w.stack = append(w.stack, *it)
+			l, r := p.ekids(e, er)
+			w.stack[0].e, w.stack[1].e = r, l
+			p.esplit(e, &w.stack[1].x, &w.stack[0].x)
+		default:
+			w.stack = append(w.stack, *it)
+			w.stack[0].f, w.stack[1].f = fr, fl
+			p.fsplit(f, &w.stack[1].x, &w.stack[0].x)
+		}
+		traverseDOPC(p, w)
+		next = fw.out
+		if t.stop {
+
+			fs.hint = len(next) - 1
+			for _, it := range w.stack {
+				next = append(next, fentry[noFrame]{item: it, at: moved})
+			}
+			w.stack = w.stack[:0]
+		}
+		merged = len(next)
+	}
+	fw.record = false
+	fs.items, fs.next = next, old[:0]
+
+	tests = t.st.BVTests + t.st.LeafTests - tests
+	switch {
+	case fromRoots:
+		if !t.stop {
+			fs.fresh = tests
+		}
+	case fs.fresh > 0 && 2*tests+int64(len(next))/frontScan > fs.fresh:
+		fs.restart = true
+	}
+}
+
+// raiseDOPC is raise for noFrame, *dopcQuery[A, Q].
+func raiseDOPC[A bv.Slabs[float32], Q qbytes](p *dopcQuery[A, Q], fs *frontState[noFrame], next []fentry[noFrame], merged int, eps, lastMove, moved float64) []fentry[noFrame] {
+	t := p.base()
+	for {
+		m := len(next)
+		if m-2 < merged {
+			return next
+		}
+		a, b := &next[m-2], &next[m-1]
+		far := func(x *fentry[noFrame]) bool { return x.low == noBound || x.low-eps > 2*lastMove }
+		if !far(a) || !far(b) {
+			return next
+		}
+		weak := a.low == noBound || b.low == noBound
+		var up fentry[noFrame]
+		switch {
+		case a.f == b.f && a.e != b.e && fs.epar[a.e] == fs.epar[b.e] && fs.epar[a.e] >= 0:
+			up.e, up.f = fs.epar[a.e], a.f
+			p.ejoin(&a.x, &b.x, &up.x)
+		case a.e == b.e && a.f != b.f && fs.fpar[a.f] == fs.fpar[b.f] && fs.fpar[a.f] >= 0:
+			up.e, up.f = a.e, fs.fpar[a.f]
+			p.fjoin(&a.x, &b.x, &up.x)
+		default:
+			return next
+		}
+		er := p.eref(up.e)
+		fl, _ := p.fkids(up.f)
+		leafPair := p.leafTests() && (er < 0 || fl < 0)
+		if leafPair {
+			t.st.LeafTests++
+		} else {
+			t.st.BVTests++
+		}
+		p.ready(up.f)
+		if g := p.sep(up.e, up.f, &up.x); g > 0 {
+			up.low = lowOf(eps, g)
+		} else {
+			if !weak {
+				return next
+			}
+			hit := false
+			switch {
+			case !leafPair:
+				t.st.BVTests++
+				hit = p.overlap(up.e, up.f, &up.x)
+			case er < 0:
+				t.st.LeafTests++
+				hit = p.envLeaf(up.e, up.f)
+			default:
+				t.st.LeafTests++
+				hit = p.flyLeaf(up.e, up.f)
+			}
+			if hit {
+				return next
+			}
+			up.low = noBound
+		}
+		up.at = moved
+		next[m-2] = up
+		next = next[:m-1]
+	}
+}
+
+// nearestDOPC is nearest for noFrame, *dopcQuery[A, Q].
+func nearestDOPC[A bv.Slabs[float32], Q qbytes](p *dopcQuery[A, Q], w *walk[noFrame]) {
+	t := p.base()
+	d := w.dist.d
+	leafTests := p.leafTests()
+	q := &w.dist.queue
+	q.h, q.seq = q.h[:0], 0
+	for _, it := range w.stack {
+		q.push(it, 0)
+	}
+	w.stack = w.stack[:0]
+	bu := &d.bud
+	n := bu.chunk()
+	left := n
+	for len(q.h) > 0 {
+		c := q.h[0]
+		if c.low-d.slack >= d.best {
+			break
+		}
+		if left <= 0 {
+			if bu.spend(n - left) {
+				d.stopped, d.lower = true, c.low
+				break
+			}
+			n = bu.chunk()
+			left = n
+		}
+		q.pop()
+		e, f := c.e, c.f
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		if er < 0 && fl < 0 {
+			left--
+			et, ft := p.tris(e, f)
+			t.closest(et, ft, d)
+			if d.best == 0 {
+				break
+			}
+			continue
+		}
+		a, b := c.item, c.item
+		if er >= 0 && (fl < 0 || p.envFirst(e, f, &c.x)) {
+			a.e, b.e = p.ekids(e, er)
+			p.esplit(e, &a.x, &b.x)
+			p.ready(f)
+		} else {
+			a.f, b.f = fl, fr
+			p.fsplit(f, &a.x, &b.x)
+			p.ready(fl)
+			p.ready(fr)
+		}
+		var lows [2]float64
+		for i, x := range [2]*item[noFrame]{&a, &b} {
+			if xl, _ := p.fkids(x.f); leafTests && (xl < 0 || p.eref(x.e) < 0) {
+				t.st.LeafTests++
+			} else {
+				t.st.BVTests++
+			}
+			left--
+			lows[i] = max(p.lowerBound(x.e, x.f, &x.x), 0)
+		}
+
+		if lows[0] > lows[1] {
+			a, b = b, a
+			lows[0], lows[1] = lows[1], lows[0]
+		}
+		if lows[1]-d.slack < d.best {
+			q.push(b, lows[1])
+		}
+		if lows[0]-d.slack < d.best {
+			q.push(a, lows[0])
+		}
+	}
+	q.h = q.h[:0]
+}
+
+// probeDOPC is probe for noFrame, *dopcQuery[A, Q].
+func probeDOPC[A bv.Slabs[float32], Q qbytes](p *dopcQuery[A, Q], ps probes[noFrame]) (cv, cu func(n int)) {
+	for _, f := range ps.all {
+		p.update(f)
+	}
+	cv = func(n int) {
+		i := 0
+		for range n {
+			j := i % len(ps.ia)
+			if p.overlap(ps.ia[j], ps.ib[j], &ps.xs[j]) {
+				i += 2
+			} else {
+				i++
+			}
+		}
+	}
+	if len(ps.fs) > 0 {
+		cu = func(n int) {
+			for i := range n {
+				p.update(ps.fs[i%len(ps.fs)])
+			}
+		}
+	}
+	return cv, cu
+}
+
+// runOBB is run for noFrame, *obbQuery.
+func runOBB(p *obbQuery) Stats {
+	w := p.state()
+	t := p.base()
+	switch t.mode {
+	case modeDistance:
+		nearestOBB(p, w)
+	case modeFront:
+		trackOBB(p, w)
+	case modeResume, modeBudget:
+		if t.mode == modeResume {
+
+			for _, it := range w.stack {
+				p.ready(it.f)
+			}
+		}
+		b := &w.budget
+		for {
+			b.limit = b.bud.chunk()
+			n := b.limit
+			traverseOBB(p, w)
+			if b.bud.spend(n-b.limit) || len(w.stack) == 0 || t.stop {
+				break
+			}
+		}
+		keep(b.bud.pend, w.stack, t.stop)
+	default:
+		if t.tryHint() {
+			break
+		}
+		traverseOBB(p, w)
+	}
+	return t.st
+}
+
+// traverseOBB is traverse for noFrame, *obbQuery.
+func traverseOBB(p *obbQuery, w *walk[noFrame]) {
+	t := p.base()
+	stack := w.stack
+	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
+	left := w.budget.limit
+	for len(stack) > 0 && !t.stop {
+		if left--; left < 0 {
+			break
+		}
+		top := len(stack) - 1
+		it := &stack[top]
+		e, f := it.e, it.f
+		if restart && w.restarted[f] == w.cur {
+			stack = stack[:top]
+			continue
+		}
+		er := p.eref(e)
+		fl, fr := p.fkids(f)
+		var hit bool
+		switch {
+		case !p.leafTests() || er >= 0 && fl >= 0:
+			t.st.BVTests++
+			if p.stale(f) {
+				p.update(f)
+			}
+			hit = p.overlap(e, f, &it.x)
+		case er < 0 && fl < 0:
+			hit = true
+		case er < 0:
+			t.st.LeafTests++
+			hit = p.envLeaf(e, f)
+		default:
+			t.st.LeafTests++
+			hit = p.flyLeaf(e, f)
+		}
+		if !hit {
+			if record {
+				low := noBound
+				if g := p.sep(e, f, &it.x); g > 0 {
+					low = lowOf(t.eps, g)
+				}
+				w.front.out = append(w.front.out, fentry[noFrame]{*it, low, w.front.moved})
+			}
+			stack = stack[:top]
+			continue
+		}
+		switch {
+		case fl < 0 && er < 0:
+			if record {
+				w.front.out = append(w.front.out, fentry[noFrame]{item: *it, at: w.front.moved})
+			}
+			stack = stack[:top]
+			p.leaves(e, f)
+		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
+			stack = append(stack, *it)
+			l, r := p.ekids(e, er)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -1742,6 +2214,9 @@ func runRSS(p *rssQuery) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseRSS(p, w)
 	}
 	return t.st
@@ -1752,6 +2227,7 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -1804,8 +2280,13 @@ func traverseRSS(p *rssQuery, w *walk[noFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -2169,6 +2650,9 @@ func runSphere(p *sphereQuery) Stats {
 		}
 		keep(b.bud.pend, w.stack, t.stop)
 	default:
+		if t.tryHint() {
+			break
+		}
 		traverseSphere(p, w)
 	}
 	return t.st
@@ -2179,6 +2663,7 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 	t := p.base()
 	stack := w.stack
 	restart, record := t.mode == modeRestart, w.front.record
+	first := t.mode == modeContact && !t.all
 	left := w.budget.limit
 	for len(stack) > 0 && !t.stop {
 		if left--; left < 0 {
@@ -2231,8 +2716,13 @@ func traverseSphere(p *sphereQuery, w *walk[noFrame]) {
 		case er >= 0 && (fl < 0 || restart || p.envFirst(e, f, &it.x)):
 			stack = append(stack, *it)
 			l, r := p.ekids(e, er)
-			stack[top].e, stack[top+1].e = r, l
-			p.esplit(e, &stack[top+1].x, &stack[top].x)
+
+			a, b := &stack[top+1], &stack[top]
+			if first && p.deeper(r, l, f) {
+				a, b = b, a
+			}
+			a.e, b.e = l, r
+			p.esplit(e, &a.x, &b.x)
 		case er < 0 && restart:
 			w.restarted[f] = w.cur
 			stack = append(stack, *it)
@@ -2593,6 +3083,14 @@ func collideKind(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(
 	case *tree[float64, [18]float64]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *tree[float64, [26]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *ctree[[6]float32, [6]uint8]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *ctree[[14]float32, [14]uint8]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *ctree[[18]float32, [18]uint8]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *ctree[[26]float32, [26]uint8]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *vtree[bv.OBB]:
 		return collideOBB(env, fly, pose, o, s, fn), true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/mesh"
@@ -27,8 +28,10 @@ type Tree struct {
 
 	flyMu sync.Mutex
 	views map[bv.K]*flyView // built on first use as a flying model
-	side  treeSide          // for fronts and distances, on first use
-	wide  wideViews         // an AABB environment's wide layouts (wide.go)
+	// lastView is the view of views last asked for, read without flyMu.
+	lastView atomic.Pointer[flyView]
+	side     treeSide  // for fronts and distances, on first use
+	wide     wideViews // an environment's wide layouts (wide.go)
 }
 
 // Mesh returns the mesh the tree was built over.
@@ -120,6 +123,7 @@ func Build(m *mesh.TriMesh, o Options) (*Tree, error) {
 	tw, ids := findTwins(m)
 	t := &Tree{mesh: m, opts: o, twins: tw}
 	t.impl = kinds[o.Kind].build(o, m, ids)
+	t.opts.Compact = o.Compact && isCompact(t.impl)
 	return t, nil
 }
 
@@ -141,6 +145,7 @@ func (t *Tree) As(k Kind) (*Tree, error) {
 	if k == KDOP {
 		o.K, o.Float64 = 0, false
 	}
+	o.Compact = false
 	o = o.withDefaults()
 	if err := o.validate(); err != nil {
 		return nil, err

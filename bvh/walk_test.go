@@ -92,6 +92,9 @@ func walkEach(env, fly *Tree, p geom.Pose, qo QueryOptions, s *Scratch, fn func(
 	case *tree[float64, [18]float64]:
 		q := e.query(env, fly, p, o, s, fn)
 		return walkWith(&q, traverseDOP, copy)
+	case *ctree[[18]float32, [18]uint8]:
+		q := dopcQuery[[18]float32, [18]uint8]{dopQuery: e.shim.query(env, fly, p, o, s, fn), ct: e}
+		return walkWith(&q, traverseDOPC, copy)
 	case *vtree[bv.OBB]:
 		q := obbQuery{newMoveQuery[bv.OBB](env, fly, p, o, s, fn, true)}
 		return walkWith(&q, traverseOBB, copy)
@@ -133,7 +136,7 @@ func TestGenericWalk(t *testing.T) {
 	for range 3 {
 		poses = append(poses, geom.FromAxisAngle(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), rng.Float64(), geom.V(0.1*rng.NormFloat64(), 0, 0)))
 	}
-	opts := []Options{{K: bv.K6}, {K: bv.K18, Float64: true, Leaf: 4}, {Kind: OBB}, {Kind: Sphere, Leaf: 2}, {Kind: AABB}, {Kind: RSS, Leaf: 2}, {Kind: BoxTree, Leaf: 4}}
+	opts := []Options{{K: bv.K6}, {K: bv.K18, Float64: true, Leaf: 4}, {K: bv.K18, Compact: true}, {Kind: OBB}, {Kind: Sphere, Leaf: 2}, {Kind: AABB}, {Kind: RSS, Leaf: 2}, {Kind: BoxTree, Leaf: 4}}
 	type run struct {
 		pairs []Pair
 		st    Stats

@@ -277,16 +277,17 @@ func flyLeafWide[A wideLanes, R wideRefs](q *aabbQuery, n *wideNode[A, R], i int
 // environment at wideWidth, and reports whether it did (not when the
 // width is 2 or the environment has no internal node).
 func (q *aabbQuery) collideWide(env *Tree) (Stats, bool) {
-	if len(q.et.nodes) == 0 {
+	if wideWidth != 4 && wideWidth != 8 || len(q.et.nodes) == 0 {
 		return Stats{}, false
 	}
-	switch wideWidth {
-	case 4:
+	// As run: the last contact's pair first (tester.tryHint).
+	if len(q.sc.walk.stack) == 0 || q.tryHint() {
+		return q.st, true
+	}
+	if wideWidth == 4 {
 		walkWide(q, wideOf(q.et, &env.wide.w4))
-	case 8:
+	} else {
 		walkWide(q, wideOf(q.et, &env.wide.w8))
-	default:
-		return Stats{}, false
 	}
 	return q.st, true
 }
@@ -302,6 +303,7 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 	stack := sc.wide[:0]
 	var lanes A
 	width := len(lanes)
+	first := !t.all
 	// The roots: the environment's is internal.
 	if fl, _ := q.ft.kids(0); fl < 0 {
 		t.st.LeafTests++
@@ -363,7 +365,29 @@ func walkWide[A wideLanes, R wideRefs](q *aabbQuery, w *wideAABB[A, R]) {
 			}
 			x := q.axesOf(f)
 			t.st.BVTests += int64(n.n)
-			for m := wideMask(n, &x, &q.r, &q.absR); m != 0; {
+			m := wideMask(n, &x, &q.r, &q.absR)
+			if first {
+				// Nearest centre first, as the binary walk's deeper.
+				var ix [8]int
+				var d2 [8]float64
+				k := 0
+				for ; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					dx, dy, dz := x.w.X-n.cx[i], x.w.Y-n.cy[i], x.w.Z-n.cz[i]
+					d := dx*dx + dy*dy + dz*dz
+					j := k
+					for ; j > 0 && d2[j-1] < d; j-- {
+						ix[j], d2[j] = ix[j-1], d2[j-1]
+					}
+					ix[j], d2[j] = i, d
+					k++
+				}
+				for _, i := range ix[:k] {
+					stack = append(stack, wideItem{n.kid[i], f, c*int32(width) + int32(i)})
+				}
+				continue
+			}
+			for m != 0 {
 				i := 31 - bits.LeadingZeros32(m)
 				m &^= 1 << uint(i)
 				stack = append(stack, wideItem{n.kid[i], f, c*int32(width) + int32(i)})

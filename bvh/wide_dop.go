@@ -147,16 +147,18 @@ func dopMask[F bv.Float, A bv.Slabs[F], L dopLanes[F]](rows []L, n uint8, fd *A)
 // environment env at wideDOPWidth, and reports whether it did (not when the
 // width is 2 or the environment is one leaf).
 func (q *dopQuery[F, A]) collideWide(env *Tree) (Stats, bool) {
-	if len(q.et.nodes) < 2 {
+	if wideDOPWidth != 4 && wideDOPWidth != 8 || len(q.et.nodes) < 2 {
 		return Stats{}, false
 	}
-	switch wideDOPWidth {
-	case 4:
+	// As run: nothing to walk when the query ended at its setup (apart),
+	// and the last contact's pair first (tester.tryHint).
+	if len(q.sc.walk.stack) == 0 || q.tryHint() {
+		return q.st, true
+	}
+	if wideDOPWidth == 4 {
 		walkWideDOP(q, wideDOPOf[F, A, [4]F](env, q.et))
-	case 8:
+	} else {
 		walkWideDOP(q, wideDOPOf[F, A, [8]F](env, q.et))
-	default:
-		return Stats{}, false
 	}
 	return q.st, true
 }

@@ -34,7 +34,13 @@ func TriTri(a, b Triangle) bool {
 	if sb[0] == sb[1] && sb[1] == sb[2] && sb[0] != 0 {
 		return false
 	}
-	sa := planeSigns(&b, &a) // a's vertices against the plane of b
+	return triTriSigns(&a, &b, sb)
+}
+
+// triTriSigns is TriTri once the boxes overlap and b's vertices are not
+// all strictly on one side of a's plane (their signs sb).
+func triTriSigns(a, b *Triangle, sb [3]int) bool {
+	sa := planeSigns(b, a) // a's vertices against the plane of b
 	if sa[0] == sa[1] && sa[1] == sa[2] && sa[0] != 0 {
 		return false
 	}
@@ -43,17 +49,89 @@ func TriTri(a, b Triangle) bool {
 	switch {
 	case zb && a.IsDegenerate():
 		// a is a segment or a point.
-		u, v := extremes(a)
-		return segTri(u, v, b)
+		u, v := extremes(*a)
+		return segTri(u, v, *b)
 	case zb:
 		// a is a proper triangle and b lies in its plane.
-		return coplanarTriTri(a, b)
+		return coplanarTriTri(*a, *b)
 	case za:
 		// b is degenerate (else its plane would be a's and zb would hold).
-		u, v := extremes(b)
-		return segTri(u, v, a)
+		u, v := extremes(*b)
+		return segTri(u, v, *a)
 	}
-	return crossingTriTri(&a, &b, sa, sb)
+	return crossingTriTri(a, b, sa, sb)
+}
+
+// A TriPrep is a triangle prepared for TriTri against many others: its
+// bounding box and its plane, which TriTri computes for each pair, are
+// computed once. Meets gives TriTri's answer, by the same arithmetic.
+type TriPrep struct {
+	T      Triangle
+	lo, hi Vec3
+	pl     plane
+}
+
+// Prepare returns t prepared for TriTri.
+func Prepare(t Triangle) TriPrep {
+	var p TriPrep
+	p.Reset(&t)
+	return p
+}
+
+// Reset prepares p for the triangle t.
+func (p *TriPrep) Reset(t *Triangle) {
+	p.T = *t
+	p.lo.X, p.hi.X = span(t[0].X, t[1].X, t[2].X)
+	p.lo.Y, p.hi.Y = span(t[0].Y, t[1].Y, t[2].Y)
+	p.lo.Z, p.hi.Z = span(t[0].Z, t[1].Z, t[2].Z)
+	p.pl = planeOf(t)
+}
+
+// Meets reports TriTri(p.T, *b).
+func (p *TriPrep) Meets(b *Triangle) bool {
+	if !spanMeets(p.lo.X, p.hi.X, b[0].X, b[1].X, b[2].X) ||
+		!spanMeets(p.lo.Y, p.hi.Y, b[0].Y, b[1].Y, b[2].Y) ||
+		!spanMeets(p.lo.Z, p.hi.Z, b[0].Z, b[1].Z, b[2].Z) {
+		return false
+	}
+	sb := p.pl.signs(&p.T, b)
+	if sb[0] == sb[1] && sb[1] == sb[2] && sb[0] != 0 {
+		return false
+	}
+	return triTriSigns(&p.T, b, sb)
+}
+
+// plane is what planeSigns computes of its first triangle t: the normal
+// (u × v, u and v the edges from t[0]), the sums of the products'
+// magnitudes per component for the error bound, and whether a product
+// underflowed inexactly (exact: every sign goes to the exact predicate).
+type plane struct {
+	nx, ny, nz float64
+	px, py, pz float64
+	exact      bool
+}
+
+// planeOf returns the plane of t for planeSigns.
+func planeOf(t *Triangle) plane {
+	ux, uy, uz := t[1].X-t[0].X, t[1].Y-t[0].Y, t[1].Z-t[0].Z
+	vx, vy, vz := t[2].X-t[0].X, t[2].Y-t[0].Y, t[2].Z-t[0].Z
+	uyvz, uzvy := float64(uy*vz), float64(uz*vy)
+	uzvx, uxvz := float64(uz*vx), float64(ux*vz)
+	uxvy, uyvx := float64(ux*vy), float64(uy*vx)
+	return plane{
+		nx: uyvz - uzvy, ny: uzvx - uxvz, nz: uxvy - uyvx,
+		px: math.Abs(uyvz) + math.Abs(uzvy),
+		py: math.Abs(uzvx) + math.Abs(uxvz),
+		pz: math.Abs(uxvy) + math.Abs(uyvx),
+		// The bound takes each product of the normal to be within a
+		// relative ulp, which an underflowed product is not: its
+		// absolute error, up to 2^-1075, is then multiplied by the
+		// coordinates of q, which may be huge. Such a normal goes to the
+		// exact predicate.
+		exact: min(math.Abs(uyvz), math.Abs(uzvy), math.Abs(uzvx), math.Abs(uxvz), math.Abs(uxvy), math.Abs(uyvx)) < 0x1p-969 &&
+			(inexactProd(uy, vz, uyvz) || inexactProd(uz, vy, uzvy) || inexactProd(uz, vx, uzvx) ||
+				inexactProd(ux, vz, uxvz) || inexactProd(ux, vy, uxvy) || inexactProd(uy, vx, uyvx)),
+	}
 }
 
 // planeSigns returns the exact signs of Orient3D(t0, t1, t2, p) for the
@@ -62,23 +140,14 @@ func TriTri(a, b Triangle) bool {
 // expanded along its last row, for which the same error bound holds (the six
 // triple products and their permanent are the same).
 func planeSigns(t, q *Triangle) [3]int {
-	ux, uy, uz := t[1].X-t[0].X, t[1].Y-t[0].Y, t[1].Z-t[0].Z
-	vx, vy, vz := t[2].X-t[0].X, t[2].Y-t[0].Y, t[2].Z-t[0].Z
-	uyvz, uzvy := float64(uy*vz), float64(uz*vy)
-	uzvx, uxvz := float64(uz*vx), float64(ux*vz)
-	uxvy, uyvx := float64(ux*vy), float64(uy*vx)
-	nx, ny, nz := uyvz-uzvy, uzvx-uxvz, uxvy-uyvx
-	px := math.Abs(uyvz) + math.Abs(uzvy)
-	py := math.Abs(uzvx) + math.Abs(uxvz)
-	pz := math.Abs(uxvy) + math.Abs(uyvx)
+	pl := planeOf(t)
+	return pl.signs(t, q)
+}
+
+// signs is planeSigns(t, q) for the plane pl of t.
+func (pl *plane) signs(t, q *Triangle) [3]int {
 	var s [3]int
-	// The bound takes each product of the normal to be within a relative
-	// ulp, which an underflowed product is not: its absolute error, up to
-	// 2^-1075, is then multiplied by the coordinates of q, which may be
-	// huge. Such a normal goes to the exact predicate.
-	if min(math.Abs(uyvz), math.Abs(uzvy), math.Abs(uzvx), math.Abs(uxvz), math.Abs(uxvy), math.Abs(uyvx)) < 0x1p-969 &&
-		(inexactProd(uy, vz, uyvz) || inexactProd(uz, vy, uzvy) || inexactProd(uz, vx, uzvx) ||
-			inexactProd(ux, vz, uxvz) || inexactProd(ux, vy, uxvy) || inexactProd(uy, vx, uyvx)) {
+	if pl.exact {
 		for i, p := range q {
 			s[i] = orient3DExact(t[0], t[1], t[2], p)
 		}
@@ -86,8 +155,8 @@ func planeSigns(t, q *Triangle) [3]int {
 	}
 	for i, p := range q {
 		wx, wy, wz := p.X-t[0].X, p.Y-t[0].Y, p.Z-t[0].Z
-		det := float64(nx*wx) + float64(ny*wy) + float64(nz*wz)
-		perm := float64(px*math.Abs(wx)) + float64(py*math.Abs(wy)) + float64(pz*math.Abs(wz))
+		det := float64(pl.nx*wx) + float64(pl.ny*wy) + float64(pl.nz*wz)
+		perm := float64(pl.px*math.Abs(wx)) + float64(pl.py*math.Abs(wy)) + float64(pl.pz*math.Abs(wz))
 		if perm >= tinyPerm && math.Abs(det) > errBound3*perm {
 			s[i] = sgn(det)
 		} else {
@@ -108,18 +177,30 @@ func boxesOverlap(a, b *Triangle) bool {
 // by b0, b1, b2 overlap. (Plain comparisons: the built-in min and max carry
 // NaN and signed-zero rules that cost more and are not needed here.)
 func spanOverlap(a0, a1, a2, b0, b1, b2 float64) bool {
-	alo, ahi := a0, a0
-	if a1 < alo {
-		alo = a1
-	} else if a1 > ahi {
-		ahi = a1
+	alo, ahi := span(a0, a1, a2)
+	return spanMeets(alo, ahi, b0, b1, b2)
+}
+
+// span returns the least and the greatest of a0, a1, a2.
+func span(a0, a1, a2 float64) (lo, hi float64) {
+	lo, hi = a0, a0
+	if a1 < lo {
+		lo = a1
+	} else if a1 > hi {
+		hi = a1
 	}
-	if a2 < alo {
-		alo = a2
-	} else if a2 > ahi {
-		ahi = a2
+	if a2 < lo {
+		lo = a2
+	} else if a2 > hi {
+		hi = a2
 	}
-	return !(b0 < alo && b1 < alo && b2 < alo) && !(b0 > ahi && b1 > ahi && b2 > ahi)
+	return lo, hi
+}
+
+// spanMeets reports whether the closed interval [lo, hi] meets the one
+// spanned by b0, b1, b2.
+func spanMeets(lo, hi, b0, b1, b2 float64) bool {
+	return !(b0 < lo && b1 < lo && b2 < lo) && !(b0 > hi && b1 > hi && b2 > hi)
 }
 
 // canonicalPick chooses the vertex that canonical relabelling puts first: the

@@ -34,6 +34,9 @@ func TestTriTriMatchesEdgeDecomposition(t *testing.T) {
 			b[i] = Vec3{coord(lattice), coord(lattice), coord(lattice)}
 		}
 		got, want := TriTri(a, b), edgeTriTri(a, b)
+		if pa := Prepare(a); pa.Meets(&b) != got {
+			t.Errorf("TriTri(%v, %v) = %v, Prepare(a).Meets(b) = %v", a, b, got, !got)
+		}
 		if got != want {
 			fails++
 			if fails < 10 {
@@ -71,6 +74,9 @@ func FuzzTriTri(f *testing.F) {
 		}
 		if want := edgeTriTri(a, b); want != got {
 			t.Fatalf("TriTri = %v, edge decomposition = %v\na = %#v\nb = %#v", got, want, a, b)
+		}
+		if pa := Prepare(a); pa.Meets(&b) != got {
+			t.Fatalf("TriTri = %v, Prepare(a).Meets(b) = %v\na = %#v\nb = %#v", got, !got, a, b)
 		}
 	})
 }

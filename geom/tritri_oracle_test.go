@@ -119,6 +119,11 @@ func TestTriTriOracle(t *testing.T) {
 					oracleFail(t, &failures, kind, seed, stream, a, b, "TriTri(b, a) = %v, TriTri(a, b) = %v", got, want)
 					continue
 				}
+				pa, pb := geom.Prepare(a), geom.Prepare(b)
+				if x, y := pa.Meets(&b), pb.Meets(&a); x != want || y != want {
+					oracleFail(t, &failures, kind, seed, stream, a, b, "Prepare(a).Meets(b) = %v, Prepare(b).Meets(a) = %v, want %v", x, y, want)
+					continue
+				}
 				// Every vertex order of a and of b (cyclic shifts and
 				// reversals), in both argument orders.
 				for p := range 6 {

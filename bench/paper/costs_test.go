@@ -44,3 +44,41 @@ func BenchmarkCp(b *testing.B) {
 	b.ResetTimer()
 	p(b.N)
 }
+
+// BenchmarkCpPrepared measures Cp as a k-DOP query's leaves pay it: one
+// triangle prepared once (geom.TriPrep) and tested against a run of 16
+// triangles of the next 16 indices (nearby, as a flying leaf's are),
+// moved by bvh.CostPose as in BenchmarkCp's probe.
+func BenchmarkCpPrepared(b *testing.B) {
+	t, err := bvh.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 20000)), bvh.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := t.Mesh()
+	nt := m.NumTriangles()
+	pose := bvh.CostPose()
+	const n, run = 4096, 16
+	a := make([]geom.Triangle, n)
+	bs := make([][run]geom.Triangle, n)
+	for i := range n {
+		j := (i * 7919) % nt
+		a[i] = m.Triangle(j)
+		for k := range run {
+			bs[i][k] = pose.ApplyTriangle(m.Triangle(min(nt-1, j+k)))
+		}
+	}
+	var p geom.TriPrep
+	hits := 0
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i%run == 0 {
+			p.Reset(&a[(i/run)%n])
+		}
+		if p.Meets(&bs[(i/run)%n][i%run]) {
+			hits++
+		}
+		i++
+	}
+	b.ReportMetric(float64(hits)/float64(i), "hits/op")
+}

@@ -24,9 +24,17 @@ type realScene struct {
 	// environment's parts and moves until it touches (through the loops
 	// of a knot); otherwise it comes in from outside.
 	inside bool
+	// slide, when above 1 (coming in from outside only), makes the poses
+	// slides of that many: the flying model keeps its line of approach and
+	// is carried across it, a little further and turned a little more at
+	// each pose, each pose pushed along the line to the touch (or backed
+	// off, or pressed) again, so that it slides over the environment's
+	// surface; otherwise every pose has a line of its own.
+	slide int
 }
 
-// realScenes are the scenes of real meshes, by name.
+// realScenes are the scenes of real meshes, by name (their order is
+// realNames').
 var realScenes = map[string]realScene{
 	"dragon": {
 		doc: "a CAD part (CGAL's fandisk.off, 0.6 long) coming from every side into close proximity of a scanned Chinese dragon " +
@@ -40,7 +48,46 @@ var realScenes = map[string]realScene{
 			"missing by 10⁻³ of the bull's size or by a bit, or pressing 1% into the strand",
 		env: "knot1.off", fly: "bull.off", envSize: 2, flySize: 0.35, inside: true,
 	},
+	"parts": {
+		doc: "a CAD part (CGAL's spool.off, 1 long) sliding past another (anchor.off, 2 long): slides of 8 poses from every side, " +
+			"the spool carried across its line of approach by a seventh of its bounding radius and turned about 3° at each pose, " +
+			"each pose touching the anchor (found by bisection), missing by 10⁻³ of the spool's size or by a bit, or pressing 1% into it",
+		env: "anchor.off", fly: "spool.off", envSize: 2, flySize: 1, slide: 8,
+	},
+	"blades": {
+		doc: "a turbine blade (CGAL's blade.off, an open shell: 2 long, 0.16 wide, 0.01 thick) against a copy of itself, " +
+			"turned, coming from every side, each pose touching (found by bisection), missing by 10⁻³ of the blade's length " +
+			"or by a bit, or pressing 1% of it into the other",
+		env: "blade.off", fly: "blade.off", envSize: 2, flySize: 2,
+	},
+	"handle": {
+		doc: "a half cylinder (CGAL's cylinder.off, an open shell, 0.6 long) coming from every side into close proximity " +
+			"of a handle (handle.off, 2 long), each pose touching (found by bisection), missing by 10⁻³ of the cylinder's size " +
+			"or by a bit, or pressing 1% into the handle",
+		env: "handle.off", fly: "cylinder.off", envSize: 2, flySize: 0.6,
+	},
+	"cylinders": {
+		doc: "a half cylinder (CGAL's cylinder.off, an open shell, 1 long) against a larger copy of itself (2 long), " +
+			"coming from every side, into its hollow or onto its back, each pose touching (found by bisection), " +
+			"missing by 10⁻³ of the smaller one's size or by a bit, or pressing 1% into the other",
+		env: "cylinder.off", fly: "cylinder.off", envSize: 2, flySize: 1,
+	},
+	"shell": {
+		doc: "a femur (CGAL's femur.off, a bone, 0.6 long) coming from every side, in front and behind, into close proximity " +
+			"of a thin curved shell, a mask (mask_cone.off, an open surface, 2 across), each pose touching (found by bisection), " +
+			"missing by 10⁻³ of the femur's size or by a bit, or pressing 1% into the mask",
+		env: "mask_cone.off", fly: "femur.off", envSize: 2, flySize: 0.6,
+	},
+	"camel": {
+		doc: "a scanned camel (CGAL's camel.off, 0.35 long) wound through the loops of a knot (knot2.off, 2 across), " +
+			"moving from a free point among the loops until it touches a strand (found by bisection), each pose touching, " +
+			"missing by 10⁻³ of the camel's size or by a bit, or pressing 1% into the strand",
+		env: "knot2.off", fly: "camel.off", envSize: 2, flySize: 0.35, inside: true,
+	},
 }
+
+// realNames are the names of realScenes, in the order Names lists them.
+var realNames = []string{"dragon", "knot", "parts", "blades", "handle", "cylinders", "shell", "camel"}
 
 // realMeshes makes the real-mesh scene name.
 func realMeshes(name string, size Size, seed uint64) (*Scene, error) {
@@ -50,7 +97,7 @@ func realMeshes(name string, size Size, seed uint64) (*Scene, error) {
 		return nil, err
 	}
 	env, fly := normalize(ms[0], rs.envSize), normalize(ms[1], rs.flySize)
-	poses, err := proximityPoses(env, fly, pick(size, 160, 40), rs.inside, seed)
+	poses, err := proximityPoses(env, fly, pick(size, 160, 40), rs.inside, rs.slide, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -81,8 +128,14 @@ const (
 // the middle of env's box, fly meets env; the first contact along the line
 // is found by bisection, and the pose is that contact, or backed off, or
 // pressed in, by kind (proxTouch ...). Lines along which fly meets nothing
-// are skipped.
-func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, seed uint64) ([]geom.Pose, error) {
+// are skipped. With slide > 1 (from outside only), the poses come in
+// slides of slide poses sharing a direction of approach, their lines
+// spread across it over the length of fly's bounding radius, a pose's
+// turn a little further than the last's: fly slides over env's surface.
+func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, slide int, seed uint64) ([]geom.Pose, error) {
+	if slide > 1 && inside {
+		return nil, fmt.Errorf("slides come in from outside")
+	}
 	em, err := collide.Build(env, collide.BuildOptions{})
 	if err != nil {
 		return nil, err
@@ -115,16 +168,31 @@ func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, seed uint64) ([]
 		// A turn about a1 once over the flight, and about a2 three times
 		// over seven flights.
 		r := matMul(rotTurn(a1, int64(k), int64(n)), rotTurn(a2, int64(3*k), int64(7*n)))
+		// The line's direction: line j, pose i of its slide (without
+		// slides, line k).
+		j, i := k, 0
+		if slide > 1 {
+			j, i = k/slide, k%slide
+		}
 		// Directions spread over the sphere (heights by the golden ratio,
 		// longitudes by the golden angle, about 377/987 of a turn).
-		u := 1 - 2*math.Mod(float64(float64(k)*0.618034)+float64(turn)/987, 1)
-		s, c := portable.SinCosTurn(int64(k)*377+turn, 987)
+		u := 1 - 2*math.Mod(float64(float64(j)*0.618034)+float64(turn)/987, 1)
+		s, c := portable.SinCosTurn(int64(j)*377+turn, 987)
 		rho := math.Sqrt(math.Max(0, 1-float64(u*u)))
 		d := geom.Vec3{X: float64(rho * c), Y: float64(rho * s), Z: u}
 		// The line starts at env's center (coming in from outside along
 		// -d), or, inside, at a random point of the middle of env's box
 		// where fly does not touch env (going out along d).
 		start := ec
+		if slide > 1 {
+			// Moved across d, along d × a2 (or d × a1 where d is
+			// nearly along a2), from -fr/2 to fr/2 over the slide.
+			across := cross(d, a2)
+			if dot(across, across) < 0.01 {
+				across = cross(d, a1)
+			}
+			start = madd(ec, fr*(float64(i)/float64(slide-1)-0.5), portable.Unit(across))
+		}
 		if inside {
 			found := false
 			for range 50 {
@@ -211,6 +279,15 @@ func proximityPoses(env, fly *mesh.TriMesh, n int, inside bool, seed uint64) ([]
 // dot returns a·b with every product rounded on its own.
 func dot(a, b geom.Vec3) float64 {
 	return float64(a.X*b.X) + float64(a.Y*b.Y) + float64(a.Z*b.Z)
+}
+
+// cross returns a×b with every product rounded on its own.
+func cross(a, b geom.Vec3) geom.Vec3 {
+	return geom.Vec3{
+		X: float64(a.Y*b.Z) - float64(a.Z*b.Y),
+		Y: float64(a.Z*b.X) - float64(a.X*b.Z),
+		Z: float64(a.X*b.Y) - float64(a.Y*b.X),
+	}
 }
 
 // matVec returns m·v with every product rounded on its own.

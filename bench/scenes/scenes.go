@@ -59,16 +59,26 @@ func (s *Scene) Motion() (flight.Motion, error) {
 }
 
 // Names returns the scenes New makes: the paper's, in its order (pipes,
-// torus, 747, swept, interior), then ours beyond the paper: gears, two spur
-// gears in mesh, and the scenes of real meshes, dragon and knot, which need
-// Debian's libcgal-demo package (see Available).
+// torus, 747, swept, interior), then ours beyond the paper, the scenes of
+// close proximity (ProximityNames).
 func Names() []string {
-	return []string{"pipes", "torus", "747", "swept", "interior", "gears", "dragon", "knot"}
+	return append(PaperNames(), ProximityNames()...)
 }
 
 // PaperNames returns the scenes of the paper, in its order: pipes, torus,
 // 747, swept, interior.
-func PaperNames() []string { return Names()[:5] }
+func PaperNames() []string { return []string{"pipes", "torus", "747", "swept", "interior"} }
+
+// ProximityNames returns the scenes of close proximity, where every pose
+// touches, nearly touches or presses: gears, two spur gears in mesh, then
+// the scenes of real meshes, which need Debian's libcgal-demo package (see
+// Available): dragon (a CAD part and a scanned dragon), knot (a scanned
+// bull through a knot's loops), parts (a CAD part sliding past another),
+// blades (a turbine blade against a copy of itself), handle (a half
+// cylinder against a handle), cylinders (a half cylinder against a larger
+// one), shell (a femur against a thin curved shell, a mask) and camel (a
+// scanned camel through a knot's loops).
+func ProximityNames() []string { return append([]string{"gears"}, realNames...) }
 
 // NeedsData reports whether scene name is made of meshes that are not part
 // of collide (those of Debian's libcgal-demo package).
@@ -116,9 +126,11 @@ func New(name string, size Size, seed uint64) (*Scene, error) {
 		s, err = interior(size, seed)
 	case "gears":
 		s, err = gears(size, seed)
-	case "dragon", "knot":
-		s, err = realMeshes(name, size, seed)
 	default:
+		if _, ok := realScenes[name]; ok {
+			s, err = realMeshes(name, size, seed)
+			break
+		}
 		return nil, fmt.Errorf("scenes: unknown scene %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	var missing *MissingDataError

@@ -172,22 +172,31 @@ func TestNewErrors(t *testing.T) {
 }
 
 // TestProximityScenes checks every pose of the quick scenes made to test
-// close proximity (gears, dragon, knot) against the brute-force oracle,
+// close proximity (ProximityNames: gears, and the real meshes' dragon,
+// knot, parts, blades, handle, cylinders, shell, camel) against the
+// brute-force oracle,
 // with 18-DOP and OBB trees, both modes: the flight must have poses in
 // contact and poses free, and the kinds of pose must be what they claim
 // (the poses cycle through them: see gears.go and proximity.go).
 func TestProximityScenes(t *testing.T) {
-	tests := []struct {
+	type test struct {
 		name string
 		// kinds is the cycle of kinds, from the seed: true where the kind
 		// is in contact.
 		kinds []bool
-	}{
+	}
+	tests := []test{
 		// touch, near, free, touch back, last free bit, press.
 		{"gears", []bool{true, false, false, true, false, true}},
-		// touch, near, press, last free bit.
-		{"dragon", []bool{true, false, true, false}},
-		{"knot", []bool{true, false, true, false}},
+	}
+	for _, name := range scenes.ProximityNames() {
+		if scenes.NeedsData(name) {
+			// touch, near, press, last free bit.
+			tests = append(tests, test{name, []bool{true, false, true, false}})
+		}
+	}
+	if len(tests) != len(scenes.ProximityNames()) {
+		t.Errorf("ProximityNames: %q, want gears and the scenes of real meshes", scenes.ProximityNames())
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -241,7 +250,7 @@ func TestProximityScenes(t *testing.T) {
 // that Available says so too.
 func TestMissingData(t *testing.T) {
 	t.Setenv(scenes.CGALDataEnv, filepath.Join(t.TempDir(), "nowhere.tar.gz"))
-	for _, name := range []string{"dragon", "knot"} {
+	for _, name := range []string{"dragon", "knot", "parts", "blades", "handle", "cylinders", "shell", "camel"} {
 		if !scenes.NeedsData(name) {
 			t.Errorf("%s: NeedsData is false", name)
 		}
@@ -261,5 +270,30 @@ func TestMissingData(t *testing.T) {
 	}
 	if err := scenes.Available("nope"); err == nil {
 		t.Error("Available(nope): no error")
+	}
+}
+
+// TestSlides checks that the poses of parts come in slides: most poses are
+// a short move from the one before (a slide carries the spool by a
+// seventh of its bounding radius a pose), where those of dragon, each on
+// its own line, are not.
+func TestSlides(t *testing.T) {
+	near := func(name string) (close, all int) {
+		sc := mustScene(t, name, scenes.Quick, 1)
+		size := sc.Fly.Bounds().Size()
+		reach := 0.3 * max(size.X, size.Y, size.Z)
+		for i := 1; i < len(sc.Poses); i++ {
+			d := sc.Poses[i].T.Sub(sc.Poses[i-1].T)
+			if d.Dot(d) <= reach*reach {
+				close++
+			}
+		}
+		return close, len(sc.Poses) - 1
+	}
+	if c, n := near("parts"); 4*c < 3*n {
+		t.Errorf("parts: %d of %d poses within 0.3 of the spool's size of the last: want 3 in 4 or more", c, n)
+	}
+	if c, n := near("dragon"); 4*c > n {
+		t.Errorf("dragon: %d of %d poses within 0.3 of the part's size of the last: want 1 in 4 or fewer", c, n)
 	}
 }

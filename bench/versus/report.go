@@ -93,6 +93,7 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		}
 		w.WriteString("\n")
 	}
+	r.writeBestAgainstPeers(w)
 
 	for _, s := range r.Scenes {
 		fmt.Fprintf(w, "## %s\n\n%s %s triangles in the environment, %s flying, %d steps.\n\n",
@@ -121,6 +122,120 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 	}
 	r.writeAgreement(w)
 	return w.Flush()
+}
+
+// Family returns the peer a driver's system belongs to: its name up to the
+// first "-" ("fcl" for fcl-obb, "opcode" for opcode-tc).
+func Family(system string) string {
+	f, _, _ := strings.Cut(system, "-")
+	return f
+}
+
+// A BestCell is a scene's fastest run, in one mode, among collide's trees
+// or among the systems of one peer (Family), with its ratio to collide's
+// best (the peer's mean over collide's fastest mean in the same mode and
+// over the same steps: above 1, collide is faster).
+type BestCell struct {
+	Run   *PeerRun
+	Ratio float64
+}
+
+// Best returns, for scene in mode all, collide's fastest tree and each
+// peer's fastest system (by family, in the order of r.Systems), leaving
+// out runs that failed; a peer's fastest is the one of least ratio.
+func (r *Report) Best(scene string, all bool) (collide BestCell, peers []BestCell) {
+	index := map[string]int{}
+	for _, sys := range r.Systems {
+		run := r.Runs[scene][sys.String()]
+		if sys.All != all || run == nil || run.Err != "" || len(run.Sum.Times) == 0 {
+			continue
+		}
+		b := r.best(scene, all, len(run.Sum.Times))
+		if b == 0 {
+			continue
+		}
+		c := BestCell{Run: run, Ratio: float64(run.Sum.Mean()) / float64(b)}
+		if !sys.Peer {
+			if collide.Run == nil || c.Ratio < collide.Ratio {
+				collide = c
+			}
+			continue
+		}
+		f := Family(sys.Name)
+		if i, ok := index[f]; !ok {
+			index[f] = len(peers)
+			peers = append(peers, c)
+		} else if c.Ratio < peers[i].Ratio {
+			peers[i] = c
+		}
+	}
+	return collide, peers
+}
+
+// writeBestAgainstPeers writes, per mode, a table of collide's fastest
+// tree on each scene against each peer's fastest system: the issue's
+// ratio table (peer's time over collide's), with the wrong answers.
+func (r *Report) writeBestAgainstPeers(w *bufio.Writer) {
+	var families []string
+	for _, sys := range r.Systems {
+		if f := Family(sys.Name); sys.Peer && !slices.Contains(families, f) {
+			families = append(families, f)
+		}
+	}
+	if len(families) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "## Collide's best against each peer's best\n\n")
+	fmt.Fprintf(w, "Per scene and mode, collide's fastest tree (mean µs per query) and each peer's fastest system "+
+		"(its ratio to collide's best over the same steps: above 1, collide is faster), with the steps where each was wrong. "+
+		"The last column is the fastest peer.\n\n")
+	head := append([]string{"scene", "mode", "collide"}, families...)
+	t := md.NewTable(w, append(head, "fastest peer")...)
+	for _, all := range []bool{true, false} {
+		for _, s := range r.Scenes {
+			c, peers := r.Best(s.Name, all)
+			if c.Run == nil {
+				continue
+			}
+			mode := "first"
+			if all {
+				mode = "all"
+			}
+			row := []string{s.Name, mode, fmt.Sprintf("%s (%s)%s", md.Us(c.Run.Sum.Mean()), c.Run.System.BV, wrongNote(c.Run))}
+			var fastest *BestCell
+			for _, f := range families {
+				i := slices.IndexFunc(peers, func(p BestCell) bool { return Family(p.Run.System.Name) == f })
+				if i < 0 {
+					row = append(row, "")
+					continue
+				}
+				p := peers[i]
+				cell := fmt.Sprintf("%.2f× (%s)", p.Ratio, p.Run.System.Name)
+				if p.Run.Capped {
+					cell += fmt.Sprintf(", first %d steps", len(p.Run.Sum.Times))
+				}
+				row = append(row, cell+wrongNote(p.Run))
+				if fastest == nil || p.Ratio < fastest.Ratio {
+					fastest = &peers[i]
+				}
+			}
+			if fastest != nil {
+				row = append(row, fmt.Sprintf("%s %.2f×", fastest.Run.System.Name, fastest.Ratio))
+			} else {
+				row = append(row, "")
+			}
+			t.Row(row...)
+		}
+	}
+	w.WriteString("\n")
+}
+
+// wrongNote is ", N wrong" for a run wrong at N steps, or "".
+func wrongNote(run *PeerRun) string {
+	if run.Wrong == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d wrong", run.Wrong)
 }
 
 // capNote says which runs are capped.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/bench/internal/flights"
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/mesh"
@@ -192,7 +193,20 @@ func TestRunPeersFake(t *testing.T) {
 	if err := r.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
+	for _, all := range []bool{true, false} {
+		c, peers := r.Best("torus", all)
+		if c.Run == nil || c.Run.System.Peer || c.Run.System.All != all || c.Ratio != 1 {
+			t.Errorf("all %v: collide's best %+v", all, c)
+		}
+		// One family, fake; in first-contact mode fake-exact alone
+		// (fake-fail failed).
+		if len(peers) != 1 || Family(peers[0].Run.System.Name) != "fake" || peers[0].Ratio <= 0 ||
+			!all && peers[0].Run.System.Name != "fake-exact" {
+			t.Errorf("all %v: the peers' best %+v", all, peers)
+		}
+	}
 	for _, want := range []string{"## torus", "| fake-wrong | all |", "false contact", "failed: ", "## Agreement",
+		"## Collide's best against each peer's best", "| torus | first |",
 		"| fake-slow | all | 20 (capped) |", "first 20 steps"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("the report lacks %q", want)
@@ -267,6 +281,52 @@ func TestRunPeersSharesTrees(t *testing.T) {
 		if first.Sum.Colliding != all.Sum.Colliding || first.Disagree != 0 || all.Disagree != 0 {
 			t.Errorf("%s: %d steps in contact to the first contact, %d with all pairs; %d and %d disagreements",
 				bv, first.Sum.Colliding, all.Sum.Colliding, first.Disagree, all.Disagree)
+		}
+	}
+}
+
+// TestRunProximitySuite flies the two smallest scenes of the proximity
+// suite (CAD parts sliding past each other, and half cylinders), when
+// Debian's libcgal-demo is installed, with every kind of tree in both
+// modes beside a driver (the fake one): every run flies every pose, no
+// system disagrees with collide, and the report gives each scene's doc.
+func TestRunProximitySuite(t *testing.T) {
+	names := []string{"parts", "cylinders"}
+	for _, n := range names {
+		if err := scenes.Available(n); err != nil {
+			t.Skip(err)
+		}
+	}
+	t.Setenv(fakeDriverEnv, "1")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), Config{Size: scenes.Quick, Seed: 1, Scenes: names, Steps: 16, Driver: exe, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range r.Scenes {
+		if info.Steps != 16 || !strings.Contains(md.String(), info.Doc) {
+			t.Errorf("%s: %d steps, doc %q in the report: %v", info.Name, info.Steps, info.Doc, strings.Contains(md.String(), info.Doc))
+		}
+		for _, bv := range flights.TableBVs {
+			for _, sys := range CollideSystems([]string{bv}) {
+				if run := r.Run(info.Name, sys); run == nil || run.Err != "" || run.Sum.Steps != 16 || run.Disagree != 0 {
+					t.Errorf("%s, %s: %+v", info.Name, sys, run)
+				}
+			}
+		}
+		ref := r.Run(info.Name, r.Systems[0])
+		if ref.Sum.Colliding == 0 || ref.Sum.Colliding == ref.Sum.Steps {
+			t.Errorf("%s: %d of %d steps in contact: want some of each", info.Name, ref.Sum.Colliding, ref.Sum.Steps)
+		}
+		if run := r.Run(info.Name, System{Name: "fake-exact", Peer: true, All: true, Complete: true}); run == nil || run.Disagree != 0 {
+			t.Errorf("%s: fake-exact, all pairs: %+v", info.Name, run)
 		}
 	}
 }

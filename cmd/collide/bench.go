@@ -75,16 +75,24 @@ Fig. 3, on collide's scenes, and writes a markdown report, report.md, with
 our figures beside the paper's and the ratios the paper draws, and SVG
 charts, to the folder of -o (default %s).
 
-The scenes are %s.
-Beyond the paper's five, gears turns two spur gears in mesh, their teeth
-touching or nearly touching, and dragon and knot bring real meshes into
-close proximity: a CAD part and scanned models from Debian's libcgal-demo
-package. Install it with
+The scenes are the paper's five, %s, and
+those of the proximity suite, where every pose touches, nearly touches or
+presses:
+
+    %s
+
+gears turns two spur gears in mesh, and the others bring real meshes of
+Debian's libcgal-demo package together: a CAD part against a scanned dragon
+(dragon), a scanned bull and a scanned camel through the loops of knots
+(knot, camel), a CAD part sliding past another (parts), a turbine blade
+against a copy of itself (blades), an open half cylinder against a handle
+and against a larger copy of itself (handle, cylinders), and a bone against
+a thin curved shell, a mask (shell). Install the package with
 
     %s
 
 (as root), or set %s to a copy of its data.tar.gz; without it,
-a run of every scene leaves those two out and says so.
+a run of every scene leaves those scenes out and says so.
 
 Table 1 times the constants of the cost model; Table 2 flies every scene with
 6-, 14-, 18- and 26-DOPs, OBBs (the paper's RAPID) and our other trees; Table
@@ -204,7 +212,7 @@ systems build the same terrain (the driver found as with --peers). With
 program: a collide built from an earlier commit that has --queries, for
 figures before and after a change in one run.
 --quick takes well under a minute on an idle machine.`,
-			defaultBenchDir, strings.Join(scenes.Names(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
+			defaultBenchDir, strings.Join(scenes.PaperNames(), ", "), strings.Join(scenes.ProximityNames(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
 			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", "),
 			strings.Join(queries.SceneNames(), ", ")),

@@ -24,18 +24,23 @@ func TestBenchSlowStepsUsage(t *testing.T) {
 	}
 }
 
-// TestBenchMissingMeshes checks that a scene of real meshes, asked for
-// when Debian's libcgal-demo is not installed, fails saying how to install
-// it.
+// TestBenchMissingMeshes checks that a scene of real meshes (each of the
+// proximity suite's), asked for when Debian's libcgal-demo is not
+// installed, fails saying how to install it.
 func TestBenchMissingMeshes(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(scenes.CGALDataEnv, filepath.Join(dir, "nowhere"))
-	_, stderr, code := runCLI(t, "bench", "--quick", "--scenes", "dragon", "-o", dir)
-	if code != exitError || !strings.Contains(stderr, scenes.CGALInstall) {
-		t.Errorf("exit %d, %s", code, stderr)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "report.md")); err == nil {
-		t.Error("a report was written")
+	for _, name := range scenes.ProximityNames() {
+		if !scenes.NeedsData(name) {
+			continue
+		}
+		_, stderr, code := runCLI(t, "bench", "--quick", "--scenes", name, "-o", dir)
+		if code != exitError || !strings.Contains(stderr, scenes.CGALInstall) {
+			t.Errorf("%s: exit %d, %s", name, code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "report.md")); err == nil {
+			t.Errorf("%s: a report was written", name)
+		}
 	}
 }
 

@@ -27,6 +27,7 @@ type buildFlags struct {
 	split   string
 	envLeaf int
 	leaf    int
+	compact bool
 }
 
 // The default bounding volumes of the commands (--bv), chosen by
@@ -65,6 +66,8 @@ func (b *buildFlags) defineWith(fs *flag.FlagSet, bvs []collide.BV, def collide.
 	intFlag(fs, &b.envLeaf, "env-leaf", 1, fmt.Sprintf("largest number `N` of triangles in a leaf of the hierarchies, 1 to %d", maxLeaf))
 	intFlag(fs, &b.leaf, "leaf", 0, fmt.Sprintf("leaf threshold `N` (τ) of the flying hierarchy, 0 to %d: nodes of at most N triangles are tested triangle by triangle "+
 		"(0, the default: chosen by the size of the model and k)", maxLeaf))
+	fs.BoolVar(&b.compact, "compact", false, "store the k-DOP hierarchies' bounds in 8 bits each (--bv kdop*: an 18-DOP tree with its mesh "+
+		"takes about 81 bytes a triangle instead of 176; queries take 5 to 30% longer)")
 }
 
 func ruleNames() []string {
@@ -138,7 +141,10 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 	if b.leaf > 0 && !kdop && bv != collide.Brute && !b.isAuto() {
 		return collide.BuildOptions{}, usagef("--leaf applies to the k-DOP hierarchies only (--bv %s flies with its own leaves)", b.bv)
 	}
-	return collide.BuildOptions{BV: bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf}, nil
+	if b.compact && !kdop {
+		return collide.BuildOptions{}, usagef("--compact applies to the k-DOP hierarchies only (--bv kdop6, kdop14, kdop18 or kdop26)")
+	}
+	return collide.BuildOptions{BV: bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf, Compact: b.compact}, nil
 }
 
 // agree checks that the flags given explicitly agree with the options the
@@ -161,6 +167,8 @@ func (b *buildFlags) agree(s *source, bo collide.BuildOptions) error {
 		return differ("env-leaf", bo.Leaf, o.Leaf)
 	case b.given("leaf") && bo.FlyLeaf != o.FlyLeaf:
 		return differ("leaf", bo.FlyLeaf, o.FlyLeaf)
+	case b.given("compact") && bo.Compact != o.Compact:
+		return differ("compact", bo.Compact, o.Compact)
 	}
 	return nil
 }
@@ -186,6 +194,9 @@ func (b *buildFlags) inherit(bo collide.BuildOptions, m *collide.Model) collide.
 		bo.FlyLeaf = o.FlyLeaf
 	}
 	bo.Float64 = o.Float64
+	if !b.given("compact") {
+		bo.Compact = o.Compact
+	}
 	return bo
 }
 
@@ -233,7 +244,8 @@ saved model: its mesh is then built again with the flags given.
 The flags choose the hierarchy, and are saved with the model: --bv, the
 bounding volume (%s);
 --rule and --split, how nodes are split; --env-leaf, the triangles per leaf;
---leaf, the leaf threshold when the model flies.
+--leaf, the leaf threshold when the model flies; --compact, k-DOP bounds in
+8 bits each (less than half the memory, queries 5 to 30%% slower).
 
 An existing FILE is kept unless --force is given; the model is written to a
 temporary file beside FILE and renamed into place, so a failed build leaves

@@ -105,6 +105,7 @@ func TestBuildCheck(t *testing.T) {
 		{"--bv", "obb", "--rule", "rapid"},
 		{"--bv", "sphere", "--env-leaf", "2"},
 		{"--bv", "boxtree", "--split", "median"},
+		{"--bv", "kdop18", "--compact"},
 	} {
 		name := strings.Join(flags, " ")
 		env := filepath.Join(dir, fmt.Sprintf("env%d.collide", ci))
@@ -174,6 +175,7 @@ func TestSavedOptionConflicts(t *testing.T) {
 		{[]string{"--split", "median", other, saved}, "--split median"},
 		{[]string{"--env-leaf", "2", saved, saved}, "--env-leaf 2"},
 		{[]string{"--leaf", "0", saved, other}, "--leaf 0"},
+		{[]string{"--bv", "kdop14", "--compact", saved, other}, "--compact true"},
 	} {
 		_, stderr, code := runCLI(t, append([]string{"check"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, saved) {
@@ -412,6 +414,7 @@ func TestBuildUsage(t *testing.T) {
 		{[]string{"build", "gen:icosphere", "-o", out, "--split", "middle"}, "mean, median"},
 		{[]string{"build", "gen:icosphere", "-o", out, "--leaf", "-1"}, "--leaf"},
 		{[]string{"build", "gen:icosphere", "-o", out, "--env-leaf", "0"}, "--env-leaf"},
+		{[]string{"build", "gen:icosphere", "-o", out, "--compact"}, "--compact"},
 		{[]string{"build", "gen:nosuch", "-o", out}, "nosuch"},
 	} {
 		stdout, stderr, code := runCLI(t, tc.args...)
@@ -433,8 +436,27 @@ func TestInfoJSONTreeKeys(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"bv", "bytes", "float64", "fly_leaf", "fly_leaf_auto", "height", "k", "leaf", "nodes", "rule", "split"}
+	want := []string{"bv", "bytes", "compact", "float64", "fly_leaf", "fly_leaf_auto", "height", "k", "leaf", "nodes", "rule", "split"}
 	if got := sortedKeys(raw.Tree); !slices.Equal(got, want) {
 		t.Errorf("tree keys %v, want %v", got, want)
+	}
+}
+
+// TestInfoCompact checks what info says of a model built with --compact:
+// compact in JSON, 8-bit bounds in text, and fewer tree bytes than the
+// same model in float32.
+func TestInfoCompact(t *testing.T) {
+	dir := t.TempDir()
+	plain, compact := filepath.Join(dir, "p.collide"), filepath.Join(dir, "c.collide")
+	build(t, "--bv", "kdop18", "gen:torus:tris=400", "-o", plain)
+	build(t, "--bv", "kdop18", "--compact", "gen:torus:tris=400", "-o", compact)
+	got := infoJSON(t, plain, compact)
+	p, c := got[0].Tree, got[1].Tree
+	if p == nil || c == nil || p.Compact || !c.Compact || c.Float64 || 2*c.Bytes > p.Bytes || c.Nodes != p.Nodes {
+		t.Errorf("info of a float32 tree %+v and of a compact one %+v", p, c)
+	}
+	stdout, stderr, code := runCLI(t, "info", compact)
+	if code != exitOK || !strings.Contains(stdout, "bv          kdop18 (k = 18, 8-bit (compact) bounds)") {
+		t.Errorf("info: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

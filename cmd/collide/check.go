@@ -84,9 +84,10 @@ about 2.5x slower than 18-DOPs: for one pose of large models --bv kdop18
 answers sooner (75,000 and 89,000 triangles: 0.5 s against 1.2 s), over
 many poses AABB trees do (3,000 poses: 1.3 s against 2.4 s), and 'collide
 build' saves the trees for many runs. brute tests every pair (the oracle).
---rule, --split, --env-leaf and --leaf choose how the hierarchies are
-built; --restart and --exact-root choose traversal variants, for
-experiments.
+--rule, --split, --env-leaf, --leaf and --compact (k-DOP bounds in 8
+bits each: less than half the memory, queries 5 to 30%% slower) choose how
+the hierarchies are built; --restart and --exact-root choose traversal
+variants, for experiments.
 
 --bv auto chooses the kind for the pair of models: it builds the candidate
 trees (aabb, kdop14, kdop18, kdop26, obb) of both and times their queries
@@ -96,7 +97,7 @@ chose and how the candidates measured. A saved model checked with --bv
 auto is one of its candidates.
 
 A saved model keeps the options it was built with: a --bv, --rule, --split,
---env-leaf or --leaf given explicitly that differs from them is a usage
+--env-leaf, --leaf or --compact given explicitly that differs from them is a usage
 error, and a mesh checked against a saved model is built with the saved
 model's options unless the flags say otherwise. ENV and FLY may both be
 saved, with different bounding volumes: k-DOPs of different k fly together

@@ -246,7 +246,8 @@ func TestBenchPeers(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(report)
-	for _, want := range []string{"| collide kdop18 | all |", "| fcl-obb | first |", "| fcl-kdop18 | all |", "| opcode-tc | first |", "| ode | all |", "| bullet | all |"} {
+	for _, want := range []string{"| collide kdop18 | all |", "| fcl-obb | first |", "| fcl-kdop18 | all |", "| opcode-tc | first |", "| ode | all |", "| bullet | all |",
+		"## Collide's best against each peer's best", "| scene | mode | collide | fcl | opcode | ode | bullet | fastest peer |", "| torus | first |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report lacks %q", want)
 		}

@@ -35,7 +35,8 @@ With --json each model prints one line:
 ("bounds" is null for a mesh without triangles), and for a saved model a
 further key
   "tree":{"bv":NAME,"k":N,"rule":R,"split":S,"leaf":N,"fly_leaf":N,
-          "fly_leaf_auto":BOOL,"float64":BOOL,"nodes":N,"height":N,"bytes":N}
+          "fly_leaf_auto":BOOL,"float64":BOOL,"compact":BOOL,"nodes":N,
+          "height":N,"bytes":N}
 (fly_leaf is the threshold τ in use; fly_leaf_auto tells whether it was
 chosen by the size of the model rather than given to build with --leaf;
 k and fly_leaf are 0 for the bounding volumes other than k-DOPs).`,
@@ -69,6 +70,7 @@ type jsonTree struct {
 	FlyLeaf     int    `json:"fly_leaf"`
 	FlyLeafAuto bool   `json:"fly_leaf_auto"`
 	Float64     bool   `json:"float64"`
+	Compact     bool   `json:"compact"`
 	Nodes       int    `json:"nodes"`
 	Height      int    `json:"height"`
 	Bytes       int64  `json:"bytes"`
@@ -90,6 +92,7 @@ func treeInfo(s *source) *jsonTree {
 		FlyLeaf:     t.FlyLeaf(),
 		FlyLeafAuto: o.FlyLeaf == 0,
 		Float64:     o.Float64,
+		Compact:     o.Compact,
 		Nodes:       t.Nodes(),
 		Height:      t.Height(),
 		Bytes:       t.Bytes(),
@@ -178,8 +181,11 @@ func writeTextInfo(w io.Writer, src *source) error {
 			fly = "by size"
 		}
 		bounds := "float32"
-		if t.Float64 {
+		switch {
+		case t.Float64:
 			bounds = "float64"
+		case t.Compact:
+			bounds = "8-bit (compact)"
 		}
 		if t.K > 0 {
 			_, err = fmt.Fprintf(w, "  bv          %s (k = %d, %s bounds)\n  rule        %s\n  split       %s\n  leaf        %d\n  fly leaf    %d (%s)\n  nodes       %d\n  height      %d\n  tree bytes  %d\n",

@@ -486,6 +486,8 @@ var hierarchyConfigs = [][]string{
 	{"--bv", "kdop18", "--rule", "minmax", "--leaf", "4", "--exact-root"},
 	{"--bv", "kdop26", "--split", "median", "--env-leaf", "2", "--leaf", "1", "--restart", "--exact-root"},
 	{"--bv", "kdop18", "--rule", "longest", "--env-leaf", "8", "--leaf", "16"},
+	{"--bv", "kdop18", "--compact"},
+	{"--bv", "kdop6", "--compact", "--env-leaf", "2", "--restart"},
 	{"--bv", "obb"},
 	{"--bv", "obb", "--rule", "rapid", "--env-leaf", "2"},
 	{"--bv", "sphere", "--split", "median"},
@@ -645,6 +647,7 @@ type jsonInfoLine struct {
 		FlyLeaf     int    `json:"fly_leaf"`
 		FlyLeafAuto bool   `json:"fly_leaf_auto"`
 		Float64     bool   `json:"float64"`
+		Compact     bool   `json:"compact"`
 		Nodes       int    `json:"nodes"`
 		Height      int    `json:"height"`
 		Bytes       int64  `json:"bytes"`

@@ -137,11 +137,11 @@ func quote(w []byte) string {
 
 // decodeASCII reads one or more "solid ... endsolid" blocks.
 func decodeASCII(s *scanner) (*mesh.TriMesh, error) {
-	m := &mesh.TriMesh{}
+	m := &welder{m: &mesh.TriMesh{}}
 	for {
 		w, err := s.next()
 		if err == io.EOF {
-			return m, nil // isASCII guarantees a first "solid"
+			return m.done(), nil // isASCII guarantees a first "solid"
 		}
 		if err != nil {
 			return nil, err
@@ -159,7 +159,8 @@ func decodeASCII(s *scanner) (*mesh.TriMesh, error) {
 }
 
 // decodeSolid reads facets up to and including "endsolid" and its line.
-func decodeSolid(s *scanner, m *mesh.TriMesh) error {
+func decodeSolid(s *scanner, wm *welder) error {
+	m := wm.m
 	for {
 		w, err := s.expect("\"facet\" or \"endsolid\"")
 		if err != nil {
@@ -235,11 +236,8 @@ func decodeSolid(s *scanner, m *mesh.TriMesh) error {
 			// Double (append alone grows large slices by 1.25).
 			n := max(2*len(m.Tris), 1024)
 			m.Tris = slices.Grow(m.Tris, n-len(m.Tris))
-			m.Verts = slices.Grow(m.Verts, 3*n-len(m.Verts))
 		}
-		k := int32(len(m.Verts))
-		m.Verts = append(m.Verts, tri[0], tri[1], tri[2])
-		m.Tris = append(m.Tris, [3]int32{k, k + 1, k + 2})
+		wm.facet(tri)
 	}
 }
 

@@ -31,7 +31,7 @@ endsolid square
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(len(m.Tris), "triangles,", len(m.Verts), "vertices (not welded)")
+	fmt.Println(len(m.Tris), "triangles,", len(m.Verts), "vertices (welded)")
 	fmt.Println("triangle 1:", m.Triangle(1))
 
 	// Re-encode as binary STL and read it back.
@@ -46,7 +46,7 @@ endsolid square
 	}
 	fmt.Println("triangle 1:", m2.Triangle(1))
 	// Output:
-	// 2 triangles, 6 vertices (not welded)
+	// 2 triangles, 4 vertices (welded)
 	// triangle 1: [(0, 0, 0) (1, 1, 0) (0, 1, 0)]
 	// 184 bytes of binary STL
 	// triangle 1: [(0, 0, 0) (1, 1, 0) (0, 1, 0)]

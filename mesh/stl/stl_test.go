@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -55,23 +58,40 @@ func facetVerts(f facet) [3]geom.Vec3 {
 	return [3]geom.Vec3{f32(f[3], f[4], f[5]), f32(f[6], f[7], f[8]), f32(f[9], f[10], f[11])}
 }
 
-// checkMesh asserts that m has exactly the triangles want, three unshared
-// vertices each, in order.
+// checkMesh asserts that m has exactly the triangles want, in order, over
+// welded vertices: the distinct vertices (bit for bit, so -0 and +0 differ)
+// in the order of their first appearance, triangle i indexing them.
 func checkMesh(t *testing.T, m *mesh.TriMesh, want [][3]geom.Vec3) {
 	t.Helper()
 	if err := m.Validate(); err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
-	if len(m.Tris) != len(want) || len(m.Verts) != 3*len(want) {
-		t.Fatalf("got %d triangles, %d vertices; want %d, %d", len(m.Tris), len(m.Verts), len(want), 3*len(want))
+	var verts []geom.Vec3
+	var tris [][3]int32
+	index := map[[3]uint64]int32{}
+	for _, w := range want {
+		var tri [3]int32
+		for j, v := range w {
+			key := [3]uint64{math.Float64bits(v.X), math.Float64bits(v.Y), math.Float64bits(v.Z)}
+			k, ok := index[key]
+			if !ok {
+				k = int32(len(verts))
+				index[key] = k
+				verts = append(verts, v)
+			}
+			tri[j] = k
+		}
+		tris = append(tris, tri)
+	}
+	if len(m.Tris) != len(want) || len(m.Verts) != len(verts) {
+		t.Fatalf("got %d triangles, %d vertices; want %d, %d", len(m.Tris), len(m.Verts), len(want), len(verts))
 	}
 	for i, w := range want {
-		k := int32(3 * i)
-		if m.Tris[i] != [3]int32{k, k + 1, k + 2} {
-			t.Errorf("Tris[%d] = %v, want %v", i, m.Tris[i], [3]int32{k, k + 1, k + 2})
+		if m.Tris[i] != tris[i] {
+			t.Errorf("Tris[%d] = %v, want %v", i, m.Tris[i], tris[i])
 		}
 		for j := range 3 {
-			if got := m.Verts[3*i+j]; got != w[j] {
+			if got := m.Verts[m.Tris[i][j]]; !sameBits(got, w[j]) {
 				t.Errorf("triangle %d vertex %d = %v, want %v", i, j, got, w[j])
 			}
 		}
@@ -462,5 +482,53 @@ func TestDecodeHostileAllocation(t *testing.T) {
 		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
 			t.Errorf("Decode allocated %d bytes for a %d-byte input", n, len(in))
 		}
+	}
+}
+
+// TestDecodeWelds checks that bit-identical vertices get one index across
+// facets, solids and both forms, that -0 and +0 stay apart, and that a
+// closed grid of facets keeps its vertex count.
+func TestDecodeWelds(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	a := tri([3]float32{0, 0, 0}, [3]float32{1, 0, 0}, [3]float32{0, 1, 0})
+	b := tri([3]float32{1, 0, 0}, [3]float32{0, 0, 0}, [3]float32{negZero, 1, 0})
+	m, err := Decode(bytes.NewReader(binarySTL("", -1, []facet{a, b}, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][3]int32{{0, 1, 2}, {1, 0, 3}}; !slices.Equal(m.Tris, want) || len(m.Verts) != 4 {
+		t.Errorf("binary: Tris %v over %d vertices, want %v over 4", m.Tris, len(m.Verts), want)
+	}
+	checkMesh(t, m, [][3]geom.Vec3{facetVerts(a), facetVerts(b)})
+
+	fs := benchFacets(5000)
+	m, err = Decode(bytes.NewReader(binarySTL("", -1, fs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([][3]geom.Vec3, len(fs))
+	for i, f := range fs {
+		want[i] = facetVerts(f)
+	}
+	checkMesh(t, m, want)
+	if len(m.Verts) >= len(fs) {
+		t.Errorf("grid of %d facets: %d vertices, want fewer than the facets", len(fs), len(m.Verts))
+	}
+	m2, err := Decode(bytes.NewReader(asciiSTL(fs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// asciiSTL writes the shortest decimals of the float32 values, which
+	// read back as other float64 values.
+	for i := range want {
+		for j := range want[i] {
+			for _, c := range []*float64{&want[i][j].X, &want[i][j].Y, &want[i][j].Z} {
+				*c, _ = strconv.ParseFloat(fmt.Sprintf("%g", float32(*c)), 64)
+			}
+		}
+	}
+	checkMesh(t, m2, want)
+	if cap(m.Verts) > len(m.Verts)+len(m.Verts)/8 || cap(m2.Tris) > len(m2.Tris)+len(m2.Tris)/8 {
+		t.Errorf("spare capacity kept: verts %d of %d, tris %d of %d", len(m.Verts), cap(m.Verts), len(m2.Tris), cap(m2.Tris))
 	}
 }
