@@ -110,9 +110,12 @@ func (w *wideAABB[A, R]) bytes() int64 {
 // least thread CPU time of 12 to 15 interleaved passes, on the loaded
 // 2-core machine), neither width paid. AABB trees, 4-wide against binary,
 // first contact and all pairs: gears 0.95 and 0.93 in one run, 1.04 and
-// 1.08 in the next; dragon 0.89 and 0.95, then 0.96 and 0.96; knot 0.98
-// and 1.05, then 1.15 and 1.10; the torus of BenchmarkQueryCPU 0.90 and
-// 1.06, then 1.03 and 1.25; 8-wide alike. k-DOP trees: 0.96 to 1.13. The
+// 1.08 in the next, 0.97 and 1.04 in a third (after the binary walk's
+// nearer-child-first and last-contact hint, which this walk shares);
+// dragon 0.89 and 0.95, 0.96 and 0.96, 0.94 and 0.98; knot 0.98 and 1.05,
+// 1.15 and 1.10, 0.98 and 1.06; the torus of BenchmarkQueryCPU 0.90 and
+// 1.06, 1.03 and 1.25, 0.98 and 1.12; 8-wide alike. k-DOP trees: 0.96 to
+// 1.13, 0.98 to 1.03 in the third run. The
 // walk's time goes to the leaves' and the triangles' tests, which the
 // layout does not change (AABB: 3.5x fewer triangle tests on gears, for
 // 1.6x more tests of a triangle against a box), while the binary walk's
