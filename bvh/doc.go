@@ -108,6 +108,14 @@
 // distance, with no re-bounding. The traversal descends both trees together, the larger
 // volume first, as RAPID does.
 //
+// AABB and k-DOP environments have a wide layout (wide.go, wide_dop.go):
+// the binary tree collapsed into nodes of up to four (or eight) children
+// whose volumes are stored structure-of-arrays (the binary tree's, bit for
+// bit), a flying volume tested against all of a node's children at once,
+// without a branch over them, in Collide's walk from the roots
+// (modeContact). It measured no faster than the binary walk, in more
+// memory, and is off (see wideWidth); the conformance tests run it.
+//
 // Box-trees (Zachmann, "Exact and fast collision detection", 1994) store a
 // cut per node instead of a volume: see the comments on boxTree. A triangle
 // crossing a cut goes to both children, so a pair may meet in several leaf

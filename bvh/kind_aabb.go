@@ -67,11 +67,18 @@ func boxOf(b geom.AABB) box {
 //specialize:case *vtree[box]|collideAABB(env, fly, pose, o, s, fn)
 type aabbQuery struct{ moveQuery[box] }
 
-// collideAABB runs the query of Collide on AABB trees.
+// collideAABB runs the query of Collide on AABB trees: modeContact's on
+// the environment's wide layout when wideWidth asks for one (wide.go), else
+// and in the other modes on the binary trees.
 func collideAABB(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(Pair) bool) Stats {
 	var q aabbQuery
 	q.init(env, fly, &pose, &o, s, false)
 	q.fn = fn
+	if o.mode == modeContact {
+		if st, ok := q.collideWide(env); ok {
+			return st
+		}
+	}
 	return runAABB(&q)
 }
 

@@ -97,6 +97,9 @@ type dopScratch[F bv.Float, A bv.Slabs[F]] struct {
 	vertexCache
 	walk walk[noFrame]
 	et   []int32 // triangles of an environment leaf
+
+	// wide is the stack of the wide walk (wide_dop.go).
+	wide []wideItem
 }
 
 // begin prepares s for a query flying view v over a mesh of nv vertices.
@@ -145,6 +148,11 @@ func (et *tree[F, A]) collide(env, fly *Tree, pose geom.Pose, o request, s *Scra
 	var q dopQuery[F, A]
 	et.init(&q, env, fly, &pose, &o, s)
 	q.fn = fn
+	if o.mode == modeContact {
+		if st, ok := q.collideWide(env); ok {
+			return st
+		}
+	}
 	return runDOP(&q)
 }
 

@@ -116,6 +116,7 @@ func (s *dopScratch[F, A]) settle() {
 	clear(s.stamp)
 	s.vertexCache.settle()
 	s.walk.settle()
+	s.wide = slices.Grow(s.wide[:0], 2*prepareStack) // the wide walk's (wide_dop.go)
 }
 
 func (s *moveScratch) settle(envLeaf, flyLeaf int) {
@@ -125,6 +126,7 @@ func (s *moveScratch) settle(envLeaf, flyLeaf int) {
 	s.vertexCache.settle()
 	s.env.settle()
 	s.walk.settle()
+	s.wide = slices.Grow(s.wide[:0], 2*prepareStack) // the wide walk's (wide.go)
 	s.ft = slices.Grow(s.ft[:0], flyLeaf)
 	s.et = slices.Grow(s.et[:0], envLeaf)
 }

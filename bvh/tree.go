@@ -30,7 +30,8 @@ type Tree struct {
 	views map[bv.K]*flyView // built on first use as a flying model
 	// lastView is the view of views last asked for, read without flyMu.
 	lastView atomic.Pointer[flyView]
-	side     treeSide // for fronts and distances, on first use
+	side     treeSide  // for fronts and distances, on first use
+	wide     wideViews // an environment's wide layouts (wide.go)
 }
 
 // Mesh returns the mesh the tree was built over.
@@ -49,8 +50,9 @@ func (t *Tree) Kind() Kind { return t.opts.Kind }
 func (t *Tree) Nodes() int { return t.impl.len() }
 
 // Bytes returns the memory held by the tree's nodes (not counting the mesh
-// nor the flying views, see FlyingBytes).
-func (t *Tree) Bytes() int64 { return t.impl.bytes() }
+// nor the flying views, see FlyingBytes), with the wide layout of an AABB
+// environment once a query has made it.
+func (t *Tree) Bytes() int64 { return t.impl.bytes() + t.wide.bytes() }
 
 // FlyingBytes returns the memory held by the flying views of a k-DOP tree
 // built so far (see PrepareFlying): what flying costs beyond Bytes.

@@ -38,6 +38,9 @@ type moveScratch struct {
 	// fa the prepared triangles.
 	axE, axF int32
 	ea, fa   bv.TriAxes
+
+	// wide is the stack of the wide walk (wide.go).
+	wide []wideItem
 }
 
 // begin prepares s for a query with a flying tree of n internal nodes
