@@ -233,23 +233,10 @@ func (v *flyView) convexHull(t *Tree) *hull.Hull {
 // bound sets lo and hi to the k-DOP of the points p transformed by x ↦ R·x +
 // t. The transform may round differently from geom.Pose.Apply (it may fuse
 // multiply-adds); the caller pads by a bound on the difference.
-//
-// Each kind's loop keeps its extremes in named variables, compared with
-// branches, and adds the translation's projections once to the extremes:
-// Go's min and max order NaNs and signed zeros, which these finite
-// projections never are, at the price of a longer sequence, and arrays
-// indexed in the loop stay in memory (18-DOPs of 32 points, thread CPU: 488
-// ns with min/max over arrays, 329 so). The projection d·(R·x) + d·t
-// rounds differently from d·(R·x + t), by at most 2^-52·(13M + 4T) for
-// |d|₁ ≤ 3 (M, T as in the query's padding), within the 2^-47·(M + T)
-// that pads for it.
 func bound(k bv.K, pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]float64) {
 	inf := math.Inf(1)
 	for i := range lo {
 		lo[i], hi[i] = inf, -inf
-	}
-	if len(pts) == 0 {
-		return
 	}
 	switch k {
 	case bv.K6:
@@ -265,45 +252,35 @@ func bound(k bv.K, pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSl
 
 func bound6(pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]float64) {
 	r0, r1, r2 := r[0], r[1], r[2]
-	p := pts[0]
-	x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z
-	y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z
-	z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z
-	lx, ly, lz, hx, hy, hz := x, y, z, x, y, z
-	for _, p := range pts[1:] {
-		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z
-		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z
-		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z
-		if x < lx {
-			lx = x
+	var l, h [3]float64
+	for n, p := range pts {
+		v := [3]float64{
+			r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z + t.X,
+			r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z + t.Y,
+			r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z + t.Z,
 		}
-		if x > hx {
-			hx = x
+		if n == 0 {
+			l, h = v, v
+			continue
 		}
-		if y < ly {
-			ly = y
-		}
-		if y > hy {
-			hy = y
-		}
-		if z < lz {
-			lz = z
-		}
-		if z > hz {
-			hz = z
+		for j := range v {
+			l[j] = min(l[j], v[j])
+			h[j] = max(h[j], v[j])
 		}
 	}
-	lo[0], lo[1], lo[2] = lx+t.X, ly+t.Y, lz+t.Z
-	hi[0], hi[1], hi[2] = hx+t.X, hy+t.Y, hz+t.Z
+	if len(pts) > 0 {
+		copy(lo[:], l[:])
+		copy(hi[:], h[:])
+	}
 }
 
 func bound14(pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]float64) {
 	r0, r1, r2 := r[0], r[1], r[2]
 	var l, h [7]float64
 	for n, p := range pts {
-		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z
-		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z
-		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z
+		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z + t.X
+		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z + t.Y
+		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z + t.Z
 		s, d := x+y, x-y
 		v := [7]float64{x, y, z, s + z, d + z, s - z, d - z}
 		if n == 0 {
@@ -311,102 +288,46 @@ func bound14(pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]fl
 			continue
 		}
 		for j := range v {
-			if v[j] < l[j] {
-				l[j] = v[j]
-			}
-			if v[j] > h[j] {
-				h[j] = v[j]
-			}
+			l[j] = min(l[j], v[j])
+			h[j] = max(h[j], v[j])
 		}
 	}
-	s, d := t.X+t.Y, t.X-t.Y
-	tv := [7]float64{t.X, t.Y, t.Z, s + t.Z, d + t.Z, s - t.Z, d - t.Z}
-	for j := range tv {
-		lo[j], hi[j] = l[j]+tv[j], h[j]+tv[j]
+	if len(pts) > 0 {
+		copy(lo[:], l[:])
+		copy(hi[:], h[:])
 	}
 }
 
 func bound18(pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]float64) {
 	r0, r1, r2 := r[0], r[1], r[2]
-	p := pts[0]
-	x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z
-	y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z
-	z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z
-	lx, ly, lz, hx, hy, hz := x, y, z, x, y, z
-	la, lb, lc, ld, le, lf := x+y, x+z, y+z, x-y, x-z, y-z
-	ha, hb, hc, hd, he, hf := la, lb, lc, ld, le, lf
-	for _, p := range pts[1:] {
-		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z
-		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z
-		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z
-		a, b, c, d, e, f := x+y, x+z, y+z, x-y, x-z, y-z
-		if x < lx {
-			lx = x
+	var l, h [9]float64
+	for n, p := range pts {
+		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z + t.X
+		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z + t.Y
+		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z + t.Z
+		v := [9]float64{x, y, z, x + y, x + z, y + z, x - y, x - z, y - z}
+		if n == 0 {
+			l, h = v, v
+			continue
 		}
-		if x > hx {
-			hx = x
-		}
-		if y < ly {
-			ly = y
-		}
-		if y > hy {
-			hy = y
-		}
-		if z < lz {
-			lz = z
-		}
-		if z > hz {
-			hz = z
-		}
-		if a < la {
-			la = a
-		}
-		if a > ha {
-			ha = a
-		}
-		if b < lb {
-			lb = b
-		}
-		if b > hb {
-			hb = b
-		}
-		if c < lc {
-			lc = c
-		}
-		if c > hc {
-			hc = c
-		}
-		if d < ld {
-			ld = d
-		}
-		if d > hd {
-			hd = d
-		}
-		if e < le {
-			le = e
-		}
-		if e > he {
-			he = e
-		}
-		if f < lf {
-			lf = f
-		}
-		if f > hf {
-			hf = f
+		for j := range v {
+			l[j] = min(l[j], v[j])
+			h[j] = max(h[j], v[j])
 		}
 	}
-	ta, tb, tc, td, te, tf := t.X+t.Y, t.X+t.Z, t.Y+t.Z, t.X-t.Y, t.X-t.Z, t.Y-t.Z
-	*(*[9]float64)(lo[:9]) = [9]float64{lx + t.X, ly + t.Y, lz + t.Z, la + ta, lb + tb, lc + tc, ld + td, le + te, lf + tf}
-	*(*[9]float64)(hi[:9]) = [9]float64{hx + t.X, hy + t.Y, hz + t.Z, ha + ta, hb + tb, hc + tc, hd + td, he + te, hf + tf}
+	if len(pts) > 0 {
+		copy(lo[:], l[:])
+		copy(hi[:], h[:])
+	}
 }
 
 func bound26(pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]float64) {
 	r0, r1, r2 := r[0], r[1], r[2]
 	var l, h [13]float64
 	for n, p := range pts {
-		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z
-		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z
-		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z
+		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z + t.X
+		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z + t.Y
+		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z + t.Z
 		s, d := x+y, x-y
 		v := [13]float64{x, y, z, s + z, d + z, s - z, d - z, s, x + z, y + z, d, x - z, y - z}
 		if n == 0 {
@@ -414,17 +335,12 @@ func bound26(pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]fl
 			continue
 		}
 		for j := range v {
-			if v[j] < l[j] {
-				l[j] = v[j]
-			}
-			if v[j] > h[j] {
-				h[j] = v[j]
-			}
+			l[j] = min(l[j], v[j])
+			h[j] = max(h[j], v[j])
 		}
 	}
-	s, d := t.X+t.Y, t.X-t.Y
-	tv := [13]float64{t.X, t.Y, t.Z, s + t.Z, d + t.Z, s - t.Z, d - t.Z, s, t.X + t.Z, t.Y + t.Z, d, t.X - t.Z, t.Y - t.Z}
-	for j := range tv {
-		lo[j], hi[j] = l[j]+tv[j], h[j]+tv[j]
+	if len(pts) > 0 {
+		copy(lo[:], l[:])
+		copy(hi[:], h[:])
 	}
 }
