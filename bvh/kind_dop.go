@@ -368,8 +368,12 @@ func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
 // and its scaling by 1 − 2⁻⁴⁵ cover the rest. An infinite or tiny gap
 // (below 2⁻⁹⁰⁰, where a product may underflow) leaves the combination out.
 func (q *dopQuery[F, A]) lowerBound(e, f int32, x *noFrame) float64 {
-	g := q.sep(e, f, x)
-	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
+	return slabsLower[F](q.sep(e, f, x), &q.sc.fdop[f], &q.et.nodes[e].s)
+}
+
+// slabsLower returns the larger of g and the bounds lowerBound combines,
+// for the flying k-DOP a and the environment's b.
+func slabsLower[F bv.Float, A bv.Slabs[F]](g float64, a, b *A) float64 {
 	n := len(*a)
 	w := dopW[n][0]
 	dirs, mu := &dopDirs[n], &dopMu[n]

@@ -253,43 +253,9 @@ func (q *dopcQuery[A, Q]) sep(e, f int32, _ *noFrame) float64 {
 // lowerBound is dopQuery.lowerBound on the decoded bounds (the same
 // proof).
 func (q *dopcQuery[A, Q]) lowerBound(e, f int32, x *noFrame) float64 {
-	g := q.sep(e, f, x)
 	var d A
 	q.ct.decode(e, &d)
-	a, b := &q.sc.fdop[f], &d
-	n := len(*a)
-	w := dopW[n][0]
-	dirs, mu := &dopDirs[n], &dopMu[n]
-	var gs [3]float64
-	var num, sum float64
-	var m geom.Vec3
-	for i := 0; i < n; i += 2 {
-		c := float64((*a)[i]) - float64((*b)[i+1])
-		sg := 1.0
-		if !(c > 0) {
-			c, sg = float64((*b)[i])-float64((*a)[i+1]), -1
-			if !(c > 0) {
-				continue
-			}
-		}
-		if !(c >= 0x1p-900 && c <= math.MaxFloat64) {
-			return max(g, euclid(gs[0], gs[1], gs[2]))
-		}
-		j := i / 2
-		if j < 3 {
-			gs[j] = c * w
-		}
-		cj := c * mu[j]
-		num += cj * c
-		sum += cj
-		m = m.Add(dirs[j].Scale(sg * cj))
-	}
-	g = max(g, euclid(gs[0], gs[1], gs[2]))
-	if sum > 0 && num <= math.MaxFloat64 {
-		den := math.Sqrt(m.Dot(m))*(1+0x1p-48) + 0x1p-46*sum
-		g = max(g, num/den*(1-0x1p-45))
-	}
-	return g
+	return slabsLower[float32](q.sep(e, f, x), &q.sc.fdop[f], &d)
 }
 
 func (q *dopcQuery[A, Q]) eref(e int32) int32 { return q.ct.nodes[e].ref }
