@@ -330,7 +330,12 @@ func (q *dopQuery[F, A]) overlap(e, f int32, _ *noFrame) bool {
 // range: a motion that covers it overflows the front's bound of the motion
 // (Front.moved), which then keeps nothing.
 func (q *dopQuery[F, A]) sep(e, f int32, _ *noFrame) float64 {
-	a, b := &q.sc.fdop[f], &q.et.nodes[e].s
+	return slabsSep[F](&q.sc.fdop[f], &q.et.nodes[e].s)
+}
+
+// slabsSep returns sep's bound for the flying k-DOP a and the
+// environment's b.
+func slabsSep[F bv.Float, A bv.Slabs[F]](a, b *A) float64 {
 	w := &dopW[len(*a)]
 	g := math.Inf(-1)
 	for i := 0; i < len(*a); i += 2 {

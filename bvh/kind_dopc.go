@@ -232,22 +232,7 @@ func (q *dopcQuery[A, Q]) overlap(e, f int32, _ *noFrame) bool {
 func (q *dopcQuery[A, Q]) sep(e, f int32, _ *noFrame) float64 {
 	var d A
 	q.ct.decode(e, &d)
-	a, b := &q.sc.fdop[f], &d
-	w := &dopW[len(*a)]
-	g := math.Inf(-1)
-	for i := 0; i < len(*a); i += 2 {
-		wi := w[i/2]
-		if s := (float64((*a)[i]) - float64((*b)[i+1])) * wi; s > g {
-			g = s
-		}
-		if s := (float64((*b)[i]) - float64((*a)[i+1])) * wi; s > g {
-			g = s
-		}
-	}
-	if g > math.MaxFloat64 {
-		return dopSepFinite[float32](a, b, w)
-	}
-	return g
+	return slabsSep[float32](&q.sc.fdop[f], &d)
 }
 
 // lowerBound is dopQuery.lowerBound on the decoded bounds (the same
