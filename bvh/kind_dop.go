@@ -199,7 +199,9 @@ func (et *tree[F, A]) init(q *dopQuery[F, A], env, fly *Tree, pose *geom.Pose, o
 			q.pad[i] += rot
 		}
 	}
-	if o.ExactRoot && !q.shift {
+	apart := false
+	switch {
+	case o.ExactRoot && !q.shift:
 		var climb bv.ClimbState
 		st := &climb
 		if o.State != nil {
@@ -209,18 +211,17 @@ func (et *tree[F, A]) init(q *dopQuery[F, A], env, fly *Tree, pose *geom.Pose, o
 		bv.Pack[F](&sc.fdop[0], &d.Lo, &d.Hi, &et.off, &eps)
 		sc.stamp[0] = sc.cur
 		q.st.Updates++
-		sc.walk.setup(o, env, fly, int(k), pose, item[noFrame]{})
-		return
+	case o.mode == modeContact && !q.shift && q.apart(pose):
+		apart = true
+	default:
+		q.tumble(0)
 	}
-	if o.mode == modeContact && !q.shift && q.apart(pose) {
-		sc.walk.setup(o, env, fly, int(k), pose, item[noFrame]{})
+	sc.walk.setup(o, env, fly, int(k), pose, item[noFrame]{})
+	if apart {
 		q.st.BVTests++
 		sc.walk.stack = sc.walk.stack[:0] // nothing near: done
 		q.hint = nil
-		return
 	}
-	q.tumble(0)
-	sc.walk.setup(o, env, fly, int(k), pose, item[noFrame]{})
 }
 
 // apart reports whether the flying model's ball (flyView.bc, br) at the

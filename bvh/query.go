@@ -53,9 +53,9 @@ type QueryOptions struct {
 	// vertices if State keeps them.
 	ExactRoot bool
 	// State, if not nil, is kept by the two models between their queries
-	// (see PairState): a first-contact query (without Front, Budget,
-	// Restart or a tolerance's change of meaning: any query without All)
-	// tests the pair of triangles the last one found before it walks.
+	// (see PairState): a first-contact query (without All, Front, Budget
+	// or Restart) tests the pair of triangles the last one found before it
+	// walks.
 	State *PairState
 	// Front, if not nil, is the front of the pair of models (see Front):
 	// the query starts from it rather than from the roots, and leaves its
@@ -84,13 +84,11 @@ type PairState struct {
 }
 
 // contactHint is the pair of triangles in contact that the last
-// first-contact query of the trees env and fly found (ok), and one, the
-// flying triangle as the list tester.triangles takes.
+// first-contact query of the trees env and fly found (ok).
 type contactHint struct {
 	env, fly *Tree
 	p        Pair
 	ok       bool
-	one      [1]int32
 }
 
 // hintFor returns the hint of the trees env and fly, forgotten if it was

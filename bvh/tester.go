@@ -83,8 +83,8 @@ func (t *tester) tryHint() bool {
 	if h == nil || !h.ok {
 		return false
 	}
-	h.one[0] = h.p.Fly
-	t.triangles(h.p.Env, h.one[:])
+	ft := [1]int32{h.p.Fly}
+	t.triangles(h.p.Env, ft[:])
 	return t.stop
 }
 
