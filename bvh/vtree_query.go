@@ -81,7 +81,7 @@ type moveQuery[V any] struct {
 	// pad is added to the sums of radii in every volume test: the
 	// tolerance and a bound on the rounding errors (see padding). tpad is
 	// the padding of the triangle-volume tests (bv.TriBoxDisjoint's pad,
-	// see triPad).
+	// see init).
 	pad, tpad float64
 	// rt and tt map environment coordinates into the flying model's:
 	// x = rt·v - tt, with rt = Rᵀ and tt = Rᵀ·T.
@@ -115,6 +115,15 @@ func (q *moveQuery[V]) init(env, fly *Tree, pose *geom.Pose, o *request, s *Scra
 	q.tester.init(env, fly, pose, o, &sc.vertexCache, sc.cur)
 	q.et, q.ft, q.sc = et, ft, sc
 	q.r, q.absR = pose.R, absMat(pose.R)
+	// tpad is the padding of the triangle-volume tests of a query with
+	// tolerance eps: the proof of bv.TriBoxDisjoint lets the triangle's image
+	// and the box each be off by up to its pad, and gives its pad of
+	// tolerance and its pad for its own rounding. The images and boxes are off
+	// by rounding only (roundPad bounds it), and the tolerance is
+	// needed once: tpad = eps·(1 + 2⁻⁵⁰) + 4·roundPad. (It was
+	// 4·padding(pose, eps, ...): a tolerance query then reached triangles up
+	// to 4·eps away through these tests, which made OBB, AABB, sphere and RSS
+	// trees search four times as far as their volume tests for a large eps.)
 	q.pad, q.tpad = tol+r, tol+4*r
 	q.rt = pose.R.Transpose()
 	q.tt = q.rt.MulVec(pose.T)
@@ -304,19 +313,6 @@ func orthoDev(r *geom.Mat3) float64 {
 		math.Abs(c0.Dot(c1)), math.Abs(c0.Dot(c2)), math.Abs(c1.Dot(c2)))
 }
 
-// triPad returns the padding of the triangle-volume tests of a query with
-// tolerance eps: the proof of bv.TriBoxDisjoint lets the triangle's image
-// and the box each be off by up to its pad, and gives its pad of
-// tolerance and its pad for its own rounding. The images and boxes are off
-// by rounding only (padding(pose, 0, ...) bounds it), and the tolerance is
-// needed once: tpad = eps·(1 + 2⁻⁵⁰) + 4·padding(pose, 0, ...). (It was
-// 4·padding(pose, eps, ...): a tolerance query then reached triangles up
-// to 4·eps away through these tests, which made OBB, AABB, sphere and RSS
-// trees search four times as far as their volume tests for a large eps.)
-func triPad(pose geom.Pose, eps, emag, fmag float64) float64 {
-	return eps*(1+0x1p-50) + 4*roundPad(&pose, emag, fmag)
-}
-
 // leafList appends the triangles of the leaf whose ref is ref, in a tree
 // whose leaf triangle list is order (nil for one triangle per leaf).
 func leafList(order []int32, ref int32, dst []int32) []int32 {
@@ -336,7 +332,7 @@ func leafList(order []int32, ref int32, dst []int32) []int32 {
 // The leaf helpers of the volume trees. Each measures triangles against a
 // box on its three face axes, as the first test of bv.TriBoxDisjoint (or
 // bv.TriAxes.BoxDisjoint) does, with the query's triangle padding tpad =
-// eps·(1 + 2⁻⁵⁰) + 4·r, r the rounding part of pad (triPad): the proof of
+// eps·(1 + 2⁻⁵⁰) + 4·r, r the rounding part of pad (roundPad, see init): the proof of
 // that test lets the triangle's image and the box each be off by up to r,
 // gives eps of tolerance and r for its own rounding. The images the query
 // makes (environment triangles mapped into the flying model's coordinates,
