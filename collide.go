@@ -73,6 +73,10 @@ type QueryOptions struct {
 	// Pending receives the rest of a query its Budget stopped; Query.Resume
 	// goes on with it.
 	Pending *Pending
+	// Contacts asks for each pair's contact geometry in Result.Contacts,
+	// and Patches, which implies it, for the pairs grouped in connected
+	// patches in Result.Patches. A query without them costs what it did.
+	Contacts, Patches bool
 	// Experiment selects traversal variants for experiments; applications
 	// leave it zero.
 	Experiment Experiment
@@ -135,7 +139,12 @@ type Result struct {
 	// rest (Query.Resume). A time-critical query's "contact" (Collide) and
 	// "no contact" (neither Collide nor Maybe) are never wrong.
 	Maybe bool
-	Stats Stats
+	// Contacts holds each pair's contact geometry, in the order of Pairs,
+	// when QueryOptions.Contacts or Patches asked; Patches the patches
+	// when QueryOptions.Patches asked.
+	Contacts []Contact
+	Patches  []Patch
+	Stats    Stats
 }
 
 // ComparePairs orders pairs as Result.Pairs lists them: by Env, then Fly.
