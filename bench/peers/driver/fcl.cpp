@@ -3,10 +3,15 @@
 // volumes.
 //
 // Mode "first" asks for one contact (num_max_contacts = 1), mode "all" for
-// every contact (num_max_contacts = SIZE_MAX). enable_contact stays false:
-// FCL then records one Contact per intersecting triangle pair, with b1 the
-// triangle of the first object (ENV) and b2 that of the second (FLY), and
-// computes no contact points. BVHModel copies the vertices and triangles.
+// every contact (num_max_contacts = SIZE_MAX). In the systems of --list
+// enable_contact stays false: FCL then records one Contact per intersecting
+// triangle pair, with b1 the triangle of the first object (ENV) and b2 that
+// of the second (FLY), and computes no contact points. The systems of
+// --list-contacts ("fcl-obbrss-contacts", ...) set enable_contact: FCL then
+// also computes each pair's contact points, normal and penetration depth
+// (Intersect::intersect_Triangle), the cost that collide's contact geometry
+// is measured beside; they report the number of contact points as the stat
+// "points". BVHModel copies the vertices and triangles.
 //
 // FCL 0.7 tests OBB, OBBRSS and kIOS trees in their own frames (relative
 // transform). For RSS, AABB and KDOP it copies both models on every query,
@@ -37,9 +42,10 @@ namespace {
 template <typename BV>
 class FclPeer final : public Peer {
 public:
-    explicit FclPeer(bool all) {
+    FclPeer(bool all, bool contacts) {
         request_.num_max_contacts = all ? std::numeric_limits<std::size_t>::max() : 1;
-        request_.enable_contact = false;
+        request_.enable_contact = contacts;
+        contacts_ = contacts;
     }
 
     void build(const Mesh& env, const Mesh& fly) override {
@@ -56,10 +62,13 @@ public:
         result_.clear();
         fcl::collide(env_.get(), fly_.get(), request_, result_);
         r.collide = result_.isCollision();
+        uint64_t points = 0;
         for (std::size_t i = 0, n = result_.numContacts(); i < n; i++) {
             const fcl::Contactd& c = result_.getContact(i);
             r.pairs.emplace_back(uint32_t(c.b1), uint32_t(c.b2));
+            points += c.pos.allFinite() && c.normal.allFinite() ? 1 : 0;
         }
+        if (contacts_) r.addStat("points", points);
     }
 
 private:
@@ -82,12 +91,18 @@ private:
 
     fcl::CollisionRequestd request_;
     fcl::CollisionResultd result_;
+    bool contacts_ = false;
     std::unique_ptr<fcl::CollisionObjectd> env_, fly_;
 };
 
 template <typename BV>
 std::unique_ptr<Peer> make(const std::string&, bool all) {
-    return std::make_unique<FclPeer<BV>>(all);
+    return std::make_unique<FclPeer<BV>>(all, false);
+}
+
+template <typename BV>
+std::unique_ptr<Peer> makeContacts(const std::string&, bool all) {
+    return std::make_unique<FclPeer<BV>>(all, true);
 }
 
 }  // namespace
@@ -99,6 +114,12 @@ void addFclSystems(std::vector<System>& out) {
     out.push_back({"fcl-kios", true, true, true, make<fcl::kIOSd>});
     out.push_back({"fcl-kdop18", true, true, true, make<fcl::KDOP<double, 18>>});
     out.push_back({"fcl-aabb", true, true, true, make<fcl::AABBd>});
+}
+
+void addFclContactSystems(std::vector<System>& out) {
+    out.push_back({"fcl-obb-contacts", true, true, true, makeContacts<fcl::OBBd>});
+    out.push_back({"fcl-rss-contacts", true, true, true, makeContacts<fcl::RSSd>});
+    out.push_back({"fcl-obbrss-contacts", true, true, true, makeContacts<fcl::OBBRSSd>});
 }
 
 }  // namespace peers

@@ -4,6 +4,7 @@
 //
 //   collide-peers --list
 //   collide-peers --system NAME [--all] ENV FLY POSES
+//   collide-peers --list-contacts
 //   collide-peers --list-broad
 //   collide-peers --broad NAME [--hash] TRACE
 //   collide-peers --list-distance
@@ -33,6 +34,7 @@ namespace {
 const char kUsage[] =
     "usage: collide-peers --list\n"
     "       collide-peers --system NAME [--all] ENV FLY POSES\n"
+    "       collide-peers --list-contacts\n"
     "       collide-peers --list-broad\n"
     "       collide-peers --broad NAME [--hash] TRACE\n"
     "       collide-peers --list-distance\n"
@@ -59,6 +61,16 @@ std::vector<System> systems() {
 #endif
 #ifdef HAVE_BULLET
     addBulletSystems(out);
+#endif
+    return out;
+}
+
+// contactSystems returns the systems that also compute contact geometry, in
+// the order of --list-contacts. --system finds them; --list leaves them out.
+std::vector<System> contactSystems() {
+    std::vector<System> out;
+#ifdef HAVE_FCL
+    addFclContactSystems(out);
 #endif
     return out;
 }
@@ -363,7 +375,7 @@ int mainImpl(int argc, char** argv) {
     static char stdoutBuf[1 << 16];
     std::setvbuf(stdout, stdoutBuf, _IOFBF, sizeof stdoutBuf);
 
-    bool doList = false, all = false, doListBroad = false, hash = false, doListDistance = false, doListCCD = false;
+    bool doList = false, doListContacts = false, all = false, doListBroad = false, hash = false, doListDistance = false, doListCCD = false;
     std::string name, broadName, distanceName, ccdName;
     std::vector<std::string> args;
     for (int i = 1; i < argc; i++) {
@@ -372,6 +384,8 @@ int mainImpl(int argc, char** argv) {
             args.push_back(a);  // positional (flags come first)
         } else if (a == "--list") {
             doList = true;
+        } else if (a == "--list-contacts") {
+            doListContacts = true;
         } else if (a == "--all") {
             all = true;
         } else if (a == "--list-broad") {
@@ -480,11 +494,13 @@ int mainImpl(int argc, char** argv) {
     }
 
     std::vector<System> available = systems();
-    if (doList) {
-        if (!name.empty() || all || !args.empty()) throw UsageError{"--list takes no other argument"};
-        list(available);
+    if (doList || doListContacts) {
+        if (!name.empty() || all || !args.empty() || (doList && doListContacts))
+            throw UsageError{"--list and --list-contacts take no other argument"};
+        list(doList ? available : contactSystems());
         return 0;
     }
+    for (System& s : contactSystems()) available.push_back(std::move(s));
     if (name.empty()) throw UsageError{"give --list or --system NAME"};
     const System* sys = nullptr;
     for (const System& s : available) {

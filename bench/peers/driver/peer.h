@@ -174,6 +174,9 @@ struct CCDSystem {
 // --list output. They are compiled only when the library is available.
 #ifdef HAVE_FCL
 void addFclSystems(std::vector<System>& out);
+// addFclContactSystems appends FCL's systems that also compute contact
+// points (fcl.cpp), in the order of the --list-contacts output.
+void addFclContactSystems(std::vector<System>& out);
 // addFclDistanceSystems appends FCL's distance systems (distance.cpp), in
 // the order of the --list-distance output.
 void addFclDistanceSystems(std::vector<DistanceSystem>& out);
