@@ -23,7 +23,9 @@
 // collide.Model stays what it was built as. The price is the build: Choose
 // builds every candidate (about the sum of their builds, OBB trees the
 // slowest; see the README) and then times their queries within a budget
-// of about 0.4 s plus 2 µs per triangle of the two models.
+// of about 0.4 s plus 2 µs per triangle of the two models. ChooseContext
+// gives that up when its context is done (a user's Ctrl-C, a deadline),
+// between two builds or two timed blocks of queries.
 //
 // # Semantics
 //
