@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -388,5 +389,47 @@ func TestTriPairsNameObjects(t *testing.T) {
 				t.Fatalf("objects %d (%d triangles), %d: pair %v does not touch", c.A, len(w.Model(c.A).Mesh().Tris), c.B, tp)
 			}
 		}
+	}
+}
+
+// BenchmarkStepContext times BenchmarkStep's steps of 1,000 objects on one
+// worker under a context that is never done (Step: no look at it) and
+// under a live cancellable one (a receive that does not block between two
+// pairs), to measure the looks.
+func BenchmarkStepContext(b *testing.B) {
+	ms := models(b, collide.KDOP18)
+	const n = 1000
+	live, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+	}{{"background", context.Background()}, {"cancellable", live}} {
+		b.Run(c.name, func(b *testing.B) {
+			w, _ := world.New(world.Options{Workers: 1})
+			r := rand.New(rand.NewPCG(1, 1))
+			span := 4 * math.Cbrt(float64(n))
+			poses := make([]geom.Pose, n)
+			for i := range n {
+				poses[i] = randPose(r, span)
+				w.Add(ms[i%len(ms)], poses[i], world.ObjectOptions{})
+			}
+			w.Step()
+			turn := geom.FromAxisAngle(geom.V(1, 2, 3), 0.01, geom.V(0.01, 0, 0))
+			tested := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range n {
+					poses[i] = turn.Compose(poses[i])
+					w.Move(world.ID(i), poses[i])
+				}
+				st, err := w.StepContext(c.ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tested += st.Tested
+			}
+			b.ReportMetric(float64(tested)/float64(b.N), "tested/step")
+		})
 	}
 }
