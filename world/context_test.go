@@ -433,3 +433,21 @@ func BenchmarkStepContext(b *testing.B) {
 		})
 	}
 }
+
+// TestStepContextInCallback: StepContext from a callback is ErrInStep, as
+// Step is, and changes nothing.
+func TestStepContextInCallback(t *testing.T) {
+	ms := models(t, collide.KDOP18)
+	w, _ := world.New(world.Options{})
+	var errs []error
+	w.SetCallbacks(world.Callbacks{Begin: func(c *world.Contact) {
+		_, err := w.StepContext(context.Background())
+		errs = append(errs, err)
+	}})
+	w.Add(ms[0], geom.Pose{}, world.ObjectOptions{})
+	w.Add(ms[0], geom.Pose{T: geom.V(1.5, 0, 0)}, world.ObjectOptions{})
+	st, err := w.Step()
+	if err != nil || st.Began != 1 || len(errs) != 1 || !errors.Is(errs[0], world.ErrInStep) {
+		t.Fatalf("Step: %+v, %v; StepContext in Begin: %v", st, err, errs)
+	}
+}
