@@ -77,15 +77,27 @@ func cancelAfter(k int64) (context.Context, func()) {
 // complete step; then the same changes are made to both (so that the
 // step done again has more to do), and both step. Their contacts,
 // callbacks and step numbers must be the same after every step, and equal
-// to testing every pair (checkContacts), whatever the workers, the mode
-// and the fronts.
+// to testing every pair (checkContacts), whatever the workers, the mode,
+// the fronts and the broad phase.
 func TestStepContextAbandons(t *testing.T) {
 	ms := models(t, collide.KDOP18)
-	for _, o := range []world.Options{
+	opts := []world.Options{
 		{All: true, Workers: 1}, {Workers: 1}, {All: true, Workers: 3}, {Workers: 2, Fronts: world.FrontOn},
 		{All: true, Workers: 2, Fronts: world.FrontOn, Static: true}, {All: true, Eps: 0.05, Workers: 1},
-	} {
-		t.Run(fmt.Sprintf("all=%v/workers=%d/fronts=%v/static=%v", o.All, o.Workers, o.Fronts, o.Static), func(t *testing.T) {
+	}
+	// Every broad phase (the rollback marks the objects moved again in
+	// it), CDFast's spheres too.
+	broads := make([]string, len(opts))
+	for _, name := range world.BroadPhases() {
+		mk, err := world.NewBroad(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts = append(opts, world.Options{All: true, Workers: 2, Broad: mk, Spheres: name == "rgrid"})
+		broads = append(broads, name)
+	}
+	for i, o := range opts {
+		t.Run(fmt.Sprintf("%d/all=%v/workers=%d/fronts=%v/static=%v/broad=%s", i, o.All, o.Workers, o.Fronts, o.Static, broads[i]), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, uint64(o.Workers)))
 			a, err := world.New(o)
 			if err != nil {
