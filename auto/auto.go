@@ -300,13 +300,15 @@ func Choose(env, fly Source, o Options) (Choice, error) {
 }
 
 // ChooseContext is Choose, stopped when ctx is done (cancelled, or past
-// its deadline): while it waits for a choice in progress, between two
-// builds of candidate trees, between two queries of the probe poses'
-// search and between two timed blocks of queries (each about 50 µs), so
-// that it stops within a build or a block. A choice stopped so is
-// abandoned (no Choice, the trees it built dropped) and the error wraps
-// ctx.Err() (errors.Is(err, context.Canceled) or
-// context.DeadlineExceeded).
+// its deadline): while it waits for a choice in progress or for the build
+// of a candidate tree, between two queries of the probe poses' search and
+// between two timed blocks of queries (each about 50 µs). A choice
+// stopped so is abandoned (no Choice, the trees it built dropped) and the
+// error wraps ctx.Err() (errors.Is(err, context.Canceled) or
+// context.DeadlineExceeded). A build cannot be stopped (an OBB tree of
+// 200,000 triangles takes some 12 s): one in progress is left to end on a
+// goroutine of its own, its tree dropped, and the next choice waits for
+// its end before timing anything.
 func ChooseContext(ctx context.Context, env, fly Source, o Options) (Choice, error) {
 	if err := checkOptions(&env, &fly, &o); err != nil {
 		return Choice{}, err
@@ -316,11 +318,20 @@ func ChooseContext(ctx context.Context, env, fly Source, o Options) (Choice, err
 	case <-ctx.Done():
 		return Choice{}, stopped(ctx)
 	}
-	defer func() { <-chooseSem }()
 	if ctx.Err() != nil {
+		<-chooseSem
 		return Choice{}, stopped(ctx)
 	}
-	return choose(ctx, env, fly, o)
+	var left <-chan struct{}
+	c, err := choose(ctx, env, fly, o, &left)
+	if left != nil {
+		// A build left running: the next choice waits for its end, so
+		// that it does not slow that choice's timing.
+		go func() { <-left; <-chooseSem }()
+	} else {
+		<-chooseSem
+	}
+	return c, err
 }
 
 // stopped is the error of a choice stopped by ctx, which is done.
@@ -434,8 +445,10 @@ func workOf(st collide.Stats) int64 { return st.BVTests + st.TriTests + st.LeafT
 
 // choose makes the choice for env and fly; the caller holds chooseSem and
 // has checked the options. It looks at ctx between two builds, two
-// searched poses and two timed blocks.
-func choose(ctx context.Context, env, fly Source, o Options) (Choice, error) {
+// searched poses and two timed blocks, and while it waits for a build: a
+// build it gives up is left to end on its own goroutine, whose end *left
+// is then closed on (the caller keeps chooseSem until then).
+func choose(ctx context.Context, env, fly Source, o Options, left *<-chan struct{}) (Choice, error) {
 	start := time.Now()
 	done := ctx.Done()
 	isDone := func() bool {
@@ -444,6 +457,30 @@ func choose(ctx context.Context, env, fly Source, o Options) (Choice, error) {
 			return true
 		default:
 			return false
+		}
+	}
+	// build is collide.Build, given up when ctx is done (the tree then
+	// dropped when it is built).
+	build := func(m *mesh.TriMesh, bo collide.BuildOptions) (*collide.Model, error) {
+		if done == nil {
+			return collide.Build(m, bo)
+		}
+		if isDone() {
+			return nil, stopped(ctx)
+		}
+		var t *collide.Model
+		var err error
+		end := make(chan struct{})
+		go func() {
+			defer close(end)
+			t, err = collide.Build(m, bo)
+		}()
+		select {
+		case <-end:
+			return t, err
+		case <-done:
+			*left = end
+			return nil, stopped(ctx)
 		}
 	}
 	cands := o.Candidates
@@ -485,11 +522,8 @@ func choose(ctx context.Context, env, fly Source, o Options) (Choice, error) {
 			}
 			continue
 		}
-		if isDone() {
-			return Choice{}, stopped(ctx)
-		}
 		t0 := time.Now()
-		t, err := collide.Build(s.Mesh, forKind(s.Options, first))
+		t, err := build(s.Mesh, forKind(s.Options, first))
 		if err != nil {
 			return Choice{}, err
 		}
@@ -521,10 +555,7 @@ func choose(ctx context.Context, env, fly Source, o Options) (Choice, error) {
 			if held[k][b] != nil {
 				continue
 			}
-			if isDone() {
-				return nil, stopped(ctx)
-			}
-			t, err := collide.Build(s.Mesh, forKind(s.Options, b))
+			t, err := build(s.Mesh, forKind(s.Options, b))
 			if err != nil {
 				return nil, err
 			}

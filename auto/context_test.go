@@ -112,3 +112,39 @@ func TestChooseContext(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestChooseContextDuringBuild cancels choices at moments of the clock
+// (the assertions hold whichever step each cancel falls in, a build among
+// them, which the choice then leaves to end on its own): each returns
+// context.Canceled or its choice, and the choice after them, which waits
+// for any build left running, is the one never stopped.
+func TestChooseContextDuringBuild(t *testing.T) {
+	sc := twoSpheres(t)
+	env, fly := sources(sc, collide.BuildOptions{})
+	cands := []collide.BV{collide.AABB, collide.OBB}
+	var base costClock
+	o := auto.Options{Seed: 3, Probes: 12, Candidates: cands, Clock: base.read}
+	want, err := auto.Choose(env, fly, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []time.Duration{0, time.Millisecond, 3 * time.Millisecond, 10 * time.Millisecond, 30 * time.Millisecond} {
+		ctx, cancel := context.WithCancel(context.Background())
+		timer := time.AfterFunc(d, cancel)
+		var clock costClock
+		oc := o
+		oc.Clock = clock.read
+		_, err := auto.ChooseContext(ctx, env, fly, oc)
+		timer.Stop()
+		cancel()
+		if err != nil && !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled after %v: %v", d, err)
+		}
+	}
+	var again costClock
+	o.Clock = again.read
+	c, err := auto.Choose(env, fly, o)
+	if err != nil || c.First.BV != want.First.BV || c.All.BV != want.All.BV || !slices.Equal(c.Candidates, zeroBuild(want.Candidates, c.Candidates)) {
+		t.Fatalf("after stopped choices: %v, %v; want %v", c, err, want)
+	}
+}

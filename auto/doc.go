@@ -25,7 +25,8 @@
 // slowest; see the README) and then times their queries within a budget
 // of about 0.4 s plus 2 µs per triangle of the two models. ChooseContext
 // gives that up when its context is done (a user's Ctrl-C, a deadline),
-// between two builds or two timed blocks of queries.
+// while it waits for a build (left to end on its own goroutine, its tree
+// dropped) or between two timed blocks of queries.
 //
 // # Semantics
 //
