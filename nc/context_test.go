@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/mesh/gen"
 	"github.com/collide3d/collide/nc/gcode"
+	"github.com/collide3d/collide/nc/ncgen"
 )
 
 // cancelAt is the moves of a program, cancelling a context as it returns
@@ -114,5 +118,49 @@ func TestCheckContext(t *testing.T) {
 	sum.Seconds, fullSum.Seconds = 0, 0
 	if err != nil || !reflect.DeepEqual(vs, full) || !reflect.DeepEqual(sum, fullSum) {
 		t.Fatalf("after stopped checks: %v, %+v, want %+v", err, sum, fullSum)
+	}
+}
+
+// BenchmarkCheckContext checks BenchmarkZigZag's mold20k program with
+// Check (no context to look at) and with CheckContext under a live
+// cancellable context (looked at before each move and every 256 tests), to
+// measure the looks.
+func BenchmarkCheckContext(b *testing.B) {
+	m := gen.Must(ncgen.Mold(100, 0))
+	part, err := collide.Build(m, collide.BuildOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := ncgen.ZigZag(m, 3, ncgen.ZigZagOptions{Step: 0.5, Stepover: 1})
+	p, err := gcode.Read(strings.NewReader(text), "zigzag.nc", gcode.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tool, _ := ParseTool("ball 6 20, shank 6 30, holder 20 40")
+	c, err := New(part, Options{Tool: tool, NoDetail: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	live, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+	}{{"check", nil}, {"cancellable", live}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				if tc.ctx == nil {
+					_, err = c.Check(p, nil)
+				} else {
+					_, err = c.CheckContext(tc.ctx, p, nil)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(p.Moves)), "ns/move")
+		})
 	}
 }
