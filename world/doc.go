@@ -29,6 +29,10 @@
 // changes since still to be stepped), so that the next step does it again
 // and finds what a world never stopped finds; its error wraps ctx.Err().
 //
+// Pairs of two static objects are never tested: the static objects are the
+// environment. A static object may still be moved (it is then re-bounded and
+// tested against the moving objects; it stays static).
+//
 // # Contacts
 //
 // A Contact names its two objects A < B and the pairs of their triangles
@@ -37,10 +41,6 @@
 // objects up; World.AllContacts iterates over every contact and
 // World.AllObjects over the objects, beside the callback forms Contacts and
 // Objects (the same sequences).
-//
-// Pairs of two static objects are never tested: the static objects are the
-// environment. A static object may still be moved (it is then re-bounded and
-// tested against the moving objects; it stays static).
 //
 // # Exactness
 //
