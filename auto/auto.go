@@ -2,6 +2,7 @@ package auto
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,7 +10,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/collide3d/collide"
@@ -246,9 +246,10 @@ const (
 	closeMargin = 1.15
 )
 
-// chooseMu serialises the timings: choices are rare, and each times
-// queries, which another choice timing beside it would slow.
-var chooseMu sync.Mutex
+// chooseSem serialises the timings (a lock that a context can give up
+// waiting for): choices are rare, and each times queries, which another
+// choice timing beside it would slow.
+var chooseSem = make(chan struct{}, 1)
 
 // Choose chooses the kind of tree, per query mode, for queries flying fly
 // against env, and returns the choice: the kind chosen for each mode and
@@ -292,14 +293,50 @@ var chooseMu sync.Mutex
 // Choices are timed one at a time (under a lock): a Choose waits for one
 // in progress. The errors are those of a query (wrapping
 // collide.ErrInvalidQuery or collide.ErrInvalidPose), of collide.Build,
-// and of bad options (wrapping collide.ErrInvalidQuery).
+// and of bad options (wrapping collide.ErrInvalidQuery). Choose is
+// ChooseContext with a context that is never done.
 func Choose(env, fly Source, o Options) (Choice, error) {
+	return ChooseContext(context.Background(), env, fly, o)
+}
+
+// ChooseContext is Choose, stopped when ctx is done (cancelled, or past
+// its deadline): while it waits for a choice in progress or for the build
+// of a candidate tree, between two queries of the probe poses' search and
+// between two timed blocks of queries (each about 50 µs). A choice
+// stopped so is abandoned (no Choice, the trees it built dropped) and the
+// error wraps ctx.Err() (errors.Is(err, context.Canceled) or
+// context.DeadlineExceeded). A build cannot be stopped (an OBB tree of
+// 200,000 triangles takes some 12 s): one in progress is left to end on a
+// goroutine of its own, its tree dropped, and the next choice waits for
+// its end before timing anything.
+func ChooseContext(ctx context.Context, env, fly Source, o Options) (Choice, error) {
 	if err := checkOptions(&env, &fly, &o); err != nil {
 		return Choice{}, err
 	}
-	chooseMu.Lock()
-	defer chooseMu.Unlock()
-	return choose(env, fly, o)
+	select {
+	case chooseSem <- struct{}{}:
+	case <-ctx.Done():
+		return Choice{}, stopped(ctx)
+	}
+	if ctx.Err() != nil {
+		<-chooseSem
+		return Choice{}, stopped(ctx)
+	}
+	var left <-chan struct{}
+	c, err := choose(ctx, env, fly, o, &left)
+	if left != nil {
+		// A build left running: the next choice waits for its end, so
+		// that it does not slow that choice's timing.
+		go func() { <-left; <-chooseSem }()
+	} else {
+		<-chooseSem
+	}
+	return c, err
+}
+
+// stopped is the error of a choice stopped by ctx, which is done.
+func stopped(ctx context.Context) error {
+	return fmt.Errorf("auto: Choose stopped: %w", ctx.Err())
 }
 
 // checkOptions returns the error of a Choose that cannot be made, and
@@ -406,10 +443,46 @@ func nearBest(c *candidate, best [2]*candidate, probed []int) bool {
 // workOf is the work a query's counts stand for, in tests and updates.
 func workOf(st collide.Stats) int64 { return st.BVTests + st.TriTests + st.LeafTests + st.Updates }
 
-// choose makes the choice for env and fly; the caller holds chooseMu and
-// has checked the options.
-func choose(env, fly Source, o Options) (Choice, error) {
+// choose makes the choice for env and fly; the caller holds chooseSem and
+// has checked the options. It looks at ctx between two builds, two
+// searched poses and two timed blocks, and while it waits for a build: a
+// build it gives up is left to end on its own goroutine, whose end *left
+// is then closed on (the caller keeps chooseSem until then).
+func choose(ctx context.Context, env, fly Source, o Options, left *<-chan struct{}) (Choice, error) {
 	start := time.Now()
+	done := ctx.Done()
+	isDone := func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}
+	// build is collide.Build, given up when ctx is done (the tree then
+	// dropped when it is built).
+	build := func(m *mesh.TriMesh, bo collide.BuildOptions) (*collide.Model, error) {
+		if done == nil {
+			return collide.Build(m, bo)
+		}
+		if isDone() {
+			return nil, stopped(ctx)
+		}
+		var t *collide.Model
+		var err error
+		end := make(chan struct{})
+		go func() {
+			defer close(end)
+			t, err = collide.Build(m, bo)
+		}()
+		select {
+		case <-end:
+			return t, err
+		case <-done:
+			*left = end
+			return nil, stopped(ctx)
+		}
+	}
 	cands := o.Candidates
 	if cands == nil {
 		cands = candidates
@@ -450,7 +523,7 @@ func choose(env, fly Source, o Options) (Choice, error) {
 			continue
 		}
 		t0 := time.Now()
-		t, err := collide.Build(s.Mesh, forKind(s.Options, first))
+		t, err := build(s.Mesh, forKind(s.Options, first))
 		if err != nil {
 			return Choice{}, err
 		}
@@ -482,7 +555,7 @@ func choose(env, fly Source, o Options) (Choice, error) {
 			if held[k][b] != nil {
 				continue
 			}
-			t, err := collide.Build(s.Mesh, forKind(s.Options, b))
+			t, err := build(s.Mesh, forKind(s.Options, b))
 			if err != nil {
 				return nil, err
 			}
@@ -515,7 +588,10 @@ func choose(env, fly Source, o Options) (Choice, error) {
 		return Choice{}, err
 	}
 	ch.Given = len(o.Poses) > 0
-	poses, err := probePoses(pc.e, pc.f, o.Poses, nprobes, o.Seed, o.Eps)
+	poses, err := probePoses(pc.e, pc.f, o.Poses, nprobes, o.Seed, o.Eps, isDone)
+	if isDone() {
+		return Choice{}, stopped(ctx)
+	}
 	if err != nil {
 		return Choice{}, err
 	}
@@ -548,6 +624,9 @@ func choose(env, fly Source, o Options) (Choice, error) {
 	// near the last, mostly are.
 	reps := make([][2]int64, len(poses))
 	block := func(c *candidate, i, j int) (time.Duration, collide.Stats, error) {
+		if isDone() {
+			return 0, collide.Stats{}, stopped(ctx)
+		}
 		qo := collide.QueryOptions{All: i == 1, Eps: o.Eps}
 		var st, work collide.Stats
 		start := blockClock(collide.Stats{})
@@ -763,14 +842,17 @@ const maxCandidatePoses = 1000
 // systematic sample stratified by the work of a query), so that the
 // probes' total time stands for the mean time over all the poses, the few
 // costly ones (contacts, near misses) included in proportion.
-func probePoses(env, fly *collide.Model, poses []geom.Pose, n int, seed uint64, eps float64) ([]geom.Pose, error) {
+func probePoses(env, fly *collide.Model, poses []geom.Pose, n int, seed uint64, eps float64, isDone func() bool) ([]geom.Pose, error) {
 	var cands []probe
 	if len(poses) == 0 {
-		cands = flightProbes(env, fly, seed, eps)
+		cands = flightProbes(env, fly, seed, eps, isDone)
 	} else {
 		m := min(len(poses), maxCandidatePoses)
 		var q collide.Query
 		for i := range m {
+			if isDone() {
+				return nil, nil // the caller says why
+			}
 			p := probe{pose: poses[i*len(poses)/m]}
 			st, err := q.Each(env, fly, p.pose, collide.QueryOptions{Eps: eps}, func(collide.Pair) bool { p.contact = true; return false })
 			if err != nil {
@@ -810,7 +892,7 @@ const (
 // after a step that collides, as billiard paths do (see package flight),
 // so that the poses are spread as a flight's are, most of them apart,
 // some near contact, a few in contact.
-func flightProbes(env, fly *collide.Model, seed uint64, eps float64) []probe {
+func flightProbes(env, fly *collide.Model, seed uint64, eps float64, isDone func() bool) []probe {
 	rng := rand.New(rand.NewPCG(seed, 0x6175746f)) // "auto"
 	eb, fb := env.Mesh().Bounds(), fly.Mesh().Bounds()
 	c := fb.Center()
@@ -865,6 +947,9 @@ func flightProbes(env, fly *collide.Model, seed uint64, eps float64) []probe {
 		vel, spin := unit().Scale(speed), unit().Scale(flightSpin)
 		inside := false
 		for step := range flightSteps {
+			if isDone() {
+				return nil // the caller says why
+			}
 			p, ok := query(pos, rot)
 			if !ok {
 				break // a pose beyond the float64 range: end this flight

@@ -23,7 +23,10 @@
 // collide.Model stays what it was built as. The price is the build: Choose
 // builds every candidate (about the sum of their builds, OBB trees the
 // slowest; see the README) and then times their queries within a budget
-// of about 0.4 s plus 2 µs per triangle of the two models.
+// of about 0.4 s plus 2 µs per triangle of the two models. ChooseContext
+// gives that up when its context is done (a user's Ctrl-C, a deadline),
+// while it waits for a build (left to end on its own goroutine, its tree
+// dropped) or between two timed blocks of queries.
 //
 // # Semantics
 //

@@ -1,6 +1,8 @@
 package auto_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log"
 
@@ -37,4 +39,17 @@ func ExampleChoose() {
 	fmt.Println(len(res.Pairs), "pairs")
 	// Output:
 	// 102 pairs
+}
+
+// ExampleChooseContext gives a choice up when its context is done: here a
+// deadline already past (a user's Ctrl-C cancels a context alike).
+func ExampleChooseContext() {
+	torus := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 2000))
+	ball := gen.Must(gen.Icosphere(geom.Vec3{}, 0.3, 500))
+	ctx, cancel := context.WithTimeout(context.Background(), 0)
+	defer cancel()
+	_, err := auto.ChooseContext(ctx, auto.Source{Mesh: torus}, auto.Source{Mesh: ball}, auto.Options{})
+	fmt.Println(errors.Is(err, context.DeadlineExceeded), err)
+	// Output:
+	// true auto: Choose stopped: context deadline exceeded
 }

@@ -45,13 +45,18 @@ type budgetState struct {
 	nextLook, looks     int64 // the clock is read at nextLook tests or every lookEvery looks
 	cut, stopped        bool  // the move is cut short; the whole check is stopped
 	move                MoveBudget
+	// done is the check's context's Done channel (nil: none), looked at
+	// as the clock is; ctxDone says that it stopped the check.
+	done    <-chan struct{}
+	ctxDone bool
 }
 
-// startBudget sets the check's budgets up, from o.
-func (c *Checker) startBudget() {
+// startBudget sets the check's budgets up, from o, and its context's Done
+// channel.
+func (c *Checker) startBudget(done <-chan struct{}) {
 	b := &c.bud
-	*b = budgetState{move: c.o.MoveBudget, runTests: math.MaxInt64, moveTests: math.MaxInt64}
-	b.on = c.o.Budget.Tests > 0 || !c.o.Budget.Deadline.IsZero() || c.o.MoveBudget.Tests > 0 || c.o.MoveBudget.Time > 0
+	*b = budgetState{move: c.o.MoveBudget, runTests: math.MaxInt64, moveTests: math.MaxInt64, done: done}
+	b.on = c.o.Budget.Tests > 0 || !c.o.Budget.Deadline.IsZero() || c.o.MoveBudget.Tests > 0 || c.o.MoveBudget.Time > 0 || done != nil
 	b.timed = !c.o.Budget.Deadline.IsZero() || c.o.MoveBudget.Time > 0
 	b.runDead = c.o.Budget.Deadline
 	if c.o.Budget.Tests > 0 {
@@ -76,12 +81,15 @@ func (c *Checker) startMove() bool {
 		b.moveTests = n + b.move.Tests
 	}
 	b.moveDead = time.Time{}
+	b.nextLook = n // the move's first look reads the clock and the context
+	if b.isDone() {
+		b.stopped = true
+	}
 	if b.timed {
 		now := time.Now()
 		if b.move.Time > 0 {
 			b.moveDead = now.Add(b.move.Time)
 		}
-		b.nextLook = n // the move's first look reads the clock
 		if !b.runDead.IsZero() && !now.Before(b.runDead) {
 			b.stopped = true
 		}
@@ -108,11 +116,18 @@ func (c *Checker) out() bool {
 		b.cut, b.stopped = true, true
 	case n >= b.moveTests:
 		b.cut = true
-	case b.timed:
+	case b.timed || b.done != nil:
 		if b.looks++; n < b.nextLook && b.looks%lookEvery != 0 {
 			break
 		}
 		b.nextLook = n + lookEvery
+		if b.isDone() {
+			b.cut, b.stopped = true, true
+			break
+		}
+		if !b.timed {
+			break
+		}
 		now := time.Now()
 		if !b.runDead.IsZero() && !now.Before(b.runDead) {
 			b.cut, b.stopped = true, true
@@ -121,4 +136,19 @@ func (c *Checker) out() bool {
 		}
 	}
 	return b.cut
+}
+
+// isDone reports whether the check's context is done, and if so records
+// that it stopped the check.
+func (b *budgetState) isDone() bool {
+	if b.done == nil {
+		return false
+	}
+	select {
+	case <-b.done:
+		b.ctxDone = true
+		return true
+	default:
+		return false
+	}
 }

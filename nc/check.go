@@ -1,6 +1,7 @@
 package nc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -144,13 +145,15 @@ type Summary struct {
 	ByKind     [numKinds]int
 	// MovesHit counts the moves with at least one violation.
 	MovesHit int
-	// Reached is the number of moves the check read: Moves, unless fn or
-	// Options.Budget stopped it.
+	// Reached is the number of moves the check read: Moves, unless fn,
+	// Options.Budget or the context of CheckContext stopped it.
 	Reached int
-	// Stopped says that Options.Budget ran out: the moves from Reached on
-	// were not checked (CheckReader read one of them at most); those
-	// before were checked completely but for the Unfinished ones, of which
-	// the last (Reached-1) may be the move the budget stopped in.
+	// Stopped says that Options.Budget ran out, or that the context of
+	// CheckContext (CheckReaderContext) was done (the error then says
+	// so): the moves from Reached on were not checked (CheckReader read
+	// one of them at most); those before were checked completely but for
+	// the Unfinished ones, of which the last (Reached-1) may be the move
+	// the check stopped in.
 	Stopped bool
 	// Unfinished counts the moves whose check a budget cut short
 	// (Options.MoveBudget, or Options.Budget where it stopped): every
@@ -433,9 +436,24 @@ type MoveReader interface {
 // Check checks every move of p, calling fn (if not nil) with each
 // violation in program order; fn returns false to stop the check. The
 // error is about the input (a move's tool unknown, an unsupported arc),
-// naming the program's line.
+// naming the program's line. It is CheckContext with a context that is
+// never done.
 func (c *Checker) Check(p *gcode.Program, fn func(Violation) bool) (Summary, error) {
-	return c.check(&programMoves{p: p}, len(p.Moves), fn)
+	return c.CheckContext(context.Background(), p, fn)
+}
+
+// CheckContext is Check, stopped when ctx is done (cancelled, or past its
+// deadline). The context is looked at before each move and within a move
+// where the budgets are (between two triangles' tests and two pieces of a
+// move, every 256 tests; see Options.Budget), so that a check stops within
+// a few hundred exact tests. It stops as Options.Budget stops a check: the
+// Summary returned is that of the moves checked (Stopped, with Reached the
+// moves read and the move it stopped in counted Unfinished), every
+// violation reported before is proved and complete, and the error wraps
+// ctx.Err() (errors.Is(err, context.Canceled) or
+// context.DeadlineExceeded).
+func (c *Checker) CheckContext(ctx context.Context, p *gcode.Program, fn func(Violation) bool) (Summary, error) {
+	return c.check(ctx, &programMoves{p: p}, len(p.Moves), fn)
 }
 
 // CheckReader is Check of the moves that r returns, checked as they are
@@ -443,9 +461,16 @@ func (c *Checker) Check(p *gcode.Program, fn func(Violation) bool) (Summary, err
 // checked in memory that does not grow with its moves (a gcode.Reader
 // holds back at most its Options.Lookahead). The moves r returned before
 // an error are checked, and their violations reported, before CheckReader
-// returns the error.
+// returns the error. It is CheckReaderContext with a context that is never
+// done.
 func (c *Checker) CheckReader(r MoveReader, fn func(Violation) bool) (Summary, error) {
-	return c.check(r, -1, fn)
+	return c.CheckReaderContext(context.Background(), r, fn)
+}
+
+// CheckReaderContext is CheckReader, stopped when ctx is done, as
+// CheckContext is.
+func (c *Checker) CheckReaderContext(ctx context.Context, r MoveReader, fn func(Violation) bool) (Summary, error) {
+	return c.check(ctx, r, -1, fn)
 }
 
 // programMoves returns the moves of a Program.
@@ -464,10 +489,11 @@ func (m *programMoves) Next() (gcode.Move, error) {
 	return m.p.Moves[m.i-1], nil
 }
 
-func (c *Checker) check(r MoveReader, total int, fn func(Violation) bool) (Summary, error) {
+func (c *Checker) check(ctx context.Context, r MoveReader, total int, fn func(Violation) bool) (Summary, error) {
 	start := time.Now()
 	c.st = Stats{}
-	c.startBudget()
+	c.startBudget(ctx.Done())
+	defer func() { c.bud.done = nil }()
 	var sum Summary
 	name := r.Name()
 	stop := false
@@ -548,7 +574,18 @@ func (c *Checker) check(r MoveReader, total int, fn func(Violation) bool) (Summa
 	}
 	sum.Stats = c.st
 	sum.Seconds = time.Since(start).Seconds()
+	if c.bud.ctxDone {
+		return sum, fmt.Errorf("nc: %s: the check stopped after reading %d %s: %w", name, sum.Reached, plural(sum.Reached, "move", "moves"), ctx.Err())
+	}
 	return sum, nil
+}
+
+// plural returns one if n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // move checks move m (index i in its program) with tool state ts.

@@ -82,6 +82,12 @@
 // so every move checked before the stop is complete and exact, and a
 // violation whose detail was cut says so (Violation.Stopped).
 //
+// CheckContext and CheckReaderContext stop when their context is done
+// (cancelled, as on Ctrl-C, or past its deadline), looked at where the
+// budgets are: the check stops as a whole run's budget stops it, returning
+// the Summary of what it checked and an error wrapping ctx.Err(). Check
+// and CheckReader are them with a context never done.
+//
 // Each violation says the program line, the tool part and the target, the
 // triangles met, the range of the move's parameter where it happens, how
 // deep the triangles reach into the tool (the most each part of the tool

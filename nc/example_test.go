@@ -1,6 +1,8 @@
 package nc_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -64,4 +66,35 @@ G0 Z20`
 	// Output:
 	// line 4: gouge, detail stopped true
 	// 2 moves checked, 1 cut short (lines [4])
+}
+
+// A check stopped by its context (cancelled here by the first violation,
+// as a user's Ctrl-C would) returns what it checked and an error that
+// says why.
+func ExampleChecker_CheckContext() {
+	block := gen.Must(gen.Box(geom.AABB{Min: geom.V(0, 0, 0), Max: geom.V(20, 20, 10)}, 1))
+	part, _ := collide.Build(block, collide.BuildOptions{})
+	tool, _ := nc.ParseTool("ball 6 20, shank 6 30")
+	c, _ := nc.New(part, nc.Options{Tool: tool})
+	program := `G21 G90 G17
+G0 X-10 Y10 Z20
+G1 Z9 F500
+G1 X30
+G1 Y15
+G1 X-10
+G0 Z20`
+	p, _ := gcode.Read(strings.NewReader(program), "demo.nc", gcode.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sum, err := c.CheckContext(ctx, p, func(v nc.Violation) bool {
+		fmt.Printf("line %d: %v\n", v.Line, v.Kind)
+		cancel()
+		return true
+	})
+	fmt.Println(errors.Is(err, context.Canceled), err)
+	fmt.Printf("%d of %d moves read: %d checked, %d cut short (lines %v)\n", sum.Reached, sum.Moves, sum.Checked, sum.Unfinished, sum.UnfinishedLines)
+	// Output:
+	// line 4: gouge
+	// true nc: demo.nc: the check stopped after reading 3 moves: context canceled
+	// 3 of 6 moves read: 2 checked, 0 cut short (lines [])
 }

@@ -23,9 +23,24 @@
 // not tested again and keeps its state without a call. With nothing moved,
 // added or removed, Step returns at once.
 //
+// StepContext is Step stopped by a context: cancelled or past its
+// deadline, it stops the step between two pairs' exact tests and abandons
+// it whole (no callback, the contacts those of the last complete step, the
+// changes since still to be stepped), so that the next step does it again
+// and finds what a world never stopped finds; its error wraps ctx.Err().
+//
 // Pairs of two static objects are never tested: the static objects are the
 // environment. A static object may still be moved (it is then re-bounded and
 // tested against the moving objects; it stays static).
+//
+// # Contacts
+//
+// A Contact names its two objects A < B and the pairs of their triangles
+// in contact, read with Contact.All (an iterator of TriPair: A's triangle,
+// then B's), Contact.At and Contact.Len. World.Contact looks a pair of
+// objects up; World.AllContacts iterates over every contact and
+// World.AllObjects over the objects, beside the callback forms Contacts and
+// Objects (the same sequences).
 //
 // # Exactness
 //
@@ -34,8 +49,9 @@
 // flies at its pose relative to it, Pe⁻¹∘Pf computed in float64 (with Rᵀ for
 // the inverse of a rotation, as geom.Pose.Inverse), and the answer is that
 // of collide.Query for those two models at that pose: exact for the computed
-// coordinates, as everywhere in collide. Contact.Pairs still name the lower
-// ID's triangle first.
+// coordinates, as everywhere in collide. A contact's triangle pairs still
+// name A's (the lower ID's) triangle first, whichever object was the
+// environment.
 //
 // A world box is the exact bounding box of the object's convex hull at its
 // pose, found by hill climbing on the hull from the previous extreme
@@ -56,14 +72,17 @@
 //
 // # Concurrency
 //
-// A world is not safe for concurrent writes: Add, Remove, Move, Step and the
-// Set methods must not run at the same time as any other method. While none
-// of them runs, the reading methods (Len, Pose, Bounds, Static, Group, Data,
-// Model, Interested, Contact, Contacts, Each) may be called from any number of
-// goroutines at once. Step itself runs the exact tests of its pairs on
-// Options.Workers goroutines, each with its own query state; the contacts,
-// the callbacks' order and every count it returns are the same whatever the
-// number of workers. Callbacks run on the goroutine that called Step, one at
-// a time, in ascending order of the pair; they may call Move and Add (the
-// change is for the next step) but not Remove or Step.
+// A world is not safe for concurrent writes: Add, Remove, Move, Step,
+// StepContext and the Set methods must not run at the same time as any
+// other method. While none of them runs, the reading methods (Len, Pose,
+// Bounds, Static, Group, Data, Model, Objects, AllObjects, Interested,
+// Contact, Contacts, AllContacts, NumContacts) may be called from any
+// number of goroutines at once. Step itself runs the exact tests of its
+// pairs on Options.Workers goroutines, each with its own query state; the
+// contacts, the callbacks' order and every count it returns are the same
+// whatever the number of workers. Callbacks run on the goroutine that
+// called Step (or StepContext), one at a time, in ascending order of the
+// pair, after the exact tests; they may call Move and Add (the change is
+// for the next step) but not Remove, Step or StepContext (which return
+// ErrInStep).
 package world

@@ -1,7 +1,10 @@
 package world_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
@@ -32,4 +35,47 @@ func Example() {
 	// end 0 1
 	// 1 moved, 0 contacts; 0 was static
 	// nothing moved: step 0
+}
+
+// A step stopped by its context is abandoned whole: the contacts stay
+// those of the last complete step, and the next step does it again.
+func ExampleWorld_StepContext() {
+	ball, _ := collide.Build(gen.Must(gen.Icosphere(geom.V(0, 0, 0), 1, 320)), collide.BuildOptions{})
+	w, _ := world.New(world.Options{})
+	w.Add(ball, geom.Pose{}, world.ObjectOptions{Static: true})
+	w.Add(ball, geom.Pose{T: geom.V(1.5, 0, 0)}, world.ObjectOptions{})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // Ctrl-C, say
+	_, err := w.StepContext(ctx)
+	fmt.Println(errors.Is(err, context.Canceled), w.NumContacts(), "contacts")
+
+	st, err := w.StepContext(context.Background())
+	fmt.Println(err, "step", st.Step, "found", st.Contacts, "contact")
+	// Output:
+	// true 0 contacts
+	// <nil> step 1 found 1 contact
+}
+
+// The iterators: every contact, and each contact's pairs of triangles, A's
+// first.
+func ExampleWorld_AllContacts() {
+	box, _ := collide.Build(gen.Must(gen.Box(geom.AABB{Min: geom.V(0, 0, 0), Max: geom.V(1, 1, 1)}, 1)), collide.BuildOptions{})
+	w, _ := world.New(world.Options{All: true})
+	w.Add(box, geom.Pose{}, world.ObjectOptions{})
+	w.Add(box, geom.Pose{T: geom.V(1, 0, 0)}, world.ObjectOptions{}) // face to face
+	w.Add(box, geom.Pose{T: geom.V(5, 0, 0)}, world.ObjectOptions{})
+	w.Step()
+	for c := range w.AllContacts() {
+		fmt.Println("objects", c.A, "and", c.B, "touch at", c.Len(), "pairs of triangles; the first:")
+		for tp := range c.All() {
+			fmt.Println("  triangle", tp.A, "of", c.A, "and triangle", tp.B, "of", c.B)
+			break
+		}
+	}
+	fmt.Println(slices.Collect(w.AllObjects()))
+	// Output:
+	// objects 0 and 1 touch at 62 pairs of triangles; the first:
+	//   triangle 2 of 0 and triangle 0 of 1
+	// [0 1 2]
 }

@@ -2,6 +2,10 @@ package world
 
 import (
 	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"iter"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -78,8 +82,15 @@ type narrow struct {
 	tmp     []cand           // the radix sort's scratch
 	res     []result
 	events  []event
-	moved   []ID // the other moved buffer
+	moved   []ID    // the other moved buffer
+	prev    []int64 // the moved objects' stepped before the step (rollback)
 	next    atomic.Int64
+	// done is the step's context's Done channel (nil: it cannot be
+	// cancelled), looked at by the workers between two pairs.
+	done <-chan struct{}
+	// tested, if not nil, is called after each pair's exact test, on the
+	// worker's goroutine (tests: a context cancelled after k pairs).
+	tested func()
 	// pairFn takes the broad phase's pairs (made once: a closure made in
 	// Step would put the step's stats on the heap, an allocation a step);
 	// ncand counts them.
@@ -91,10 +102,28 @@ type narrow struct {
 // pairs whose boxes overlap, tests the interesting ones exactly, updates the
 // contacts and makes the callbacks (see the package documentation). With
 // nothing changed it does nothing and returns zero stats (but Contacts).
-func (w *World) Step() (StepStats, error) {
+// It is StepContext with a context that is never done.
+func (w *World) Step() (StepStats, error) { return w.StepContext(context.Background()) }
+
+// StepContext is Step, stopped when ctx is done. The context is looked at
+// when the step starts and then between two pairs of objects of the exact
+// tests (the long part of a step; a pair's test, once begun, runs to its
+// end). A step stopped so is abandoned as a whole: no callback is made,
+// the contacts are those of the last complete step, the step's number is
+// not used up, and the objects moved, added or removed since that step
+// are still to be stepped, so that the next Step or StepContext does the
+// step again (with any changes made in between) and finds the contacts
+// that a world never stopped finds. The error then wraps ctx.Err()
+// (errors.Is(err, context.Canceled) or context.DeadlineExceeded) and the
+// stats are zero. The callbacks run on the goroutine that called
+// StepContext, after the exact tests, and are not stopped by ctx.
+func (w *World) StepContext(ctx context.Context) (StepStats, error) {
 	var st StepStats
 	if w.inStep {
 		return st, ErrInStep
+	}
+	if err := ctx.Err(); err != nil {
+		return st, fmt.Errorf("world: step %d not begun: %w", w.step+1, err)
 	}
 	if len(w.moved) == 0 && len(w.freeing) == 0 && len(w.ended) == 0 {
 		st.Contacts = len(w.contacts)
@@ -103,6 +132,7 @@ func (w *World) Step() (StepStats, error) {
 	w.step++
 	st.Step = w.step
 	nw := &w.narrow
+	nw.done = ctx.Done()
 
 	// Bound the moved objects; update the broad phase with them.
 	t0 := time.Now()
@@ -111,8 +141,10 @@ func (w *World) Step() (StepStats, error) {
 	w.boundAll(moved)
 	t1 := time.Now()
 	st.Bound = t1.Sub(t0)
+	nw.prev = nw.prev[:0]
 	for _, id := range moved {
 		ob := &w.objs[id]
+		nw.prev = append(nw.prev, ob.stepped)
 		if !ob.present {
 			continue
 		}
@@ -148,8 +180,13 @@ func (w *World) Step() (StepStats, error) {
 	// The exact tests.
 	st.Tested = len(nw.cands)
 	w.attachFronts(&st)
-	if err := w.testAll(&st); err != nil {
-		w.step--
+	err := w.testAll(&st)
+	nw.done = nil
+	if err != nil {
+		w.rollback(moved)
+		if err == errStopped {
+			return StepStats{}, fmt.Errorf("world: step %d abandoned: %w", w.step+1, ctx.Err())
+		}
 		return StepStats{}, err
 	}
 	w.dropFronts()
@@ -160,6 +197,47 @@ func (w *World) Step() (StepStats, error) {
 	st.Contacts = len(w.contacts)
 	st.Update = time.Since(t3)
 	return st, nil
+}
+
+// stopped reports whether the step's context is done, setting the
+// worker's error: between two pairs, a receive that does not block (a few
+// ns beside a pair's test).
+func (nw *narrow) stopped(wk *worker) bool {
+	if nw.done == nil {
+		return false
+	}
+	select {
+	case <-nw.done:
+		wk.err = errStopped
+		return true
+	default:
+		return false
+	}
+}
+
+// errStopped is a worker's error when the step's context is done.
+var errStopped = errors.New("world: step stopped")
+
+// rollback undoes what a step abandoned during its exact tests did to the
+// world (the contacts and the callbacks are untouched until the tests end):
+// the step's number is given back, and the objects it re-bounded are put
+// back in the moved buffer with their step of last bound, each marked
+// moved again in the broad phase (whose Pairs took the marks), so that
+// the next step tests them again. Their boxes, computed at their poses,
+// stand; the fronts the tests moved stay valid (a front gives the same
+// pairs from anywhere).
+func (w *World) rollback(moved []ID) {
+	nw := &w.narrow
+	for i, id := range moved {
+		ob := &w.objs[id]
+		if !ob.present {
+			continue
+		}
+		ob.stepped = nw.prev[i]
+		w.phase.Move(int32(id), ob.box)
+		w.markMoved(id)
+	}
+	w.step--
 }
 
 // parallelBound is the number of moved objects from which Step bounds them
@@ -215,7 +293,7 @@ func (w *World) testAll(st *StepStats) error {
 		wk := nw.workers[wi]
 		if w.opts.Static {
 			lo, hi := wi*n/k, (wi+1)*n/k
-			for i := lo; i < hi && wk.err == nil; i++ {
+			for i := lo; i < hi && wk.err == nil && !nw.stopped(wk); i++ {
 				w.test(wk, int32(wi), i)
 			}
 			return
@@ -225,7 +303,7 @@ func (w *World) testAll(st *StepStats) error {
 			if lo >= n {
 				return
 			}
-			for i := lo; i < min(lo+chunk, n) && wk.err == nil; i++ {
+			for i := lo; i < min(lo+chunk, n) && wk.err == nil && !nw.stopped(wk); i++ {
 				w.test(wk, int32(wi), i)
 			}
 		}
@@ -241,6 +319,11 @@ func (w *World) testAll(st *StepStats) error {
 		}
 		run(0)
 		wg.Wait()
+	}
+	for _, wk := range nw.workers[:k] {
+		if wk.err != nil && wk.err != errStopped {
+			return wk.err
+		}
 	}
 	for _, wk := range nw.workers[:k] {
 		if wk.err != nil {
@@ -278,6 +361,9 @@ func (w *World) test(wk *worker, wi int32, i int) {
 		slices.SortFunc(ps, collide.ComparePairs)
 	}
 	w.narrow.res[i] = result{hit: len(ps) > 0, worker: wi, off: int32(off), n: int32(len(ps))}
+	if f := w.narrow.tested; f != nil {
+		f()
+	}
 }
 
 // update turns the step's results into contacts and callbacks.
@@ -406,16 +492,37 @@ func (w *World) Contact(a, b ID) (*Contact, bool) {
 
 // Contacts calls fn with every pair of objects in contact, in ascending
 // order of (A, B), until fn returns false. It sorts the pairs for the call
-// (an allocation of 8 bytes a contact); Contact looks one up.
+// (an allocation of 8 bytes a contact); Contact looks one up. AllContacts
+// is the same sequence as an iterator.
 func (w *World) Contacts(fn func(c *Contact) bool) {
-	keys := make([]uint64, 0, len(w.contacts))
-	for k := range w.contacts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !fn(&w.cs[w.contacts[k]].Contact) {
+	for c := range w.AllContacts() {
+		if !fn(c) {
 			return
+		}
+	}
+}
+
+// AllContacts returns an iterator over the pairs of objects in contact, in
+// ascending order of (A, B), as Contacts calls its function with them:
+//
+//	for c := range w.AllContacts() {
+//		fmt.Println(c.A, c.B, c.Len())
+//	}
+//
+// Each Contact is valid until the next Step; the world must not change
+// while the iteration runs. Each iteration sorts the pairs (an allocation
+// of 8 bytes a contact).
+func (w *World) AllContacts() iter.Seq[*Contact] {
+	return func(yield func(*Contact) bool) {
+		keys := make([]uint64, 0, len(w.contacts))
+		for k := range w.contacts {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if !yield(&w.cs[w.contacts[k]].Contact) {
+				return
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package world
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"runtime"
 
@@ -25,7 +26,8 @@ const MaxGroups = 1024
 var (
 	// ErrNoObject: an ID that names no object of the world.
 	ErrNoObject = errors.New("no such object")
-	// ErrInStep: Remove or Step called from a callback of Step.
+	// ErrInStep: Remove, Step or StepContext called from a callback of
+	// Step.
 	ErrInStep = errors.New("called from a callback of Step")
 )
 
@@ -87,7 +89,10 @@ type ObjectOptions struct {
 
 // Callbacks are called by Step for the pairs whose state it changed or
 // confirmed (see the package documentation). A nil callback is not called.
-// The Contact is valid during the call only.
+// They run on the goroutine that called Step or StepContext, one at a
+// time, once the step's exact tests are done; they may call Move and Add
+// but not Remove, Step or StepContext. The Contact is valid during the
+// call only.
 type Callbacks struct {
 	Begin, Keep, End func(c *Contact)
 }
@@ -95,13 +100,52 @@ type Callbacks struct {
 // Contact is a pair of objects in contact.
 type Contact struct {
 	A, B ID // A < B
-	// Pairs holds the triangle pairs in contact, A's triangle in Env and
-	// B's in Fly, ascending (collide.ComparePairs): one pair unless
-	// Options.All.
+	// Pairs holds the triangle pairs in contact, ascending
+	// (collide.ComparePairs): one pair unless Options.All. Their fields
+	// keep collide.Pair's names: Env is A's triangle and Fly is B's,
+	// whichever of the two objects the pair was tested in the frame of.
+	//
+	// Deprecated: for reading, use All, At and Len, which name the
+	// triangles A and B (TriPair). The field stays, with the same content.
 	Pairs []collide.Pair
 	// Step is the number of the step (counted from 1) that last tested the
 	// pair; Since is the step at which it started touching.
 	Step, Since int64
+}
+
+// TriPair is a pair of triangles in contact of a Contact: A is the index
+// of a triangle of object A's model, B of object B's.
+type TriPair struct {
+	A, B int32
+}
+
+// Len returns the number of triangle pairs of c (one unless
+// Options.All).
+func (c *Contact) Len() int { return len(c.Pairs) }
+
+// At returns c's i-th triangle pair, 0 ≤ i < c.Len(), in ascending order
+// (of A's triangle, then B's).
+func (c *Contact) At(i int) TriPair {
+	p := c.Pairs[i]
+	return TriPair{A: p.Env, B: p.Fly}
+}
+
+// All returns an iterator over c's triangle pairs, in ascending order (of
+// A's triangle, then B's):
+//
+//	for tp := range c.All() {
+//		fmt.Println("triangle", tp.A, "of", c.A, "touches triangle", tp.B, "of", c.B)
+//	}
+//
+// It allocates nothing; like the Contact, it is valid until the next Step.
+func (c *Contact) All() iter.Seq[TriPair] {
+	return func(yield func(TriPair) bool) {
+		for _, p := range c.Pairs {
+			if !yield(TriPair{A: p.Env, B: p.Fly}) {
+				return
+			}
+		}
+	}
 }
 
 // model is what a world keeps per distinct model.
@@ -210,8 +254,10 @@ func (w *World) SetCallbacks(c Callbacks) { w.cb = c }
 // Add inserts an instance of m at pose p and returns its ID; the object is
 // tested at the next Step. m must be built, its bounding volume compatible
 // with the models of the world's other objects (collide.BV.Compatible),
-// and p a valid pose for it.
+// and p a valid pose for it (the zero rotation stands for the identity: the
+// zero Pose is the identity, Pose{T: v} a translation).
 func (w *World) Add(m *collide.Model, p geom.Pose, o ObjectOptions) (ID, error) {
+	p = normPose(p)
 	if m == nil || m.Mesh() == nil {
 		return -1, fmt.Errorf("world: Add: %w: the model is nil or not built", collide.ErrInvalidQuery)
 	}
@@ -279,9 +325,11 @@ func (w *World) get(id ID) (*object, error) {
 	return &w.objs[id], nil
 }
 
-// Move sets the pose of object id; it is re-bounded and tested at the next
-// Step. Moving an object to the pose it has still counts as a move.
+// Move sets the pose of object id (the zero rotation standing for the
+// identity, as for Add); it is re-bounded and tested at the next Step.
+// Moving an object to the pose it has still counts as a move.
 func (w *World) Move(id ID, p geom.Pose) error {
+	p = normPose(p)
 	ob, err := w.get(id)
 	if err != nil {
 		return err
@@ -325,7 +373,17 @@ func (w *World) Remove(id ID) error {
 // Len returns the number of objects.
 func (w *World) Len() int { return w.n }
 
-// Pose returns the pose of object id (the zero Pose if there is none).
+// normPose returns p with a zero rotation (the zero Pose's) replaced by
+// the identity, which it stands for.
+func normPose(p geom.Pose) geom.Pose {
+	if p.R == (geom.Mat3{}) {
+		p.R = geom.Identity3()
+	}
+	return p
+}
+
+// Pose returns the pose of object id (the zero Pose if there is none), its
+// rotation the identity where Add or Move was given the zero one.
 func (w *World) Pose(id ID) geom.Pose {
 	if ob, err := w.get(id); err == nil {
 		return ob.pose
@@ -374,13 +432,21 @@ func (w *World) Data(id ID) any {
 }
 
 // Objects calls fn with the ID of every object, ascending, until fn returns
-// false.
+// false. AllObjects is the same sequence as an iterator.
 func (w *World) Objects(fn func(ID) bool) {
 	for i := range w.objs {
 		if w.objs[i].present && !fn(ID(i)) {
 			return
 		}
 	}
+}
+
+// AllObjects returns an iterator over the IDs of the objects, ascending,
+// as Objects calls its function with them. The world must not change while
+// the iteration runs (a loop that removes objects collects their IDs
+// first).
+func (w *World) AllObjects() iter.Seq[ID] {
+	return func(yield func(ID) bool) { w.Objects(yield) }
 }
 
 // RotationTol is how far from orthonormal the rotation of a pose given to a

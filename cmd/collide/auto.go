@@ -27,9 +27,9 @@ func autoSource(s *source, bo collide.BuildOptions) auto.Source {
 }
 
 // chooseModels chooses the trees of ENV and FLY (--bv auto) before the
-// first query (auto.Choose, with o's modes, tolerance and poses: those of
-// the queries to come), showing progress on a terminal for large models.
-// A mesh's errors name it, as a build's do.
+// first query (auto.ChooseContext, with o's modes, tolerance and poses:
+// those of the queries to come), showing progress on a terminal for large
+// models; an interrupt stops it. A mesh's errors name it, as a build's do.
 func chooseModels(e *env, envSrc, flySrc *source, bo collide.BuildOptions, o auto.Options) (*auto.Choice, error) {
 	if err := validateSources(envSrc, flySrc); err != nil {
 		return nil, err
@@ -37,10 +37,13 @@ func chooseModels(e *env, envSrc, flySrc *source, bo collide.BuildOptions, o aut
 	var c auto.Choice
 	var err error
 	n := len(envSrc.mesh.Tris) + len(flySrc.mesh.Tris)
+	// An interrupt gives the choice up (exit status 130).
+	ctx, stop := interruptible(e)
+	defer stop()
 	withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
 		return fmt.Sprintf("choosing the trees of %s and %s (--bv auto): %d triangles, %.1f s", envSrc.arg, flySrc.arg, n, elapsed.Seconds())
 	}, func() {
-		c, err = auto.Choose(autoSource(envSrc, bo), autoSource(flySrc, bo), o)
+		c, err = auto.ChooseContext(ctx, autoSource(envSrc, bo), autoSource(flySrc, bo), o)
 	})
 	if err != nil {
 		return nil, err

@@ -23,5 +23,6 @@
 // model saved by collide build (suggested extension .collide).
 //
 // Exit status: 0 when the work ran (whatever it found), 1 on an error,
-// 2 on bad usage.
+// 2 on bad usage, 130 when interrupted (Ctrl-C) in world, nc or --bv auto,
+// which stop cleanly, printing what they did.
 package main

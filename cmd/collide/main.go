@@ -133,7 +133,8 @@ gen:KIND[:key=value,...], e.g. gen:icosphere:tris=2000,radius=0.5, or a
 model saved by collide build (suggested extension .collide).
 
 Exit status: 0 when the work ran (whatever it found), 1 on an error,
-2 on bad usage.
+2 on bad usage, 130 when interrupted (Ctrl-C) in world, nc or --bv auto,
+which stop cleanly, printing what they did.
 `)
 	return b.String()
 }
@@ -197,6 +198,9 @@ func report(e *env, c *command, err error) int {
 		fmt.Fprintf(e.stderr, "collide %s: %s\n", c.name, err)
 		fmt.Fprintf(e.stderr, "usage: collide %s (run 'collide help %s')\n", c.usage, c.name)
 		return exitUsage
+	case isInterrupt(err):
+		fmt.Fprintf(e.stderr, "collide %s: interrupted: %s\n", c.name, err)
+		return exitInterrupted
 	default:
 		fmt.Fprintf(e.stderr, "collide %s: %s\n", c.name, err)
 		return exitError

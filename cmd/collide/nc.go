@@ -129,7 +129,10 @@ not searched in time it says so, "stopped":true in JSON), and the moves
 checked before are complete. The summary then says what was not checked:
 a line "deadline" in text (the moves read before the stop, the lines of
 the moves cut short), "stopped", "reached", "unfinished" and
-"unfinished_lines" (the first 64) in JSON.
+"unfinished_lines" (the first 64) in JSON. An interrupt (Ctrl-C) stops
+the check alike, within a few hundred exact tests: the violations found
+and the summary are printed (a line "interrupted" in text, "stopped" and
+"interrupted":true in JSON), and the exit status is 130.
 
 Bounding volumes of the part's and the fixtures' trees (--bv): %s.`,
 			ncgen.DemoGrid*ncgen.DemoGrid*2-4*ncgen.DemoGrid+2, ncgen.DemoTool, nc.DefaultMaxGroups, gcode.DefaultLookahead, bvNames(hierarchies())),
@@ -419,11 +422,20 @@ func (j *ncJob) check(e *env, o *ncOptions) error {
 	defer status.end()
 	w := bufio.NewWriter(status.output(e.stdout))
 	pr := &ncPrinter{w: w, o: o, j: j, last: time.Now()}
-	sum, err := c.CheckReader(moves, func(v nc.Violation) bool {
+	// An interrupt stops the check as --deadline does: what was checked
+	// is printed, then the error (exit status 130).
+	ctx, stop := interruptible(e)
+	defer stop()
+	sum, err := c.CheckReaderContext(ctx, moves, func(v nc.Violation) bool {
 		found.Add(1)
 		return pr.violation(v)
 	})
+	stop()
 	status.end()
+	var interrupted error
+	if err != nil && isInterrupt(err) {
+		interrupted, err, pr.interrupted = err, nil, true
+	}
 	// The G-code warnings, once the program is read (or has failed).
 	for _, w := range j.prog.Warnings() {
 		fmt.Fprintf(e.stderr, "collide nc: %s: %s\n", j.progName, w)
@@ -449,7 +461,7 @@ func (j *ncJob) check(e *env, o *ncOptions) error {
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	return nil
+	return interrupted
 }
 
 // ncMoves is the program's moves, read as they are checked, keeping the
@@ -478,6 +490,9 @@ type ncPrinter struct {
 	err  error
 	last time.Time  // the last flush
 	runs nc.Grouper // the text output's runs of violations
+	// interrupted says that an interrupt stopped the check (the summary
+	// says so rather than blame --deadline).
+	interrupted bool
 }
 
 type jsonViolation struct {
@@ -690,10 +705,14 @@ func (p *ncPrinter) against() string {
 // the check after 1200 moves: the rest of the program not checked; 3 moves
 // cut short (lines 17, 250, 1201): their violations listed, there may be
 // more".
-func budgetLine(sum nc.Summary) string {
+func budgetLine(sum nc.Summary, interrupted bool) string {
 	var parts []string
 	if sum.Stopped {
-		parts = append(parts, fmt.Sprintf("--deadline stopped the check after %d %s: the rest of the program not checked", sum.Reached, plural(sum.Reached, "move", "moves")))
+		by := "--deadline"
+		if interrupted {
+			by = "an interrupt"
+		}
+		parts = append(parts, fmt.Sprintf("%s stopped the check after %d %s: the rest of the program not checked", by, sum.Reached, plural(sum.Reached, "move", "moves")))
 	}
 	if n := sum.Unfinished; n > 0 {
 		lines := make([]string, len(sum.UnfinishedLines))
@@ -729,7 +748,11 @@ func (p *ncPrinter) summary(sum nc.Summary) error {
 	}
 	fmt.Fprintf(w, "violations   %d on %d %s%s: %s\n", sum.Violations, sum.MovesHit, plural(sum.MovesHit, "move", "moves"), runs, strings.Join(kinds, ", "))
 	if sum.Stopped || sum.Unfinished > 0 {
-		fmt.Fprintf(w, "deadline     %s\n", budgetLine(sum))
+		label := "deadline"
+		if p.interrupted {
+			label = "interrupted"
+		}
+		fmt.Fprintf(w, "%-12s %s\n", label, budgetLine(sum, p.interrupted))
 	}
 	fmt.Fprintf(w, "time         %s checking, %.0f moves/s (models built in %s)\n",
 		fmtDuration(time.Duration(sum.Seconds*float64(time.Second))), movesPerSecond(sum), fmtDuration(p.j.build))
@@ -760,8 +783,10 @@ type jsonNCSummary struct {
 	Candidates     int64          `json:"candidates"`
 	Exact          int64          `json:"exact"`
 	Grazes         int64          `json:"grazes"`
-	// With --deadline or --move-deadline, what they left unchecked.
+	// With --deadline or --move-deadline, what they left unchecked;
+	// Interrupted says that an interrupt stopped the check (Stopped).
 	Stopped         bool  `json:"stopped,omitempty"`
+	Interrupted     bool  `json:"interrupted,omitempty"`
 	Reached         *int  `json:"reached,omitempty"`
 	Unfinished      int   `json:"unfinished,omitempty"`
 	UnfinishedLines []int `json:"unfinished_lines,omitempty"`
@@ -774,7 +799,7 @@ func (p *ncPrinter) jsonSummary(sum nc.Summary) error {
 		ByKind: map[string]int{}, Warnings: len(p.j.prog.Warnings()), Seconds: sum.Seconds, MovesPerSecond: movesPerSecond(sum),
 		BuildSeconds: p.j.build.Seconds(), Queries: sum.Stats.Queries, BVTests: sum.Stats.BVTests,
 		Candidates: sum.Stats.Candidates, Exact: sum.Stats.Exact, Grazes: sum.Stats.Grazes,
-		Stopped: sum.Stopped, Unfinished: sum.Unfinished, UnfinishedLines: sum.UnfinishedLines,
+		Stopped: sum.Stopped, Interrupted: p.interrupted, Unfinished: sum.Unfinished, UnfinishedLines: sum.UnfinishedLines,
 	}
 	if sum.Stopped {
 		s.Reached = &sum.Reached

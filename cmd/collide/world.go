@@ -56,7 +56,9 @@ one line per step,
    "stats":{"moved":N,"candidates":N,"tested":N,"contacts":N,"began":N,
    "kept":N,"ended":N,"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},
    "seconds":{"motion":S,"bound":S,"broad":S,"narrow":S,"update":S}}
-then {"summary":{...}}. --quiet prints the summary only.
+then {"summary":{...}}. --quiet prints the summary only. An interrupt
+(Ctrl-C) stops the play after the step it is in: the steps played are
+printed, the summary is not, and the exit status is 130.
 
 Broad phases (--broad): %s.`, builtinHelp(), strings.Join(world.BroadPhases(), ", ")),
 		flags: func(fs *flag.FlagSet) any {
@@ -148,16 +150,32 @@ func runWorld(e *env, opts any, args []string) error {
 	pr := &worldPrinter{w: w, json: o.json, quiet: o.quiet, all: o.all}
 	var done, inContact atomic.Int64
 	var tot *scene.Totals
+	// An interrupt stops the play between two steps: the steps played are
+	// printed, the summary is not.
+	ctx, stop := interruptible(e)
+	defer stop()
 	withTicker(e, true, func(elapsed time.Duration) string {
 		return fmt.Sprintf("playing %s: step %d of %d, %d pairs in contact, %.1f s", s.Name, done.Load(), steps, inContact.Load(), elapsed.Seconds())
 	}, func() {
 		tot, err = p.Play(steps, func(p *scene.Player, st world.StepStats) error {
 			done.Add(1)
 			inContact.Store(int64(st.Contacts))
-			return pr.step(p, st)
+			if err := pr.step(p, st); err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil && p.Steps() < steps {
+				return fmt.Errorf("%s: the play stopped after step %d of %d (no summary): %w", s.Name, p.Steps(), steps, err)
+			}
+			return nil
 		})
 	})
+	stop()
 	if err != nil {
+		if isInterrupt(err) {
+			if ferr := w.Flush(); ferr != nil {
+				return fmt.Errorf("writing output: %w", ferr)
+			}
+		}
 		return err
 	}
 	if o.json {
@@ -235,35 +253,31 @@ func (pr *worldPrinter) step(p *scene.Player, st world.StepStats) error {
 				Narrow: st.Narrow.Seconds(), Update: st.Update.Seconds(),
 			},
 		}
-		w.Contacts(func(c *world.Contact) bool {
-			jc := jsonContact{A: p.Name(c.A), B: p.Name(c.B), Pairs: make([][2]int32, len(c.Pairs))}
-			for i, pr := range c.Pairs {
-				jc.Pairs[i] = [2]int32{pr.Env, pr.Fly}
+		for c := range w.AllContacts() {
+			jc := jsonContact{A: p.Name(c.A), B: p.Name(c.B), Pairs: make([][2]int32, 0, c.Len())}
+			for tp := range c.All() {
+				jc.Pairs = append(jc.Pairs, [2]int32{tp.A, tp.B})
 			}
 			line.Contacts = append(line.Contacts, jc)
-			return true
-		})
+		}
 		return writeWorldLine(pr.w, line)
 	}
 	fmt.Fprintf(pr.w, "step %d: %d %s in contact (moved %d, candidates %d, tested %d, began %d, ended %d)\n",
 		p.Steps(), st.Contacts, plural(st.Contacts, "pair", "pairs"), st.Moved, st.Candidates, st.Tested, st.Began, st.Ended)
-	var err error
-	w.Contacts(func(c *world.Contact) bool {
+	for c := range w.AllContacts() {
 		if !pr.all {
-			q := c.Pairs[0]
-			_, err = fmt.Fprintf(pr.w, "  %s %s: first pair %d %d\n", p.Name(c.A), p.Name(c.B), q.Env, q.Fly)
-			return err == nil
+			q := c.At(0)
+			if _, err := fmt.Fprintf(pr.w, "  %s %s: first pair %d %d\n", p.Name(c.A), p.Name(c.B), q.A, q.B); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			continue
 		}
-		fmt.Fprintf(pr.w, "  %s %s: %d %s\n", p.Name(c.A), p.Name(c.B), len(c.Pairs), plural(len(c.Pairs), "pair", "pairs"))
-		for _, q := range c.Pairs {
-			if _, err = fmt.Fprintf(pr.w, "    %d %d\n", q.Env, q.Fly); err != nil {
-				return false
+		fmt.Fprintf(pr.w, "  %s %s: %d %s\n", p.Name(c.A), p.Name(c.B), c.Len(), plural(c.Len(), "pair", "pairs"))
+		for q := range c.All() {
+			if _, err := fmt.Fprintf(pr.w, "    %d %d\n", q.A, q.B); err != nil {
+				return fmt.Errorf("writing output: %w", err)
 			}
 		}
-		return true
-	})
-	if err != nil {
-		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
 }
