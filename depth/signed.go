@@ -192,6 +192,11 @@ func SignedDistance(ctx context.Context, env *collide.Model, envPose geom.Pose, 
 	if q.stopped {
 		return Signed{}, q.ctxError(true, nil)
 	}
+	if contact && q.touchPlane(dr.Env, dr.Fly, rel) {
+		s.Kind, s.Distance, s.Exact = Touching, 0, true
+		s.DepthStats = q.st
+		return s, nil
+	}
 	r, err := q.run()
 	if err = q.ctxError(r.Stopped, err); err != nil {
 		return Signed{}, err
@@ -234,6 +239,33 @@ func (q *query) holds() bool {
 		}
 		q.st.Points++
 		if w, on := q.sB0.Winding(q.aPts[rep]); on || w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// touchPlane tries certificate (a), a plane, at the pose itself along the
+// few directions a touch suggests: the normals of the witness triangles
+// (env's, and fly's reversed, at pose) and the six axes. Each try is
+// linear in the vertices, far cheaper than the search, which finds the
+// same planes (through the hulls) when these miss.
+func (q *query) touchPlane(envTri, flyTri int32, pose geom.Pose) bool {
+	us := []geom.Vec3{geom.V(1, 0, 0), geom.V(-1, 0, 0), geom.V(0, 1, 0), geom.V(0, -1, 0), geom.V(0, 0, 1), geom.V(0, 0, -1)}
+	if envTri >= 0 {
+		na := q.env.Mesh().Triangle(int(envTri)).Normal()
+		nb := pose.ApplyTriangle(q.fly.Mesh().Triangle(int(flyTri))).Normal().Neg()
+		us = append([]geom.Vec3{na, nb, na.Neg(), nb.Neg()}, us...)
+	}
+	for _, u := range us {
+		if !u.IsFinite() || u == (geom.Vec3{}) {
+			continue
+		}
+		if !q.step() {
+			return false
+		}
+		q.st.Certificates++
+		if planeSeparates(u, q.aPts, q.bPts0) {
 			return true
 		}
 	}
