@@ -181,5 +181,15 @@ func BenchmarkSignedDistance(b *testing.B) {
 				b.ReportMetric(s.Distance, "signed")
 			})
 		}
+		// The distance query alone at the apart pose: what SignedDistance
+		// adds is the rest (closedness, one winding number a component).
+		b.Run(sc.name+"/apart-distance-only", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := collide.Distance(sc.env, sc.fly, sc.poses[0], collide.DistanceOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -283,6 +283,15 @@ func TestSignedPenetrating(t *testing.T) {
 		}
 		checkSigned(t, c.name, c.env, ep, c.fly, fp, s)
 		rel := relative(ep, fp)
+		// The same bounds as Translation at the relative pose, Move
+		// rotated into the common frame.
+		tr, err := Translation(build(t, c.env), build(t, c.fly), rel, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Lower != s.Lower || tr.Upper != s.Upper || ep.ApplyVec(tr.Move) != s.Move {
+			t.Fatalf("%s: signed [%v, %v] move %v, Translation at rel [%v, %v] move %v", c.name, s.Lower, s.Upper, s.Move, tr.Lower, tr.Upper, tr.Move)
+		}
 		if lo := bruteLowerCheck(c.env, c.fly, rel, s.Upper); s.Lower > lo*(1+1e-9) {
 			t.Fatalf("%s: Lower %v exceeds a brute-force separating length %v", c.name, s.Lower, lo)
 		}
