@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
@@ -181,6 +182,20 @@ func BenchmarkSignedDistance(b *testing.B) {
 				b.ReportMetric(s.Distance, "signed")
 			})
 		}
+		// Penetrating within a 100 ms budget: the interval it certifies.
+		b.Run(sc.name+"/penetrating-100ms", func(b *testing.B) {
+			var s Signed
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				o := SignedOptions{Depth: Options{Budget: collide.Budget{Deadline: time.Now().Add(100 * time.Millisecond)}}}
+				if s, err = SignedDistance(context.Background(), sc.env, geom.Identity(), sc.fly, sc.poses[2], o); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(s.Lower, "lower")
+			b.ReportMetric(s.Upper, "upper")
+		})
 		// The distance query alone at the apart pose: what SignedDistance
 		// adds is the rest (closedness, one winding number a component).
 		b.Run(sc.name+"/apart-distance-only", func(b *testing.B) {

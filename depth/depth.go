@@ -152,15 +152,15 @@ func prepare(ctx context.Context, env, fly *collide.Model, pose geom.Pose, o Opt
 	if err := fly.CheckPose(pose); err != nil {
 		return nil, fmt.Errorf("depth: %w", err)
 	}
-	ta, err := checkMesh(env.Mesh(), "env")
+	sa, err := shapeOf(env, "env")
 	if err != nil {
 		return nil, err
 	}
-	tb, err := checkMesh(fly.Mesh(), "fly")
+	sb, err := shapeOf(fly, "fly")
 	if err != nil {
 		return nil, err
 	}
-	q := newQuery(env, fly, pose, ta, tb, withContext(ctx, o.withDefaults()))
+	q := newQuery(env, fly, pose, sa, sb, withContext(ctx, o.withDefaults()))
 	q.ctx, q.done = ctx, ctx.Done()
 	return q, nil
 }
@@ -211,22 +211,15 @@ type query struct {
 	done <-chan struct{}
 }
 
-func newQuery(env, fly *collide.Model, pose geom.Pose, ta, tb *topo, o Options) *query {
-	q := &query{env: env, fly: fly, pose: pose, o: o, ta: ta, tb: tb}
-	em, fm := env.Mesh(), fly.Mesh()
-	q.aPts = make([]geom.Vec3, len(ta.verts))
-	for i, v := range ta.verts {
-		q.aPts[i] = em.Verts[v]
+func newQuery(env, fly *collide.Model, pose geom.Pose, sa, sb *shape, o Options) *query {
+	q := &query{env: env, fly: fly, pose: pose, o: o, ta: sa.t, tb: sb.t}
+	q.aPts, q.sA, q.bLocal = sa.pts, sa.solid, sb.pts
+	q.rx = make([]geom.Vec3, len(q.bLocal))
+	for i, v := range q.bLocal {
+		q.rx[i] = pose.R.MulVec(v)
 	}
-	q.bLocal = make([]geom.Vec3, len(tb.verts))
-	q.rx = make([]geom.Vec3, len(tb.verts))
-	for i, v := range tb.verts {
-		q.bLocal[i] = fm.Verts[v]
-		q.rx[i] = pose.R.MulVec(fm.Verts[v])
-	}
-	q.sA = newSolid(trisOf(q.aPts, ta.tris))
 	q.bPts0 = q.placed(geom.Vec3{})
-	q.sB0 = newSolid(trisOf(q.bPts0, tb.tris))
+	q.sB0 = newSolid(trisOf(q.bPts0, q.tb.tris))
 	box := q.sA.box.Union(q.sB0.box)
 	q.diag = box.Size().Norm()
 	q.scale = max(box.Min.Abs().Max(box.Max.Abs()).X, box.Min.Abs().Max(box.Max.Abs()).Y, box.Min.Abs().Max(box.Max.Abs()).Z)
