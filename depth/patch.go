@@ -205,11 +205,11 @@ func (q *query) patchLower(n, pt geom.Vec3, r Result) float64 {
 			return
 		}
 		q.st.Points++
-		if !q.sB0.Contains(p) {
+		if !q.flySolid().Contains(p) {
 			return
 		}
 		a, _ := q.sA.Distance(p)
-		b, _ := q.sB0.Distance(p)
+		b, _ := q.flySolid().Distance(p)
 		cands = append(cands, cand{p, a + b, a, b})
 	}
 	if r.Lower > 0 && !r.Exact {
@@ -275,7 +275,7 @@ func (q *query) chainLower(p, n geom.Vec3, a, b float64) float64 {
 		return out
 	}
 	xs := chain(q.sA, n, a)
-	ys := chain(q.sB0, n.Neg(), b)
+	ys := chain(q.flySolid(), n.Neg(), b)
 	var ivs []interval
 	for _, x := range xs {
 		for _, y := range ys {

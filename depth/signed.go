@@ -222,9 +222,15 @@ func SignedDistance(ctx context.Context, env *collide.Model, envPose geom.Pose, 
 // holds reports whether a vertex of some component of one surface lies
 // inside the other solid (exact winding numbers), for surfaces that do not
 // meet: then, and only then, the solids interpenetrate (see the package
-// doc's certificate (b)). It stops, returning false, when the search does.
+// doc's certificate (b)). A point outside a solid's bounding box has
+// winding number 0 (the box's outside is connected and reaches infinity)
+// and costs no classification. It stops, returning false, when the search
+// does.
 func (q *query) holds() bool {
 	for _, rep := range q.tb.reps {
+		if !q.sA.box.Contains(q.bPts0[rep]) {
+			continue // outside the box: winding number 0
+		}
 		if !q.step() {
 			return false
 		}
@@ -234,11 +240,15 @@ func (q *query) holds() bool {
 		}
 	}
 	for _, rep := range q.ta.reps {
+		p := q.aPts[rep]
+		if !q.boxB0.Contains(p) {
+			continue // outside the box: winding number 0
+		}
 		if !q.step() {
 			return false
 		}
 		q.st.Points++
-		if w, on := q.sB0.Winding(q.aPts[rep]); on || w != 0 {
+		if w, on := q.flySolid().Winding(p); on || w != 0 {
 			return true
 		}
 	}
