@@ -194,10 +194,10 @@ type query struct {
 	rx       []geom.Vec3 // R·x of fly's merged vertices
 	sA       *Solid
 	bPts0    []geom.Vec3 // fly's vertices at pose
-	sB0      *Solid    // fly's solid at pose: built by flySolid when first needed
-	boxB0    geom.AABB // the box of bPts0
-	scale    float64 // largest coordinate magnitude (at pose)
-	diag     float64 // diagonal of the union of the boxes
+	sB0      *Solid      // fly's solid at pose: built by flySolid when first needed
+	boxB0    geom.AABB   // the box of bPts0
+	scale    float64     // largest coordinate magnitude (at pose)
+	diag     float64     // diagonal of the union of the boxes
 	st       Stats
 	err      error
 	// stopped says that the budget ran out (step, late); lateN counts the
