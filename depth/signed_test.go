@@ -498,3 +498,29 @@ func TestShapeCache(t *testing.T) {
 		}
 	}
 }
+
+// Models of volumes that do not fly against each other are accepted.
+func TestSignedIncompatibleVolumes(t *testing.T) {
+	box := boxMesh(geom.V(0, 0, 0), geom.V(1, 1, 1))
+	env, err := collide.Build(box, collide.BuildOptions{BV: collide.RSS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fly, err := collide.Build(box, collide.BuildOptions{BV: collide.OBB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		x    float64
+		kind Kind
+		d    float64
+	}{{1.5, Apart, 0.5}, {1, Touching, 0}, {0.75, Penetrating, -0.25}} {
+		s, err := SignedDistance(context.Background(), env, geom.Identity(), fly, geom.Translation(geom.V(c.x, 0, 0)), SignedOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Kind != c.kind || math.Abs(s.Distance-c.d) > 1e-12 {
+			t.Fatalf("x = %v: %v %v, want %v %v", c.x, s.Kind, s.Distance, c.kind, c.d)
+		}
+	}
+}
