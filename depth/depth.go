@@ -1,10 +1,12 @@
 package depth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
@@ -114,23 +116,71 @@ type Result struct {
 // ErrInvalid or collide.ErrInvalidPose). When both meshes are convex the
 // answer is exact (Lower = PD, Exact); otherwise Lower and Upper are
 // certified bounds found by the search that o tunes, within o.Budget.
+//
+// Translation is TranslationContext with context.Background().
 func Translation(env, fly *collide.Model, pose geom.Pose, o Options) (Result, error) {
+	return TranslationContext(context.Background(), env, fly, pose, o)
+}
+
+// TranslationContext is Translation stopped by ctx as by o.Budget: the
+// search looks at ctx where it looks at the budget's deadline (before each
+// exact step and every 256 iterations of the loops between steps), and
+// ctx's deadline, if earlier than o.Budget.Deadline, stops the exact
+// contact queries within the search too. When ctx stops the search it
+// returns the bounds certified so far (Result.Stopped, as a budget's stop
+// leaves them) and an error wrapping ctx.Err().
+func TranslationContext(ctx context.Context, env, fly *collide.Model, pose geom.Pose, o Options) (Result, error) {
+	q, err := prepare(ctx, env, fly, pose, o)
+	if err != nil {
+		return Result{}, err
+	}
+	r, err := q.run()
+	return r, q.ctxError(r.Stopped, err)
+}
+
+// prepare checks the input of a query and sets it up.
+func prepare(ctx context.Context, env, fly *collide.Model, pose geom.Pose, o Options) (*query, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("depth: nil context: %w", ErrInvalid)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("depth: %w", err)
+	}
 	if env == nil || fly == nil {
-		return Result{}, fmt.Errorf("depth: nil model: %w", ErrInvalid)
+		return nil, fmt.Errorf("depth: nil model: %w", ErrInvalid)
 	}
 	if err := fly.CheckPose(pose); err != nil {
-		return Result{}, fmt.Errorf("depth: %w", err)
+		return nil, fmt.Errorf("depth: %w", err)
 	}
-	ta, err := checkMesh(env.Mesh(), "env")
+	sa, err := shapeOf(env, "env")
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
-	tb, err := checkMesh(fly.Mesh(), "fly")
+	sb, err := shapeOf(fly, "fly")
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
-	q := newQuery(env, fly, pose, ta, tb, o.withDefaults())
-	return q.run()
+	q := newQuery(env, fly, pose, sa, sb, withContext(ctx, o.withDefaults()))
+	q.ctx, q.done = ctx, ctx.Done()
+	return q, nil
+}
+
+// ctxError returns err, or, when the search stopped and the context is
+// done, an error wrapping the context's.
+func (q *query) ctxError(stopped bool, err error) error {
+	if err != nil || !stopped && !q.stopped {
+		return err
+	}
+	cerr := q.ctx.Err()
+	if d, ok := q.ctx.Deadline(); cerr == nil && ok && !time.Now().Before(d) {
+		// The deadline, the budget's too, passed; the context's timer
+		// may not have fired yet.
+		cerr = context.DeadlineExceeded
+	}
+	if cerr != nil {
+		return fmt.Errorf("depth: search stopped: %w", cerr)
+	}
+	return nil
 }
 
 type query struct {
@@ -144,9 +194,10 @@ type query struct {
 	rx       []geom.Vec3 // R·x of fly's merged vertices
 	sA       *Solid
 	bPts0    []geom.Vec3 // fly's vertices at pose
-	sB0      *Solid
-	scale    float64 // largest coordinate magnitude (at pose)
-	diag     float64 // diagonal of the union of the boxes
+	sB0      *Solid      // fly's solid at pose: built by flySolid when first needed
+	boxB0    geom.AABB   // the box of bPts0
+	scale    float64     // largest coordinate magnitude (at pose)
+	diag     float64     // diagonal of the union of the boxes
 	st       Stats
 	err      error
 	// stopped says that the budget ran out (step, late); lateN counts the
@@ -155,28 +206,36 @@ type query struct {
 	stopped bool
 	lateN   int
 	pend    collide.Pending
+	// ctx, if not nil, stops the search when done is closed
+	// (TranslationContext); done is nil when it never is.
+	ctx  context.Context
+	done <-chan struct{}
 }
 
-func newQuery(env, fly *collide.Model, pose geom.Pose, ta, tb *topo, o Options) *query {
-	q := &query{env: env, fly: fly, pose: pose, o: o, ta: ta, tb: tb}
-	em, fm := env.Mesh(), fly.Mesh()
-	q.aPts = make([]geom.Vec3, len(ta.verts))
-	for i, v := range ta.verts {
-		q.aPts[i] = em.Verts[v]
+func newQuery(env, fly *collide.Model, pose geom.Pose, sa, sb *shape, o Options) *query {
+	q := &query{env: env, fly: fly, pose: pose, o: o, ta: sa.t, tb: sb.t}
+	q.aPts, q.sA, q.bLocal = sa.pts, sa.solid, sb.pts
+	q.rx = make([]geom.Vec3, len(q.bLocal))
+	for i, v := range q.bLocal {
+		q.rx[i] = pose.R.MulVec(v)
 	}
-	q.bLocal = make([]geom.Vec3, len(tb.verts))
-	q.rx = make([]geom.Vec3, len(tb.verts))
-	for i, v := range tb.verts {
-		q.bLocal[i] = fm.Verts[v]
-		q.rx[i] = pose.R.MulVec(fm.Verts[v])
-	}
-	q.sA = newSolid(trisOf(q.aPts, ta.tris))
 	q.bPts0 = q.placed(geom.Vec3{})
-	q.sB0 = newSolid(trisOf(q.bPts0, tb.tris))
-	box := q.sA.box.Union(q.sB0.box)
+	q.boxB0 = geom.EmptyAABB()
+	for _, p := range q.bPts0 {
+		q.boxB0 = q.boxB0.Union(geom.AABB{Min: p, Max: p})
+	}
+	box := q.sA.box.Union(q.boxB0)
 	q.diag = box.Size().Norm()
 	q.scale = max(box.Min.Abs().Max(box.Max.Abs()).X, box.Min.Abs().Max(box.Max.Abs()).Y, box.Min.Abs().Max(box.Max.Abs()).Z)
 	return q
+}
+
+// flySolid returns fly's solid at pose, built the first time.
+func (q *query) flySolid() *Solid {
+	if q.sB0 == nil {
+		q.sB0 = newSolid(trisOf(q.bPts0, q.tb.tris))
+	}
+	return q.sB0
 }
 
 func trisOf(pts []geom.Vec3, tris [][3]int32) []geom.Triangle {
@@ -573,8 +632,9 @@ func (q *query) gaps(d geom.Vec3, tFar float64) []interval {
 	for i, t := range q.sA.tris {
 		pa[i] = project(t, i)
 	}
-	pb := make([]proj, len(q.sB0.tris))
-	for i, t := range q.sB0.tris {
+	sB0 := q.flySolid()
+	pb := make([]proj, len(sB0.tris))
+	for i, t := range sB0.tris {
 		pb[i] = project(t, i)
 	}
 	byLo := func(x, y proj) int {
@@ -601,7 +661,7 @@ func (q *query) gaps(d geom.Vec3, tFar float64) []interval {
 			return
 		}
 		q.st.Pairs++
-		if iv, ok := contactInterval(q.sA.tris[a.i], q.sB0.tris[b.i], d); ok && iv.hi >= 0 && iv.lo <= tFar {
+		if iv, ok := contactInterval(q.sA.tris[a.i], sB0.tris[b.i], d); ok && iv.hi >= 0 && iv.lo <= tFar {
 			ivs = append(ivs, iv)
 		}
 	}

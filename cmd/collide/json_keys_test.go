@@ -53,6 +53,7 @@ func TestJSONKeysSnakeCase(t *testing.T) {
 		{"check", "--json", "--ccd", "--poses", motion, "gen:icosphere:tris=20", "gen:icosphere:tris=20,radius=0.3"},
 		{"check", "--json", "--all", "--eps", "0.01", "--poses", poses, "gen:icosphere", "gen:torus"},
 		{"distance", "--json", "--poses", poses, "gen:icosphere", "gen:torus"},
+		{"distance", "--json", "--signed", "--poses", poses, "gen:box", "gen:box"},
 		{"ccd", "--summary", ccdFile},
 		{"world", "--json", "--steps", "3", "builtin:brownian", "--n", "20"},
 		{"world", "--json", "--steps", "3", "builtin:fall", "--n", "10"},
