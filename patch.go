@@ -535,6 +535,16 @@ func (s *patchScratch) summarise(cs []Contact, p int) {
 			break
 		}
 	}
+	if math.Abs(out.Normal.Norm()-1) > 1e-12 {
+		// Contact normals are unit; this is a guard, never NaN.
+		out.Normal = geom.V(0, 0, 1)
+		for _, i := range idx {
+			if n, ok := unit(cs[i].Normal); ok {
+				out.Normal = n
+				break
+			}
+		}
+	}
 	// The manifold's candidates: the patch's distinct points.
 	s.cand = s.cand[:0]
 	for _, i := range idx {
