@@ -66,38 +66,47 @@ type Patch struct {
 	DepthKnown bool
 }
 
-// featKey names a feature of a triangle by the model's geometry.
-type featKey struct {
-	kind uint8 // 0 vertex, 1 edge, 2 face
-	idx  int32 // the face's triangle index
-	p, q [3]float64
-}
+// featKey names a feature of a triangle by the model's geometry: word 0
+// holds its kind (0 vertex, 1 edge, 2 face) and, for a face, its
+// triangle's index; words 1-3 and 4-6 the bits of its positions (one for a
+// vertex, the edge's two in order, none for a face). Plain words hash as
+// memory, faster than float64 keys.
+type featKey [7]uint64
 
 // pointKey is a contact point's key: the environment's feature, then the
 // flying model's.
-type pointKey struct{ e, f featKey }
+type pointKey [2]featKey
 
 // posKey returns the key of a position: its coordinates' bits, −0 as +0.
-func posKey(v geom.Vec3) [3]float64 { return [3]float64{v.X + 0, v.Y + 0, v.Z + 0} }
+func posKey(v geom.Vec3) [3]uint64 {
+	return [3]uint64{math.Float64bits(v.X + 0), math.Float64bits(v.Y + 0), math.Float64bits(v.Z + 0)}
+}
 
 // keyOf returns the key of feature f of triangle i, t, in model coordinates.
 func keyOf(t geom.Triangle, i int32, f geom.Feature) featKey {
+	var k featKey
 	switch f {
 	case geom.Vertex0, geom.Vertex1, geom.Vertex2:
-		return featKey{p: posKey(t[f-geom.Vertex0])}
+		v := posKey(t[f-geom.Vertex0])
+		copy(k[1:4], v[:])
 	case geom.Edge01, geom.Edge12, geom.Edge20:
-		k := int(f - geom.Edge01)
-		a, b := posKey(t[k]), posKey(t[(k+1)%3])
+		e := int(f - geom.Edge01)
+		a, b := posKey(t[e]), posKey(t[(e+1)%3])
 		if lessPos(b, a) {
 			a, b = b, a
 		}
-		return featKey{kind: 1, p: a, q: b}
+		k[0] = 1 << 32
+		copy(k[1:4], a[:])
+		copy(k[4:7], b[:])
+	default:
+		k[0] = 2<<32 | uint64(uint32(i))
 	}
-	return featKey{kind: 2, idx: i}
+	return k
 }
 
-// lessPos orders positions lexicographically.
-func lessPos(a, b [3]float64) bool {
+// lessPos orders position keys (lexicographically by their bits: any
+// fixed order will do).
+func lessPos(a, b [3]uint64) bool {
 	for i := range 3 {
 		if a[i] != b[i] {
 			return a[i] < b[i]
