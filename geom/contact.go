@@ -76,7 +76,6 @@ type TriContact struct {
 	Bound float64
 }
 
-
 // TriTriContact returns the set the closed triangles a and b share, exactly
 // in its combinatorics: its kind, the number of its vertices and the
 // features of a and b that hold each of them are decided only by the signs

@@ -502,4 +502,3 @@ func TestTriTriContactOracle(t *testing.T) {
 		})
 	}
 }
-
