@@ -3,6 +3,8 @@ package geom
 import (
 	"math"
 	"math/big"
+
+	"github.com/collide3d/collide/internal/exact"
 )
 
 // ContactKind says how two triangles meet.
@@ -480,12 +482,73 @@ func edgePlanePoint(p, q Vec3, t *Triangle, m float64) (Vec3, float64) {
 	pl := planeOf(t)
 	da, ea, ok1 := pl.value(t, p)
 	db, eb, ok2 := pl.value(t, q)
+	sp := Orient3D(t[0], t[1], t[2], p)
 	if ok1 && ok2 {
-		if x, bound, ok := rootPoint(p, q, da, ea, db, eb, Orient3D(t[0], t[1], t[2], p)); ok && bound <= fastBound*m {
+		if x, bound, ok := rootPoint(p, q, da, ea, db, eb, sp); ok && bound <= fastBound*m {
+			return x, bound
+		}
+	}
+	// Again with α and β from exact expansions, rounded.
+	if da, ea, db, eb, ok := planeValuesExp(t, p, q); ok {
+		if x, bound, ok := rootPoint(p, q, da, ea, db, eb, sp); ok && bound <= fastBound*m {
 			return x, bound
 		}
 	}
 	return edgePlaneExact(p, q, t)
+}
+
+// planeValuesExp returns the values of Orient3D(t0, t1, t2, x) for x = p
+// and x = q, both multiplied by one positive power of two (which leaves
+// their ratio alone), with bounds on their errors, computed as exact
+// expansions (no allocation) and rounded; ok is false when the coordinates
+// cannot be scaled into the range where the expansions are exact.
+func planeValuesExp(t *Triangle, p, q Vec3) (da, ea, db, eb float64, ok bool) {
+	a, b, c := t[0], t[1], t[2]
+	xs := [15]float64{a.X, a.Y, a.Z, b.X, b.Y, b.Z, c.X, c.Y, c.Z, p.X, p.Y, p.Z, q.X, q.Y, q.Z}
+	if !inSafeRange(xs[:]...) {
+		s, ok := safeScale(xs[:]...)
+		if !ok {
+			return 0, 0, 0, 0, false
+		}
+		a, b, c, p, q = a.Scale(s), b.Scale(s), c.Scale(s), p.Scale(s), q.Scale(s)
+	}
+	da, ea = orient3DApprox(a, b, c, p)
+	db, eb = orient3DApprox(a, b, c, q)
+	return da, ea, db, eb, true
+}
+
+// orient3DApprox returns the Orient3D determinant of coordinates in the
+// safe range, rounded from its exact expansion over the raw coordinates
+// (as orient3DExact), and a bound on its error.
+func orient3DApprox(a, b, c, d Vec3) (float64, float64) {
+	var e exact.Expansion
+	det3 := func(s float64, p, q, r Vec3) {
+		e.AddProd3(s, p.X, q.Y, r.Z)
+		e.AddProd3(-s, p.X, q.Z, r.Y)
+		e.AddProd3(s, p.Y, q.Z, r.X)
+		e.AddProd3(-s, p.Y, q.X, r.Z)
+		e.AddProd3(s, p.Z, q.X, r.Y)
+		e.AddProd3(-s, p.Z, q.Y, r.X)
+	}
+	det3(1, b, c, d)
+	det3(-1, a, c, d)
+	det3(1, a, b, d)
+	det3(-1, a, b, c)
+	return e.Approx()
+}
+
+// orient2Approx returns the Orient2D determinant of coordinates in the safe
+// range, rounded from its exact expansion over the raw coordinates (as
+// orient2DExact), and a bound on its error.
+func orient2Approx(ax, ay, bx, by, cx, cy float64) (float64, float64) {
+	var e exact.Expansion
+	e.AddProd2(1, bx, cy)
+	e.AddProd2(-1, bx, ay)
+	e.AddProd2(-1, ax, cy)
+	e.AddProd2(-1, by, cx)
+	e.AddProd2(1, by, ax)
+	e.AddProd2(1, ay, cx)
+	return e.Approx()
 }
 
 // crossPoint2 returns the point where the segment [p, q] meets the line
@@ -495,8 +558,22 @@ func crossPoint2(p, q, r, s Vec3, k int, m float64) (Vec3, float64) {
 	pp, pq, pr, ps := project(p, k), project(q, k), project(r, k), project(s, k)
 	da, ea, ok1 := orient2Value(pr, ps, pp)
 	db, eb, ok2 := orient2Value(pr, ps, pq)
+	sp := orient2(pr, ps, pp)
 	if ok1 && ok2 {
-		if x, bound, ok := rootPoint(p, q, da, ea, db, eb, orient2(pr, ps, pp)); ok && bound <= fastBound*m {
+		if x, bound, ok := rootPoint(p, q, da, ea, db, eb, sp); ok && bound <= fastBound*m {
+			return x, bound
+		}
+	}
+	// Again with α and β from exact expansions, rounded.
+	xs := [8]float64{pr.x, pr.y, ps.x, ps.y, pp.x, pp.y, pq.x, pq.y}
+	sc, ok := 1.0, true
+	if !inSafeRange(xs[:]...) {
+		sc, ok = safeScale(xs[:]...)
+	}
+	if ok {
+		da, ea := orient2Approx(sc*pr.x, sc*pr.y, sc*ps.x, sc*ps.y, sc*pp.x, sc*pp.y)
+		db, eb := orient2Approx(sc*pr.x, sc*pr.y, sc*ps.x, sc*ps.y, sc*pq.x, sc*pq.y)
+		if x, bound, ok := rootPoint(p, q, da, ea, db, eb, sp); ok && bound <= fastBound*m {
 			return x, bound
 		}
 	}
@@ -600,8 +677,10 @@ func crossPoint2Exact(p, q, r, s Vec3, k int) (Vec3, float64) {
 // permanent of the exact one (Orient2D's analysis); when the sum of those
 // bounds is below 2⁻⁴⁶ of the computed normal's 1-norm (and nothing
 // underflows), the normalised float vector is within 2⁻⁴⁴ of the exact unit
-// normal. Otherwise (slivers, extreme magnitudes) the normal is computed
-// exactly and rounded. It returns the zero vector for a degenerate t.
+// normal. Otherwise (slivers, extreme magnitudes) the components are
+// computed as exact expansions and rounded (no allocation), or, when the
+// coordinates' magnitudes span too much for those, with math/big. It
+// returns the zero vector for a degenerate t.
 func unitNormal(t *Triangle) Vec3 {
 	ux, uy, uz := t[1].X-t[0].X, t[1].Y-t[0].Y, t[1].Z-t[0].Z
 	vx, vy, vz := t[2].X-t[0].X, t[2].Y-t[0].Y, t[2].Z-t[0].Z
@@ -613,6 +692,23 @@ func unitNormal(t *Triangle) Vec3 {
 	n1 := math.Abs(n.X) + math.Abs(n.Y) + math.Abs(n.Z)
 	if n1 >= 0x1p-900 && !math.IsInf(perm, 0) && errBound2*perm <= 0x1p-46*n1 {
 		return n.Unit()
+	}
+	// Again with the components from exact expansions, rounded (scaled
+	// by one power of two, which leaves the direction alone).
+	a, b, c := t[0], t[1], t[2]
+	xs := [9]float64{a.X, a.Y, a.Z, b.X, b.Y, b.Z, c.X, c.Y, c.Z}
+	sc, ok := 1.0, true
+	if !inSafeRange(xs[:]...) {
+		sc, ok = safeScale(xs[:]...)
+		a, b, c = a.Scale(sc), b.Scale(sc), c.Scale(sc)
+	}
+	if ok {
+		nx, ex := orient2Approx(a.Y, a.Z, b.Y, b.Z, c.Y, c.Z)
+		ny, ey := orient2Approx(a.Z, a.X, b.Z, b.X, c.Z, c.X)
+		nz, ez := orient2Approx(a.X, a.Y, b.X, b.Y, c.X, c.Y)
+		if m := math.Abs(nx) + math.Abs(ny) + math.Abs(nz); m > 0 && ex+ey+ez <= 0x1p-46*m {
+			return Vec3{nx, ny, nz}.Unit()
+		}
 	}
 	return unitNormalExact(t)
 }
