@@ -577,3 +577,46 @@ func TestContactsAllocs(t *testing.T) {
 		}
 	}
 }
+
+// unweld returns m with every triangle on vertices of its own (a soup
+// repeating the positions).
+func unweld(m *mesh.TriMesh) *mesh.TriMesh {
+	out := &mesh.TriMesh{}
+	for i := range m.Tris {
+		n := int32(len(out.Verts))
+		t := m.Triangle(i)
+		out.Verts = append(out.Verts, t[0], t[1], t[2])
+		out.Tris = append(out.Tris, [3]int32{n, n + 1, n + 2})
+	}
+	return out
+}
+
+// TestContactsUnwelded: the patches of welded meshes and of the same
+// meshes as soups (every triangle on vertices of its own, at the same
+// positions) are the same, contact for contact.
+func TestContactsUnwelded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 6))
+	torus := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 600))
+	box := gen.Must(gen.Box(geom.AABB{Min: geom.V(-0.4, -0.4, -0.4), Max: geom.V(0.4, 0.4, 0.4)}, 2))
+	welded := [2]*collide.Model{mustBuild(t, torus, collide.BVDefault), mustBuild(t, box, collide.BVDefault)}
+	soup := [2]*collide.Model{mustBuild(t, unweld(torus), collide.BVDefault), mustBuild(t, unweld(box), collide.BVDefault)}
+	o := collide.QueryOptions{All: true, Patches: true}
+	patches, contacts := 0, 0
+	for i := range 30 {
+		pose := randomPose(rng, 1)
+		a := 2 * math.Pi * rng.Float64()
+		pose.T = geom.V(math.Cos(a), math.Sin(a), 0.3*rng.NormFloat64())
+		w := mustCheck(t, welded[0], welded[1], pose, o)
+		s := mustCheck(t, soup[0], soup[1], pose, o)
+		if d := diffContacts(w, s); d != "" {
+			t.Errorf("pose %d: welded and soup differ: %s", i, d)
+		}
+		patches += len(w.Patches)
+		contacts += len(w.Contacts)
+	}
+	// The crossings' curves join: far fewer patches than contacts.
+	if patches == 0 || 5*patches > contacts {
+		t.Errorf("%d patches of %d contacts", patches, contacts)
+	}
+	t.Logf("%d patches of %d contacts", patches, contacts)
+}
