@@ -41,6 +41,17 @@ const view = {
   triangles: [],
   error: null,
   setStep: (n) => show(n),
+  // curves, the segments of the intersection curves drawn at the step
+  // shown (each 6 numbers, plus the origin: curve(i)); normals, the
+  // normals drawn (at each contact patch); focus, the box of both
+  // (relative to the origin) or null; framed, whether the camera was
+  // pointed at it (?frame=contact).
+  curves: 0,
+  curve: (i) => [...curveLines.geometry.getAttribute('position').array.slice(6 * i, 6 * i + 6)]
+    .map((x, j) => x + rec.origin[j % 3]),
+  normals: 0,
+  focus: null,
+  framed: false,
   // timings, in ms: fetching the recording's description, its meshes and
   // poses, making the scene and drawing the first step; step, the last
   // step's show.
@@ -118,11 +129,15 @@ function setMatrix(m, a, i) {
 const STATIC = new THREE.Color(0x8a939e);
 const MOVING = [0x4aa3ff, 0x34c759, 0xaf52de, 0xff9f0a, 0x5ac8fa, 0xff2d55].map((c) => new THREE.Color(c));
 const HIT_A = new THREE.Color(0xff3b30), HIT_B = new THREE.Color(0xffd60a);
+// The colours of the intersection curves and of the contact normals.
+const CURVE = new THREE.Color(0x00ffe0), NORMAL = new THREE.Color(0xff5cf4);
+// frameContact: the camera looks at each step's contact region (?frame=contact).
+const frameContact = new URLSearchParams(location.search).get('frame') === 'contact';
 
 let rec, poses, meshes = [], current = 0;
 const instances = []; // by object: {mesh, index}: its instanced mesh and its instance
 const matrices = []; // by object: its pose at the step shown, the 12 numbers
-let renderer, scene, camera, controls, overlay, dots, chart;
+let renderer, scene, camera, controls, overlay, dots, chart, curveLines, normalLines;
 let sceneRadius = 1, followRadius = 0; // the radii of everything and of the followed object
 const stepCache = new Map();
 let shownPairs = []; // [a, e, b, f] by pair highlighted
@@ -236,7 +251,19 @@ function build() {
   }));
   marked.renderOrder = 3;
   marked.visible = false;
-  scene.add(overlay, dots, marked);
+  // The intersection curves and the contact normals, drawn over
+  // everything.
+  curveLines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({
+    color: CURVE, depthTest: false, transparent: true,
+  }));
+  curveLines.renderOrder = 4;
+  curveLines.frustumCulled = false;
+  normalLines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({
+    color: NORMAL, depthTest: false, transparent: true,
+  }));
+  normalLines.renderOrder = 5;
+  normalLines.frustumCulled = false;
+  scene.add(overlay, dots, marked, curveLines, normalLines);
 
   // A click (not a drag) picks.
   let down;
@@ -301,7 +328,9 @@ async function show(n) {
     instances[o].mesh.instanceMatrix.needsUpdate = true;
   });
   highlight(st);
+  drawContacts(st);
   if ($('follow').checked) follow(false);
+  else if (frameContact && st.focus) frameOn(st.focus);
   $('slider').value = n;
   $('s-step').textContent = `${n} of ${rec.steps - 1}`;
   $('s-pairs').textContent = st.pairs.toLocaleString('en') + (st.truncated ? ' (more not kept)' : '');
@@ -354,6 +383,48 @@ function highlight(st) {
   view.highlighted = { pairs: st.pairs, triangles: v / 9 };
   listPairs();
   mark(-1);
+}
+
+// contactSize is the size of the step's contact region: the diagonal of
+// its focus box, at least a two-hundredth of the scene's radius (a contact
+// at a point has none).
+function contactSize(st) {
+  if (!st.focus) return sceneRadius / 200;
+  const d = new THREE.Vector3(...st.focus.max).distanceTo(new THREE.Vector3(...st.focus.min));
+  return Math.max(d, sceneRadius / 200);
+}
+
+// drawContacts draws step st's intersection curves and, at each contact
+// patch, its normal as a line a third of the contact region's size long.
+function drawContacts(st) {
+  const curves = st.curves || [], normals = st.normals || [];
+  curveLines.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(curves), 3));
+  const len = contactSize(st) / 3, seg = new Float32Array(normals.length);
+  for (let i = 0; i + 5 < normals.length; i += 6) {
+    for (let j = 0; j < 3; j++) {
+      seg[i + j] = normals[i + j];
+      seg[i + 3 + j] = normals[i + j] + len * normals[i + 3 + j];
+    }
+  }
+  normalLines.geometry.setAttribute('position', new THREE.BufferAttribute(seg, 3));
+  view.curves = curves.length / 6;
+  view.normals = normals.length / 6;
+  view.focus = st.focus || null;
+}
+
+// frameOn points the camera at box (relative to the origin) grown by half
+// its size, from the direction it looks now, so that the contact region
+// fills the view.
+function frameOn(box) {
+  const min = new THREE.Vector3(...box.min), max = new THREE.Vector3(...box.max);
+  const centre = min.clone().add(max).multiplyScalar(0.5);
+  const r = Math.max(0.75 * max.distanceTo(min), sceneRadius / 200);
+  const dir = camera.position.clone().sub(controls.target).normalize();
+  const fov = THREE.MathUtils.degToRad(camera.fov) / 2;
+  controls.target.copy(centre);
+  camera.position.copy(centre).addScaledVector(dir, r / Math.sin(Math.min(fov, Math.atan(Math.tan(fov) * camera.aspect))));
+  controls.update();
+  view.framed = true;
 }
 
 const objectName = (o) => rec.objects[o].name || `object ${o}`;
@@ -465,7 +536,7 @@ function setupControls() {
   const slider = $('slider');
   slider.max = rec.steps - 1;
   const f = new URLSearchParams(location.search).get('follow');
-  $('follow').checked = f === null ? rec.moving.length === 1 : f === '1';
+  $('follow').checked = f === null ? rec.moving.length === 1 && !frameContact : f === '1';
   $('follow').disabled = rec.moving.length === 0;
   $('follow').addEventListener('change', () => {
     if ($('follow').checked) follow(true);
