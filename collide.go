@@ -320,6 +320,10 @@ type Query struct {
 	// max is the query's MaxPairs; truncated says that it found more.
 	max       int
 	truncated bool
+	// cs and pt hold the contacts and patches of the last query that asked
+	// for them.
+	cs contactSet
+	pt patchScratch
 }
 
 var queryPool = sync.Pool{New: func() any { return new(Query) }}
@@ -346,16 +350,19 @@ func Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
 	q := queryPool.Get().(*Query)
 	r, err := q.Check(env, fly, pose, o)
 	r.Pairs = slices.Clone(r.Pairs)
+	r.Contacts, r.Patches = cloneContacts(r.Contacts), clonePatches(r.Patches)
 	if r.Pairs == nil {
 		r.Pairs = []Pair{}
 	}
 	q.ps = bvh.PairState{} // the pair's state is no other pair's, nor kept alive by the pool
+	q.cs.list = q.cs.list[:0]
 	queryPool.Put(q)
 	return r, err
 }
 
 // Check is like the function Check, but reuses q's buffers: the returned
-// Pairs are valid until q's next query.
+// Pairs (and Contacts and Patches, with their slices) are valid until q's
+// next query.
 func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
 	if q.hit == nil {
 		q.hit = func(p Pair) bool {
@@ -371,7 +378,11 @@ func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, 
 	st, err := q.Each(env, fly, pose, o, q.hit)
 	slices.SortFunc(q.pairs, ComparePairs)
 	maybe := len(q.pairs) == 0 && o.Pending != nil && !o.Pending.Done()
-	return Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}, err
+	r := Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}
+	if err == nil && (o.Contacts || o.Patches) {
+		r.Contacts, r.Patches = q.fillContacts(env, fly, pose, geom.Identity(), o)
+	}
+	return r, err
 }
 
 // Each calls fn for every pair in contact, in no particular order, until fn
