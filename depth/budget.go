@@ -1,6 +1,7 @@
 package depth
 
 import (
+	"context"
 	"math"
 	"time"
 
@@ -8,9 +9,10 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
-// This file is the search's budget (Options.Budget): the steps it counts,
-// the clock it looks at, and the answer of a search the budget stopped,
-// whose bounds are those found so far, still certified.
+// This file is the search's budget (Options.Budget and the context of
+// TranslationContext): the steps it counts, the clock and the context it
+// looks at, and the answer of a search the budget stopped, whose bounds are
+// those found so far, still certified.
 
 // lateEvery is how many iterations of a long loop between two steps (the
 // sweep of triangle pairs, the convexity and separating-axis loops) pass
@@ -20,14 +22,15 @@ const lateEvery = 256
 // step takes one test off the budget before an exact step of the search
 // (a separation certificate, a point classification, the contact query
 // that seeds Lower): it returns false, and the search is stopped, when the
-// budget has run out. The deadline is looked at every step: each costs a
-// pass over a solid's triangles, far more than reading the clock.
+// budget has run out or the context is done. The deadline and the context
+// are looked at every step: each costs a pass over a solid's triangles,
+// far more than reading the clock.
 func (q *query) step() bool {
 	if q.stopped {
 		return false
 	}
 	b := q.o.Budget
-	if b.Tests > 0 && q.st.Tests >= b.Tests || !b.Deadline.IsZero() && !time.Now().Before(b.Deadline) {
+	if b.Tests > 0 && q.st.Tests >= b.Tests || !b.Deadline.IsZero() && !time.Now().Before(b.Deadline) || q.cancelled() {
 		q.stopped = true
 		return false
 	}
@@ -35,20 +38,44 @@ func (q *query) step() bool {
 	return true
 }
 
-// late reports whether the search is stopped, looking at the deadline
-// every lateEvery calls: for the long loops that take no step.
+// late reports whether the search is stopped, looking at the deadline and
+// the context every lateEvery calls: for the long loops that take no step.
 func (q *query) late() bool {
 	if q.stopped {
 		return true
 	}
-	if q.o.Budget.Deadline.IsZero() {
+	if q.o.Budget.Deadline.IsZero() && q.done == nil {
 		return false
 	}
 	// The first call looks, then every lateEvery-th.
-	if q.lateN++; q.lateN%lateEvery == 1 && !time.Now().Before(q.o.Budget.Deadline) {
+	if q.lateN++; q.lateN%lateEvery == 1 &&
+		(!q.o.Budget.Deadline.IsZero() && !time.Now().Before(q.o.Budget.Deadline) || q.cancelled()) {
 		q.stopped = true
 	}
 	return q.stopped
+}
+
+// cancelled reports whether the query's context is done.
+func (q *query) cancelled() bool {
+	if q.done == nil {
+		return false
+	}
+	select {
+	case <-q.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// withContext makes ctx's deadline, if earlier, the budget's: the exact
+// contact queries of the search then stop at it too (they do not look at
+// the context itself).
+func withContext(ctx context.Context, o Options) Options {
+	if d, ok := ctx.Deadline(); ok && (o.Budget.Deadline.IsZero() || d.Before(o.Budget.Deadline)) {
+		o.Budget.Deadline = d
+	}
+	return o
 }
 
 // checkBudget is the budget of the exact contact queries of the search:

@@ -1,10 +1,12 @@
 package depth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
@@ -114,23 +116,71 @@ type Result struct {
 // ErrInvalid or collide.ErrInvalidPose). When both meshes are convex the
 // answer is exact (Lower = PD, Exact); otherwise Lower and Upper are
 // certified bounds found by the search that o tunes, within o.Budget.
+//
+// Translation is TranslationContext with context.Background().
 func Translation(env, fly *collide.Model, pose geom.Pose, o Options) (Result, error) {
+	return TranslationContext(context.Background(), env, fly, pose, o)
+}
+
+// TranslationContext is Translation stopped by ctx as by o.Budget: the
+// search looks at ctx where it looks at the budget's deadline (before each
+// exact step and every 256 iterations of the loops between steps), and
+// ctx's deadline, if earlier than o.Budget.Deadline, stops the exact
+// contact queries within the search too. When ctx stops the search it
+// returns the bounds certified so far (Result.Stopped, as a budget's stop
+// leaves them) and an error wrapping ctx.Err().
+func TranslationContext(ctx context.Context, env, fly *collide.Model, pose geom.Pose, o Options) (Result, error) {
+	q, err := prepare(ctx, env, fly, pose, o)
+	if err != nil {
+		return Result{}, err
+	}
+	r, err := q.run()
+	return r, q.ctxError(r.Stopped, err)
+}
+
+// prepare checks the input of a query and sets it up.
+func prepare(ctx context.Context, env, fly *collide.Model, pose geom.Pose, o Options) (*query, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("depth: nil context: %w", ErrInvalid)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("depth: %w", err)
+	}
 	if env == nil || fly == nil {
-		return Result{}, fmt.Errorf("depth: nil model: %w", ErrInvalid)
+		return nil, fmt.Errorf("depth: nil model: %w", ErrInvalid)
 	}
 	if err := fly.CheckPose(pose); err != nil {
-		return Result{}, fmt.Errorf("depth: %w", err)
+		return nil, fmt.Errorf("depth: %w", err)
 	}
 	ta, err := checkMesh(env.Mesh(), "env")
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	tb, err := checkMesh(fly.Mesh(), "fly")
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
-	q := newQuery(env, fly, pose, ta, tb, o.withDefaults())
-	return q.run()
+	q := newQuery(env, fly, pose, ta, tb, withContext(ctx, o.withDefaults()))
+	q.ctx, q.done = ctx, ctx.Done()
+	return q, nil
+}
+
+// ctxError returns err, or, when the search stopped and the context is
+// done, an error wrapping the context's.
+func (q *query) ctxError(stopped bool, err error) error {
+	if err != nil || !stopped && !q.stopped {
+		return err
+	}
+	cerr := q.ctx.Err()
+	if d, ok := q.ctx.Deadline(); cerr == nil && ok && !time.Now().Before(d) {
+		// The deadline, the budget's too, passed; the context's timer
+		// may not have fired yet.
+		cerr = context.DeadlineExceeded
+	}
+	if cerr != nil {
+		return fmt.Errorf("depth: search stopped: %w", cerr)
+	}
+	return nil
 }
 
 type query struct {
@@ -155,6 +205,10 @@ type query struct {
 	stopped bool
 	lateN   int
 	pend    collide.Pending
+	// ctx, if not nil, stops the search when done is closed
+	// (TranslationContext); done is nil when it never is.
+	ctx  context.Context
+	done <-chan struct{}
 }
 
 func newQuery(env, fly *collide.Model, pose geom.Pose, ta, tb *topo, o Options) *query {

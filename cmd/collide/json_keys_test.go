@@ -55,6 +55,7 @@ func TestJSONKeysSnakeCase(t *testing.T) {
 		{"check", "--json", "--all", "--contacts", "--poses", poses, "gen:icosphere", "gen:torus"},
 		{"check", "--json", "--contacts", "--eps", "0.01", "--poses", poses, "gen:icosphere", "gen:torus"},
 		{"distance", "--json", "--poses", poses, "gen:icosphere", "gen:torus"},
+		{"distance", "--json", "--signed", "--poses", poses, "gen:box", "gen:box"},
 		{"ccd", "--summary", ccdFile},
 		{"world", "--json", "--steps", "3", "builtin:brownian", "--n", "20"},
 		{"world", "--json", "--steps", "3", "builtin:fall", "--n", "10"},
