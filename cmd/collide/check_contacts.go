@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/depth"
 	"github.com/collide3d/collide/geom"
 )
 
@@ -86,11 +87,14 @@ func checkContacts(e *env, o *checkOptions, poses []geom.Pose, envModel, flyMode
 
 // patchDepths fills the depth interval of each patch of a pose (fly at
 // flyPose against env at envPose) where it can be certified: for closed
-// meshes, package depth's PatchDepths. Until that lands, it leaves every
-// patch's DepthKnown false ("depth": null).
+// meshes, package depth's PatchDepths with its default options. A patch
+// whose depth could not be certified, or all of them when a mesh is not
+// closed, keep DepthKnown false ("depth": null).
 func patchDepths(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *collide.Model, flyPose geom.Pose, patches []collide.Patch) error {
-	_, _, _, _, _, _ = ctx, env, envPose, fly, flyPose, patches
-	return nil
+	if len(patches) == 0 {
+		return nil
+	}
+	return depth.PatchDepths(ctx, env, envPose, fly, flyPose, patches, depth.Options{})
 }
 
 // appendContactsJSON appends the line of check --contacts --json for pose

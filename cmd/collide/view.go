@@ -55,9 +55,9 @@ objects: the models drawn with three.js (embedded: nothing is
 fetched from the network), a slider and play/pause over the steps, the
 triangles in contact at each step highlighted (the two triangles of every
 pair, drawn through everything, with a dot at each pair), the intersection
-curves (cyan: each crossing's segment, each coplanar overlap's outline)
-and a normal at each contact patch (magenta, from the environment towards
-the moving object), computed from the library's contacts, the step's
+curves (magenta: each crossing's segment, each coplanar overlap's
+outline) and a normal at each contact patch (a cyan arrow, from the
+environment towards the moving object), computed from the library's contacts, the step's
 figures (pairs, query time, bounding-volume and triangle tests) and the
 query time of every step in a chart with the step shown marked. The page
 gets the meshes and poses as binary, so environments of 10^6 triangles load

@@ -544,8 +544,8 @@ func FuzzQuoteWords(f *testing.F) {
 }
 
 // curvePixels counts the pixels of img drawn in the colour of the
-// intersection curves (view.js CURVE, 0x00ffe0) and of the contact
-// normals (NORMAL, 0xff5cf4).
+// intersection curves (view.js CURVE, 0xff2bd6) and of the contact
+// normals (NORMAL, 0x00ffff).
 func curvePixels(img image.Image) (curves, normals int) {
 	r := img.Bounds()
 	for y := r.Min.Y; y < r.Max.Y; y++ {
@@ -556,10 +556,10 @@ func curvePixels(img image.Image) (curves, normals int) {
 				d := func(a, b uint32) uint32 { return max(a, b) - min(a, b) }
 				return d(cr, r) < 40 && d(cg, g) < 40 && d(cb, b) < 40
 			}
-			if near(0x00, 0xff, 0xe0) {
+			if near(0xff, 0x2b, 0xd6) {
 				curves++
 			}
-			if near(0xff, 0x5c, 0xf4) {
+			if near(0x00, 0xff, 0xff) {
 				normals++
 			}
 		}

@@ -129,8 +129,10 @@ function setMatrix(m, a, i) {
 const STATIC = new THREE.Color(0x8a939e);
 const MOVING = [0x4aa3ff, 0x34c759, 0xaf52de, 0xff9f0a, 0x5ac8fa, 0xff2d55].map((c) => new THREE.Color(c));
 const HIT_A = new THREE.Color(0xff3b30), HIT_B = new THREE.Color(0xffd60a);
-// The colours of the intersection curves and of the contact normals.
-const CURVE = new THREE.Color(0x00ffe0), NORMAL = new THREE.Color(0xff5cf4);
+// The colours of the intersection curves and of the contact normals:
+// magenta against the red and yellow of the pairs and the models' blues,
+// cyan for the normals.
+const CURVE = new THREE.Color(0xff2bd6), NORMAL = new THREE.Color(0x00ffff);
 // frameContact: the camera looks at each step's contact region (?frame=contact).
 const frameContact = new URLSearchParams(location.search).get('frame') === 'contact';
 
@@ -138,6 +140,7 @@ let rec, poses, meshes = [], current = 0;
 const instances = []; // by object: {mesh, index}: its instanced mesh and its instance
 const matrices = []; // by object: its pose at the step shown, the 12 numbers
 let renderer, scene, camera, controls, overlay, dots, chart, curveLines, normalLines;
+let curveTubes, normalShafts, normalHeads; // the curves and normals drawn thick (instanced)
 let sceneRadius = 1, followRadius = 0; // the radii of everything and of the followed object
 const stepCache = new Map();
 let shownPairs = []; // [a, e, b, f] by pair highlighted
@@ -264,6 +267,13 @@ function build() {
   normalLines.renderOrder = 5;
   normalLines.frustumCulled = false;
   scene.add(overlay, dots, marked, curveLines, normalLines);
+  // Lines are one pixel wide in WebGL: the curves and normals are drawn
+  // again as thin cylinders (and cones at the normals' tips), their
+  // width a fraction of the contact region's size, which read when the
+  // camera is near the contact; the lines keep them visible from afar.
+  curveTubes = new Instanced(new THREE.CylinderGeometry(1, 1, 1, 8, 1, true), CURVE, 4);
+  normalShafts = new Instanced(new THREE.CylinderGeometry(1, 1, 1, 8, 1, true), NORMAL, 5);
+  normalHeads = new Instanced(new THREE.ConeGeometry(1, 1, 12), NORMAL, 5);
 
   // A click (not a drag) picks.
   let down;
@@ -394,19 +404,66 @@ function contactSize(st) {
   return Math.max(d, sceneRadius / 200);
 }
 
+// Instanced draws copies of a geometry whose axis is y from -1/2 to 1/2
+// (a cylinder, a cone) along segments, over everything.
+class Instanced {
+  constructor(geometry, colour, order) {
+    this.geometry = geometry;
+    this.material = new THREE.MeshBasicMaterial({ color: colour, depthTest: false, transparent: true });
+    this.order = order;
+    this.mesh = null;
+    this.grow(64);
+  }
+
+  grow(n) {
+    if (this.mesh) scene.remove(this.mesh);
+    this.mesh = new THREE.InstancedMesh(this.geometry, this.material, n);
+    this.mesh.renderOrder = this.order;
+    this.mesh.frustumCulled = false;
+    this.mesh.count = 0;
+    scene.add(this.mesh);
+  }
+
+  // set draws one copy along each segment of segs (6 numbers each: from,
+  // to), r wide.
+  set(segs, r) {
+    const n = Math.floor(segs.length / 6);
+    if (n > this.mesh.instanceMatrix.count) this.grow(Math.max(n, 2 * this.mesh.instanceMatrix.count));
+    const a = new THREE.Vector3(), b = new THREE.Vector3(), d = new THREE.Vector3(), y = new THREE.Vector3(0, 1, 0);
+    const q = new THREE.Quaternion(), m = new THREE.Matrix4(), sc = new THREE.Vector3();
+    for (let i = 0; i < n; i++) {
+      a.fromArray(segs, 6 * i);
+      b.fromArray(segs, 6 * i + 3);
+      d.subVectors(b, a);
+      const len = d.length();
+      q.setFromUnitVectors(y, len > 0 ? d.divideScalar(len) : y);
+      m.compose(a.add(b).multiplyScalar(0.5), q, sc.set(r, len, r));
+      this.mesh.setMatrixAt(i, m);
+    }
+    this.mesh.count = n;
+    this.mesh.instanceMatrix.needsUpdate = true;
+  }
+}
+
 // drawContacts draws step st's intersection curves and, at each contact
-// patch, its normal as a line a third of the contact region's size long.
+// patch, its normal as an arrow a third of the contact region's size long.
 function drawContacts(st) {
   const curves = st.curves || [], normals = st.normals || [];
   curveLines.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(curves), 3));
-  const len = contactSize(st) / 3, seg = new Float32Array(normals.length);
+  const size = contactSize(st), len = size / 3, seg = new Float32Array(normals.length), head = new Float32Array(normals.length);
   for (let i = 0; i + 5 < normals.length; i += 6) {
     for (let j = 0; j < 3; j++) {
-      seg[i + j] = normals[i + j];
-      seg[i + 3 + j] = normals[i + j] + len * normals[i + 3 + j];
+      const p = normals[i + j], n = normals[i + 3 + j];
+      seg[i + j] = p;
+      seg[i + 3 + j] = p + 0.75 * len * n;
+      head[i + j] = p + 0.75 * len * n;
+      head[i + 3 + j] = p + len * n;
     }
   }
   normalLines.geometry.setAttribute('position', new THREE.BufferAttribute(seg, 3));
+  curveTubes.set(curves, size / 150);
+  normalShafts.set(seg, size / 300);
+  normalHeads.set(head, size / 60);
   view.curves = curves.length / 6;
   view.normals = normals.length / 6;
   view.focus = st.focus || null;
