@@ -43,9 +43,11 @@
 // facade's contacts and patches (collide.QueryOptions{Patches: true}) at
 // the step's poses, with the recording's tolerance: each crossing's or
 // touch's segment, each coplanar overlap's polygon outline, and each
-// patch's point and normal. For models without Built they are the
-// recorded pairs' contacts one by one (geom.TriTriContact), each contact's
-// normal at the centre of its points. The page draws the curves over the
+// patch's point and normal. For models without Built, and where that
+// query finds other pairs than the step recorded (a first-contact
+// recording, pairs bounded by MaxPairs), they are the recorded pairs'
+// contacts one by one (geom.TriTriContact), each contact's normal at the
+// centre of its points: what is drawn is always the highlighted pairs'. The page draws the curves over the
 // surfaces (no depth test) in a contrasting colour, and the normals as
 // short lines scaled to the contact region. ?frame=contact (what
 // collide view --snapshot asks) points the camera at focus grown by a

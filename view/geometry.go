@@ -1,6 +1,8 @@
 package view
 
 import (
+	"slices"
+
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
 )
@@ -23,13 +25,17 @@ type stepGeometry struct {
 
 // geometry computes step n's stepGeometry relative to origin o. A pair of
 // objects whose models were both built (Model.Built) gets the facade's
-// contacts and patches at the step's poses: each contact's segment, or its
-// coplanar polygon's outline, and each patch's normal. Otherwise the
-// pairs recorded are met one by one (geom.TriTriContact, the triangles
-// placed by their objects' poses) and each contact's normal is drawn at
-// the centre of its points. Contacts of kind Apart (a tolerance's pairs
-// that do not touch) draw nothing: they have no intersection.
-func (r *Recording) geometry(n int, o geom.Vec3) (*stepGeometry, error) {
+// contacts and patches at the step's poses, with the recording's
+// tolerance: each contact's segment, or its coplanar polygon's outline,
+// and each patch's normal. Where that query cannot be run (models that do
+// not fly together) or finds other pairs than those recorded (a
+// first-contact recording, pairs bounded by MaxPairs), and for models not
+// built, the pairs recorded are met one by one (geom.TriTriContact, the
+// triangles placed by their objects' poses) and each contact's normal is
+// drawn at the centre of its points. Contacts of kind Apart (a
+// tolerance's pairs that do not touch) draw nothing: they have no
+// intersection.
+func (r *Recording) geometry(n int, o geom.Vec3) *stepGeometry {
 	g := &stepGeometry{Box: geom.EmptyAABB()}
 	st := &r.Steps[n]
 	for _, c := range st.Contacts {
@@ -37,24 +43,20 @@ func (r *Recording) geometry(n int, o geom.Vec3) (*stepGeometry, error) {
 		ma, mb := r.Models[r.Objects[c.A].Model], r.Models[r.Objects[c.B].Model]
 		if ma.Built != nil && mb.Built != nil {
 			q := collide.QueryOptions{All: true, Eps: r.Eps, Patches: true}
-			if st.Truncated {
-				q.MaxPairs = len(c.Pairs) // the pairs kept, as the recording did
-			}
 			res, err := contactsAt(ma.Built, pa, mb.Built, pb, q)
-			if err != nil {
-				return nil, err
-			}
-			for i := range res.Contacts {
-				k := &res.Contacts[i]
-				if k.Kind != geom.Apart {
-					g.addOutline(k.Points, pa, o)
+			if err == nil && samePairs(res.Pairs, c.Pairs) {
+				for i := range res.Contacts {
+					k := &res.Contacts[i]
+					if k.Kind != geom.Apart {
+						g.addOutline(k.Points, pa, o)
+					}
 				}
+				for i := range res.Patches {
+					p := &res.Patches[i]
+					g.addNormal(pa.Apply(p.Point), pa.ApplyVec(p.Normal), o)
+				}
+				continue
 			}
-			for i := range res.Patches {
-				p := &res.Patches[i]
-				g.addNormal(pa.Apply(p.Point), pa.ApplyVec(p.Normal), o)
-			}
-			continue
 		}
 		ta, tb := ma.Mesh, mb.Mesh
 		for _, p := range c.Pairs {
@@ -72,7 +74,19 @@ func (r *Recording) geometry(n int, o geom.Vec3) (*stepGeometry, error) {
 			g.addNormal(centre.Scale(1/float64(k.N)), k.Normal, o)
 		}
 	}
-	return g, nil
+	return g
+}
+
+// samePairs reports whether sorted (a query's pairs, ascending) holds the
+// same pairs as recorded, in any order.
+func samePairs(sorted, recorded []collide.Pair) bool {
+	if len(sorted) != len(recorded) {
+		return false
+	}
+	if slices.IsSortedFunc(recorded, collide.ComparePairs) {
+		return slices.Equal(sorted, recorded)
+	}
+	return slices.Equal(sorted, slices.SortedFunc(slices.Values(recorded), collide.ComparePairs))
 }
 
 // contactsAt runs the facade's query of b at pose pb against a at pose pa

@@ -11,6 +11,7 @@ import (
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 	"github.com/collide3d/collide/scene"
 	"github.com/collide3d/collide/world"
@@ -227,21 +228,7 @@ func TestStepGeometryUnbuilt(t *testing.T) {
 	o := v3(info.Origin)
 	var g stepGeometryJSON
 	getJSON(t, srv, "/step/0", &g)
-	var segs, normals []float64
-	for _, p := range res.Pairs {
-		k := geom.TriTriContact(floor.Triangle(int(p.Env)), pose.ApplyTriangle(tetra.Triangle(int(p.Fly))))
-		var pts []geom.Vec3
-		var c geom.Vec3
-		for i := range k.N {
-			pts = append(pts, k.Points[i].P)
-			c = c.Add(k.Points[i].P)
-		}
-		r := collide.Result{Contacts: []collide.Contact{{Kind: k.Kind, Points: pts}}}
-		s, _ := wantGeometry(&r, geom.Identity(), o)
-		segs = append(segs, s...)
-		c = c.Scale(1 / float64(k.N)).Sub(o)
-		normals = append(normals, c.X, c.Y, c.Z, k.Normal.X, k.Normal.Y, k.Normal.Z)
-	}
+	segs, normals := wantPairGeometry(floor, geom.Identity(), tetra, pose, res.Pairs, o)
 	if len(segs) == 0 || !equalFloats(g.Curves, segs) || !equalFloats(g.Normals, normals) {
 		t.Errorf("curves %v normals %v, want %v and %v", g.Curves, g.Normals, segs, normals)
 	}
@@ -300,5 +287,87 @@ func TestStepGeometryScene(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Error("no step in contact: the test tests nothing")
+	}
+}
+
+// wantPairGeometry is what a step's curves and normals should be when its
+// pairs are met one by one: each pair's contact (geom.TriTriContact of the
+// triangles of a at pa and b at pb), its segment or polygon outline and
+// its normal at the centre of its points, relative to o.
+func wantPairGeometry(a *mesh.TriMesh, pa geom.Pose, b *mesh.TriMesh, pb geom.Pose, pairs []collide.Pair, o geom.Vec3) (segs, normals []float64) {
+	for _, p := range pairs {
+		k := geom.TriTriContact(pa.ApplyTriangle(a.Triangle(int(p.Env))), pb.ApplyTriangle(b.Triangle(int(p.Fly))))
+		if k.Kind == geom.Apart {
+			continue
+		}
+		var pts []geom.Vec3
+		var c geom.Vec3
+		for i := range k.N {
+			pts = append(pts, k.Points[i].P)
+			c = c.Add(k.Points[i].P)
+		}
+		r := collide.Result{Contacts: []collide.Contact{{Kind: k.Kind, Points: pts}}}
+		s, _ := wantGeometry(&r, geom.Identity(), o)
+		segs = append(segs, s...)
+		c = c.Scale(1 / float64(k.N)).Sub(o)
+		normals = append(normals, c.X, c.Y, c.Z, k.Normal.X, k.Normal.Y, k.Normal.Z)
+	}
+	return segs, normals
+}
+
+// TestStepGeometryFirstContact: a first-contact recording keeps one pair a
+// step; the page draws that pair's contact, not every pair's.
+func TestStepGeometryFirstContact(t *testing.T) {
+	envMesh := gen.Must(gen.Tetrahedra(150, geom.AABB{Max: geom.Vec3{X: 4, Y: 4, Z: 4}}, 0.3, 3))
+	flyMesh := gen.Must(gen.Icosphere(geom.Vec3{}, 0.6, 320))
+	env, err := collide.Build(envMesh, collide.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fly, err := collide.Build(flyMesh, collide.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := flight.NewBilliard(flight.BilliardConfig{Start: geom.Vec3{X: 2, Y: 2, Z: 2}, Bounds: envMesh.Bounds(), Speed: 0.05, Spin: 0.02, Turn: 0.3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := RecordFlight("test", env, fly, b, flight.Options{Steps: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Handler(rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var info struct {
+		Origin [3]float64 `json:"origin"`
+	}
+	getJSON(t, srv, "/recording.json", &info)
+	o := v3(info.Origin)
+	checked := 0
+	for n := range rec.Steps {
+		if len(rec.Steps[n].Contacts) == 0 {
+			continue
+		}
+		var g stepGeometryJSON
+		getJSON(t, srv, fmt.Sprintf("/step/%d", n), &g)
+		pairs := rec.Steps[n].Contacts[0].Pairs
+		all, err := collide.Check(env, fly, rec.Pose(n, 1), collide.QueryOptions{All: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all.Pairs) > len(pairs) {
+			checked++
+		}
+		segs, normals := wantPairGeometry(envMesh, geom.Identity(), flyMesh, rec.Pose(n, 1), pairs, o)
+		if !equalFloats(g.Curves, segs) || !equalFloats(g.Normals, normals) {
+			t.Errorf("step %d: %d segments and %d normals for the recorded pair %v; want %d and %d", n, len(g.Curves)/6, len(g.Normals)/6, pairs, len(segs)/6, len(normals)/6)
+		}
+	}
+	if checked == 0 {
+		t.Error("no step has more pairs than the one recorded: the test tests nothing")
 	}
 }

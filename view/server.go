@@ -91,12 +91,7 @@ func Handler(r *Recording, o Options) (http.Handler, error) {
 			return
 		}
 		j := stepJSON(n, &s.r.Steps[n])
-		g, err := s.r.geometry(n, s.origin)
-		if err != nil {
-			http.Error(w, fmt.Sprintf("step %d: the contacts' geometry: %v", n, err), http.StatusInternalServerError)
-			return
-		}
-		j.setGeometry(g)
+		j.setGeometry(s.r.geometry(n, s.origin))
 		writeJSON(w, j)
 	})
 	s.mux = mux
