@@ -1,8 +1,9 @@
 // Package view serves a web page that plays recorded motions of models and
 // shows where they touch: the models drawn with three.js, a slider and
 // play/pause over the steps, the triangles in contact at each step
-// highlighted, each step's figures and a chart of the query time with the
-// step shown marked. `collide view` serves it; package view/headless
+// highlighted with the intersection curves and contact normals (see
+// Contact geometry), each step's figures and a chart of the query time
+// with the step shown marked. `collide view` serves it; package view/headless
 // renders it to PNG.
 //
 // A Recording holds the models, the objects that show them, and per step
