@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 	"github.com/collide3d/collide/internal/testgeom"
 )
 
@@ -475,7 +476,7 @@ func qFloats(ps []qv) []geom.Vec3 {
 }
 
 func TestTriTriContactOracle(t *testing.T) {
-	perKind := 400
+	perKind := longtest.Pick(150, 2_000)
 	if oracleLong() {
 		perKind = 20_000
 	}
@@ -486,11 +487,17 @@ func TestTriTriContactOracle(t *testing.T) {
 			t.Parallel()
 			n := oracleShare(kind, perKind)
 			var counts [3]int
+			var sizes [7]int
 			for i := range n {
 				stream := oracleStream(kind, i)
 				rng := rand.New(rand.NewPCG(seed, stream))
 				a, b := testgeom.Pair(kind, rng)
-				counts[geom.TriTriContact(a, b).Kind]++
+				c := geom.TriTriContact(a, b)
+				counts[c.Kind]++
+				sizes[c.N]++
+				if msg := checkSymmetry(a, b); msg != "" {
+					oracleFail(t, &failures, kind, seed, stream, a, b, "%s", msg)
+				}
 				for _, ab := range [][2]geom.Triangle{{a, b}, {b, a}, {testgeom.Permute(a, i%6), testgeom.Permute(b, (i/6)%6)}} {
 					if msg := checkContact(ab[0], ab[1]); msg != "" {
 						oracleFail(t, &failures, kind, seed, stream, ab[0], ab[1], "%s", msg)
@@ -498,7 +505,57 @@ func TestTriTriContactOracle(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%-17v %6d pairs: %d apart, %d touch, %d cross", kind, n, counts[0], counts[1], counts[2])
+			t.Logf("%-17v %6d pairs: %d apart, %d touch, %d cross; sizes 1 to 6: %v", kind, n, counts[0], counts[1], counts[2], sizes[1:])
+			// The generators reach every size of polygon.
+			if kind == testgeom.KindCoplanarOverlap {
+				for s := 1; s <= 5; s++ {
+					if sizes[s] == 0 {
+						t.Errorf("no coplanar overlap of %d points", s)
+					}
+				}
+			}
 		})
 	}
+}
+
+// checkSymmetry compares TriTriContact(a, b) with TriTriContact(b, a): the
+// same kind and size, features swapped (the points themselves are checked
+// against the oracle in both orders), and for a touch of two proper
+// triangles in different planes of which exactly one face plane separates,
+// normals exactly opposite (both take that plane).
+func checkSymmetry(a, b geom.Triangle) string {
+	c, d := geom.TriTriContact(a, b), geom.TriTriContact(b, a)
+	if c.Kind != d.Kind || c.N != d.N {
+		return fmt.Sprintf("(a, b): %v with %d points, (b, a): %v with %d", c.Kind, c.N, d.Kind, d.N)
+	}
+	for i := range c.N {
+		found := false
+		for j := range d.N {
+			found = found || c.Points[i].A == d.Points[j].B && c.Points[i].B == d.Points[j].A
+		}
+		if !found {
+			return fmt.Sprintf("point %d of (a, b) %+v has no swapped twin in (b, a) %+v", i, c.Points[:c.N], d.Points[:d.N])
+		}
+	}
+	if c.Kind != geom.Touch || a.IsDegenerate() || b.IsDegenerate() {
+		return ""
+	}
+	side := func(t, q geom.Triangle) bool {
+		pos, neg, zero := 0, 0, 0
+		for _, p := range q {
+			switch geom.Orient3D(t[0], t[1], t[2], p) {
+			case 1:
+				pos++
+			case -1:
+				neg++
+			default:
+				zero++
+			}
+		}
+		return zero < 3 && (pos == 0 || neg == 0)
+	}
+	if side(a, b) != side(b, a) && d.Normal != c.Normal.Neg() {
+		return fmt.Sprintf("touch normals %v and %v, not opposite", c.Normal, d.Normal)
+	}
+	return ""
 }
