@@ -38,23 +38,43 @@ func (k ContactKind) String() string {
 
 // A Feature names the part of a triangle that holds a point: one of its
 // vertices, edges, or its interior. Edge k joins vertex k and vertex
-// (k+1) mod 3.
+// (k+1) mod 3. A degenerate triangle names its points by its vertices and
+// by the edge joining its extreme vertices, never by Face (see
+// TriTriContact).
 type Feature uint8
 
 const (
-	Vertex0 Feature = iota
-	Vertex1
-	Vertex2
-	Edge01
-	Edge12
-	Edge20
-	Face
+	Vertex0 Feature = iota // vertex 0
+	Vertex1                // vertex 1
+	Vertex2                // vertex 2
+	Edge01                 // the edge from vertex 0 to vertex 1
+	Edge12                 // the edge from vertex 1 to vertex 2
+	Edge20                 // the edge from vertex 2 to vertex 0
+	Face                   // the relative interior of a proper triangle
 )
+
+var featureNames = [...]string{"vertex0", "vertex1", "vertex2", "edge01", "edge12", "edge20", "face"}
+
+// String returns "vertex0" to "vertex2", "edge01", "edge12", "edge20" or
+// "face".
+func (f Feature) String() string {
+	if int(f) < len(featureNames) {
+		return featureNames[f]
+	}
+	return "Feature(?)"
+}
+
+// IsVertex reports whether f is one of Vertex0, Vertex1, Vertex2.
+func (f Feature) IsVertex() bool { return f <= Vertex2 }
+
+// IsEdge reports whether f is one of Edge01, Edge12, Edge20.
+func (f Feature) IsEdge() bool { return f >= Edge01 && f <= Edge20 }
 
 // ContactPoint is a vertex of the set two triangles share: its computed
 // position and, exactly, the feature of each triangle that holds the exact
 // point (the feature of least dimension: a vertex before an edge before the
-// face).
+// face). A is the feature of the first triangle passed to TriTriContact, B
+// of the second.
 type ContactPoint struct {
 	P    Vec3
 	A, B Feature
@@ -63,18 +83,21 @@ type ContactPoint struct {
 // TriContact is the set two closed triangles share (TriTriContact).
 type TriContact struct {
 	Kind ContactKind
-	// N is the number of Points: 1 for a point, 2 for a segment, 3 to 6
-	// for the convex polygon of a coplanar overlap (in order around it,
-	// counter-clockwise seen from the side Normal points to).
+	// N is the number of Points: 0 when apart, 1 for a point, 2 for a
+	// segment, 3 to 6 for the convex polygon of a coplanar overlap (in
+	// order around it, counter-clockwise seen from the side Normal points
+	// to).
 	N      int
 	Points [6]ContactPoint
 	// Normal is a unit vector from a towards b: for a touch, a direction
-	// that separates them (a on its negative side, b on its positive
-	// side); for a crossing, a's normal by its winding (see
-	// TriTriContact).
+	// that weakly separates them (a on its non-positive side, b on its
+	// non-negative side); for a crossing, a's normal by its winding (see
+	// TriTriContact). It is the zero vector when apart.
 	Normal Vec3
-	// Bound bounds the distance of each computed point from the exact
-	// point it stands for.
+	// Bound bounds the Euclidean distance of each computed point from the
+	// exact point it stands for: 0 when every point is a vertex of a or b,
+	// never more than 2⁻⁴⁴ times the largest coordinate magnitude of a and
+	// b plus 3·2⁻¹⁰⁷⁴.
 	Bound float64
 }
 
@@ -122,12 +145,14 @@ type TriContact struct {
 // crossing, are computed in float64; Bound bounds the Euclidean distance of
 // every computed point from the exact point it stands for (0 when every
 // point is a vertex). The float computation carries its own error bound
-// (see edgePlaneFloat); where that bound would exceed 2⁻⁴⁴ times the
-// largest coordinate magnitude of a and b (an edge nearly parallel to the
-// other plane, nearly parallel edges, products that underflow or overflow),
-// the point is computed again exactly (math/big) and rounded to the nearest
-// float64, within an ulp per coordinate. So Bound ≤ 2⁻⁴⁴·M + 3·2⁻¹⁰⁷⁴ for
-// the largest coordinate magnitude M, always.
+// (see rootPoint); where that bound would exceed 2⁻⁴⁴ times the largest
+// coordinate magnitude M of a and b (an edge nearly parallel to the other
+// plane, nearly parallel edges, products that underflow or overflow), the
+// determinants it divides are computed again as exact expansions and
+// rounded (a few ulps, no allocation), and where even that does not do
+// (magnitudes spanning more than the expansions hold), the point is
+// computed exactly with math/big and rounded to the nearest float64,
+// within an ulp per coordinate. So Bound ≤ 2⁻⁴⁴·M + 3·2⁻¹⁰⁷⁴, always.
 //
 // Normal is a unit vector (its length is 1 within a few ulps), never NaN,
 // from a towards b:
@@ -149,7 +174,9 @@ type TriContact struct {
 // Non-finite coordinates are outside the contract: Kind is still Apart
 // exactly when TriTri(a, b) is false, N is 0 and Normal is +Z otherwise.
 //
-// TriTriContact allocates nothing unless a point takes the exact path.
+// TriTriContact allocates nothing unless a point or a normal takes the
+// math/big path (coordinates of widely different magnitudes, near the ends
+// of the float64 range).
 func TriTriContact(a, b Triangle) TriContact {
 	var c TriContact
 	if !a.IsFinite() || !b.IsFinite() {
@@ -202,11 +229,6 @@ func edgeFeature(i, j int) Feature {
 	}
 	return Edge20
 }
-
-// edgeOf returns the vertices of edge k (Edge01 + k).
-func edgeOf(k int) (int, int) { return k, next3[k] }
-
-func isVertex(f Feature) bool { return f <= Vertex2 }
 
 // maxAbs returns the largest coordinate magnitude of a and b.
 func maxAbs(a, b *Triangle) float64 {
@@ -380,9 +402,9 @@ func crossingContact(c *TriContact, a, b *Triangle, sa, sb [3]int) {
 		var p Vec3
 		var eb float64
 		switch {
-		case isVertex(fa):
+		case fa.IsVertex():
 			p = a[fa]
-		case isVertex(fb):
+		case fb.IsVertex():
 			p = b[fb]
 		case e.tri == 0:
 			p, eb = edgePlanePoint(a[k.ch[0].pick], a[e.x], b, m)
@@ -939,7 +961,7 @@ func coplanarContact(c *TriContact, a, b *Triangle) {
 		switch {
 		case v.kind == 0:
 			v.keyA = 3 * v.i
-		case isVertex(v.A):
+		case v.A.IsVertex():
 			v.keyA = 3 * int(v.A)
 		case v.A != Face:
 			e := int(v.A - Edge01)
@@ -951,7 +973,7 @@ func coplanarContact(c *TriContact, a, b *Triangle) {
 		switch {
 		case v.kind == 1:
 			v.keyB = 3 * v.j
-		case isVertex(v.B):
+		case v.B.IsVertex():
 			v.keyB = 3 * int(v.B)
 		case v.B != Face:
 			e := int(v.B - Edge01)

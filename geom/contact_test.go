@@ -241,10 +241,10 @@ func ExampleTriTriContact() {
 	c := geom.TriTriContact(floor, wall)
 	fmt.Println(c.Kind, c.N, c.Normal)
 	for _, p := range c.Points[:c.N] {
-		fmt.Println(p.P, p.A == geom.Edge12, p.B == geom.Face)
+		fmt.Println(p.P, p.A, p.B)
 	}
 	// Output:
 	// cross 2 (0, 0, 1)
-	// (0.75, 0.25, 0) true true
-	// (0.25, 0.25, 0) false false
+	// (0.75, 0.25, 0) edge12 face
+	// (0.25, 0.25, 0) face edge01
 }
