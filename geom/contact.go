@@ -407,9 +407,9 @@ func crossingContact(c *TriContact, a, b *Triangle, sa, sb [3]int) {
 		case fb.IsVertex():
 			p = b[fb]
 		case e.tri == 0:
-			p, eb = edgePlanePoint(a[k.ch[0].pick], a[e.x], b, m)
+			p, eb = edgePlanePoint(a[k.ch[0].pick], a[e.x], k.ch[0].s[k.ch[0].pick], b, m)
 		default:
-			p, eb = edgePlanePoint(b[k.ch[1].pick], b[e.x], a, m)
+			p, eb = edgePlanePoint(b[k.ch[1].pick], b[e.x], k.ch[1].s[k.ch[1].pick], a, m)
 		}
 		c.Points[i] = ContactPoint{P: p, A: fa, B: fb}
 		bound = max(bound, eb)
@@ -497,14 +497,14 @@ func (pl *plane) value(t *Triangle, p Vec3) (det, err float64, ok bool) {
 }
 
 // edgePlanePoint returns the point where the segment [p, q], whose ends lie
-// strictly on opposite sides of the plane of the proper triangle t, meets
-// that plane, and a bound on its error; m is the largest coordinate
-// magnitude of the pair (see fastBound).
-func edgePlanePoint(p, q Vec3, t *Triangle, m float64) (Vec3, float64) {
+// strictly on opposite sides of the plane of the proper triangle t (p on
+// side sp, the exact sign of Orient3D(t0, t1, t2, p)), meets that plane,
+// and a bound on its error; m is the largest coordinate magnitude of the
+// pair (see fastBound).
+func edgePlanePoint(p, q Vec3, sp int, t *Triangle, m float64) (Vec3, float64) {
 	pl := planeOf(t)
 	da, ea, ok1 := pl.value(t, p)
 	db, eb, ok2 := pl.value(t, q)
-	sp := Orient3D(t[0], t[1], t[2], p)
 	if ok1 && ok2 {
 		if x, bound, ok := rootPoint(p, q, da, ea, db, eb, sp); ok && bound <= fastBound*m {
 			return x, bound
@@ -1229,7 +1229,7 @@ func segTriContact(c *TriContact, s, t *Triangle, m float64) {
 		case Orient3D(t[0], t[1], t[2], s[mid]) == 0:
 			x = s[mid]
 		default:
-			x, c.Bound = edgePlanePoint(u, v, t, m)
+			x, c.Bound = edgePlanePoint(u, v, su, t, m)
 			exact = false
 		}
 		var f Feature
