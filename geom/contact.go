@@ -197,7 +197,13 @@ func TriTriContact(a, b Triangle) TriContact {
 	if oneSide(sa) {
 		return c
 	}
-	aDeg, bDeg := a.IsDegenerate(), b.IsDegenerate()
+	// A degenerate triangle's plane is no plane: every sign against it is
+	// 0. So signs not all 0 on both sides mean two proper triangles in
+	// different planes, the common case, known without IsDegenerate.
+	var aDeg, bDeg bool
+	if allZero(sa) || allZero(sb) {
+		aDeg, bDeg = a.IsDegenerate(), b.IsDegenerate()
+	}
 	switch {
 	case !aDeg && !bDeg && !allZero(sb):
 		crossingContact(&c, &a, &b, sa, sb)
