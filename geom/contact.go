@@ -816,7 +816,12 @@ func touchNormal(a, b *Triangle, aDeg, bDeg bool, sa, sb [3]int) Vec3 {
 	// weakly.
 	for _, t := range [2]*Triangle{a, b} {
 		for i := range 3 {
-			if e := t[next3[i]].Sub(t[i]); e != (Vec3{}) {
+			e := t[next3[i]].Sub(t[i])
+			if !e.IsFinite() {
+				// Overflowed: the same direction, from halved ends.
+				e = t[next3[i]].Scale(0.5).Sub(t[i].Scale(0.5))
+			}
+			if e != (Vec3{}) {
 				axis := Vec3{}
 				switch e.Abs().LargestAxis() {
 				case 0:

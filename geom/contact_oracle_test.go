@@ -404,13 +404,14 @@ func checkContact(a, b geom.Triangle) string {
 		// rounding of the direction.
 		x := want.pts[0]
 		p := x.float()
-		scale := 0.0
+		scale := 0.0 // half the pair's extent from p (halved: no overflow)
 		for _, t := range []geom.Triangle{a, b} {
 			for _, v := range t {
-				scale = max(scale, v.Sub(p).Norm())
+				scale = max(scale, v.Scale(0.5).Sub(p.Scale(0.5)).Norm())
 			}
 		}
-		tol := rat(1e-9 * scale)
+		tol := mul(rat(1e-9*scale), rat(2))
+		scale *= 2
 		rn := qvOf(n)
 		for i := range 3 {
 			if d := rn.dot(qvOf(a[i]).sub(x)); d.Cmp(tol) > 0 {

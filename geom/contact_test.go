@@ -82,6 +82,9 @@ var contactCases = func() []struct {
 		{"segments end to end", geom.Tri(geom.V(0, 0, 0), geom.V(1, 1, 1), geom.V(0, 0, 0)), geom.Tri(geom.V(1, 1, 1), geom.V(2, 2, 2), geom.V(2, 2, 2)), geom.Touch, 1},
 		{"point on a segment", geom.Tri(geom.V(1, 1, 1), geom.V(1, 1, 1), geom.V(1, 1, 1)), geom.Tri(geom.V(0, 0, 0), geom.V(2, 2, 2), geom.V(2, 2, 2)), geom.Touch, 1},
 		{"equal points", geom.Tri(geom.V(1, 2, 3), geom.V(1, 2, 3), geom.V(1, 2, 3)), geom.Tri(geom.V(1, 2, 3), geom.V(1, 2, 3), geom.V(1, 2, 3)), geom.Touch, 1},
+		{"collinear segments at the ends of the range", geom.Tri(geom.V(-1e308, -1e308, 0), geom.V(1e308, 1e308, 0), geom.V(1e308, 1e308, 0)), geom.Tri(geom.V(0, 0, 0), geom.V(1.5e308, 1.5e308, 0), geom.V(0, 0, 0)), geom.Touch, 2},
+		{"crossing at the ends of the range", scaled(unitTri, 0x1p1022), scaled(cross, 0x1p1022), geom.Cross, 2},
+		{"crossing at the ends of the range, off centre", offset(scaled(unitTri, 0x1p1021), geom.V(-0x1p1023, 0, 0)), offset(scaled(cross, 0x1p1021), geom.V(-0x1p1023, 0, 0)), geom.Cross, 2},
 		{"skew segments", geom.Tri(geom.V(0, 0, 0), geom.V(1, 0, 0), geom.V(1, 0, 0)), geom.Tri(geom.V(0.5, -1, 1e-300), geom.V(0.5, 1, 1e-300), geom.V(0.5, 1, 1e-300)), geom.Apart, 0},
 	}
 }()
