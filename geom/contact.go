@@ -1277,6 +1277,10 @@ func segTriContact(c *TriContact, s, t *Triangle, m float64) {
 		case o[2] == 0:
 			g = Edge20
 		}
+		if !exact && g.IsVertex() {
+			// The line passes through a vertex of t: that is the point.
+			x, c.Bound = t[g], 0
+		}
 		c.N = 1
 		c.Points[0] = ContactPoint{P: x, A: f, B: g}
 		if (!exact || x != u && x != v) && g == Face {

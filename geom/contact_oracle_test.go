@@ -354,6 +354,23 @@ func checkContact(a, b geom.Triangle) string {
 	if !(got.Bound >= 0 && got.Bound <= 0x1p-40*m+0x1p-1060) {
 		return fmt.Sprintf("Bound %g for magnitude %g", got.Bound, m)
 	}
+	// A point held by a vertex of a or b is that vertex, exactly.
+	for i := range got.N {
+		cp := got.Points[i]
+		if cp.A.IsVertex() && cp.P != a[cp.A] || cp.B.IsVertex() && cp.P != b[cp.B] {
+			return fmt.Sprintf("point %d %v (A %v, B %v) is not the vertex it is", i, cp.P, cp.A, cp.B)
+		}
+	}
+	if allVertices := func() bool {
+		for _, cp := range got.Points[:got.N] {
+			if !cp.A.IsVertex() && !cp.B.IsVertex() {
+				return false
+			}
+		}
+		return true
+	}(); allVertices && got.Bound != 0 {
+		return fmt.Sprintf("Bound %g with every point a vertex", got.Bound)
+	}
 	bound2 := new(big.Rat).Mul(rat(got.Bound), rat(got.Bound))
 	match := make([]int, got.N)
 	used := make([]bool, got.N)
