@@ -126,8 +126,9 @@ type TriContact struct {
 //   - two proper triangles in different planes (a crossing, or a touch along
 //     or across their planes' common line): along the direction na × nb,
 //     na and nb the normals of a and b by their windings;
-//   - a coplanar overlap that is a segment: counter-clockwise along the
-//     boundary of a (the order the polygon walk meets them);
+//   - a coplanar overlap of proper triangles that is a segment (it lies on
+//     an edge of a): in the order met walking a's boundary from vertex 0
+//     to 1 to 2;
 //   - a segment (degenerate triangle) in the plane of the other triangle, or
 //     two collinear segments: along the degenerate triangle, from the
 //     extreme vertex with the lower coordinate on its axis of largest
@@ -160,8 +161,8 @@ type TriContact struct {
 //     closed mesh a wound outward, it points out of a towards b. If a is
 //     degenerate (a segment crossing b), it is minus b's unit normal.
 //   - for a Touch, a direction that weakly separates them: a on its
-//     non-positive side, b on its non-negative side (exactly for the unit
-//     direction the computed Normal rounds). It is a's plane normal when
+//     non-positive side, b on its non-negative side (exactly for the exact
+//     direction, of which Normal is the rounding). It is a's plane normal when
 //     b's vertices all lie on one closed side of a's plane (for a coplanar
 //     overlap, a's normal by its winding), else b's (negated, so that it
 //     still points from a to b; when a lies in b's plane, minus b's
