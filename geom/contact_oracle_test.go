@@ -461,6 +461,24 @@ func checkContact(a, b geom.Triangle) string {
 		if want.pts[match[1]].sub(want.pts[match[0]]).dot(d).Sign() <= 0 {
 			return "segment not along na × nb"
 		}
+	case got.N == 2 && want.coplane && ra.proper && rb.proper:
+		// On an edge of a, in the order of a walk around a from vertex 0.
+		if !got.Points[0].A.IsVertex() && !got.Points[0].A.IsEdge() || !got.Points[1].A.IsVertex() && !got.Points[1].A.IsEdge() {
+			return fmt.Sprintf("coplanar segment %v not on a's boundary", got.Points[:2])
+		}
+		pos := func(i int) *big.Rat {
+			cp, x := got.Points[i], want.pts[match[i]]
+			if cp.A.IsVertex() {
+				return big.NewRat(int64(cp.A), 1)
+			}
+			e := int(cp.A - geom.Edge01)
+			d := ra.v[(e+1)%3].sub(ra.v[e])
+			t := new(big.Rat).Quo(x.sub(ra.v[e]).dot(d), d.dot(d))
+			return t.Add(t, big.NewRat(int64(e), 1))
+		}
+		if pos(0).Cmp(pos(1)) >= 0 {
+			return fmt.Sprintf("coplanar segment %v not in the order of a's boundary", got.Points[:2])
+		}
 	case got.N == 2 && !ra.proper || got.N == 2 && !rb.proper:
 		r := ra
 		if ra.proper {
