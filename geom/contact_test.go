@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/testgeom"
 )
 
 // unitTri is the unit right triangle in z = 0, counter-clockwise seen from +Z.
@@ -198,6 +199,25 @@ func BenchmarkTriTriContact(b *testing.B) {
 			geom.TriTriContact(p[0], p[1])
 		}
 	})
+	for _, kind := range []testgeom.PairKind{testgeom.KindVertexOnFace, testgeom.KindCoplanarOverlap} {
+		// Touches and coplanar overlaps on small lattices, for the
+		// other paths.
+		var ks [][2]geom.Triangle
+		rng := rand.New(rand.NewPCG(7, uint64(kind)))
+		for len(ks) < 1024 {
+			a, c := testgeom.Pair(kind, rng)
+			if geom.TriTri(a, c) {
+				ks = append(ks, [2]geom.Triangle{a, c})
+			}
+		}
+		b.Run(kind.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				p := &ks[i&1023]
+				geom.TriTriContact(p[0], p[1])
+			}
+		})
+	}
 	b.Run("tritri", func(b *testing.B) {
 		// The plain test on the same pairs, for comparison.
 		b.ReportAllocs()
