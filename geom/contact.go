@@ -1018,7 +1018,7 @@ func coplanarContact(c *TriContact, a, b *Triangle) {
 		}
 	}
 	if n == 0 {
-		return // not reached after TriTri's checks: they share a point
+		return // coplanar and disjoint: Apart
 	}
 	// Positions in the interiors of the edges of a.
 	for e := range 3 {
