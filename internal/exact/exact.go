@@ -93,6 +93,20 @@ func (e *Expansion) AddProd3(s, a, b, c float64) {
 	e.Add(s * h1)
 }
 
+// Approx returns the value of e rounded to a float64, v, and a bound err on
+// |v − value|: v sums the components from the smallest, and each rounded
+// partial sum s is off by at most u|s|/(1−u) (u = 2⁻⁵³), which err adds up
+// (doubled, a margin for its own roundings). Its sign is the sign of e (the
+// largest component outweighs the others). Where the components cancel
+// heavily, err may be large against v.
+func (e *Expansion) Approx() (v, err float64) {
+	for i := 0; i < e.n; i++ {
+		v += e.c[i]
+		err += math.Abs(v)
+	}
+	return v, err * 0x1p-51
+}
+
 // Sign returns the sign (-1, 0 or +1) of e: that of its largest component.
 func (e *Expansion) Sign() int {
 	for i := e.n - 1; i >= 0; i-- {
