@@ -339,7 +339,8 @@ var ErrInvalidPose = errors.New("invalid pose")
 
 // Check tests fly, placed at pose, against env at the identity pose. It is
 // safe to call from many goroutines on the same models; each call takes its
-// scratch state from a pool.
+// scratch state from a pool, and returns copies of what it holds (pairs,
+// and the contacts and patches that o.Contacts and o.Patches ask for).
 //
 // A query that cannot be answered as asked is an error, never an answer: a
 // nil model or a tolerance that is not a finite number ≥ 0 (wrapping

@@ -34,13 +34,15 @@ type Contact struct {
 	Points   []geom.Vec3
 	Features [][2]geom.Feature
 	// Normal is a unit vector from the environment's triangle towards the
-	// flying model's (see geom.TriContact.Normal): for a touch, a direction
+	// flying model's (see geom.TriTriContact): for a touch, a direction
 	// that separates them; for a crossing, the environment triangle's
-	// normal by its winding.
+	// normal by its winding (out of a closed mesh wound outward).
 	Normal geom.Vec3
 	// Bound bounds the distance of each of Points from the exact point it
 	// stands for: geom.TriContact.Bound, widened by the rounding of the
-	// environment's pose when it is not the identity (see placeContact).
+	// environment's pose when it is not the identity (see frame.place in
+	// contact.go: ρ·B + 2⁻⁴⁸·(ρ·M + T) for ‖R‖₂ ≤ ρ, M and T the largest
+	// |coordinate| of the points and of the translation).
 	Bound float64
 }
 

@@ -138,6 +138,7 @@ type patchScratch struct {
 	edgeSet map[[2]int32]int32 // bit 0: a segment holds it; the rest: polygon count ×2
 	polySet map[[maxContactPoints]int32]struct{}
 	sorted  []curveEdge
+	at      []int32 // the counting sort's cursors
 	deg     []int32
 	adj     []int32 // adjacency lists, adjAt[n]..adjAt[n+1]
 	adjAt   []int32
@@ -250,7 +251,7 @@ func (s *patchScratch) build(env, fly *Model, cs []Contact) []Patch {
 		s.ints[r[1]] = i
 		r[1]++
 	}
-	s.curvePieces(cs)
+	s.curvePieces(cs, np)
 	s.chain(np)
 	s.man = s.man[:0]
 	if cap(s.seen) < len(s.owner) {
@@ -293,7 +294,7 @@ func growInts(b []int, n int) []int {
 // curvePieces lists the pieces of the curves: each segment once, and the
 // polygon edges that an odd number of distinct polygons hold, in contact
 // order, sorted by patch into s.sorted.
-func (s *patchScratch) curvePieces(cs []Contact) {
+func (s *patchScratch) curvePieces(cs []Contact, np int) {
 	clear(s.edgeSet)
 	clear(s.polySet)
 	s.edges = s.edges[:0]
@@ -339,10 +340,23 @@ func (s *patchScratch) curvePieces(cs []Contact) {
 		delete(s.edgeSet, k)
 	}
 	s.edges = kept
-	// By patch, keeping the order within each.
-	s.sorted = s.sorted[:0]
-	s.sorted = append(s.sorted, s.edges...)
-	sortEdgesByPatch(s.sorted)
+	// By patch, keeping the order within each (a counting sort).
+	s.at = grow(s.at, np+1)
+	clear(s.at)
+	for _, e := range s.edges {
+		s.at[e.patch+1]++
+	}
+	for p := range np {
+		s.at[p+1] += s.at[p]
+	}
+	if cap(s.sorted) < len(s.edges) {
+		s.sorted = make([]curveEdge, len(s.edges))
+	}
+	s.sorted = s.sorted[:len(s.edges)]
+	for _, e := range s.edges {
+		s.sorted[s.at[e.patch]] = e
+		s.at[e.patch]++
+	}
 }
 
 // addEdge records a piece between nodes a and b of patch, from a segment
@@ -377,16 +391,6 @@ func sortNodes(a []int32) {
 	for i := 1; i < len(a); i++ {
 		for j := i; j > 0 && a[j] < a[j-1]; j-- {
 			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
-}
-
-// sortEdgesByPatch sorts e by patch, stably (insertion sort on runs that
-// are already nearly sorted: contacts come in patch order mostly).
-func sortEdgesByPatch(e []curveEdge) {
-	for i := 1; i < len(e); i++ {
-		for j := i; j > 0 && e[j].patch < e[j-1].patch; j-- {
-			e[j], e[j-1] = e[j-1], e[j]
 		}
 	}
 }
