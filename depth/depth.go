@@ -152,15 +152,15 @@ func prepare(ctx context.Context, env, fly *collide.Model, pose geom.Pose, o Opt
 	if err := fly.CheckPose(pose); err != nil {
 		return nil, fmt.Errorf("depth: %w", err)
 	}
-	ta, err := checkMesh(env.Mesh(), "env")
+	sa, err := shapeOf(env, "env")
 	if err != nil {
 		return nil, err
 	}
-	tb, err := checkMesh(fly.Mesh(), "fly")
+	sb, err := shapeOf(fly, "fly")
 	if err != nil {
 		return nil, err
 	}
-	q := newQuery(env, fly, pose, ta, tb, withContext(ctx, o.withDefaults()))
+	q := newQuery(env, fly, pose, sa, sb, withContext(ctx, o.withDefaults()))
 	q.ctx, q.done = ctx, ctx.Done()
 	return q, nil
 }
@@ -194,9 +194,10 @@ type query struct {
 	rx       []geom.Vec3 // R·x of fly's merged vertices
 	sA       *Solid
 	bPts0    []geom.Vec3 // fly's vertices at pose
-	sB0      *Solid
-	scale    float64 // largest coordinate magnitude (at pose)
-	diag     float64 // diagonal of the union of the boxes
+	sB0      *Solid      // fly's solid at pose: built by flySolid when first needed
+	boxB0    geom.AABB   // the box of bPts0
+	scale    float64     // largest coordinate magnitude (at pose)
+	diag     float64     // diagonal of the union of the boxes
 	st       Stats
 	err      error
 	// stopped says that the budget ran out (step, late); lateN counts the
@@ -211,26 +212,30 @@ type query struct {
 	done <-chan struct{}
 }
 
-func newQuery(env, fly *collide.Model, pose geom.Pose, ta, tb *topo, o Options) *query {
-	q := &query{env: env, fly: fly, pose: pose, o: o, ta: ta, tb: tb}
-	em, fm := env.Mesh(), fly.Mesh()
-	q.aPts = make([]geom.Vec3, len(ta.verts))
-	for i, v := range ta.verts {
-		q.aPts[i] = em.Verts[v]
+func newQuery(env, fly *collide.Model, pose geom.Pose, sa, sb *shape, o Options) *query {
+	q := &query{env: env, fly: fly, pose: pose, o: o, ta: sa.t, tb: sb.t}
+	q.aPts, q.sA, q.bLocal = sa.pts, sa.solid, sb.pts
+	q.rx = make([]geom.Vec3, len(q.bLocal))
+	for i, v := range q.bLocal {
+		q.rx[i] = pose.R.MulVec(v)
 	}
-	q.bLocal = make([]geom.Vec3, len(tb.verts))
-	q.rx = make([]geom.Vec3, len(tb.verts))
-	for i, v := range tb.verts {
-		q.bLocal[i] = fm.Verts[v]
-		q.rx[i] = pose.R.MulVec(fm.Verts[v])
-	}
-	q.sA = newSolid(trisOf(q.aPts, ta.tris))
 	q.bPts0 = q.placed(geom.Vec3{})
-	q.sB0 = newSolid(trisOf(q.bPts0, tb.tris))
-	box := q.sA.box.Union(q.sB0.box)
+	q.boxB0 = geom.EmptyAABB()
+	for _, p := range q.bPts0 {
+		q.boxB0 = q.boxB0.Union(geom.AABB{Min: p, Max: p})
+	}
+	box := q.sA.box.Union(q.boxB0)
 	q.diag = box.Size().Norm()
 	q.scale = max(box.Min.Abs().Max(box.Max.Abs()).X, box.Min.Abs().Max(box.Max.Abs()).Y, box.Min.Abs().Max(box.Max.Abs()).Z)
 	return q
+}
+
+// flySolid returns fly's solid at pose, built the first time.
+func (q *query) flySolid() *Solid {
+	if q.sB0 == nil {
+		q.sB0 = newSolid(trisOf(q.bPts0, q.tb.tris))
+	}
+	return q.sB0
 }
 
 func trisOf(pts []geom.Vec3, tris [][3]int32) []geom.Triangle {
@@ -627,8 +632,9 @@ func (q *query) gaps(d geom.Vec3, tFar float64) []interval {
 	for i, t := range q.sA.tris {
 		pa[i] = project(t, i)
 	}
-	pb := make([]proj, len(q.sB0.tris))
-	for i, t := range q.sB0.tris {
+	sB0 := q.flySolid()
+	pb := make([]proj, len(sB0.tris))
+	for i, t := range sB0.tris {
 		pb[i] = project(t, i)
 	}
 	byLo := func(x, y proj) int {
@@ -655,7 +661,7 @@ func (q *query) gaps(d geom.Vec3, tFar float64) []interval {
 			return
 		}
 		q.st.Pairs++
-		if iv, ok := contactInterval(q.sA.tris[a.i], q.sB0.tris[b.i], d); ok && iv.hi >= 0 && iv.lo <= tFar {
+		if iv, ok := contactInterval(q.sA.tris[a.i], sB0.tris[b.i], d); ok && iv.hi >= 0 && iv.lo <= tFar {
 			ivs = append(ivs, iv)
 		}
 	}

@@ -108,6 +108,28 @@
 // refinement around the best. Only certified lengths are kept, so Upper is
 // an upper bound however good the search; the intervals only guide it.
 //
+// # Signed distance and patch depths
+//
+// SignedDistance answers, in one call, for env and fly each placed by its
+// own pose: the surfaces' distance when apart (collide.Distance), 0 when
+// they touch (the surfaces meet and the certificates above hold at the
+// pose itself), and, when the solids of closed meshes interpenetrate,
+// −Upper with [Lower, Upper] holding PD and Move a certified way out; a
+// Kind says which (Apart, Touching, Penetrating, Overlapping for meshes
+// that are not closed, where there is no depth). A solid holding a part
+// of the other without surface contact is Penetrating: the exact winding
+// numbers of one vertex per component tell it.
+//
+// PatchDepths bounds, for each contact patch (collide.Patch), the
+// penetration along the patch's normal n, D(n) = inf{ t ≥ 0 : Ω_env ∩
+// (Ω_fly + t·n) = ∅ } ≥ PD: above by a certified separating t along n,
+// below by PD's Lower and by chains of balls inside both solids along n
+// (patch.go derives the bound).
+//
+// Both run in env's frame with fly at envPose⁻¹∘flyPose (computed in
+// float64, or flyPose itself when envPose is the identity; a zero
+// rotation stands for the identity) and map points back by envPose.
+//
 // # Cost and limits
 //
 // Point classification and distances are linear in the triangles of the
@@ -141,8 +163,20 @@
 // along the six axes or the convex hulls' axis (a linear pass after the
 // stop). PD stays in [Lower, Upper]; only the interval is wider.
 //
+// # Cancellation
+//
+// TranslationContext, SignedDistance and PatchDepths take a
+// context.Context: the search looks at it where it looks at the budget's
+// deadline, and its deadline, if earlier, becomes the budget's (the exact
+// contact and distance queries stop at it too). A call the context stops
+// returns an error wrapping ctx.Err() (TranslationContext with the bounds
+// certified so far, as a budget's stop leaves them).
+//
 // # Concurrency
 //
-// Translation allocates its own state; concurrent calls on the same models
-// are safe. A Solid is immutable and safe for concurrent use.
+// Translation, SignedDistance and PatchDepths allocate their own state;
+// concurrent calls on the same models are safe. Each model's closedness
+// check and solid in its own frame are computed once and kept while the
+// model is reachable (about 130 bytes a triangle): a collide.Model is
+// immutable. A Solid is immutable and safe for concurrent use.
 package depth

@@ -27,7 +27,7 @@ const maxSeedVerts = 2000
 // lower returns a certified lower bound on PD (0 if no point inside both
 // solids was found), its witness, and directions worth trying for Upper.
 func (q *query) lower() (float64, geom.Vec3, []geom.Vec3) {
-	sA, sB := q.sA, q.sB0
+	sA, sB := q.sA, q.flySolid()
 	box := sA.box.Intersection(sB.box)
 	if box.IsEmpty() {
 		return 0, geom.Vec3{}, nil

@@ -52,9 +52,10 @@ import (
 // frame by envPose's rotation and normalised in float64, and fly at
 // {R, T + hi·n} as computed in float64 (the rounding of Result.Pose).
 //
-// The search for PD runs once for all the patches (TranslationContext
-// with o); each patch then costs a search along its normal and a few
-// dozen point classifications. When the solids are certified not to
+// What serves every patch runs once: whether the solids interpenetrate
+// at all, and PD's lower bound (Translation's search for Lower, or the
+// exact PD of convex meshes, with o); each patch then costs a search
+// along its normal and a few dozen point classifications. When the solids are certified not to
 // interpenetrate every depth is [0, 0]. A patch whose Normal is zero or
 // not finite, or for which nothing could be certified (the budget ran
 // out), is left with DepthKnown false; so are all of them, without an
@@ -89,8 +90,8 @@ func PatchDepths(ctx context.Context, env *collide.Model, envPose geom.Pose, fly
 	if len(patches) == 0 {
 		return nil
 	}
-	r, err := q.run()
-	if err = q.ctxError(r.Stopped, err); err != nil {
+	r := q.lowerOnly()
+	if err := q.ctxError(r.Stopped, q.err); err != nil {
 		return err
 	}
 	if r.Upper == 0 {
@@ -122,6 +123,51 @@ func PatchDepths(ctx context.Context, env *collide.Model, envPose geom.Pose, fly
 		p.Depth, p.DepthKnown = [2]float64{min(lo, hi), hi}, true
 	}
 	return q.ctxError(q.stopped, nil)
+}
+
+// lowerOnly is the part of run that PatchDepths needs: whether the solids
+// interpenetrate at all (Upper 0 if certified not), and PD's lower bound
+// and witness (the convex path's exact PD for convex meshes), without the
+// search of directions for Upper, which each patch's normal replaces.
+// Upper is +Inf when the solids are not certified apart.
+func (q *query) lowerOnly() Result {
+	res := Result{Upper: math.Inf(1)}
+	convA := isConvex(q.aPts, q.ta.tris, q.late)
+	if convA && isConvex(q.bLocal, q.tb.tris, q.late) {
+		r, ok := q.convex()
+		if ok {
+			return r
+		}
+		if r.Exact {
+			res.Lower, res.Exact = r.Lower, true // PD computed, the budget stopped the rest
+		}
+	}
+	if q.stopped {
+		res.Stopped = true
+		return res
+	}
+	if q.separated(geom.Vec3{}) {
+		return q.zero(true)
+	}
+	if q.err != nil || q.stopped {
+		res.Stopped = q.stopped
+		return res
+	}
+	hA, hB := hullPolytope(q.aPts), hullPolytope(q.bPts0)
+	if hA == nil || hB == nil {
+		return q.zero(true) // a flat solid has an empty interior
+	}
+	pd, u, axes := satDepth(hA, hB, q.late)
+	q.st.Axes += axes
+	if pd <= 0 && q.separated(geom.Vec3{}, u) {
+		return q.zero(true)
+	}
+	if lower, witness, _ := q.lower(); lower > 0 {
+		res.Lower, res.Witness = lower, witness
+	}
+	res.Stopped = q.stopped
+	res.Stats = q.st
+	return res
 }
 
 // alongDepth returns a t certified to separate the solids when fly moves
@@ -159,11 +205,11 @@ func (q *query) patchLower(n, pt geom.Vec3, r Result) float64 {
 			return
 		}
 		q.st.Points++
-		if !q.sB0.Contains(p) {
+		if !q.flySolid().Contains(p) {
 			return
 		}
 		a, _ := q.sA.Distance(p)
-		b, _ := q.sB0.Distance(p)
+		b, _ := q.flySolid().Distance(p)
 		cands = append(cands, cand{p, a + b, a, b})
 	}
 	if r.Lower > 0 && !r.Exact {
@@ -229,7 +275,7 @@ func (q *query) chainLower(p, n geom.Vec3, a, b float64) float64 {
 		return out
 	}
 	xs := chain(q.sA, n, a)
-	ys := chain(q.sB0, n.Neg(), b)
+	ys := chain(q.flySolid(), n.Neg(), b)
 	var ivs []interval
 	for _, x := range xs {
 		for _, y := range ys {

@@ -212,7 +212,7 @@ func TestChainLower(t *testing.T) {
 	}
 	p := geom.V(0.1, 0.05, 0)
 	a, _ := q.sA.Distance(p)
-	b, _ := q.sB0.Distance(p)
+	b, _ := q.flySolid().Distance(p)
 	n := geom.V(1, 0, 0)
 	lo := q.chainLower(p, n, a, b)
 	want := boxDirDepth(geom.V(-4, -0.5, -0.5), geom.V(4, 0.5, 0.5), pose.T.Sub(geom.V(0.5, 0.5, 0.5)), pose.T.Add(geom.V(0.5, 0.5, 0.5)), n)

@@ -192,6 +192,11 @@ func SignedDistance(ctx context.Context, env *collide.Model, envPose geom.Pose, 
 	if q.stopped {
 		return Signed{}, q.ctxError(true, nil)
 	}
+	if contact && q.touchPlane(dr.Env, dr.Fly, rel) {
+		s.Kind, s.Distance, s.Exact = Touching, 0, true
+		s.DepthStats = q.st
+		return s, nil
+	}
 	r, err := q.run()
 	if err = q.ctxError(r.Stopped, err); err != nil {
 		return Signed{}, err
@@ -217,9 +222,15 @@ func SignedDistance(ctx context.Context, env *collide.Model, envPose geom.Pose, 
 // holds reports whether a vertex of some component of one surface lies
 // inside the other solid (exact winding numbers), for surfaces that do not
 // meet: then, and only then, the solids interpenetrate (see the package
-// doc's certificate (b)). It stops, returning false, when the search does.
+// doc's certificate (b)). A point outside a solid's bounding box has
+// winding number 0 (the box's outside is connected and reaches infinity)
+// and costs no classification. It stops, returning false, when the search
+// does.
 func (q *query) holds() bool {
 	for _, rep := range q.tb.reps {
+		if !q.sA.box.Contains(q.bPts0[rep]) {
+			continue // outside the box: winding number 0
+		}
 		if !q.step() {
 			return false
 		}
@@ -229,11 +240,42 @@ func (q *query) holds() bool {
 		}
 	}
 	for _, rep := range q.ta.reps {
+		p := q.aPts[rep]
+		if !q.boxB0.Contains(p) {
+			continue // outside the box: winding number 0
+		}
 		if !q.step() {
 			return false
 		}
 		q.st.Points++
-		if w, on := q.sB0.Winding(q.aPts[rep]); on || w != 0 {
+		if w, on := q.flySolid().Winding(p); on || w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// touchPlane tries certificate (a), a plane, at the pose itself along the
+// few directions a touch suggests: the normals of the witness triangles
+// (env's, and fly's reversed, at pose) and the six axes. Each try is
+// linear in the vertices, far cheaper than the search, which finds the
+// same planes (through the hulls) when these miss.
+func (q *query) touchPlane(envTri, flyTri int32, pose geom.Pose) bool {
+	us := []geom.Vec3{geom.V(1, 0, 0), geom.V(-1, 0, 0), geom.V(0, 1, 0), geom.V(0, -1, 0), geom.V(0, 0, 1), geom.V(0, 0, -1)}
+	if envTri >= 0 {
+		na := q.env.Mesh().Triangle(int(envTri)).Normal()
+		nb := pose.ApplyTriangle(q.fly.Mesh().Triangle(int(flyTri))).Normal().Neg()
+		us = append([]geom.Vec3{na, nb, na.Neg(), nb.Neg()}, us...)
+	}
+	for _, u := range us {
+		if !u.IsFinite() || u == (geom.Vec3{}) {
+			continue
+		}
+		if !q.step() {
+			return false
+		}
+		q.st.Certificates++
+		if planeSeparates(u, q.aPts, q.bPts0) {
 			return true
 		}
 	}

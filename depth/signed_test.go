@@ -3,6 +3,7 @@ package depth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -283,6 +284,18 @@ func TestSignedPenetrating(t *testing.T) {
 		}
 		checkSigned(t, c.name, c.env, ep, c.fly, fp, s)
 		rel := relative(ep, fp)
+		// Translation at the relative pose certifies an interval that
+		// must meet this one: both hold PD. (The search's order, and with
+		// it the direction chosen among equally short ones, may differ
+		// from call to call: collide's pooled queries test the last
+		// contact first.)
+		tr, err := Translation(build(t, c.env), build(t, c.fly), rel, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Lower > s.Upper || s.Lower > tr.Upper {
+			t.Fatalf("%s: signed [%v, %v], Translation at rel [%v, %v]: disjoint", c.name, s.Lower, s.Upper, tr.Lower, tr.Upper)
+		}
 		if lo := bruteLowerCheck(c.env, c.fly, rel, s.Upper); s.Lower > lo*(1+1e-9) {
 			t.Fatalf("%s: Lower %v exceeds a brute-force separating length %v", c.name, s.Lower, lo)
 		}
@@ -408,5 +421,49 @@ func TestSignedCancel(t *testing.T) {
 	}
 	if _, err := SignedDistance(context.Background(), env, geom.Identity(), fly, bad, SignedOptions{}); !errors.Is(err, collide.ErrInvalidPose) {
 		t.Fatalf("bad fly pose: %v", err)
+	}
+}
+
+// The shape of a model is kept between calls (shapes): an open model's
+// error names its role in each call, and concurrent calls agree.
+func TestShapeCache(t *testing.T) {
+	closed := boxMesh(geom.V(0, 0, 0), geom.V(1, 1, 1))
+	open := build(t, &mesh.TriMesh{Verts: closed.Verts, Tris: closed.Tris[1:]})
+	box := build(t, closed)
+	var oe *OpenError
+	for i := 0; i < 2; i++ {
+		if _, err := Translation(box, open, geom.Identity(), Options{}); !errors.As(err, &oe) || oe.Model != "fly" {
+			t.Fatalf("open fly: %v", err)
+		}
+		if _, err := Translation(open, box, geom.Identity(), Options{}); !errors.As(err, &oe) || oe.Model != "env" {
+			t.Fatalf("open env: %v", err)
+		}
+	}
+	torus, ball := build(t, gen.Must(gen.Torus(geom.Vec3{}, 2, 0.6, 128))), build(t, gen.Must(gen.Icosphere(geom.Vec3{}, 0.5, 80)))
+	poses := []geom.Pose{geom.Translation(geom.V(0, 0, 2)), geom.Translation(geom.V(2.3, 0.2, 0.1)), geom.Translation(geom.V(2, 0, 0))}
+	want := make([]Signed, len(poses))
+	for i, p := range poses {
+		s, err := SignedDistance(context.Background(), torus, geom.Identity(), ball, p, SignedOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = s
+	}
+	errs := make(chan error, 8)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for i, p := range poses {
+				s, err := SignedDistance(context.Background(), torus, geom.Identity(), ball, p, SignedOptions{})
+				if err == nil && (s.Kind != want[i].Kind || s.Lower > want[i].Upper || want[i].Lower > s.Upper) {
+					err = fmt.Errorf("pose %d: %v [%v, %v], first %v [%v, %v]", i, s.Kind, s.Lower, s.Upper, want[i].Kind, want[i].Lower, want[i].Upper)
+				}
+				errs <- err
+			}
+		}()
+	}
+	for range 4 * len(poses) {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
