@@ -371,3 +371,29 @@ func TestStepGeometryFirstContact(t *testing.T) {
 		t.Error("no step has more pairs than the one recorded: the test tests nothing")
 	}
 }
+
+// TestValidateEps: a recording's tolerance must be a finite number >= 0,
+// and a built model must be built from its mesh.
+func TestValidateEps(t *testing.T) {
+	for _, eps := range []float64{-1, math.NaN(), math.Inf(1)} {
+		rec := testRecording(2)
+		rec.Eps = eps
+		if err := rec.Validate(); err == nil {
+			t.Errorf("Eps %v: no error", eps)
+		}
+	}
+	rec := testRecording(2)
+	other, err := collide.Build(gen.Must(gen.Icosphere(geom.Vec3{}, 1, 20)), collide.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Models[0].Built = other
+	if err := rec.Validate(); err == nil {
+		t.Error("a model built from another mesh: no error")
+	}
+	rec.Models[0].Built = nil
+	rec.Eps = 0.5
+	if err := rec.Validate(); err != nil {
+		t.Errorf("Eps 0.5: %v", err)
+	}
+}

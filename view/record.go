@@ -3,6 +3,7 @@ package view
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -132,6 +133,9 @@ func (r *Recording) Pose(n, i int) geom.Pose {
 func (r *Recording) Validate() error {
 	if len(r.Models) == 0 {
 		return errors.New("view: a recording without models")
+	}
+	if !(r.Eps >= 0) || math.IsInf(r.Eps, 1) {
+		return fmt.Errorf("view: the tolerance Eps %v is not a finite number >= 0", r.Eps)
 	}
 	for i, m := range r.Models {
 		if m.Mesh == nil || len(m.Mesh.Tris) == 0 {

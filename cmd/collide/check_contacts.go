@@ -231,8 +231,12 @@ func appendContactsText(b []byte, i int, r *collide.Result, all bool, d time.Dur
 	b = fmt.Appendf(b, "pose %d: collide, %s%s, %d %s (%s)\n", i, what, more, len(r.Patches), plural(len(r.Patches), "patch", "patches"), stats)
 	for j := range r.Contacts {
 		c := &r.Contacts[j]
+		pts := textPoints(c.Points)
+		if c.Kind == geom.Apart {
+			pts = "closest points " + textList(c.Points)
+		}
 		b = fmt.Appendf(b, "    contact %d: pair %d %d, %s, %s, normal %s, bound %s\n",
-			j, c.Pair.Env, c.Pair.Fly, c.Kind, textPoints(c.Points), textVec(c.Normal), formatFloat(c.Bound))
+			j, c.Pair.Env, c.Pair.Fly, c.Kind, pts, textVec(c.Normal), formatFloat(c.Bound))
 	}
 	for j := range r.Patches {
 		pa := &r.Patches[j]
