@@ -438,3 +438,69 @@ func TestCheckContactsUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckContactsAdversarial checks check --contacts on single triangles
+// meeting as exactly as floats allow: at a vertex, along an edge, in a
+// coplanar overlap, a segment (a degenerate triangle) through a face, one
+// ulp apart, and all of these far from the origin: the kind, the number
+// of points, and every point within its bound of both triangles.
+func TestCheckContactsAdversarial(t *testing.T) {
+	tri := func(a, b, c geom.Vec3) *mesh.TriMesh {
+		return &mesh.TriMesh{Verts: []geom.Vec3{a, b, c}, Tris: [][3]int32{{0, 1, 2}}}
+	}
+	base := tri(geom.Vec3{}, geom.Vec3{X: 1}, geom.Vec3{Y: 1})
+	up := math.Nextafter(0, 1) // one ulp above 0
+	for _, c := range []struct {
+		name    string
+		fly     *mesh.TriMesh
+		kind    string // "" for no contact
+		points  int
+		polygon bool // at least 3 points
+	}{
+		{"vertex on face", tri(geom.Vec3{X: 0.25, Y: 0.25}, geom.Vec3{X: 0.25, Y: 0.25, Z: 1}, geom.Vec3{X: 0.5, Y: 0.25, Z: 1}), "touch", 1, false},
+		{"vertex one ulp above", tri(geom.Vec3{X: 0.25, Y: 0.25, Z: up}, geom.Vec3{X: 0.25, Y: 0.25, Z: 1}, geom.Vec3{X: 0.5, Y: 0.25, Z: 1}), "", 0, false},
+		{"edge on face", tri(geom.Vec3{X: 0.25, Y: 0.25}, geom.Vec3{X: 0.5, Y: 0.25}, geom.Vec3{X: 0.3, Y: 0.3, Z: 1}), "touch", 2, false},
+		{"crossing", tri(geom.Vec3{X: 0.25, Y: 0.25, Z: -1}, geom.Vec3{X: 0.25, Y: 0.25, Z: 1}, geom.Vec3{X: 0.5, Y: 0.25, Z: 1}), "cross", 2, false},
+		{"coplanar overlap", tri(geom.Vec3{X: 0.5, Y: -0.5}, geom.Vec3{X: 0.5, Y: 1}, geom.Vec3{X: -0.5, Y: 0.5}), "touch", 0, true},
+		{"segment through face", tri(geom.Vec3{X: 0.2, Y: 0.2, Z: -1}, geom.Vec3{X: 0.2, Y: 0.2, Z: 1}, geom.Vec3{X: 0.2, Y: 0.2, Z: 1}), "", 1, false},
+	} {
+		for _, far := range []float64{0, 1 << 30} {
+			t.Run(fmt.Sprintf("%s at %g", c.name, far), func(t *testing.T) {
+				dir := t.TempDir()
+				move := geom.Translation(geom.Vec3{X: far, Y: -far, Z: far})
+				env, fly := base.Transform(move), c.fly.Transform(move)
+				if c.name == "vertex one ulp above" && far != 0 {
+					// One ulp of the far coordinate above the plane.
+					fly.Verts[0].Z = math.Nextafter(far, math.Inf(1))
+				}
+				envFile, flyFile := writeOBJ(t, dir, "env.obj", env), writeOBJ(t, dir, "fly.obj", fly)
+				stdout, stderr, code := runCLI(t, "check", "--contacts", "--all", "--json", envFile, flyFile)
+				if code != exitOK {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				lines := parseContactLines(t, stdout)
+				if len(lines) != 1 {
+					t.Fatalf("%d lines", len(lines))
+				}
+				l := &lines[0]
+				checkContactLine(t, l, env, fly, geom.Identity(), 0)
+				if c.kind == "" && c.points == 0 {
+					if l.Collide || len(l.Contacts) != 0 || len(l.Patches) != 0 {
+						t.Errorf("apart by an ulp: %s", stdout)
+					}
+					return
+				}
+				if len(l.Contacts) != 1 || len(l.Patches) != 1 {
+					t.Fatalf("want one contact in one patch: %s", stdout)
+				}
+				k := l.Contacts[0]
+				if c.kind != "" && k.Kind != c.kind {
+					t.Errorf("kind %s, want %s", k.Kind, c.kind)
+				}
+				if c.polygon && len(k.Points) < 3 || !c.polygon && len(k.Points) != c.points {
+					t.Errorf("%d points %v", len(k.Points), k.Points)
+				}
+			})
+		}
+	}
+}
