@@ -504,3 +504,36 @@ func TestCheckContactsAdversarial(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckContactsDepth: with --depth the tetrahedron poking 0.1 through
+// the other's bottom face gets a depth interval along the patch's normal
+// (-z) that holds 0.1, the translation down after which their interiors
+// are disjoint; without --depth it is null (TestCheckContactsCubes).
+func TestCheckContactsDepth(t *testing.T) {
+	dir := t.TempDir()
+	tetra := func(v ...geom.Vec3) *mesh.TriMesh {
+		return &mesh.TriMesh{Verts: v, Tris: [][3]int32{{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {2, 0, 3}}}
+	}
+	env := tetra(geom.Vec3{}, geom.Vec3{X: 1}, geom.Vec3{Y: 1}, geom.Vec3{Z: 1})
+	fly := tetra(geom.Vec3{X: 0.1, Y: 0.1, Z: 0.1}, geom.Vec3{X: 0.1, Y: 0.4, Z: 0.1}, geom.Vec3{X: 0.4, Y: 0.1, Z: 0.1}, geom.Vec3{X: 0.2, Y: 0.2, Z: -0.1})
+	envFile, flyFile := writeOBJ(t, dir, "env.obj", env), writeOBJ(t, dir, "fly.obj", fly)
+	stdout, stderr, code := runCLI(t, "check", "--contacts", "--depth", "--all", "--json", envFile, flyFile)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := parseContactLines(t, stdout)
+	if len(lines) != 1 || len(lines[0].Patches) != 1 {
+		t.Fatalf("want one line with one patch: %s", stdout)
+	}
+	p := lines[0].Patches[0]
+	if p.Depth == nil {
+		t.Fatalf("no depth with --depth: %s", stdout)
+	}
+	if lo, hi := p.Depth[0], p.Depth[1]; !(lo <= 0.1+1e-12 && 0.1-1e-12 <= hi && hi-lo < 1e-6) {
+		t.Errorf("depth [%v, %v] along %v, want an interval around 0.1", lo, hi, p.Normal)
+	}
+	text, _, _ := runCLI(t, "check", "--contacts", "--depth", envFile, flyFile)
+	if !strings.Contains(text, "depth in [") {
+		t.Errorf("the text gives no depth:\n%s", text)
+	}
+}
