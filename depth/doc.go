@@ -1,7 +1,10 @@
 // Package depth computes the translational penetration depth of two closed
 // triangle meshes: exactly when both are convex, and as certified lower and
 // upper bounds otherwise (which FCL and coal decline to do for non-convex
-// meshes).
+// meshes). On top of it, SignedDistance answers apart, touching and
+// penetrating in one call, both models placed by their own poses, and
+// PatchDepths bounds the penetration along the normal of each contact
+// patch (collide.Patch).
 //
 // # Solids and penetration depth
 //

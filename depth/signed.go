@@ -86,15 +86,15 @@ type Signed struct {
 	// Witness, when Penetrating with Lower > 0 found by the non-convex
 	// search, is a point inside both solids (see Result.Witness).
 	Witness geom.Vec3
-	// Exact says that Lower is PD itself (convex meshes, see Result);
-	// Stopped that Options.Budget stopped the depth search (the bounds
-	// are certified, further apart).
+	// Exact says that Lower is PD itself: Penetrating convex meshes (see
+	// Result), or Touching (PD = 0). Stopped says that Options.Budget
+	// stopped the depth search (the bounds are certified, further apart).
 	Exact, Stopped bool
 	// OpenError, when Overlapping (or Apart with an open mesh), says
 	// which mesh is not closed; nil otherwise.
 	OpenError *OpenError
-	// Distance and Depth count the work of the distance query and of the
-	// depth search.
+	// DistanceStats and DepthStats count the work of the distance query
+	// and of the depth search (closedness, classifications, certificates).
 	DistanceStats collide.Stats
 	DepthStats    Stats
 }

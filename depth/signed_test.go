@@ -66,12 +66,18 @@ func checkSigned(t *testing.T, name string, env *mesh.TriMesh, envPose geom.Pose
 		if math.Abs(s.Move.Norm()-s.Upper) > 1e-12*(1+s.Upper) {
 			t.Fatalf("%s: |Move| %v, Upper %v", name, s.Move.Norm(), s.Upper)
 		}
-		// Move, mapped back to env's frame, separates fly at rel.
+		// Move, mapped back to env's frame, separates fly at rel: exactly
+		// when envPose does not rotate; else up to the rounding of the
+		// rotation there and back (Move is certified in env's frame), so
+		// then lengthened by 2^-40 of the coordinates' magnitude.
 		e := identityIfZero(envPose)
-		mv := e.R.Transpose().MulVec(s.Move)
+		mv, dir := e.R.Transpose().MulVec(s.Move), e.R.Transpose().MulVec(s.Dir)
 		a := placedTris(env, geom.Identity())
-		b := placedTris(fly, geom.Pose{R: rel.R, T: rel.T.Add(mv)})
-		if !bruteSeparated(a, b) && !planeSepTris(a, b, e.R.Transpose().MulVec(s.Dir)) {
+		sep := func(mv geom.Vec3) bool {
+			b := placedTris(fly, geom.Pose{R: rel.R, T: rel.T.Add(mv)})
+			return bruteSeparated(a, b) || planeSepTris(a, b, dir)
+		}
+		if !sep(mv) && (e.R == geom.Identity3() || !sep(mv.Add(dir.Scale(0x1p-40*(1+rel.T.Norm()+s.Upper))))) {
 			t.Fatalf("%s: fly moved by Move %v is not separated", name, s.Move)
 		}
 	default:
@@ -254,8 +260,12 @@ func TestSignedPenetrating(t *testing.T) {
 		env := boxMesh(a0, a1)
 		fly := boxMesh(geom.V(0, 0, 0), geom.V(1, 1, 1))
 		ep := geom.Translation(geom.V(rng.Float64()*4-2, rng.Float64()*4-2, rng.Float64()*4-2))
+		if i%4 == 3 {
+			// Far from the origin, rotated.
+			ep = geom.FromAxisAngle(geom.V(1, -2, 0.5), rng.Float64()*6, geom.V(3e6, -1e6, 2e5))
+		}
 		off := geom.V(rng.Float64()*1.2-0.6, rng.Float64()*1.2-0.6, rng.Float64()*1.2-0.6).Add(a0)
-		fp := geom.Translation(ep.T.Add(off))
+		fp := ep.Compose(geom.Translation(off))
 		s, err := SignedDistance(context.Background(), build(t, env), ep, build(t, fly), fp, SignedOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -265,6 +275,7 @@ func TestSignedPenetrating(t *testing.T) {
 		if pd == 0 {
 			continue
 		}
+		// rel's translation is exact up to its rounding (far: 1e-9).
 		if s.Kind != Penetrating || !s.Exact || math.Abs(s.Distance+pd) > 1e-12 || s.Lower > pd+1e-12 || s.Upper < pd-1e-12 {
 			t.Fatalf("boxes %d: %+v, PD %v", i, s, pd)
 		}
@@ -335,6 +346,26 @@ func bruteLowerCheck(env, fly *mesh.TriMesh, rel geom.Pose, upper float64) float
 		}
 	}
 	return best
+}
+
+// A degenerate triangle (a, a, b) is a closed mesh by the edge count (a→b
+// and b→a once each) whose solid has no interior: piercing a box, it is
+// in contact and cannot interpenetrate, so Touching, not Penetrating.
+func TestSignedDegenerate(t *testing.T) {
+	seg := &mesh.TriMesh{Verts: []geom.Vec3{geom.V(-1, 0.5, 0.5), geom.V(2, 0.5, 0.5)}, Tris: [][3]int32{{0, 0, 1}}}
+	env := build(t, boxMesh(geom.V(0, 0, 0), geom.V(1, 1, 1)))
+	fly := build(t, seg)
+	s, err := SignedDistance(context.Background(), env, geom.Identity(), fly, geom.Identity(), SignedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Kind != Touching || s.Distance != 0 {
+		t.Fatalf("segment through a box: %+v", s)
+	}
+	s, err = SignedDistance(context.Background(), env, geom.Identity(), fly, geom.Translation(geom.V(0, 2, 0)), SignedOptions{})
+	if err != nil || s.Kind != Apart || math.Abs(s.Distance-1.5) > s.Bound {
+		t.Fatalf("segment apart: %+v, %v", s, err)
+	}
 }
 
 func TestSignedOpen(t *testing.T) {
@@ -464,6 +495,32 @@ func TestShapeCache(t *testing.T) {
 	for range 4 * len(poses) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// Models of volumes that do not fly against each other are accepted.
+func TestSignedIncompatibleVolumes(t *testing.T) {
+	box := boxMesh(geom.V(0, 0, 0), geom.V(1, 1, 1))
+	env, err := collide.Build(box, collide.BuildOptions{BV: collide.RSS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fly, err := collide.Build(box, collide.BuildOptions{BV: collide.OBB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		x    float64
+		kind Kind
+		d    float64
+	}{{1.5, Apart, 0.5}, {1, Touching, 0}, {0.75, Penetrating, -0.25}} {
+		s, err := SignedDistance(context.Background(), env, geom.Identity(), fly, geom.Translation(geom.V(c.x, 0, 0)), SignedOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Kind != c.kind || math.Abs(s.Distance-c.d) > 1e-12 {
+			t.Fatalf("x = %v: %v %v, want %v %v", c.x, s.Kind, s.Distance, c.kind, c.d)
 		}
 	}
 }
