@@ -629,6 +629,13 @@ func TestViewSnapshotContact(t *testing.T) {
 	if state.Curves == 0 || state.Normals == 0 || state.Framed {
 		t.Errorf("step %d: the page draws %d curve segments and %d normals, framed %v; want some of both, not framed without ?frame=contact", most, state.Curves, state.Normals, state.Framed)
 	}
+	// The c key points the camera at the contact.
+	if err := page.Eval(`window.dispatchEvent(new KeyboardEvent('keydown', {key: 'c'}))`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Wait("collideView.framed || collideView.error", time.Minute); err != nil {
+		t.Errorf("the c key did not frame the contact: %v", err)
+	}
 	if framed < 4*unframed || curves == 0 || normals == 0 {
 		t.Errorf("the snapshot of step %d: highlight %d pixels (%d unframed), curves %d, normals %d: want the contact framed (4x the pixels at least), curves and normals drawn",
 			most, framed, unframed, curves, normals)

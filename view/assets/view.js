@@ -484,6 +484,16 @@ function frameOn(box) {
   view.framed = true;
 }
 
+// frameCurrent points the camera at the contact region of the step shown
+// (the c key), following nothing.
+async function frameCurrent() {
+  const st = await stepData(current);
+  if (!st.focus) return;
+  $('follow').checked = false;
+  frameOn(st.focus);
+  render();
+}
+
 const objectName = (o) => rec.objects[o].name || `object ${o}`;
 const pairText = (p) => `${objectName(p[0])} ${p[1]} ↔ ${objectName(p[2])} ${p[3]}`;
 
@@ -642,6 +652,7 @@ function setupControls() {
     if (e.key === ' ') setPlaying(!playing);
     else if (e.key === 'ArrowRight') show(current + 1);
     else if (e.key === 'ArrowLeft') show(current - 1);
+    else if (e.key === 'c') frameCurrent();
     else return;
     e.preventDefault();
   });
