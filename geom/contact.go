@@ -38,23 +38,43 @@ func (k ContactKind) String() string {
 
 // A Feature names the part of a triangle that holds a point: one of its
 // vertices, edges, or its interior. Edge k joins vertex k and vertex
-// (k+1) mod 3.
+// (k+1) mod 3. A degenerate triangle names its points by its vertices and
+// by the edge joining its extreme vertices, never by Face (see
+// TriTriContact).
 type Feature uint8
 
 const (
-	Vertex0 Feature = iota
-	Vertex1
-	Vertex2
-	Edge01
-	Edge12
-	Edge20
-	Face
+	Vertex0 Feature = iota // vertex 0
+	Vertex1                // vertex 1
+	Vertex2                // vertex 2
+	Edge01                 // the edge from vertex 0 to vertex 1
+	Edge12                 // the edge from vertex 1 to vertex 2
+	Edge20                 // the edge from vertex 2 to vertex 0
+	Face                   // the relative interior of a proper triangle
 )
+
+var featureNames = [...]string{"vertex0", "vertex1", "vertex2", "edge01", "edge12", "edge20", "face"}
+
+// String returns "vertex0" to "vertex2", "edge01", "edge12", "edge20" or
+// "face".
+func (f Feature) String() string {
+	if int(f) < len(featureNames) {
+		return featureNames[f]
+	}
+	return "Feature(?)"
+}
+
+// IsVertex reports whether f is one of Vertex0, Vertex1, Vertex2.
+func (f Feature) IsVertex() bool { return f <= Vertex2 }
+
+// IsEdge reports whether f is one of Edge01, Edge12, Edge20.
+func (f Feature) IsEdge() bool { return f >= Edge01 && f <= Edge20 }
 
 // ContactPoint is a vertex of the set two triangles share: its computed
 // position and, exactly, the feature of each triangle that holds the exact
 // point (the feature of least dimension: a vertex before an edge before the
-// face).
+// face). A is the feature of the first triangle passed to TriTriContact, B
+// of the second.
 type ContactPoint struct {
 	P    Vec3
 	A, B Feature
@@ -63,18 +83,21 @@ type ContactPoint struct {
 // TriContact is the set two closed triangles share (TriTriContact).
 type TriContact struct {
 	Kind ContactKind
-	// N is the number of Points: 1 for a point, 2 for a segment, 3 to 6
-	// for the convex polygon of a coplanar overlap (in order around it,
-	// counter-clockwise seen from the side Normal points to).
+	// N is the number of Points: 0 when apart, 1 for a point, 2 for a
+	// segment, 3 to 6 for the convex polygon of a coplanar overlap (in
+	// order around it, counter-clockwise seen from the side Normal points
+	// to).
 	N      int
 	Points [6]ContactPoint
 	// Normal is a unit vector from a towards b: for a touch, a direction
-	// that separates them (a on its negative side, b on its positive
-	// side); for a crossing, a's normal by its winding (see
-	// TriTriContact).
+	// that weakly separates them (a on its non-positive side, b on its
+	// non-negative side); for a crossing, a's normal by its winding (see
+	// TriTriContact). It is the zero vector when apart.
 	Normal Vec3
-	// Bound bounds the distance of each computed point from the exact
-	// point it stands for.
+	// Bound bounds the Euclidean distance of each computed point from the
+	// exact point it stands for: 0 when every point is a vertex of a or b,
+	// never more than 2⁻⁴⁴ times the largest coordinate magnitude of a and
+	// b plus 3·2⁻¹⁰⁷⁴.
 	Bound float64
 }
 
@@ -103,8 +126,9 @@ type TriContact struct {
 //   - two proper triangles in different planes (a crossing, or a touch along
 //     or across their planes' common line): along the direction na × nb,
 //     na and nb the normals of a and b by their windings;
-//   - a coplanar overlap that is a segment: counter-clockwise along the
-//     boundary of a (the order the polygon walk meets them);
+//   - a coplanar overlap of proper triangles that is a segment (it lies on
+//     an edge of a): in the order met walking a's boundary from vertex 0
+//     to 1 to 2;
 //   - a segment (degenerate triangle) in the plane of the other triangle, or
 //     two collinear segments: along the degenerate triangle, from the
 //     extreme vertex with the lower coordinate on its axis of largest
@@ -122,12 +146,14 @@ type TriContact struct {
 // crossing, are computed in float64; Bound bounds the Euclidean distance of
 // every computed point from the exact point it stands for (0 when every
 // point is a vertex). The float computation carries its own error bound
-// (see edgePlaneFloat); where that bound would exceed 2⁻⁴⁴ times the
-// largest coordinate magnitude of a and b (an edge nearly parallel to the
-// other plane, nearly parallel edges, products that underflow or overflow),
-// the point is computed again exactly (math/big) and rounded to the nearest
-// float64, within an ulp per coordinate. So Bound ≤ 2⁻⁴⁴·M + 3·2⁻¹⁰⁷⁴ for
-// the largest coordinate magnitude M, always.
+// (see rootPoint); where that bound would exceed 2⁻⁴⁴ times the largest
+// coordinate magnitude M of a and b (an edge nearly parallel to the other
+// plane, nearly parallel edges, products that underflow or overflow), the
+// determinants it divides are computed again as exact expansions and
+// rounded (a few ulps, no allocation), and where even that does not do
+// (magnitudes spanning more than the expansions hold), the point is
+// computed exactly with math/big and rounded to the nearest float64,
+// within an ulp per coordinate. So Bound ≤ 2⁻⁴⁴·M + 3·2⁻¹⁰⁷⁴, always.
 //
 // Normal is a unit vector (its length is 1 within a few ulps), never NaN,
 // from a towards b:
@@ -135,8 +161,8 @@ type TriContact struct {
 //     closed mesh a wound outward, it points out of a towards b. If a is
 //     degenerate (a segment crossing b), it is minus b's unit normal.
 //   - for a Touch, a direction that weakly separates them: a on its
-//     non-positive side, b on its non-negative side (exactly for the unit
-//     direction the computed Normal rounds). It is a's plane normal when
+//     non-positive side, b on its non-negative side (exactly for the exact
+//     direction, of which Normal is the rounding). It is a's plane normal when
 //     b's vertices all lie on one closed side of a's plane (for a coplanar
 //     overlap, a's normal by its winding), else b's (negated, so that it
 //     still points from a to b; when a lies in b's plane, minus b's
@@ -149,7 +175,9 @@ type TriContact struct {
 // Non-finite coordinates are outside the contract: Kind is still Apart
 // exactly when TriTri(a, b) is false, N is 0 and Normal is +Z otherwise.
 //
-// TriTriContact allocates nothing unless a point takes the exact path.
+// TriTriContact allocates nothing unless a point or a normal takes the
+// math/big path (coordinates of widely different magnitudes, near the ends
+// of the float64 range).
 func TriTriContact(a, b Triangle) TriContact {
 	var c TriContact
 	if !a.IsFinite() || !b.IsFinite() {
@@ -170,7 +198,13 @@ func TriTriContact(a, b Triangle) TriContact {
 	if oneSide(sa) {
 		return c
 	}
-	aDeg, bDeg := a.IsDegenerate(), b.IsDegenerate()
+	// A degenerate triangle's plane is no plane: every sign against it is
+	// 0. So signs not all 0 on both sides mean two proper triangles in
+	// different planes, the common case, known without IsDegenerate.
+	var aDeg, bDeg bool
+	if allZero(sa) || allZero(sb) {
+		aDeg, bDeg = a.IsDegenerate(), b.IsDegenerate()
+	}
 	switch {
 	case !aDeg && !bDeg && !allZero(sb):
 		crossingContact(&c, &a, &b, sa, sb)
@@ -202,11 +236,6 @@ func edgeFeature(i, j int) Feature {
 	}
 	return Edge20
 }
-
-// edgeOf returns the vertices of edge k (Edge01 + k).
-func edgeOf(k int) (int, int) { return k, next3[k] }
-
-func isVertex(f Feature) bool { return f <= Vertex2 }
 
 // maxAbs returns the largest coordinate magnitude of a and b.
 func maxAbs(a, b *Triangle) float64 {
@@ -380,14 +409,14 @@ func crossingContact(c *TriContact, a, b *Triangle, sa, sb [3]int) {
 		var p Vec3
 		var eb float64
 		switch {
-		case isVertex(fa):
+		case fa.IsVertex():
 			p = a[fa]
-		case isVertex(fb):
+		case fb.IsVertex():
 			p = b[fb]
 		case e.tri == 0:
-			p, eb = edgePlanePoint(a[k.ch[0].pick], a[e.x], b, m)
+			p, eb = edgePlanePoint(a[k.ch[0].pick], a[e.x], k.ch[0].s[k.ch[0].pick], b, m)
 		default:
-			p, eb = edgePlanePoint(b[k.ch[1].pick], b[e.x], a, m)
+			p, eb = edgePlanePoint(b[k.ch[1].pick], b[e.x], k.ch[1].s[k.ch[1].pick], a, m)
 		}
 		c.Points[i] = ContactPoint{P: p, A: fa, B: fb}
 		bound = max(bound, eb)
@@ -475,14 +504,14 @@ func (pl *plane) value(t *Triangle, p Vec3) (det, err float64, ok bool) {
 }
 
 // edgePlanePoint returns the point where the segment [p, q], whose ends lie
-// strictly on opposite sides of the plane of the proper triangle t, meets
-// that plane, and a bound on its error; m is the largest coordinate
-// magnitude of the pair (see fastBound).
-func edgePlanePoint(p, q Vec3, t *Triangle, m float64) (Vec3, float64) {
+// strictly on opposite sides of the plane of the proper triangle t (p on
+// side sp, the exact sign of Orient3D(t0, t1, t2, p)), meets that plane,
+// and a bound on its error; m is the largest coordinate magnitude of the
+// pair (see fastBound).
+func edgePlanePoint(p, q Vec3, sp int, t *Triangle, m float64) (Vec3, float64) {
 	pl := planeOf(t)
 	da, ea, ok1 := pl.value(t, p)
 	db, eb, ok2 := pl.value(t, q)
-	sp := Orient3D(t[0], t[1], t[2], p)
 	if ok1 && ok2 {
 		if x, bound, ok := rootPoint(p, q, da, ea, db, eb, sp); ok && bound <= fastBound*m {
 			return x, bound
@@ -788,7 +817,12 @@ func touchNormal(a, b *Triangle, aDeg, bDeg bool, sa, sb [3]int) Vec3 {
 	// weakly.
 	for _, t := range [2]*Triangle{a, b} {
 		for i := range 3 {
-			if e := t[next3[i]].Sub(t[i]); e != (Vec3{}) {
+			e := t[next3[i]].Sub(t[i])
+			if !e.IsFinite() {
+				// Overflowed: the same direction, from halved ends.
+				e = t[next3[i]].Scale(0.5).Sub(t[i].Scale(0.5))
+			}
+			if e != (Vec3{}) {
 				axis := Vec3{}
 				switch e.Abs().LargestAxis() {
 				case 0:
@@ -939,7 +973,7 @@ func coplanarContact(c *TriContact, a, b *Triangle) {
 		switch {
 		case v.kind == 0:
 			v.keyA = 3 * v.i
-		case isVertex(v.A):
+		case v.A.IsVertex():
 			v.keyA = 3 * int(v.A)
 		case v.A != Face:
 			e := int(v.A - Edge01)
@@ -951,7 +985,7 @@ func coplanarContact(c *TriContact, a, b *Triangle) {
 		switch {
 		case v.kind == 1:
 			v.keyB = 3 * v.j
-		case isVertex(v.B):
+		case v.B.IsVertex():
 			v.keyB = 3 * int(v.B)
 		case v.B != Face:
 			e := int(v.B - Edge01)
@@ -984,7 +1018,7 @@ func coplanarContact(c *TriContact, a, b *Triangle) {
 		}
 	}
 	if n == 0 {
-		return // not reached after TriTri's checks: they share a point
+		return // coplanar and disjoint: Apart
 	}
 	// Positions in the interiors of the edges of a.
 	for e := range 3 {
@@ -1207,7 +1241,7 @@ func segTriContact(c *TriContact, s, t *Triangle, m float64) {
 		case Orient3D(t[0], t[1], t[2], s[mid]) == 0:
 			x = s[mid]
 		default:
-			x, c.Bound = edgePlanePoint(u, v, t, m)
+			x, c.Bound = edgePlanePoint(u, v, su, t, m)
 			exact = false
 		}
 		var f Feature
@@ -1243,6 +1277,10 @@ func segTriContact(c *TriContact, s, t *Triangle, m float64) {
 			g = Edge12
 		case o[2] == 0:
 			g = Edge20
+		}
+		if !exact && g.IsVertex() {
+			// The line passes through a vertex of t: that is the point.
+			x, c.Bound = t[g], 0
 		}
 		c.N = 1
 		c.Points[0] = ContactPoint{P: x, A: f, B: g}

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/longtest"
 	"github.com/collide3d/collide/internal/testgeom"
 )
 
@@ -353,6 +354,23 @@ func checkContact(a, b geom.Triangle) string {
 	if !(got.Bound >= 0 && got.Bound <= 0x1p-40*m+0x1p-1060) {
 		return fmt.Sprintf("Bound %g for magnitude %g", got.Bound, m)
 	}
+	// A point held by a vertex of a or b is that vertex, exactly.
+	for i := range got.N {
+		cp := got.Points[i]
+		if cp.A.IsVertex() && cp.P != a[cp.A] || cp.B.IsVertex() && cp.P != b[cp.B] {
+			return fmt.Sprintf("point %d %v (A %v, B %v) is not the vertex it is", i, cp.P, cp.A, cp.B)
+		}
+	}
+	if allVertices := func() bool {
+		for _, cp := range got.Points[:got.N] {
+			if !cp.A.IsVertex() && !cp.B.IsVertex() {
+				return false
+			}
+		}
+		return true
+	}(); allVertices && got.Bound != 0 {
+		return fmt.Sprintf("Bound %g with every point a vertex", got.Bound)
+	}
 	bound2 := new(big.Rat).Mul(rat(got.Bound), rat(got.Bound))
 	match := make([]int, got.N)
 	used := make([]bool, got.N)
@@ -403,13 +421,14 @@ func checkContact(a, b geom.Triangle) string {
 		// rounding of the direction.
 		x := want.pts[0]
 		p := x.float()
-		scale := 0.0
+		scale := 0.0 // half the pair's extent from p (halved: no overflow)
 		for _, t := range []geom.Triangle{a, b} {
 			for _, v := range t {
-				scale = max(scale, v.Sub(p).Norm())
+				scale = max(scale, v.Scale(0.5).Sub(p.Scale(0.5)).Norm())
 			}
 		}
-		tol := rat(1e-9 * scale)
+		tol := mul(rat(1e-9*scale), rat(2))
+		scale *= 2
 		rn := qvOf(n)
 		for i := range 3 {
 			if d := rn.dot(qvOf(a[i]).sub(x)); d.Cmp(tol) > 0 {
@@ -441,6 +460,24 @@ func checkContact(a, b geom.Triangle) string {
 		d := ra.n.cross(rb.n)
 		if want.pts[match[1]].sub(want.pts[match[0]]).dot(d).Sign() <= 0 {
 			return "segment not along na × nb"
+		}
+	case got.N == 2 && want.coplane && ra.proper && rb.proper:
+		// On an edge of a, in the order of a walk around a from vertex 0.
+		if !got.Points[0].A.IsVertex() && !got.Points[0].A.IsEdge() || !got.Points[1].A.IsVertex() && !got.Points[1].A.IsEdge() {
+			return fmt.Sprintf("coplanar segment %v not on a's boundary", got.Points[:2])
+		}
+		pos := func(i int) *big.Rat {
+			cp, x := got.Points[i], want.pts[match[i]]
+			if cp.A.IsVertex() {
+				return big.NewRat(int64(cp.A), 1)
+			}
+			e := int(cp.A - geom.Edge01)
+			d := ra.v[(e+1)%3].sub(ra.v[e])
+			t := new(big.Rat).Quo(x.sub(ra.v[e]).dot(d), d.dot(d))
+			return t.Add(t, big.NewRat(int64(e), 1))
+		}
+		if pos(0).Cmp(pos(1)) >= 0 {
+			return fmt.Sprintf("coplanar segment %v not in the order of a's boundary", got.Points[:2])
 		}
 	case got.N == 2 && !ra.proper || got.N == 2 && !rb.proper:
 		r := ra
@@ -475,7 +512,7 @@ func qFloats(ps []qv) []geom.Vec3 {
 }
 
 func TestTriTriContactOracle(t *testing.T) {
-	perKind := 400
+	perKind := longtest.Pick(150, 2_000)
 	if oracleLong() {
 		perKind = 20_000
 	}
@@ -486,11 +523,17 @@ func TestTriTriContactOracle(t *testing.T) {
 			t.Parallel()
 			n := oracleShare(kind, perKind)
 			var counts [3]int
+			var sizes [7]int
 			for i := range n {
 				stream := oracleStream(kind, i)
 				rng := rand.New(rand.NewPCG(seed, stream))
 				a, b := testgeom.Pair(kind, rng)
-				counts[geom.TriTriContact(a, b).Kind]++
+				c := geom.TriTriContact(a, b)
+				counts[c.Kind]++
+				sizes[c.N]++
+				if msg := checkSymmetry(a, b); msg != "" {
+					oracleFail(t, &failures, kind, seed, stream, a, b, "%s", msg)
+				}
 				for _, ab := range [][2]geom.Triangle{{a, b}, {b, a}, {testgeom.Permute(a, i%6), testgeom.Permute(b, (i/6)%6)}} {
 					if msg := checkContact(ab[0], ab[1]); msg != "" {
 						oracleFail(t, &failures, kind, seed, stream, ab[0], ab[1], "%s", msg)
@@ -498,7 +541,57 @@ func TestTriTriContactOracle(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%-17v %6d pairs: %d apart, %d touch, %d cross", kind, n, counts[0], counts[1], counts[2])
+			t.Logf("%-17v %6d pairs: %d apart, %d touch, %d cross; sizes 1 to 6: %v", kind, n, counts[0], counts[1], counts[2], sizes[1:])
+			// The generators reach every size of polygon.
+			if kind == testgeom.KindCoplanarOverlap {
+				for s := 1; s <= 5; s++ {
+					if sizes[s] == 0 {
+						t.Errorf("no coplanar overlap of %d points", s)
+					}
+				}
+			}
 		})
 	}
+}
+
+// checkSymmetry compares TriTriContact(a, b) with TriTriContact(b, a): the
+// same kind and size, features swapped (the points themselves are checked
+// against the oracle in both orders), and for a touch of two proper
+// triangles in different planes of which exactly one face plane separates,
+// normals exactly opposite (both take that plane).
+func checkSymmetry(a, b geom.Triangle) string {
+	c, d := geom.TriTriContact(a, b), geom.TriTriContact(b, a)
+	if c.Kind != d.Kind || c.N != d.N {
+		return fmt.Sprintf("(a, b): %v with %d points, (b, a): %v with %d", c.Kind, c.N, d.Kind, d.N)
+	}
+	for i := range c.N {
+		found := false
+		for j := range d.N {
+			found = found || c.Points[i].A == d.Points[j].B && c.Points[i].B == d.Points[j].A
+		}
+		if !found {
+			return fmt.Sprintf("point %d of (a, b) %+v has no swapped twin in (b, a) %+v", i, c.Points[:c.N], d.Points[:d.N])
+		}
+	}
+	if c.Kind != geom.Touch || a.IsDegenerate() || b.IsDegenerate() {
+		return ""
+	}
+	side := func(t, q geom.Triangle) bool {
+		pos, neg, zero := 0, 0, 0
+		for _, p := range q {
+			switch geom.Orient3D(t[0], t[1], t[2], p) {
+			case 1:
+				pos++
+			case -1:
+				neg++
+			default:
+				zero++
+			}
+		}
+		return zero < 3 && (pos == 0 || neg == 0)
+	}
+	if side(a, b) != side(b, a) && d.Normal != c.Normal.Neg() {
+		return fmt.Sprintf("touch normals %v and %v, not opposite", c.Normal, d.Normal)
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/testgeom"
 )
 
 // unitTri is the unit right triangle in z = 0, counter-clockwise seen from +Z.
@@ -82,6 +83,9 @@ var contactCases = func() []struct {
 		{"segments end to end", geom.Tri(geom.V(0, 0, 0), geom.V(1, 1, 1), geom.V(0, 0, 0)), geom.Tri(geom.V(1, 1, 1), geom.V(2, 2, 2), geom.V(2, 2, 2)), geom.Touch, 1},
 		{"point on a segment", geom.Tri(geom.V(1, 1, 1), geom.V(1, 1, 1), geom.V(1, 1, 1)), geom.Tri(geom.V(0, 0, 0), geom.V(2, 2, 2), geom.V(2, 2, 2)), geom.Touch, 1},
 		{"equal points", geom.Tri(geom.V(1, 2, 3), geom.V(1, 2, 3), geom.V(1, 2, 3)), geom.Tri(geom.V(1, 2, 3), geom.V(1, 2, 3), geom.V(1, 2, 3)), geom.Touch, 1},
+		{"collinear segments at the ends of the range", geom.Tri(geom.V(-1e308, -1e308, 0), geom.V(1e308, 1e308, 0), geom.V(1e308, 1e308, 0)), geom.Tri(geom.V(0, 0, 0), geom.V(1.5e308, 1.5e308, 0), geom.V(0, 0, 0)), geom.Touch, 2},
+		{"crossing at the ends of the range", scaled(unitTri, 0x1p1022), scaled(cross, 0x1p1022), geom.Cross, 2},
+		{"crossing at the ends of the range, off centre", offset(scaled(unitTri, 0x1p1021), geom.V(-0x1p1023, 0, 0)), offset(scaled(cross, 0x1p1021), geom.V(-0x1p1023, 0, 0)), geom.Cross, 2},
 		{"skew segments", geom.Tri(geom.V(0, 0, 0), geom.V(1, 0, 0), geom.V(1, 0, 0)), geom.Tri(geom.V(0.5, -1, 1e-300), geom.V(0.5, 1, 1e-300), geom.V(0.5, 1, 1e-300)), geom.Apart, 0},
 	}
 }()
@@ -195,6 +199,25 @@ func BenchmarkTriTriContact(b *testing.B) {
 			geom.TriTriContact(p[0], p[1])
 		}
 	})
+	for _, kind := range []testgeom.PairKind{testgeom.KindVertexOnFace, testgeom.KindCoplanarOverlap} {
+		// Touches and coplanar overlaps on small lattices, for the
+		// other paths.
+		var ks [][2]geom.Triangle
+		rng := rand.New(rand.NewPCG(7, uint64(kind)))
+		for len(ks) < 1024 {
+			a, c := testgeom.Pair(kind, rng)
+			if geom.TriTri(a, c) {
+				ks = append(ks, [2]geom.Triangle{a, c})
+			}
+		}
+		b.Run(kind.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				p := &ks[i&1023]
+				geom.TriTriContact(p[0], p[1])
+			}
+		})
+	}
 	b.Run("tritri", func(b *testing.B) {
 		// The plain test on the same pairs, for comparison.
 		b.ReportAllocs()
@@ -241,10 +264,10 @@ func ExampleTriTriContact() {
 	c := geom.TriTriContact(floor, wall)
 	fmt.Println(c.Kind, c.N, c.Normal)
 	for _, p := range c.Points[:c.N] {
-		fmt.Println(p.P, p.A == geom.Edge12, p.B == geom.Face)
+		fmt.Println(p.P, p.A, p.B)
 	}
 	// Output:
 	// cross 2 (0, 0, 1)
-	// (0.75, 0.25, 0) true true
-	// (0.25, 0.25, 0) false false
+	// (0.75, 0.25, 0) edge12 face
+	// (0.25, 0.25, 0) face edge01
 }

@@ -18,10 +18,16 @@
 // math/big for inputs near the ends of the float64 range) decides the rest.
 // TriTri, the triangle-triangle contact test, is built only on these
 // predicates, so it never misses a touch and never reports a false contact.
-// Wherever a sign depends on a product, the product is wrapped in an explicit
-// float64 conversion, which the Go specification says must round, so that the
-// compiler cannot fuse it into a fused multiply-add (FMA) and invalidate the
-// error analysis (it does fuse on arm64 otherwise).
+// TriTriContact goes further: the set two triangles share (a point, a
+// segment or a coplanar polygon), whether they touch or cross, the feature
+// of each triangle holding each vertex of that set, exactly, and a contact
+// normal; the points that are not vertices of either triangle are rounded,
+// with a stated error bound.
+//
+// Wherever a sign depends on a product, the product is wrapped in an
+// explicit float64 conversion, which the Go specification says must round,
+// so that the compiler cannot fuse it into a fused multiply-add (FMA) and
+// invalidate the error analysis (it does fuse on arm64 otherwise).
 //
 // Non-finite inputs (NaN, ±Inf) are outside the contract: results are
 // unspecified but the functions do not panic. Validate meshes first

@@ -1,8 +1,9 @@
 // Package view serves a web page that plays recorded motions of models and
 // shows where they touch: the models drawn with three.js, a slider and
 // play/pause over the steps, the triangles in contact at each step
-// highlighted, each step's figures and a chart of the query time with the
-// step shown marked. `collide view` serves it; package view/headless
+// highlighted with the intersection curves and contact normals (see
+// Contact geometry), each step's figures and a chart of the query time
+// with the step shown marked. `collide view` serves it; package view/headless
 // renders it to PNG.
 //
 // A Recording holds the models, the objects that show them, and per step
@@ -25,8 +26,33 @@
 //	GET /step/N          step N's contacts, JSON:
 //	                     {"step":N,"pairs":P,"time":S,"bv_tests":..,
 //	                      "tri_tests":..,"updates":..,"truncated":B,
-//	                      "contacts":[{"a":I,"b":J,"pairs":[e0,f0,e1,f1,...]}]}
-//	                     (triangle e of object I touches triangle f of J)
+//	                      "contacts":[{"a":I,"b":J,"pairs":[e0,f0,e1,f1,...]}],
+//	                      "curves":[x0,y0,z0,x1,y1,z1,...],
+//	                      "normals":[px,py,pz,nx,ny,nz,...],
+//	                      "focus":{"min":[x,y,z],"max":[x,y,z]} or null}
+//	                     (triangle e of object I touches triangle f of J;
+//	                     curves are the intersection curves' segments,
+//	                     normals a point and a unit normal from I towards
+//	                     J at each contact patch, focus their box; all
+//	                     relative to the origin)
+//
+// # Contact geometry
+//
+// Each step's curves and normals are computed in Go when the page asks for
+// the step, not recorded: for a pair of objects whose models were built
+// (Model.Built, as RecordFlight and RecordScene set it), they are the
+// facade's contacts and patches (collide.QueryOptions{Patches: true}) at
+// the step's poses, with the recording's tolerance: each crossing's or
+// touch's segment, each coplanar overlap's polygon outline, and each
+// patch's point and normal. For models without Built, and where that
+// query finds other pairs than the step recorded (a first-contact
+// recording, pairs bounded by MaxPairs), they are the recorded pairs'
+// contacts one by one (geom.TriTriContact), each contact's normal at the
+// centre of its points: what is drawn is always the highlighted pairs'. The page draws the curves over the
+// surfaces (no depth test) in a contrasting colour, and the normals as
+// short lines scaled to the contact region. ?frame=contact (what
+// collide view --snapshot asks) points the camera at focus grown by a
+// margin instead of the whole scene.
 //
 // # Binary layouts
 //

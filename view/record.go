@@ -3,6 +3,7 @@ package view
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -28,6 +29,9 @@ type Recording struct {
 	TimeName string
 	Models   []Model
 	Objects  []Object
+	// Eps is the tolerance of the queries that found the contacts (0:
+	// exact contact); the page's contact geometry is computed with it.
+	Eps float64
 	// Moving holds the indices of the objects whose poses each step gives,
 	// ascending; the others stay at Object.Pose.
 	Moving []int
@@ -38,6 +42,11 @@ type Recording struct {
 type Model struct {
 	Name string
 	Mesh *mesh.TriMesh
+	// Built, when not nil, is the model built from Mesh: the page's
+	// intersection curves and normals are then the facade's contacts and
+	// patches at each step's poses (see Handler). Without it they are
+	// the recorded pairs' contacts one by one, with no patches.
+	Built *collide.Model
 }
 
 // Object is an instance of a model at a pose.
@@ -96,6 +105,19 @@ func (s *Step) Pairs() int {
 	return n
 }
 
+// ContactStep returns the step a snapshot shows unless told otherwise: the
+// step with the most pairs of triangles in contact (the first of them), or
+// 0 when no step has any.
+func (r *Recording) ContactStep() int {
+	best, most := 0, 0
+	for n := range r.Steps {
+		if p := r.Steps[n].Pairs(); p > most {
+			best, most = n, p
+		}
+	}
+	return best
+}
+
 // Pose returns the pose of object i at step n.
 func (r *Recording) Pose(n, i int) geom.Pose {
 	if k, ok := slices.BinarySearch(r.Moving, i); ok {
@@ -112,12 +134,18 @@ func (r *Recording) Validate() error {
 	if len(r.Models) == 0 {
 		return errors.New("view: a recording without models")
 	}
+	if !(r.Eps >= 0) || math.IsInf(r.Eps, 1) {
+		return fmt.Errorf("view: the tolerance Eps %v is not a finite number >= 0", r.Eps)
+	}
 	for i, m := range r.Models {
 		if m.Mesh == nil || len(m.Mesh.Tris) == 0 {
 			return fmt.Errorf("view: model %d (%s) has no triangles", i, m.Name)
 		}
 		if err := m.Mesh.Validate(); err != nil {
 			return fmt.Errorf("view: model %d (%s): %w", i, m.Name, err)
+		}
+		if m.Built != nil && m.Built.Mesh() != m.Mesh {
+			return fmt.Errorf("view: model %d (%s): Built is not built from Mesh", i, m.Name)
 		}
 	}
 	for i, o := range r.Objects {
@@ -176,8 +204,8 @@ func RecordFlight(title string, env, fly *collide.Model, m flight.Motion, o flig
 		return nil, nil, fmt.Errorf("%w: %d steps are more than %d", ErrTooLarge, o.Steps, MaxPoses)
 	}
 	r := &Recording{
-		Title: title, Mode: modeName(o.Query.All, o.Query.Eps),
-		Models: []Model{{Name: "environment", Mesh: env.Mesh()}, {Name: "flying", Mesh: fly.Mesh()}},
+		Title: title, Mode: modeName(o.Query.All, o.Query.Eps), Eps: o.Query.Eps,
+		Models: []Model{{Name: "environment", Mesh: env.Mesh(), Built: env}, {Name: "flying", Mesh: fly.Mesh(), Built: fly}},
 		Objects: []Object{
 			{Name: "environment", Model: 0, Static: true, Pose: geom.Identity()},
 			{Name: "flying", Model: 1, Pose: geom.Identity()},
@@ -229,7 +257,7 @@ func RecordScene(s *scene.Scene, o scene.Options) (*Recording, *scene.Totals, er
 	}
 	w := p.World()
 	r := &Recording{
-		Title: s.Name, Doc: s.Doc, Mode: modeName(o.World.All, o.World.Eps),
+		Title: s.Name, Doc: s.Doc, Mode: modeName(o.World.All, o.World.Eps), Eps: o.World.Eps,
 		TimeName: "world step time",
 		Models:   make([]Model, len(s.Models)),
 		Objects:  make([]Object, len(s.Objects)),
@@ -249,7 +277,8 @@ func RecordScene(s *scene.Scene, o scene.Options) (*Recording, *scene.Totals, er
 		id := p.ID(i)
 		r.Objects[i] = Object{Name: ob.Name, Model: mi, Static: ob.Static, Pose: w.Pose(id)}
 		if r.Models[mi].Mesh == nil {
-			r.Models[mi].Mesh = w.Model(id).Mesh()
+			r.Models[mi].Built = w.Model(id)
+			r.Models[mi].Mesh = r.Models[mi].Built.Mesh()
 		}
 	}
 	// Models no object shows are dropped, and the objects' models

@@ -90,7 +90,9 @@ func Handler(r *Recording, o Options) (http.Handler, error) {
 			http.Error(w, fmt.Sprintf("no step %q: there are %d", req.PathValue("step"), len(s.r.Steps)), http.StatusNotFound)
 			return
 		}
-		writeJSON(w, stepJSON(n, &s.r.Steps[n]))
+		j := stepJSON(n, &s.r.Steps[n])
+		j.setGeometry(s.r.geometry(n, s.origin))
+		writeJSON(w, j)
 	})
 	s.mux = mux
 	return s, nil
@@ -252,6 +254,31 @@ type stepJSONType struct {
 	Updates   int64         `json:"updates"`
 	Truncated bool          `json:"truncated"`
 	Contacts  []contactJSON `json:"contacts"`
+	// The contacts' geometry (stepGeometry), relative to the origin:
+	// the intersection curves' segments (6 numbers each), points and
+	// normals (6 each), and the box of both (null when empty).
+	Curves  []float64 `json:"curves"`
+	Normals []float64 `json:"normals"`
+	Focus   *boxJSON  `json:"focus"`
+}
+
+type boxJSON struct {
+	Min [3]float64 `json:"min"`
+	Max [3]float64 `json:"max"`
+}
+
+// setGeometry sets j's curves, normals and focus from g.
+func (j *stepJSONType) setGeometry(g *stepGeometry) {
+	j.Curves, j.Normals = g.Segments, g.Normals
+	if j.Curves == nil {
+		j.Curves = []float64{}
+	}
+	if j.Normals == nil {
+		j.Normals = []float64{}
+	}
+	if !g.Box.IsEmpty() {
+		j.Focus = &boxJSON{Min: vec(g.Box.Min), Max: vec(g.Box.Max)}
+	}
 }
 
 type contactJSON struct {

@@ -52,6 +52,8 @@ func TestJSONKeysSnakeCase(t *testing.T) {
 		{"check", "--json", "--poses", poses, "gen:icosphere", "gen:torus"},
 		{"check", "--json", "--ccd", "--poses", motion, "gen:icosphere:tris=20", "gen:icosphere:tris=20,radius=0.3"},
 		{"check", "--json", "--all", "--eps", "0.01", "--poses", poses, "gen:icosphere", "gen:torus"},
+		{"check", "--json", "--all", "--contacts", "--poses", poses, "gen:icosphere", "gen:torus"},
+		{"check", "--json", "--contacts", "--eps", "0.01", "--poses", poses, "gen:icosphere", "gen:torus"},
 		{"distance", "--json", "--poses", poses, "gen:icosphere", "gen:torus"},
 		{"distance", "--json", "--signed", "--poses", poses, "gen:box", "gen:box"},
 		{"ccd", "--summary", ccdFile},

@@ -54,7 +54,10 @@ Serves a web page, on the loopback address (--addr), that plays a flight
 objects: the models drawn with three.js (embedded: nothing is
 fetched from the network), a slider and play/pause over the steps, the
 triangles in contact at each step highlighted (the two triangles of every
-pair, drawn through everything, with a dot at each pair), the step's
+pair, drawn through everything, with a dot at each pair), the intersection
+curves (magenta: each crossing's segment, each coplanar overlap's
+outline) and a normal at each contact patch (a cyan arrow, from the
+environment towards the moving object), computed from the library's contacts, the step's
 figures (pairs, query time, bounding-volume and triangle tests) and the
 query time of every step in a chart with the step shown marked. The page
 gets the meshes and poses as binary, so environments of 10^6 triangles load
@@ -75,8 +78,11 @@ What it shows:
   ENV FLY          FLY flown through ENV on a billiard path (--seed), or
                    along --poses FILE
 
---snapshot OUT.png renders step --step N of it (the whole page, --size WxH
-pixels) to a PNG with a headless Chromium, found on PATH (chromium,
+--snapshot OUT.png renders step --step N of it (by default the step with
+the most pairs in contact, the first of them, or step 0 if none; the
+camera framed on the step's contact region: the box of its curves and
+normals grown by half its size) (the whole page, --size WxH pixels) to a
+PNG with a headless Chromium, found on PATH (chromium,
 chromium-browser, google-chrome, ...) or named with --browser or
 COLLIDE_BROWSER, and exits; it does not overwrite OUT.png without --force.
 Otherwise the page is served until interrupted (Ctrl-C). The server answers
@@ -96,7 +102,7 @@ addressed to a loopback host unless --addr names another address.`, defaultBV, d
 			intFlag(fs, &o.n, "n", 0, "the number `N` of objects of a built-in scene of many objects")
 			fs.StringVar(&o.addr, "addr", defaultViewAddr, "serve at `HOST:PORT` (port 0: any free port)")
 			fs.StringVar(&o.snapshot, "snapshot", "", "render the page to `OUT.png` with a headless browser and exit")
-			intFlag(fs, &o.step, "step", 0, "the step `N` shown first (and by --snapshot)")
+			intFlag(fs, &o.step, "step", 0, "the step `N` shown first, and by --snapshot (default for --snapshot: the step with the most pairs in contact)")
 			fs.StringVar(&o.size, "size", "1280x800", "the snapshot's size `WxH` in pixels")
 			fs.StringVar(&o.browser, "browser", "", "the headless browser `PATH` of --snapshot (default: found on PATH)")
 			fs.BoolVar(&o.fly.force, "force", false, "overwrite the file of --snapshot if it exists")
@@ -150,6 +156,9 @@ func runView(e *env, opts any, args []string) error {
 	rec, err := viewRecording(e, o, args)
 	if err != nil {
 		return err
+	}
+	if o.snapshot != "" && !o.given("step") {
+		o.step = rec.ContactStep()
 	}
 	if o.step >= len(rec.Steps) {
 		return usagef("--step %d: the recording has %d steps (0 to %d)", o.step, len(rec.Steps), len(rec.Steps)-1)
@@ -346,7 +355,8 @@ func snapshot(e *env, h http.Handler, o *viewOptions, width, height int) error {
 }
 
 // renderPage opens the viewer at url in the headless browser at path, shows
-// step and returns a PNG of the page.
+// step with the camera framed on its contact region (?frame=contact) and
+// returns a PNG of the page.
 func renderPage(ctx context.Context, path, url string, step, width, height int) ([]byte, error) {
 	// Without Chromium's sandbox, which needs user namespaces that
 	// containers often lack: the browser loads only the viewer's own page
@@ -356,7 +366,7 @@ func renderPage(ctx context.Context, path, url string, step, width, height int) 
 		return nil, err
 	}
 	defer b.Close()
-	if err := b.Navigate(fmt.Sprintf("%s?step=%d", url, step)); err != nil {
+	if err := b.Navigate(fmt.Sprintf("%s?step=%d&frame=contact", url, step)); err != nil {
 		return nil, err
 	}
 	ready := fmt.Sprintf("window.collideView && (collideView.error || (collideView.ready && collideView.shown === %d))", step)

@@ -542,3 +542,102 @@ func FuzzQuoteWords(f *testing.F) {
 		}
 	})
 }
+
+// curvePixels counts the pixels of img drawn in the colour of the
+// intersection curves (view.js CURVE, 0xff2bd6) and of the contact
+// normals (NORMAL, 0x00ffff).
+func curvePixels(img image.Image) (curves, normals int) {
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			cr, cg, cb = cr>>8, cg>>8, cb>>8
+			near := func(r, g, b uint32) bool {
+				d := func(a, b uint32) uint32 { return max(a, b) - min(a, b) }
+				return d(cr, r) < 40 && d(cg, g) < 40 && d(cb, b) < 40
+			}
+			if near(0xff, 0x2b, 0xd6) {
+				curves++
+			}
+			if near(0x00, 0xff, 0xff) {
+				normals++
+			}
+		}
+	}
+	return curves, normals
+}
+
+// TestViewSnapshotContact renders a recorded flight with --snapshot and no
+// --step: the step shown is the one with the most pairs (in contact), the
+// camera framed on its contact: the highlight covers many times the pixels
+// it covers at the same step seen as the page first shows it, and the
+// intersection curves and normals are drawn.
+func TestViewSnapshotContact(t *testing.T) {
+	path := browser(t)
+	dir := t.TempDir()
+	rec, _, pairs := recordTorus(t, dir)
+	most := 0
+	for i, p := range pairs {
+		if len(p) > len(pairs[most]) {
+			most = i
+		}
+	}
+	out := filepath.Join(dir, "contact.png")
+	_, stderr, code := runCLI(t, "view", "--snapshot", out, "--size", "800x500", rec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, framed, _ := pixels(img)
+	curves, normals := curvePixels(img)
+
+	// The same step as the page shows it without framing.
+	url := serveForTest(t, rec)
+	page := openViewer(t, path, fmt.Sprintf("%s?step=%d", url, most), 800, 500)
+	if err := page.Wait(fmt.Sprintf("collideView.shown === %d || collideView.error", most), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var state struct {
+		Curves, Normals int
+		Framed          bool
+		Error           *string
+	}
+	if err := page.Eval("collideView", &state); err != nil {
+		t.Fatal(err)
+	}
+	if state.Error != nil {
+		t.Fatalf("the page failed: %s", *state.Error)
+	}
+	shot, err := page.Screenshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, unframed, _ := pixels(plain)
+	t.Logf("step %d (%d pairs): highlight %d pixels framed, %d as first shown; curves %d pixels, normals %d; the page draws %d segments, %d normals",
+		most, len(pairs[most]), framed, unframed, curves, normals, state.Curves, state.Normals)
+	if state.Curves == 0 || state.Normals == 0 || state.Framed {
+		t.Errorf("step %d: the page draws %d curve segments and %d normals, framed %v; want some of both, not framed without ?frame=contact", most, state.Curves, state.Normals, state.Framed)
+	}
+	// The c key points the camera at the contact.
+	if err := page.Eval(`window.dispatchEvent(new KeyboardEvent('keydown', {key: 'c'}))`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Wait("collideView.framed || collideView.error", time.Minute); err != nil {
+		t.Errorf("the c key did not frame the contact: %v", err)
+	}
+	if framed < 4*unframed || curves == 0 || normals == 0 {
+		t.Errorf("the snapshot of step %d: highlight %d pixels (%d unframed), curves %d, normals %d: want the contact framed (4x the pixels at least), curves and normals drawn",
+			most, framed, unframed, curves, normals)
+	}
+}

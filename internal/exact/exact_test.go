@@ -99,3 +99,49 @@ func TestExpansion(t *testing.T) {
 		t.Errorf("zero expansion: %v, sign %d", z.c[:z.n], z.Sign())
 	}
 }
+
+// TestApprox checks Expansion.Approx against math/big: its error bound
+// holds and its sign is the expansion's, on sums of products some of which
+// nearly cancel.
+func TestApprox(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 32))
+	for i := range 3000 {
+		var e Expansion
+		sum := new(big.Rat)
+		n := 1 + rng.IntN(20)
+		for range n {
+			a, b, c := float(rng, 60), float(rng, 60), float(rng, 60)
+			s := 1.0
+			if rng.IntN(2) == 0 {
+				s = -1
+			}
+			if i%3 == 0 {
+				// Products that cancel: a·b·c, then minus a·b·c', c' near c.
+				e.AddProd3(s, a, b, c)
+				sum.Add(sum, new(big.Rat).Mul(rat(s), new(big.Rat).Mul(rat(a), new(big.Rat).Mul(rat(b), rat(c)))))
+				c = math.Nextafter(c, 0)
+				s = -s
+			}
+			e.AddProd3(s, a, b, c)
+			sum.Add(sum, new(big.Rat).Mul(rat(s), new(big.Rat).Mul(rat(a), new(big.Rat).Mul(rat(b), rat(c)))))
+		}
+		v, err := e.Approx()
+		if e.Sign() != sum.Sign() || sgn(v) != sum.Sign() {
+			t.Fatalf("case %d: Approx %g, Sign %d, exact sign %d", i, v, e.Sign(), sum.Sign())
+		}
+		d := new(big.Rat).Sub(rat(v), sum)
+		if d.Abs(d).Cmp(rat(err)) > 0 {
+			t.Fatalf("case %d: Approx %g off by %s, bound %g", i, v, d.FloatString(30), err)
+		}
+	}
+}
+
+func sgn(x float64) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}

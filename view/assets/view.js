@@ -41,6 +41,17 @@ const view = {
   triangles: [],
   error: null,
   setStep: (n) => show(n),
+  // curves, the segments of the intersection curves drawn at the step
+  // shown (each 6 numbers, plus the origin: curve(i)); normals, the
+  // normals drawn (at each contact patch); focus, the box of both
+  // (relative to the origin) or null; framed, whether the camera was
+  // pointed at it (?frame=contact).
+  curves: 0,
+  curve: (i) => [...curveLines.geometry.getAttribute('position').array.slice(6 * i, 6 * i + 6)]
+    .map((x, j) => x + rec.origin[j % 3]),
+  normals: 0,
+  focus: null,
+  framed: false,
   // timings, in ms: fetching the recording's description, its meshes and
   // poses, making the scene and drawing the first step; step, the last
   // step's show.
@@ -118,11 +129,18 @@ function setMatrix(m, a, i) {
 const STATIC = new THREE.Color(0x8a939e);
 const MOVING = [0x4aa3ff, 0x34c759, 0xaf52de, 0xff9f0a, 0x5ac8fa, 0xff2d55].map((c) => new THREE.Color(c));
 const HIT_A = new THREE.Color(0xff3b30), HIT_B = new THREE.Color(0xffd60a);
+// The colours of the intersection curves and of the contact normals:
+// magenta against the red and yellow of the pairs and the models' blues,
+// cyan for the normals.
+const CURVE = new THREE.Color(0xff2bd6), NORMAL = new THREE.Color(0x00ffff);
+// frameContact: the camera looks at each step's contact region (?frame=contact).
+const frameContact = new URLSearchParams(location.search).get('frame') === 'contact';
 
 let rec, poses, meshes = [], current = 0;
 const instances = []; // by object: {mesh, index}: its instanced mesh and its instance
 const matrices = []; // by object: its pose at the step shown, the 12 numbers
-let renderer, scene, camera, controls, overlay, dots, chart;
+let renderer, scene, camera, controls, overlay, dots, chart, curveLines, normalLines;
+let curveTubes, normalShafts, normalHeads; // the curves and normals drawn thick (instanced)
 let sceneRadius = 1, followRadius = 0; // the radii of everything and of the followed object
 const stepCache = new Map();
 let shownPairs = []; // [a, e, b, f] by pair highlighted
@@ -236,7 +254,26 @@ function build() {
   }));
   marked.renderOrder = 3;
   marked.visible = false;
-  scene.add(overlay, dots, marked);
+  // The intersection curves and the contact normals, drawn over
+  // everything.
+  curveLines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({
+    color: CURVE, depthTest: false, transparent: true,
+  }));
+  curveLines.renderOrder = 4;
+  curveLines.frustumCulled = false;
+  normalLines = new THREE.LineSegments(new THREE.BufferGeometry(), new THREE.LineBasicMaterial({
+    color: NORMAL, depthTest: false, transparent: true,
+  }));
+  normalLines.renderOrder = 5;
+  normalLines.frustumCulled = false;
+  scene.add(overlay, dots, marked, curveLines, normalLines);
+  // Lines are one pixel wide in WebGL: the curves and normals are drawn
+  // again as thin cylinders (and cones at the normals' tips), their
+  // width a fraction of the contact region's size, which read when the
+  // camera is near the contact; the lines keep them visible from afar.
+  curveTubes = new Instanced(new THREE.CylinderGeometry(1, 1, 1, 8, 1, true), CURVE, 4);
+  normalShafts = new Instanced(new THREE.CylinderGeometry(1, 1, 1, 8, 1, true), NORMAL, 5);
+  normalHeads = new Instanced(new THREE.ConeGeometry(1, 1, 12), NORMAL, 5);
 
   // A click (not a drag) picks.
   let down;
@@ -301,7 +338,9 @@ async function show(n) {
     instances[o].mesh.instanceMatrix.needsUpdate = true;
   });
   highlight(st);
+  drawContacts(st);
   if ($('follow').checked) follow(false);
+  else if (frameContact && st.focus) frameOn(st.focus);
   $('slider').value = n;
   $('s-step').textContent = `${n} of ${rec.steps - 1}`;
   $('s-pairs').textContent = st.pairs.toLocaleString('en') + (st.truncated ? ' (more not kept)' : '');
@@ -354,6 +393,105 @@ function highlight(st) {
   view.highlighted = { pairs: st.pairs, triangles: v / 9 };
   listPairs();
   mark(-1);
+}
+
+// contactSize is the size of the step's contact region: the diagonal of
+// its focus box, at least a two-hundredth of the scene's radius (a contact
+// at a point has none).
+function contactSize(st) {
+  if (!st.focus) return sceneRadius / 200;
+  const d = new THREE.Vector3(...st.focus.max).distanceTo(new THREE.Vector3(...st.focus.min));
+  return Math.max(d, sceneRadius / 200);
+}
+
+// Instanced draws copies of a geometry whose axis is y from -1/2 to 1/2
+// (a cylinder, a cone) along segments, over everything.
+class Instanced {
+  constructor(geometry, colour, order) {
+    this.geometry = geometry;
+    this.material = new THREE.MeshBasicMaterial({ color: colour, depthTest: false, transparent: true });
+    this.order = order;
+    this.mesh = null;
+    this.grow(64);
+  }
+
+  grow(n) {
+    if (this.mesh) scene.remove(this.mesh);
+    this.mesh = new THREE.InstancedMesh(this.geometry, this.material, n);
+    this.mesh.renderOrder = this.order;
+    this.mesh.frustumCulled = false;
+    this.mesh.count = 0;
+    scene.add(this.mesh);
+  }
+
+  // set draws one copy along each segment of segs (6 numbers each: from,
+  // to), r wide.
+  set(segs, r) {
+    const n = Math.floor(segs.length / 6);
+    if (n > this.mesh.instanceMatrix.count) this.grow(Math.max(n, 2 * this.mesh.instanceMatrix.count));
+    const a = new THREE.Vector3(), b = new THREE.Vector3(), d = new THREE.Vector3(), y = new THREE.Vector3(0, 1, 0);
+    const q = new THREE.Quaternion(), m = new THREE.Matrix4(), sc = new THREE.Vector3();
+    for (let i = 0; i < n; i++) {
+      a.fromArray(segs, 6 * i);
+      b.fromArray(segs, 6 * i + 3);
+      d.subVectors(b, a);
+      const len = d.length();
+      q.setFromUnitVectors(y, len > 0 ? d.divideScalar(len) : y);
+      m.compose(a.add(b).multiplyScalar(0.5), q, sc.set(r, len, r));
+      this.mesh.setMatrixAt(i, m);
+    }
+    this.mesh.count = n;
+    this.mesh.instanceMatrix.needsUpdate = true;
+  }
+}
+
+// drawContacts draws step st's intersection curves and, at each contact
+// patch, its normal as an arrow a third of the contact region's size long.
+function drawContacts(st) {
+  const curves = st.curves || [], normals = st.normals || [];
+  curveLines.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(curves), 3));
+  const size = contactSize(st), len = size / 3, seg = new Float32Array(normals.length), head = new Float32Array(normals.length);
+  for (let i = 0; i + 5 < normals.length; i += 6) {
+    for (let j = 0; j < 3; j++) {
+      const p = normals[i + j], n = normals[i + 3 + j];
+      seg[i + j] = p;
+      seg[i + 3 + j] = p + 0.75 * len * n;
+      head[i + j] = p + 0.75 * len * n;
+      head[i + 3 + j] = p + len * n;
+    }
+  }
+  normalLines.geometry.setAttribute('position', new THREE.BufferAttribute(seg, 3));
+  curveTubes.set(curves, size / 150);
+  normalShafts.set(seg, size / 300);
+  normalHeads.set(head, size / 60);
+  view.curves = curves.length / 6;
+  view.normals = normals.length / 6;
+  view.focus = st.focus || null;
+}
+
+// frameOn points the camera at box (relative to the origin) grown by half
+// its size, from the direction it looks now, so that the contact region
+// fills the view.
+function frameOn(box) {
+  const min = new THREE.Vector3(...box.min), max = new THREE.Vector3(...box.max);
+  const centre = min.clone().add(max).multiplyScalar(0.5);
+  const r = Math.max(0.75 * max.distanceTo(min), sceneRadius / 200);
+  const dir = camera.position.clone().sub(controls.target).normalize();
+  const fov = THREE.MathUtils.degToRad(camera.fov) / 2;
+  controls.target.copy(centre);
+  camera.position.copy(centre).addScaledVector(dir, r / Math.sin(Math.min(fov, Math.atan(Math.tan(fov) * camera.aspect))));
+  controls.update();
+  view.framed = true;
+}
+
+// frameCurrent points the camera at the contact region of the step shown
+// (the c key), following nothing.
+async function frameCurrent() {
+  const st = await stepData(current);
+  if (!st.focus) return;
+  $('follow').checked = false;
+  frameOn(st.focus);
+  render();
 }
 
 const objectName = (o) => rec.objects[o].name || `object ${o}`;
@@ -465,7 +603,7 @@ function setupControls() {
   const slider = $('slider');
   slider.max = rec.steps - 1;
   const f = new URLSearchParams(location.search).get('follow');
-  $('follow').checked = f === null ? rec.moving.length === 1 : f === '1';
+  $('follow').checked = f === null ? rec.moving.length === 1 && !frameContact : f === '1';
   $('follow').disabled = rec.moving.length === 0;
   $('follow').addEventListener('change', () => {
     if ($('follow').checked) follow(true);
@@ -514,6 +652,7 @@ function setupControls() {
     if (e.key === ' ') setPlaying(!playing);
     else if (e.key === 'ArrowRight') show(current + 1);
     else if (e.key === 'ArrowLeft') show(current - 1);
+    else if (e.key === 'c') frameCurrent();
     else return;
     e.preventDefault();
   });
