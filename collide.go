@@ -329,34 +329,45 @@ var queryPool = sync.Pool{New: func() any { return new(Query) }}
 // a negative MaxPairs.
 var ErrInvalidQuery = errors.New("invalid query")
 
-// ErrInvalidPose is wrapped by the error of a query whose pose cannot
-// place the flying model (see Model.CheckPose).
+// ErrInvalidPose is wrapped by the error of a query one of whose poses
+// cannot place its model (see Model.CheckPose); the error names which: the
+// environment's pose, the flying model's, or the relative pose
+// envPose⁻¹∘flyPose composed from them.
 var ErrInvalidPose = errors.New("invalid pose")
 
 // Check tests fly, placed at pose, against env at the identity pose. It is
 // safe to call from many goroutines on the same models; each call takes its
-// scratch state from a pool.
+// scratch state from a pool. Its errors are Collide's.
 //
-// A query that cannot be answered as asked is an error, never an answer: a
-// nil model or a tolerance that is not a finite number ≥ 0 (wrapping
-// ErrInvalidQuery), a pose that is not finite, not a rotation, or that
-// moves a vertex of fly to a coordinate that is not finite (wrapping
-// ErrInvalidPose; see Model.CheckPose).
+// Deprecated: use Collide(env, geom.Pose{}, fly, pose, o), which places
+// both models (the zero Pose is the identity).
 func Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
-	q := queryPool.Get().(*Query)
-	r, err := q.Check(env, fly, pose, o)
-	r.Pairs = slices.Clone(r.Pairs)
-	if r.Pairs == nil {
-		r.Pairs = []Pair{}
-	}
-	q.ps = bvh.PairState{} // the pair's state is no other pair's, nor kept alive by the pool
-	queryPool.Put(q)
-	return r, err
+	return Collide(env, geom.Pose{}, fly, pose, o)
 }
 
 // Check is like the function Check, but reuses q's buffers: the returned
 // Pairs are valid until q's next query.
+//
+// Deprecated: use q.Collide(env, geom.Pose{}, fly, pose, o).
 func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
+	return q.Collide(env, geom.Pose{}, fly, pose, o)
+}
+
+// Each calls fn for every pair in contact, in no particular order, until fn
+// returns false (or after the first pair unless o.All), and returns the
+// query's counts. Each pair is reported once. It returns the errors of
+// Check, before calling fn at all.
+//
+// Deprecated: use q.CollideFunc(env, geom.Pose{}, fly, pose, o, fn), or
+// the iterator q.Pairs.
+func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pair) bool) (Stats, error) {
+	return q.CollideFunc(env, geom.Pose{}, fly, pose, o, fn)
+}
+
+// collide is Query.Collide once the query is checked: rel is fly's pose
+// in env's frame (placePair), envPose env's, which places the geometry the
+// result holds (contacts) in the common frame.
+func (q *Query) collide(env *Model, envPose geom.Pose, fly *Model, rel geom.Pose, o QueryOptions) Result {
 	if q.hit == nil {
 		q.hit = func(p Pair) bool {
 			if q.max > 0 && len(q.pairs) == q.max {
@@ -368,25 +379,23 @@ func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, 
 		}
 	}
 	q.pairs, q.max, q.truncated = q.pairs[:0], o.MaxPairs, false
-	st, err := q.Each(env, fly, pose, o, q.hit)
+	st := q.walk(env, fly, rel, o, q.hit)
 	slices.SortFunc(q.pairs, ComparePairs)
 	maybe := len(q.pairs) == 0 && o.Pending != nil && !o.Pending.Done()
-	return Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}, err
+	r := Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}
+	// Contact geometry (o.Contacts, o.Patches) is computed here, from
+	// r.Pairs at rel and placed in the common frame by envPose.
+	return r
 }
 
-// Each calls fn for every pair in contact, in no particular order, until fn
-// returns false (or after the first pair unless o.All), and returns the
-// query's counts. Each pair is reported once. It returns the errors of
-// Check, before calling fn at all.
-func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pair) bool) (Stats, error) {
-	if err := checkQuery(env, fly, pose, o); err != nil {
-		return Stats{}, err
-	}
+// walk is Query.CollideFunc once the query is checked, fly at pose rel in
+// env's frame.
+func (q *Query) walk(env, fly *Model, rel geom.Pose, o QueryOptions, fn func(Pair) bool) Stats {
 	if env.tree == nil || fly.tree == nil {
 		if o.Pending != nil {
 			*o.Pending = Pending{} // brute force has no budget: done
 		}
-		return bruteForce(env, fly, pose, o, fn), nil
+		return bruteForce(env, fly, rel, o, fn)
 	}
 	if q.each == nil {
 		q.each = func(p bvh.Pair) bool { return q.fn(Pair{Env: p.Env, Fly: p.Fly}) }
@@ -402,9 +411,9 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 			bo.Budget.Tests = math.MaxInt64
 		}
 	}
-	st := bvh.Collide(env.tree, fly.tree, pose, bo, &q.s, q.each)
+	st := bvh.Collide(env.tree, fly.tree, rel, bo, &q.s, q.each)
 	q.fn = nil
-	return statsOf(st), nil
+	return statsOf(st)
 }
 
 // checkBuilt returns the error of a query of two models of which one is
@@ -424,8 +433,9 @@ func checkBuilt(env, fly *Model) error {
 	return nil
 }
 
-// checkQuery returns the error of a query that cannot be answered.
-func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
+// checkOptions returns the error of a query of fly against env with
+// options o that cannot be answered, whatever the poses.
+func checkOptions(env, fly *Model, o QueryOptions) error {
 	if err := checkBuilt(env, fly); err != nil {
 		return err
 	}
@@ -443,7 +453,7 @@ func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
 	if o.MaxPairs < 0 {
 		return fmt.Errorf("collide: %w: MaxPairs %d is negative", ErrInvalidQuery, o.MaxPairs)
 	}
-	return fly.CheckPose(pose)
+	return nil
 }
 
 // rigid is geom.Pose.Validate in a few dozen operations, for the query's
@@ -474,18 +484,30 @@ const maxReach = math.MaxFloat64 * (1 - 0x1p-40)
 // CheckPose returns nil if queries can place m at pose, else an error
 // wrapping ErrInvalidPose: if a number of pose is not finite, if its
 // rotation is not orthonormal with determinant 1 to within 10^-6 (see
-// geom.Pose.Validate), or if it moves a vertex of m to a coordinate that
-// is not finite (beyond ±math.MaxFloat64), where the answer would be for
-// geometry m does not have. Every query checks its flying model's pose so;
-// the cost is a few dozen operations unless the pose takes m to within a
-// factor 2^-40 of the float64 range, when every vertex is moved once.
+// geom.Pose.Validate; a zero rotation is the identity's, see geom.Pose),
+// or if it moves a vertex of m to a coordinate that is not finite (beyond
+// ±math.MaxFloat64), where the answer would be for geometry m does not
+// have. Every query checks its models' poses so (both, and the relative
+// pose it flies at); the cost is a few dozen operations unless the pose
+// takes m to within a factor 2^-40 of the float64 range, when every vertex
+// is moved once.
 func (m *Model) CheckPose(pose geom.Pose) error {
+	return m.checkPose(pose.Normalize(), "")
+}
+
+// checkPose is CheckPose of a normalised pose, whose error names it as
+// which says (nothing if empty).
+func (m *Model) checkPose(pose geom.Pose, which string) error {
 	if pose.IsIdentity() {
 		return nil
 	}
+	sep := ": "
+	if which == "" {
+		sep = ""
+	}
 	if !rigid(&pose) {
 		if err := pose.Validate(); err != nil {
-			return fmt.Errorf("collide: %w: %v", ErrInvalidPose, err)
+			return fmt.Errorf("collide: %w: %s%s%v", ErrInvalidPose, which, sep, err)
 		}
 	}
 	r, t, x := &pose.R, pose.T, m.reach
@@ -497,8 +519,8 @@ func (m *Model) CheckPose(pose geom.Pose) error {
 	for i, v := range m.mesh.Verts {
 		w := pose.Apply(v)
 		if w.X-w.X+w.Y-w.Y+w.Z-w.Z != 0 { // NaN unless all finite
-			return fmt.Errorf("collide: %w: it moves vertex %d (%v, %v, %v) to (%v, %v, %v), beyond the float64 range",
-				ErrInvalidPose, i, v.X, v.Y, v.Z, w.X, w.Y, w.Z)
+			return fmt.Errorf("collide: %w: %s%sit moves vertex %d (%v, %v, %v) to (%v, %v, %v), beyond the float64 range",
+				ErrInvalidPose, which, sep, i, v.X, v.Y, v.Z, w.X, w.Y, w.Z)
 		}
 	}
 	return nil
