@@ -168,7 +168,7 @@ func (q *Query) Pairs(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Po
 		return func(func(Pair) bool) {}, err
 	}
 	return func(yield func(Pair) bool) {
-		q.walk(env, fly, rel, o, yield)
+		q.iterStats = q.walk(env, fly, rel, o, yield)
 	}, nil
 }
 

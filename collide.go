@@ -320,6 +320,9 @@ type Query struct {
 	// max is the query's MaxPairs; truncated says that it found more.
 	max       int
 	truncated bool
+	// iterStats are the counts of the last query a Pairs iterator ran
+	// (for the tests).
+	iterStats Stats
 }
 
 var queryPool = sync.Pool{New: func() any { return new(Query) }}
