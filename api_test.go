@@ -126,8 +126,9 @@ func TestCollideBothPoses(t *testing.T) {
 // and counts.
 func TestZeroPoseIsIdentity(t *testing.T) {
 	ctx := context.Background()
+	_, _, poses := torusScene(t, collide.Brute)
 	for _, b := range []collide.BV{collide.KDOP18, collide.RSS, collide.Brute} {
-		env, fly, poses := torusScene(t, b)
+		env, fly := smallScene(t, b)
 		var q collide.Query
 		for i, p := range poses[:16] {
 			o := collide.QueryOptions{All: true}
@@ -419,9 +420,10 @@ func TestContextCancel(t *testing.T) {
 func TestDistanceBetweenFrames(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(32, 2))
+	_, _, poses := torusScene(t, collide.Brute)
+	be, bf := smallScene(t, collide.Brute)
 	for _, b := range []collide.BV{collide.KDOP18, collide.OBB, collide.Brute} {
-		env, fly, poses := torusScene(t, b)
-		be, bf, _ := torusScene(t, collide.Brute)
+		env, fly := smallScene(t, b)
 		for i, rel := range poses[:12] {
 			rel.T = rel.T.Add(geom.V(0, 0, 0.1*float64(i%4)))
 			envPose := randomPose(rng, []float64{1, 1e3, 1e6}[i%3])
@@ -456,8 +458,8 @@ func TestDistanceBetweenFrames(t *testing.T) {
 func TestImpactFrames(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(32, 3))
-	env, fly, _ := torusScene(t, collide.KDOP18)
-	be, bf, _ := torusScene(t, collide.Brute)
+	env, fly := smallScene(t, collide.KDOP18)
+	be, bf := smallScene(t, collide.Brute)
 	for i := range 6 {
 		envPose := randomPose(rng, []float64{1, 1e3, 1e6}[i%3])
 		r0 := geom.FromAxisAngle(geom.V(rng.NormFloat64(), 1, 0), rng.Float64(), geom.V(1, 0, 1.5))
@@ -483,6 +485,20 @@ func TestImpactFrames(t *testing.T) {
 			}
 		}
 	}
+}
+
+// smallScene returns a torus of 300 triangles and a sphere of radius 0.3
+// of 80, of kind b: quick for brute force's time of impact.
+func smallScene(t *testing.T, b collide.BV) (env, fly *collide.Model) {
+	t.Helper()
+	var err error
+	if env, err = collide.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 300)), collide.BuildOptions{BV: b}); err != nil {
+		t.Fatal(err)
+	}
+	if fly, err = collide.Build(gen.Must(gen.Icosphere(geom.Vec3{}, 0.3, 80)), collide.BuildOptions{BV: b}); err != nil {
+		t.Fatal(err)
+	}
+	return env, fly
 }
 
 // TestStatsString checks Stats.String's labels and its fixed order, the
