@@ -15,22 +15,10 @@ import (
 
 // This file is the pairwise queries as users call them: both models
 // placed, the environment's pose first, the relative pose composed once
-// inside; the long-running ones take a context.Context. The calls of
-// earlier versions (Check, Query.Each, Distance, TimeOfImpact, Near) are
-// thin calls of these, with the environment at the identity.
-//
-// # Poses and frames
-//
-// Every pairwise query places env at envPose and fly at flyPose, in a
-// common frame (a world's). It decides the query in env's frame, with fly
-// at the relative pose envPose⁻¹∘flyPose (relative), composed once in
-// float64; when envPose is the identity (geom.Pose{}, the common case) the
-// composition is skipped and the query costs what it did with one pose.
-// Answers are exact for the relative pose as composed (DESIGN's rule:
-// exact for the computed coordinates); with envPose the identity that is
-// flyPose itself. Points a result holds (DistanceResult's witnesses,
-// contacts) are placed back in the common frame by envPose, and their
-// error bounds widened by that transform's rounding (commonBound).
+// inside (see the package documentation, "Poses and frames"); the
+// long-running ones take a context.Context. The calls of earlier versions
+// (Check, Query.Each, Distance, TimeOfImpact, Near) are thin calls of
+// these, with the environment at the identity.
 
 // relative returns fly's pose in env's frame, envPose⁻¹∘flyPose,
 // normalised (geom.Pose.Normalize): flyPose itself when envPose is the
@@ -74,14 +62,13 @@ const (
 )
 
 // commonBound bounds how far envPose.Apply(p) lies from the exact image of
-// p under envPose, for |p|∞ ≤ m, and bound's growth when a length is
-// mapped: a distance bound B in env's frame is at most
-// B·(1 + 2⁻¹⁸) + 2·commonBound(envPose, m) in the common frame. Each
-// coordinate of Apply is a sum of four terms, within γ₄·(‖row‖₁·m + |t|)
-// of the exact one (γ₄ < 2⁻⁵⁰, ‖row‖₁ ≤ √3·(1 + 2⁻¹⁸) for a rotation to
-// within 10⁻⁶), and √3 times that in Euclidean norm: below 2⁻⁴⁹·(2m + |T|∞).
-// R's spectral norm, at most 1 + 2⁻¹⁸ for a rotation to within 10⁻⁶ (the
-// check every pose passes), scales lengths. 0 for the identity.
+// p under envPose, for |p|∞ ≤ m: each coordinate of Apply is a sum of four
+// terms, within γ₄·(‖row‖₁·m + |t|) of the exact one (γ₄ < 2⁻⁵⁰, ‖row‖₁ ≤
+// √3·(1 + 2⁻¹⁸) for a rotation to within 10⁻⁶, the check every pose
+// passes), and √3 times that in Euclidean norm: below 2⁻⁴⁹·(2m + |T|∞).
+// 0 for the identity. A length L with error B in env's frame has, in the
+// common frame, an error of at most B·(1 + s) + s·L + 2·commonBound, s =
+// stretch(R).
 func commonBound(envPose geom.Pose, m float64) float64 {
 	if envPose.IsIdentity() {
 		return 0
@@ -223,10 +210,31 @@ func (q *Query) DistanceBetween(ctx context.Context, env *Model, envPose geom.Po
 		e := envPose.Normalize()
 		r.PEnv, r.PFly = e.Apply(r.PEnv), e.Apply(r.PFly)
 		if r.Bound > 0 {
-			r.Bound = r.Bound*(1+0x1p-18) + 2*commonBound(e, m)
+			st := stretch(&e.R)
+			r.Bound = r.Bound*(1+st) + st*r.Distance + 2*commonBound(e, m)
 		}
 	}
 	return r, stoppedBy(ctx, r.Stopped, "distance query")
+}
+
+// stretch returns s such that R scales every length by a factor within
+// [1 − s, 1 + s]: 3·max|RᵀR − I| (Gershgorin's bound on RᵀR's
+// eigenvalues, whose square roots are the factors) plus 2⁻⁴⁸ for the
+// rounding of RᵀR. About 2⁻⁴⁸ for a rotation built in float64, at most
+// 3·10⁻⁶ + 2⁻⁴⁸ for one that passes Validate.
+func stretch(r *geom.Mat3) float64 {
+	p := r.Transpose().Mul(*r)
+	d := 0.0
+	for i := range 3 {
+		for j := range 3 {
+			x := p[i][j]
+			if i == j {
+				x--
+			}
+			d = max(d, math.Abs(x))
+		}
+	}
+	return 3*d + 0x1p-48
 }
 
 // maxAbs returns the largest |coordinate| of v (0 for a NaN).

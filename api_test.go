@@ -427,6 +427,13 @@ func TestDistanceBetweenFrames(t *testing.T) {
 		for i, rel := range poses[:12] {
 			rel.T = rel.T.Add(geom.V(0, 0, 0.1*float64(i%4)))
 			envPose := randomPose(rng, []float64{1, 1e3, 1e6}[i%3])
+			if i%4 == 3 {
+				// A rotation only to within 10⁻⁶, as read from a file:
+				// it stretches lengths by 10⁻⁷, which Bound covers.
+				for r := range 3 {
+					envPose.R[r] = [3]float64{envPose.R[r][0] * (1 + 1e-7), envPose.R[r][1] * (1 + 1e-7), envPose.R[r][2] * (1 + 1e-7)}
+				}
+			}
 			flyPose := envPose.Compose(rel)
 			pose := collide.Relative(envPose, flyPose)
 			in, err := collide.DistanceBetween(ctx, env, geom.Pose{}, fly, pose, collide.DistanceOptions{})

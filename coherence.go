@@ -107,14 +107,24 @@ type DistanceResult struct {
 	// the triangles as the pose places them.
 	Distance float64
 	// Bound bounds the error of Distance (geom.TriTriDistanceBound of the
-	// witnesses); 0 on contact.
+	// witnesses, which bounds their distances to their triangles too); 0
+	// on contact. With envPose not the identity, Distance and that bound
+	// are computed in env's frame, where the query is decided, and Bound
+	// is then widened by envPose's map into the common frame: B·(1 + s) +
+	// s·Distance + 2⁻⁴⁸·(2m + |T|∞), s = 3·max|RᵀR − I| + 2⁻⁴⁸ bounding
+	// how much envPose's R (a rotation only to within 10⁻⁶) stretches a
+	// length, m the witnesses' largest |coordinate| in env's frame and T
+	// envPose's translation (its rounding), so that |PEnv − PFly| is
+	// within Bound of Distance and each witness within Bound of its
+	// triangle as envPose places it.
 	Bound float64
 	// Far says that no two triangles are closer than DistanceOptions.Max.
 	Far bool
 	// Env and Fly are the witness triangles (-1 if Far); PEnv and PFly
-	// their closest points, both in the environment's frame (PFly is on
-	// the flying triangle at the pose). On contact PEnv = PFly is a common
-	// point.
+	// their closest points, in the common frame the poses place both
+	// models in (envPose applied to the points found in env's frame; for
+	// the deprecated Distance, env's frame). On contact PEnv = PFly is a
+	// common point.
 	Env, Fly   int32
 	PEnv, PFly geom.Vec3
 	// Stopped says that the budget ran out before the search ended:

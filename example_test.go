@@ -229,9 +229,8 @@ func ExampleCollide() {
 	// on the tube: true true
 }
 
-// ExampleQuery_Pairs ranges over the pairs in contact and stops at the
-// first pair of environment triangle 0 or more: breaking out of the loop
-// ends the query.
+// ExampleQuery_Pairs ranges over the pairs in contact and stops after
+// five: breaking out of the loop ends the query.
 func ExampleQuery_Pairs() {
 	env, fly := exampleModels()
 	var q collide.Query
