@@ -526,3 +526,34 @@ func TestStatsString(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCollide times Query.Collide on the torus scene, first contact,
+// for the default bounding volume, beside BenchmarkCheck: with the
+// environment at the zero pose (nothing to compose: Check's cost), and
+// with both models placed by a world's poses (the relative pose composed
+// and checked once per query).
+func BenchmarkCollide(b *testing.B) {
+	env, fly, poses := torusScene(b, collide.BVDefault)
+	envPose := geom.FromAxisAngle(geom.V(1, 2, 3), 0.4, geom.V(10, 20, 30))
+	placed := make([]geom.Pose, len(poses))
+	for i, p := range poses {
+		placed[i] = envPose.Compose(p)
+	}
+	for _, c := range []struct {
+		name    string
+		envPose geom.Pose
+		poses   []geom.Pose
+	}{{"identity", geom.Pose{}, poses}, {"placed", envPose, placed}} {
+		b.Run(c.name, func(b *testing.B) {
+			var q collide.Query
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := q.Collide(env, c.envPose, fly, c.poses[i%len(c.poses)], collide.QueryOptions{}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
