@@ -102,7 +102,7 @@ type DistanceOptions struct {
 type DistanceResult struct {
 	// Distance is the smallest distance between a triangle of the
 	// environment and one of the flying model at the pose, +Inf if Far.
-	// It is 0 exactly when two triangles are in contact (as Check decides
+	// It is 0 exactly when two triangles are in contact (as Collide decides
 	// it, exactly), and otherwise within Bound of the exact distance of
 	// the triangles as the pose places them.
 	Distance float64

@@ -56,9 +56,9 @@ type QueryOptions struct {
 	// Eps ≥ 0 is the tolerance: pairs at distance at most Eps are reported.
 	// 0 is exact contact.
 	Eps float64
-	// MaxPairs > 0 bounds the pairs Check keeps: the query stops when it
-	// finds one more, and Result.Truncated says so. Each ignores it (its
-	// callback stops the query when it wants).
+	// MaxPairs > 0 bounds the pairs Collide keeps: the query stops when it
+	// finds one more, and Result.Truncated says so. CollideFunc and Pairs
+	// ignore it (their callback or loop stops the query when it wants).
 	MaxPairs int
 	// Front, if not nil, is the pair's front (see Front): the query starts
 	// from where the pair's last query ended. Same answers, less work when
@@ -281,8 +281,8 @@ func (m *Model) Bytes() int64 {
 // Tree returns the model's hierarchy (nil for Brute), for tools that
 // inspect the engine itself: cmd/collide's build and info print its
 // statistics, package bench measures the cost model's constants on it.
-// Every query has its entry point in this package (Check, Distance,
-// TimeOfImpact, Near, ...). Package bvh is the engine's interface, not the
+// Every query has its entry point in this package (Collide,
+// DistanceBetween, Impact, Query.NearTriangles, ...). Package bvh is the engine's interface, not the
 // library's: it may change between versions.
 func (m *Model) Tree() *bvh.Tree { return m.tree }
 
@@ -299,8 +299,8 @@ func (m *Model) Spheres(l int) []bv.Sphere {
 
 // Query holds the scratch state of queries. Reusing a Query makes queries
 // allocation-free once its buffers have grown; a Query must not be used by
-// two goroutines at once (use one per goroutine). The zero value is ready to
-// use.
+// two goroutines at once (use one per goroutine), nor by a query while a
+// loop over its Pairs iterator runs. The zero value is ready to use.
 //
 // A Query also remembers the pair of triangles its last first-contact
 // query of a pair of models found: the next first-contact query of the
@@ -312,7 +312,7 @@ type Query struct {
 	s     bvh.Scratch
 	ps    bvh.PairState // the last pair's state: the ExactRoot climb's, the last first contact
 	pairs []Pair
-	hit   func(Pair) bool // Check's callback: collects into pairs
+	hit   func(Pair) bool // Collide's callback: collects into pairs
 	// fn is the callback of the current query; each, made once, passes
 	// bvh's pairs to it.
 	fn   func(Pair) bool
