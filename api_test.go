@@ -557,3 +557,29 @@ func BenchmarkCollide(b *testing.B) {
 		})
 	}
 }
+
+// TestCollideAllocs checks that Query.Collide and CollideFunc allocate
+// nothing once warm with both models placed, as with one pose.
+func TestCollideAllocs(t *testing.T) {
+	env, fly, poses := torusScene(t, collide.BVDefault)
+	envPose := geom.FromAxisAngle(geom.V(1, 2, 3), 0.4, geom.V(10, 20, 30))
+	for _, o := range []collide.QueryOptions{{}, {All: true}} {
+		var q collide.Query
+		for _, p := range poses {
+			if _, err := q.Collide(env, envPose, fly, envPose.Compose(p), o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fn := func(collide.Pair) bool { return true }
+		i := 0
+		allocs := testing.AllocsPerRun(100, func() {
+			p := envPose.Compose(poses[i%len(poses)])
+			q.Collide(env, envPose, fly, p, o)
+			q.CollideFunc(env, envPose, fly, p, o, fn)
+			i++
+		})
+		if allocs != 0 {
+			t.Errorf("%+v: %v allocations per query, want 0", o, allocs)
+		}
+	}
+}
