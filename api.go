@@ -40,19 +40,20 @@ func relative(envPose, flyPose geom.Pose) geom.Pose {
 // pose, at which the query flies fly. flyName names flyPose in the error,
 // relName the relative pose. The models must have been checked
 // (checkBuilt).
-func placePair(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Pose, flyName, relName string) (geom.Pose, error) {
+func placePair(env *Model, envPose *geom.Pose, fly *Model, flyPose *geom.Pose, flyName, relName string) (geom.Pose, error) {
 	if envPose.IsIdentity() {
 		rel := flyPose.Normalize()
-		return rel, fly.checkPose(rel, flyName)
+		return rel, fly.checkPose(&rel, flyName)
 	}
-	if err := env.checkPose(envPose.Normalize(), "the environment's pose"); err != nil {
+	e, f := envPose.Normalize(), flyPose.Normalize()
+	if err := env.checkPose(&e, "the environment's pose"); err != nil {
 		return geom.Pose{}, err
 	}
-	if err := fly.checkPose(flyPose.Normalize(), flyName); err != nil {
+	if err := fly.checkPose(&f, flyName); err != nil {
 		return geom.Pose{}, err
 	}
-	rel := relative(envPose, flyPose)
-	return rel, fly.checkPose(rel, relName)
+	rel := relative(e, f)
+	return rel, fly.checkPose(&rel, relName)
 }
 
 // The names of the poses in errors.
@@ -108,16 +109,22 @@ func Collide(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Pose, o Que
 // returned Pairs are valid until q's next query, and once they have grown
 // a query allocates nothing.
 func (q *Query) Collide(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Pose, o QueryOptions) (Result, error) {
+	return q.collideAt(env, &envPose, fly, &flyPose, &o)
+}
+
+// collideAt is Query.Collide (and Query.Check) with its arguments by
+// reference: a query's poses and options are copied once.
+func (q *Query) collideAt(env *Model, envPose *geom.Pose, fly *Model, flyPose *geom.Pose, o *QueryOptions) (Result, error) {
 	rel, err := q.check(env, envPose, fly, flyPose, o)
 	if err != nil {
 		return Result{Pairs: q.pairs[:0]}, err
 	}
-	return q.collide(env, envPose, fly, rel, o), nil
+	return q.collide(env, envPose, fly, &rel, o), nil
 }
 
 // check returns the error of a pairwise query that cannot be answered,
 // else fly's pose in env's frame.
-func (q *Query) check(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Pose, o QueryOptions) (geom.Pose, error) {
+func (q *Query) check(env *Model, envPose *geom.Pose, fly *Model, flyPose *geom.Pose, o *QueryOptions) (geom.Pose, error) {
 	if err := checkOptions(env, fly, o); err != nil {
 		return geom.Pose{}, err
 	}
@@ -131,11 +138,17 @@ func (q *Query) check(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Po
 // query when it wants). It returns the errors of Collide, before calling
 // fn at all.
 func (q *Query) CollideFunc(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Pose, o QueryOptions, fn func(Pair) bool) (Stats, error) {
+	return q.collideFunc(env, &envPose, fly, &flyPose, &o, fn)
+}
+
+// collideFunc is Query.CollideFunc (and Query.Each) with its arguments by
+// reference.
+func (q *Query) collideFunc(env *Model, envPose *geom.Pose, fly *Model, flyPose *geom.Pose, o *QueryOptions, fn func(Pair) bool) (Stats, error) {
 	rel, err := q.check(env, envPose, fly, flyPose, o)
 	if err != nil {
 		return Stats{}, err
 	}
-	return q.walk(env, fly, rel, o, fn), nil
+	return q.walk(env, fly, &rel, o, fn), nil
 }
 
 // Pairs returns an iterator over the pairs of triangles in contact, fly at
@@ -150,12 +163,12 @@ func (q *Query) CollideFunc(env *Model, envPose geom.Pose, fly *Model, flyPose g
 // (nor be ranged over again) until the loop ends, and the loop's body must
 // use another Query for its own queries. Use CollideFunc for the counts.
 func (q *Query) Pairs(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Pose, o QueryOptions) (iter.Seq[Pair], error) {
-	rel, err := q.check(env, envPose, fly, flyPose, o)
+	rel, err := q.check(env, &envPose, fly, &flyPose, &o)
 	if err != nil {
 		return func(func(Pair) bool) {}, err
 	}
 	return func(yield func(Pair) bool) {
-		q.iterStats = q.walk(env, fly, rel, o, yield)
+		q.iterStats = q.walk(env, fly, &rel, &o, yield)
 	}, nil
 }
 
@@ -194,7 +207,7 @@ func (q *Query) DistanceBetween(ctx context.Context, env *Model, envPose geom.Po
 	if ctx == nil {
 		return DistanceResult{}, fmt.Errorf("collide: %w: nil context (use context.Background())", ErrInvalidQuery)
 	}
-	rel, err := q.check(env, envPose, fly, flyPose, QueryOptions{})
+	rel, err := q.check(env, &envPose, fly, &flyPose, &QueryOptions{})
 	if err != nil {
 		return DistanceResult{}, err
 	}
@@ -281,14 +294,14 @@ func (q *Query) Impact(ctx context.Context, env *Model, envPose geom.Pose, fly *
 	if ctx == nil {
 		return TOIResult{}, fmt.Errorf("collide: %w: nil context (use context.Background())", ErrInvalidQuery)
 	}
-	if err := checkOptions(env, fly, QueryOptions{}); err != nil {
+	if err := checkOptions(env, fly, &QueryOptions{}); err != nil {
 		return TOIResult{}, err
 	}
-	from, err := placePair(env, envPose, fly, flyFrom, "the flying model's pose at the start (flyFrom)", "the relative pose envPose⁻¹∘flyFrom")
+	from, err := placePair(env, &envPose, fly, &flyFrom, "the flying model's pose at the start (flyFrom)", "the relative pose envPose⁻¹∘flyFrom")
 	if err != nil {
 		return TOIResult{}, err
 	}
-	to, err := placePair(env, envPose, fly, flyTo, "the flying model's pose at the end (flyTo)", "the relative pose envPose⁻¹∘flyTo")
+	to, err := placePair(env, &envPose, fly, &flyTo, "the flying model's pose at the end (flyTo)", "the relative pose envPose⁻¹∘flyTo")
 	if err != nil {
 		return TOIResult{}, err
 	}
@@ -320,7 +333,7 @@ func (q *Query) Impact(ctx context.Context, env *Model, envPose geom.Pose, fly *
 // before calling fn at all.
 func (q *Query) NearTriangles(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Pose, eps float64, fn func(envTri int32) bool) (Stats, error) {
 	o := QueryOptions{All: true, Eps: eps}
-	rel, err := q.check(env, envPose, fly, flyPose, o)
+	rel, err := q.check(env, &envPose, fly, &flyPose, &o)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -353,7 +353,7 @@ func Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
 //
 // Deprecated: use q.Collide(env, geom.Pose{}, fly, pose, o).
 func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
-	return q.Collide(env, geom.Pose{}, fly, pose, o)
+	return q.collideAt(env, &geom.Pose{}, fly, &pose, &o)
 }
 
 // Each calls fn for every pair in contact, in no particular order, until fn
@@ -364,13 +364,13 @@ func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, 
 // Deprecated: use q.CollideFunc(env, geom.Pose{}, fly, pose, o, fn), or
 // the iterator q.Pairs.
 func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pair) bool) (Stats, error) {
-	return q.CollideFunc(env, geom.Pose{}, fly, pose, o, fn)
+	return q.collideFunc(env, &geom.Pose{}, fly, &pose, &o, fn)
 }
 
 // collide is Query.Collide once the query is checked: rel is fly's pose
 // in env's frame (placePair), envPose env's, which places the geometry the
 // result holds (contacts) in the common frame.
-func (q *Query) collide(env *Model, envPose geom.Pose, fly *Model, rel geom.Pose, o QueryOptions) Result {
+func (q *Query) collide(env *Model, envPose *geom.Pose, fly *Model, rel *geom.Pose, o *QueryOptions) Result {
 	if q.hit == nil {
 		q.hit = func(p Pair) bool {
 			if q.max > 0 && len(q.pairs) == q.max {
@@ -393,12 +393,12 @@ func (q *Query) collide(env *Model, envPose geom.Pose, fly *Model, rel geom.Pose
 
 // walk is Query.CollideFunc once the query is checked, fly at pose rel in
 // env's frame.
-func (q *Query) walk(env, fly *Model, rel geom.Pose, o QueryOptions, fn func(Pair) bool) Stats {
+func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(Pair) bool) Stats {
 	if env.tree == nil || fly.tree == nil {
 		if o.Pending != nil {
 			*o.Pending = Pending{} // brute force has no budget: done
 		}
-		return bruteForce(env, fly, rel, o, fn)
+		return bruteForce(env, fly, *rel, *o, fn)
 	}
 	if q.each == nil {
 		q.each = func(p bvh.Pair) bool { return q.fn(Pair{Env: p.Env, Fly: p.Fly}) }
@@ -414,7 +414,7 @@ func (q *Query) walk(env, fly *Model, rel geom.Pose, o QueryOptions, fn func(Pai
 			bo.Budget.Tests = math.MaxInt64
 		}
 	}
-	st := bvh.Collide(env.tree, fly.tree, rel, bo, &q.s, q.each)
+	st := bvh.Collide(env.tree, fly.tree, *rel, bo, &q.s, q.each)
 	q.fn = nil
 	return statsOf(st)
 }
@@ -438,7 +438,7 @@ func checkBuilt(env, fly *Model) error {
 
 // checkOptions returns the error of a query of fly against env with
 // options o that cannot be answered, whatever the poses.
-func checkOptions(env, fly *Model, o QueryOptions) error {
+func checkOptions(env, fly *Model, o *QueryOptions) error {
 	if err := checkBuilt(env, fly); err != nil {
 		return err
 	}
@@ -495,12 +495,13 @@ const maxReach = math.MaxFloat64 * (1 - 0x1p-40)
 // takes m to within a factor 2^-40 of the float64 range, when every vertex
 // is moved once.
 func (m *Model) CheckPose(pose geom.Pose) error {
-	return m.checkPose(pose.Normalize(), "")
+	p := pose.Normalize()
+	return m.checkPose(&p, "")
 }
 
 // checkPose is CheckPose of a normalised pose, whose error names it as
 // which says (nothing if empty).
-func (m *Model) checkPose(pose geom.Pose, which string) error {
+func (m *Model) checkPose(pose *geom.Pose, which string) error {
 	if pose.IsIdentity() {
 		return nil
 	}
@@ -508,7 +509,7 @@ func (m *Model) checkPose(pose geom.Pose, which string) error {
 	if which == "" {
 		sep = ""
 	}
-	if !rigid(&pose) {
+	if !rigid(pose) {
 		if err := pose.Validate(); err != nil {
 			return fmt.Errorf("collide: %w: %s%s%v", ErrInvalidPose, which, sep, err)
 		}

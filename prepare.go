@@ -31,7 +31,7 @@ const preparePairs = 1024
 // Brute-force models have nothing to prepare: their queries allocate per
 // query.
 func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
-	if err := checkOptions(env, fly, o); err != nil {
+	if err := checkOptions(env, fly, &o); err != nil {
 		return err
 	}
 	if env.tree == nil || fly.tree == nil {

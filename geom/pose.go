@@ -133,10 +133,18 @@ func Translation(t Vec3) Pose { return Pose{R: Identity3(), T: t} }
 // matrix (the zero Pose's convention), else p unchanged. Its cost is one
 // comparison for a rotation whose R[0][0] is not 0, and at most nine.
 func (p Pose) Normalize() Pose {
-	if p.R == (Mat3{}) {
-		p.R = Identity3()
+	if p.R[0][0] == 0 && zeroMat(&p.R) {
+		p.R = identity3
 	}
 	return p
+}
+
+// zeroMat reports whether every entry of r is 0 (written out: Go's
+// comparison of arrays calls a function).
+func zeroMat(r *Mat3) bool {
+	return r[0][0] == 0 && r[0][1] == 0 && r[0][2] == 0 &&
+		r[1][0] == 0 && r[1][1] == 0 && r[1][2] == 0 &&
+		r[2][0] == 0 && r[2][1] == 0 && r[2][2] == 0
 }
 
 // Equal reports whether p and q are the same transform with the same
@@ -177,7 +185,7 @@ func (p Pose) Array() [12]float64 {
 // R[0][0] is not 0.
 func (p Pose) Apply(x Vec3) Vec3 {
 	r := &p.R
-	if r[0][0] == 0 && *r == (Mat3{}) {
+	if r[0][0] == 0 && zeroMat(r) {
 		r = &identity3
 	}
 	return Vec3{
@@ -214,7 +222,9 @@ func (p Pose) Inverse() Pose {
 
 // IsIdentity reports whether p is exactly the identity pose: Identity() or
 // the zero Pose.
-func (p Pose) IsIdentity() bool { return p.Normalize() == Identity() }
+func (p Pose) IsIdentity() bool {
+	return p.T == (Vec3{}) && (p.R == identity3 || p.R[0][0] == 0 && zeroMat(&p.R))
+}
 
 // Validate reports whether p is a usable rigid pose: finite, with R a rotation
 // to within 1e-6 (a pose read from a text file with six or more digits). A
