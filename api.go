@@ -114,12 +114,14 @@ func (q *Query) Collide(env *Model, envPose geom.Pose, fly *Model, flyPose geom.
 
 // collideAt is Query.Collide (and Query.Check) with its arguments by
 // reference: a query's poses and options are copied once.
-func (q *Query) collideAt(env *Model, envPose *geom.Pose, fly *Model, flyPose *geom.Pose, o *QueryOptions) (Result, error) {
+func (q *Query) collideAt(env *Model, envPose *geom.Pose, fly *Model, flyPose *geom.Pose, o *QueryOptions) (r Result, err error) {
 	rel, err := q.check(env, envPose, fly, flyPose, o)
 	if err != nil {
-		return Result{Pairs: q.pairs[:0]}, err
+		r.Pairs = q.pairs[:0]
+		return r, err
 	}
-	return q.collide(env, envPose, fly, &rel, o), nil
+	q.collide(env, envPose, fly, &rel, o, &r)
+	return r, nil
 }
 
 // check returns the error of a pairwise query that cannot be answered,

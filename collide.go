@@ -367,10 +367,10 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 	return q.collideFunc(env, &geom.Pose{}, fly, &pose, &o, fn)
 }
 
-// collide is Query.Collide once the query is checked: rel is fly's pose
-// in env's frame (placePair), envPose env's, which places the geometry the
-// result holds (contacts) in the common frame.
-func (q *Query) collide(env *Model, envPose *geom.Pose, fly *Model, rel *geom.Pose, o *QueryOptions) Result {
+// collide is Query.Collide once the query is checked, its answer in r:
+// rel is fly's pose in env's frame (placePair), envPose env's, which
+// places the geometry the result holds (contacts) in the common frame.
+func (q *Query) collide(env *Model, envPose *geom.Pose, fly *Model, rel *geom.Pose, o *QueryOptions, r *Result) {
 	if q.hit == nil {
 		q.hit = func(p Pair) bool {
 			if q.max > 0 && len(q.pairs) == q.max {
@@ -385,10 +385,9 @@ func (q *Query) collide(env *Model, envPose *geom.Pose, fly *Model, rel *geom.Po
 	st := q.walk(env, fly, rel, o, q.hit)
 	slices.SortFunc(q.pairs, ComparePairs)
 	maybe := len(q.pairs) == 0 && o.Pending != nil && !o.Pending.Done()
-	r := Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}
+	*r = Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}
 	// Contact geometry (o.Contacts, o.Patches) is computed here, from
 	// r.Pairs at rel and placed in the common frame by envPose.
-	return r
 }
 
 // walk is Query.CollideFunc once the query is checked, fly at pose rel in

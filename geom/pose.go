@@ -222,8 +222,24 @@ func (p Pose) Inverse() Pose {
 
 // IsIdentity reports whether p is exactly the identity pose: Identity() or
 // the zero Pose.
-func (p Pose) IsIdentity() bool {
-	return p.T == (Vec3{}) && (p.R == identity3 || p.R[0][0] == 0 && zeroMat(&p.R))
+func (p Pose) IsIdentity() bool { return isIdentity(&p) }
+
+// isIdentity is IsIdentity by reference, its tests written out (Go's
+// comparison of arrays calls a function): T first, then R by its first
+// entry, 1 for the identity and 0 for the zero Pose.
+func isIdentity(p *Pose) bool {
+	if p.T.X != 0 || p.T.Y != 0 || p.T.Z != 0 {
+		return false
+	}
+	r := &p.R
+	switch r[0][0] {
+	case 0:
+		return zeroMat(r)
+	case 1:
+		return r[0][1] == 0 && r[0][2] == 0 && r[1][0] == 0 && r[1][1] == 1 && r[1][2] == 0 &&
+			r[2][0] == 0 && r[2][1] == 0 && r[2][2] == 1
+	}
+	return false
 }
 
 // Validate reports whether p is a usable rigid pose: finite, with R a rotation
