@@ -1,7 +1,7 @@
 package collide
 
 import (
-	"fmt"
+	"context"
 	"math"
 	"time"
 
@@ -102,19 +102,29 @@ type DistanceOptions struct {
 type DistanceResult struct {
 	// Distance is the smallest distance between a triangle of the
 	// environment and one of the flying model at the pose, +Inf if Far.
-	// It is 0 exactly when two triangles are in contact (as Check decides
+	// It is 0 exactly when two triangles are in contact (as Collide decides
 	// it, exactly), and otherwise within Bound of the exact distance of
 	// the triangles as the pose places them.
 	Distance float64
 	// Bound bounds the error of Distance (geom.TriTriDistanceBound of the
-	// witnesses); 0 on contact.
+	// witnesses, which bounds their distances to their triangles too); 0
+	// on contact. With envPose not the identity, Distance and that bound
+	// are computed in env's frame, where the query is decided, and Bound
+	// is then widened by envPose's map into the common frame: B·(1 + s) +
+	// s·Distance + 2⁻⁴⁸·(2m + |T|∞), s = 3·max|RᵀR − I| + 2⁻⁴⁸ bounding
+	// how much envPose's R (a rotation only to within 10⁻⁶) stretches a
+	// length, m the witnesses' largest |coordinate| in env's frame and T
+	// envPose's translation (its rounding), so that |PEnv − PFly| is
+	// within Bound of Distance and each witness within Bound of its
+	// triangle as envPose places it.
 	Bound float64
 	// Far says that no two triangles are closer than DistanceOptions.Max.
 	Far bool
 	// Env and Fly are the witness triangles (-1 if Far); PEnv and PFly
-	// their closest points, both in the environment's frame (PFly is on
-	// the flying triangle at the pose). On contact PEnv = PFly is a common
-	// point.
+	// their closest points, in the common frame the poses place both
+	// models in (envPose applied to the points found in env's frame; for
+	// the deprecated Distance, env's frame). On contact PEnv = PFly is a
+	// common point.
 	Env, Fly   int32
 	PEnv, PFly geom.Vec3
 	// Stopped says that the budget ran out before the search ended:
@@ -134,51 +144,56 @@ type DistanceResult struct {
 // points. It is safe to call from many goroutines on the same models.
 // The errors are those of Check, and a cut-off that is not a finite
 // number ≥ 0.
+//
+// Deprecated: use DistanceBetween(ctx, env, geom.Pose{}, fly, pose, o),
+// which places both models and can be cancelled.
 func Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (DistanceResult, error) {
-	q := queryPool.Get().(*Query)
-	r, err := q.Distance(env, fly, pose, o)
-	queryPool.Put(q)
-	return r, err
+	return DistanceBetween(context.Background(), env, geom.Pose{}, fly, pose, o)
 }
 
 // Distance is like the function Distance, with q's scratch state.
 //
-// The pairs of nodes of the two hierarchies are searched best first, by a
-// lower bound on the Euclidean distance of their triangles that each kind
-// of tree proves from its volumes (with their proven rounding), and a pair
-// is dropped as soon as its bound is no better than the best distance
-// found so far; a pair of triangles in contact ends the search. Two
-// triangles' distance is geom.TriTriDistance's.
+// Deprecated: use q.DistanceBetween(ctx, env, geom.Pose{}, fly, pose, o).
 func (q *Query) Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (DistanceResult, error) {
-	if err := checkQuery(env, fly, pose, QueryOptions{}); err != nil {
-		return DistanceResult{}, err
-	}
-	if !(o.Max >= 0 && o.Max <= math.MaxFloat64) {
-		return DistanceResult{}, fmt.Errorf("collide: %w: distance cut-off %v is not a finite number >= 0", ErrInvalidQuery, o.Max)
-	}
+	return q.DistanceBetween(context.Background(), env, geom.Pose{}, fly, pose, o)
+}
+
+// distance is Query.DistanceBetween once the query is checked, fly at pose
+// rel in env's frame, and its result in env's frame.
+func (q *Query) distance(ctx context.Context, env, fly *Model, rel geom.Pose, o DistanceOptions) DistanceResult {
 	var r DistanceResult
 	if env.tree == nil || fly.tree == nil {
-		r = bruteDistance(env, fly, pose, o)
+		r = bruteDistance(env, fly, rel, o, ctx.Done())
 	} else {
-		bo := bvh.DistanceOptions{Max: o.Max, Budget: bvh.Budget{Tests: o.Budget.Tests, Deadline: o.Budget.Deadline}}
-		d := bvh.Distance(env.tree, fly.tree, pose, bo, &q.s)
+		bo := bvh.DistanceOptions{Max: o.Max, Budget: ctxBudget(ctx, o.Budget)}
+		d := bvh.Distance(env.tree, fly.tree, rel, bo, &q.s)
 		r = DistanceResult{Distance: d.Distance, Far: d.Far, Env: d.Env, Fly: d.Fly, PEnv: d.PEnv, PFly: d.PFly,
 			Stopped: d.Stopped, Lower: d.Lower, Stats: statsOf(d.Stats)}
 	}
 	if r.Env >= 0 && r.Distance > 0 {
-		r.Bound = geom.TriTriDistanceBound(env.mesh.Triangle(int(r.Env)), pose.ApplyTriangle(fly.mesh.Triangle(int(r.Fly))))
+		r.Bound = geom.TriTriDistanceBound(env.mesh.Triangle(int(r.Env)), rel.ApplyTriangle(fly.mesh.Triangle(int(r.Fly))))
 	}
-	return r, nil
+	return r
 }
 
-// bruteDistance is Distance by testing every pair of triangles.
-func bruteDistance(env, fly *Model, pose geom.Pose, o DistanceOptions) DistanceResult {
+// bruteDistance is Distance by testing every pair of triangles. A closed
+// done (not nil) stops it between two flying triangles: Stopped, with
+// Lower 0.
+func bruteDistance(env, fly *Model, pose geom.Pose, o DistanceOptions, done <-chan struct{}) DistanceResult {
 	r := DistanceResult{Distance: math.Inf(1), Env: -1, Fly: -1}
 	best := math.Inf(1)
 	if o.Max > 0 {
 		best = o.Max
 	}
 	for j := range fly.mesh.Tris {
+		if done != nil {
+			select {
+			case <-done:
+				r.Stopped, r.Lower = true, 0
+				return r
+			default:
+			}
+		}
 		b := pose.ApplyTriangle(fly.mesh.Triangle(j))
 		for i := range env.mesh.Tris {
 			r.Stats.TriTests++

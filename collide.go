@@ -56,9 +56,9 @@ type QueryOptions struct {
 	// Eps ≥ 0 is the tolerance: pairs at distance at most Eps are reported.
 	// 0 is exact contact.
 	Eps float64
-	// MaxPairs > 0 bounds the pairs Check keeps: the query stops when it
-	// finds one more, and Result.Truncated says so. Each ignores it (its
-	// callback stops the query when it wants).
+	// MaxPairs > 0 bounds the pairs Collide keeps: the query stops when it
+	// finds one more, and Result.Truncated says so. CollideFunc and Pairs
+	// ignore it (their callback or loop stops the query when it wants).
 	MaxPairs int
 	// Front, if not nil, is the pair's front (see Front): the query starts
 	// from where the pair's last query ended. Same answers, less work when
@@ -281,8 +281,8 @@ func (m *Model) Bytes() int64 {
 // Tree returns the model's hierarchy (nil for Brute), for tools that
 // inspect the engine itself: cmd/collide's build and info print its
 // statistics, package bench measures the cost model's constants on it.
-// Every query has its entry point in this package (Check, Distance,
-// TimeOfImpact, Near, ...). Package bvh is the engine's interface, not the
+// Every query has its entry point in this package (Collide,
+// DistanceBetween, Impact, Query.NearTriangles, ...). Package bvh is the engine's interface, not the
 // library's: it may change between versions.
 func (m *Model) Tree() *bvh.Tree { return m.tree }
 
@@ -299,8 +299,8 @@ func (m *Model) Spheres(l int) []bv.Sphere {
 
 // Query holds the scratch state of queries. Reusing a Query makes queries
 // allocation-free once its buffers have grown; a Query must not be used by
-// two goroutines at once (use one per goroutine). The zero value is ready to
-// use.
+// two goroutines at once (use one per goroutine), nor by a query while a
+// loop over its Pairs iterator runs. The zero value is ready to use.
 //
 // A Query also remembers the pair of triangles its last first-contact
 // query of a pair of models found: the next first-contact query of the
@@ -312,7 +312,7 @@ type Query struct {
 	s     bvh.Scratch
 	ps    bvh.PairState // the last pair's state: the ExactRoot climb's, the last first contact
 	pairs []Pair
-	hit   func(Pair) bool // Check's callback: collects into pairs
+	hit   func(Pair) bool // Collide's callback: collects into pairs
 	// fn is the callback of the current query; each, made once, passes
 	// bvh's pairs to it.
 	fn   func(Pair) bool
@@ -324,6 +324,9 @@ type Query struct {
 	// for them.
 	cs contactSet
 	pt patchScratch
+	// iterStats are the counts of the last query a Pairs iterator ran
+	// (for the tests).
+	iterStats Stats
 }
 
 var queryPool = sync.Pool{New: func() any { return new(Query) }}
@@ -333,38 +336,47 @@ var queryPool = sync.Pool{New: func() any { return new(Query) }}
 // a negative MaxPairs.
 var ErrInvalidQuery = errors.New("invalid query")
 
-// ErrInvalidPose is wrapped by the error of a query whose pose cannot
-// place the flying model (see Model.CheckPose).
+// ErrInvalidPose is wrapped by the error of a query one of whose poses
+// cannot place its model (see Model.CheckPose); the error names which: the
+// environment's pose, the flying model's, or the relative pose
+// envPose⁻¹∘flyPose composed from them.
 var ErrInvalidPose = errors.New("invalid pose")
 
 // Check tests fly, placed at pose, against env at the identity pose. It is
 // safe to call from many goroutines on the same models; each call takes its
 // scratch state from a pool, and returns copies of what it holds (pairs,
 // and the contacts and patches that o.Contacts and o.Patches ask for).
+// Its errors are Collide's.
 //
-// A query that cannot be answered as asked is an error, never an answer: a
-// nil model or a tolerance that is not a finite number ≥ 0 (wrapping
-// ErrInvalidQuery), a pose that is not finite, not a rotation, or that
-// moves a vertex of fly to a coordinate that is not finite (wrapping
-// ErrInvalidPose; see Model.CheckPose).
+// Deprecated: use Collide(env, geom.Pose{}, fly, pose, o), which places
+// both models (the zero Pose is the identity).
 func Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
-	q := queryPool.Get().(*Query)
-	r, err := q.Check(env, fly, pose, o)
-	r.Pairs = slices.Clone(r.Pairs)
-	r.Contacts, r.Patches = cloneContacts(r.Contacts), clonePatches(r.Patches)
-	if r.Pairs == nil {
-		r.Pairs = []Pair{}
-	}
-	q.ps = bvh.PairState{} // the pair's state is no other pair's, nor kept alive by the pool
-	q.cs.list = q.cs.list[:0]
-	queryPool.Put(q)
-	return r, err
+	return Collide(env, geom.Pose{}, fly, pose, o)
 }
 
 // Check is like the function Check, but reuses q's buffers: the returned
-// Pairs (and Contacts and Patches, with their slices) are valid until q's
-// next query.
+// Pairs are valid until q's next query.
+//
+// Deprecated: use q.Collide(env, geom.Pose{}, fly, pose, o).
 func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, error) {
+	return q.collideAt(env, &geom.Pose{}, fly, &pose, &o)
+}
+
+// Each calls fn for every pair in contact, in no particular order, until fn
+// returns false (or after the first pair unless o.All), and returns the
+// query's counts. Each pair is reported once. It returns the errors of
+// Check, before calling fn at all.
+//
+// Deprecated: use q.CollideFunc(env, geom.Pose{}, fly, pose, o, fn), or
+// the iterator q.Pairs.
+func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pair) bool) (Stats, error) {
+	return q.collideFunc(env, &geom.Pose{}, fly, &pose, &o, fn)
+}
+
+// collide is Query.Collide once the query is checked, its answer in r:
+// rel is fly's pose in env's frame (placePair), envPose env's, which
+// places the geometry the result holds (contacts) in the common frame.
+func (q *Query) collide(env *Model, envPose *geom.Pose, fly *Model, rel *geom.Pose, o *QueryOptions, r *Result) {
 	if q.hit == nil {
 		q.hit = func(p Pair) bool {
 			if q.max > 0 && len(q.pairs) == q.max {
@@ -376,29 +388,25 @@ func (q *Query) Check(env, fly *Model, pose geom.Pose, o QueryOptions) (Result, 
 		}
 	}
 	q.pairs, q.max, q.truncated = q.pairs[:0], o.MaxPairs, false
-	st, err := q.Each(env, fly, pose, o, q.hit)
+	st := q.walk(env, fly, rel, o, q.hit)
 	slices.SortFunc(q.pairs, ComparePairs)
 	maybe := len(q.pairs) == 0 && o.Pending != nil && !o.Pending.Done()
-	r := Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}
-	if err == nil && (o.Contacts || o.Patches) {
-		r.Contacts, r.Patches = q.fillContacts(env, fly, pose, geom.Identity(), o)
+	*r = Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}
+	if o.Contacts || o.Patches {
+		// Contact geometry, from r.Pairs at rel, placed in the common
+		// frame by envPose.
+		r.Contacts, r.Patches = q.fillContacts(env, fly, *rel, *envPose, *o)
 	}
-	return r, err
 }
 
-// Each calls fn for every pair in contact, in no particular order, until fn
-// returns false (or after the first pair unless o.All), and returns the
-// query's counts. Each pair is reported once. It returns the errors of
-// Check, before calling fn at all.
-func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pair) bool) (Stats, error) {
-	if err := checkQuery(env, fly, pose, o); err != nil {
-		return Stats{}, err
-	}
+// walk is Query.CollideFunc once the query is checked, fly at pose rel in
+// env's frame.
+func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(Pair) bool) Stats {
 	if env.tree == nil || fly.tree == nil {
 		if o.Pending != nil {
 			*o.Pending = Pending{} // brute force has no budget: done
 		}
-		return bruteForce(env, fly, pose, o, fn), nil
+		return bruteForce(env, fly, *rel, *o, fn)
 	}
 	if q.each == nil {
 		q.each = func(p bvh.Pair) bool { return q.fn(Pair{Env: p.Env, Fly: p.Fly}) }
@@ -414,9 +422,9 @@ func (q *Query) Each(env, fly *Model, pose geom.Pose, o QueryOptions, fn func(Pa
 			bo.Budget.Tests = math.MaxInt64
 		}
 	}
-	st := bvh.Collide(env.tree, fly.tree, pose, bo, &q.s, q.each)
+	st := bvh.Collide(env.tree, fly.tree, *rel, bo, &q.s, q.each)
 	q.fn = nil
-	return statsOf(st), nil
+	return statsOf(st)
 }
 
 // checkBuilt returns the error of a query of two models of which one is
@@ -436,8 +444,9 @@ func checkBuilt(env, fly *Model) error {
 	return nil
 }
 
-// checkQuery returns the error of a query that cannot be answered.
-func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
+// checkOptions returns the error of a query of fly against env with
+// options o that cannot be answered, whatever the poses.
+func checkOptions(env, fly *Model, o *QueryOptions) error {
 	if err := checkBuilt(env, fly); err != nil {
 		return err
 	}
@@ -455,7 +464,7 @@ func checkQuery(env, fly *Model, pose geom.Pose, o QueryOptions) error {
 	if o.MaxPairs < 0 {
 		return fmt.Errorf("collide: %w: MaxPairs %d is negative", ErrInvalidQuery, o.MaxPairs)
 	}
-	return fly.CheckPose(pose)
+	return nil
 }
 
 // rigid is geom.Pose.Validate in a few dozen operations, for the query's
@@ -486,18 +495,31 @@ const maxReach = math.MaxFloat64 * (1 - 0x1p-40)
 // CheckPose returns nil if queries can place m at pose, else an error
 // wrapping ErrInvalidPose: if a number of pose is not finite, if its
 // rotation is not orthonormal with determinant 1 to within 10^-6 (see
-// geom.Pose.Validate), or if it moves a vertex of m to a coordinate that
-// is not finite (beyond ±math.MaxFloat64), where the answer would be for
-// geometry m does not have. Every query checks its flying model's pose so;
-// the cost is a few dozen operations unless the pose takes m to within a
-// factor 2^-40 of the float64 range, when every vertex is moved once.
+// geom.Pose.Validate; a zero rotation is the identity's, see geom.Pose),
+// or if it moves a vertex of m to a coordinate that is not finite (beyond
+// ±math.MaxFloat64), where the answer would be for geometry m does not
+// have. Every query checks its models' poses so (both, and the relative
+// pose it flies at); the cost is a few dozen operations unless the pose
+// takes m to within a factor 2^-40 of the float64 range, when every vertex
+// is moved once.
 func (m *Model) CheckPose(pose geom.Pose) error {
+	p := pose.Normalize()
+	return m.checkPose(&p, "")
+}
+
+// checkPose is CheckPose of a normalised pose, whose error names it as
+// which says (nothing if empty).
+func (m *Model) checkPose(pose *geom.Pose, which string) error {
 	if pose.IsIdentity() {
 		return nil
 	}
-	if !rigid(&pose) {
+	sep := ": "
+	if which == "" {
+		sep = ""
+	}
+	if !rigid(pose) {
 		if err := pose.Validate(); err != nil {
-			return fmt.Errorf("collide: %w: %v", ErrInvalidPose, err)
+			return fmt.Errorf("collide: %w: %s%s%v", ErrInvalidPose, which, sep, err)
 		}
 	}
 	r, t, x := &pose.R, pose.T, m.reach
@@ -509,8 +531,8 @@ func (m *Model) CheckPose(pose geom.Pose) error {
 	for i, v := range m.mesh.Verts {
 		w := pose.Apply(v)
 		if w.X-w.X+w.Y-w.Y+w.Z-w.Z != 0 { // NaN unless all finite
-			return fmt.Errorf("collide: %w: it moves vertex %d (%v, %v, %v) to (%v, %v, %v), beyond the float64 range",
-				ErrInvalidPose, i, v.X, v.Y, v.Z, w.X, w.Y, w.Z)
+			return fmt.Errorf("collide: %w: %s%sit moves vertex %d (%v, %v, %v) to (%v, %v, %v), beyond the float64 range",
+				ErrInvalidPose, which, sep, i, v.X, v.Y, v.Z, w.X, w.Y, w.Z)
 		}
 	}
 	return nil

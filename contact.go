@@ -228,19 +228,6 @@ func (q *Query) fillContacts(env, fly *Model, pose, envPose geom.Pose, o QueryOp
 	return cs.list, q.pt.build(env, fly, cs.list)
 }
 
-// relativePose returns the pose of fly in env's frame, envPose⁻¹∘flyPose,
-// the zero Pose standing for the identity; flyPose itself when envPose is
-// the identity.
-func relativePose(envPose, flyPose geom.Pose) geom.Pose {
-	if flyPose == (geom.Pose{}) {
-		flyPose = geom.Identity()
-	}
-	if envPose == (geom.Pose{}) || envPose.IsIdentity() {
-		return flyPose
-	}
-	return envPose.Inverse().Compose(flyPose)
-}
-
 // Contacts returns an iterator over the contacts of fly at flyPose with env
 // at envPose: each pair in contact (every pair, whatever o.All says), its
 // contact geometry in the common frame, as the query finds it (in no
@@ -254,22 +241,9 @@ func relativePose(envPose, flyPose geom.Pose) geom.Pose {
 // iteration (copy them to keep them), and q must not run another query
 // until the loop ends.
 func (q *Query) Contacts(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Pose, o QueryOptions) (iter.Seq[Contact], error) {
-	if err := checkBuilt(env, fly); err != nil {
-		return nil, err
-	}
-	if envPose != (geom.Pose{}) {
-		if err := env.CheckPose(envPose); err != nil {
-			return nil, err
-		}
-	}
-	if flyPose != (geom.Pose{}) {
-		if err := fly.CheckPose(flyPose); err != nil {
-			return nil, err
-		}
-	}
-	pose := relativePose(envPose, flyPose)
 	o.All = true
-	if err := checkQuery(env, fly, pose, o); err != nil {
+	pose, err := q.check(env, &envPose, fly, &flyPose, &o)
+	if err != nil {
 		return nil, err
 	}
 	return func(yield func(Contact) bool) {
@@ -278,7 +252,7 @@ func (q *Query) Contacts(env *Model, envPose geom.Pose, fly *Model, flyPose geom
 		em := env.mesh
 		var buf [maxContactPoints]geom.Vec3
 		var fbuf [maxContactPoints][2]geom.Feature
-		q.Each(env, fly, pose, o, func(p Pair) bool {
+		q.walk(env, fly, &pose, &o, func(p Pair) bool {
 			pts, feats := buf[:0], fbuf[:0]
 			c := pairContact(p, em.Triangle(int(p.Env)), flyTriangle(fly, &pose, ident, p.Fly), &pts, &feats)
 			return yield(f.place(c))

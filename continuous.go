@@ -1,6 +1,7 @@
 package collide
 
 import (
+	"context"
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/ccd"
 	"github.com/collide3d/collide/geom"
@@ -60,53 +61,50 @@ type TOIOptions struct {
 // TimeOfImpact returns the earliest time at which fly, moving from pose
 // from (t = 0) to pose to (t = 1) by the rigid motion ccd.Motion describes
 // (translation linear in t, rotation at a constant angular velocity about a
-// fixed axis), touches env. It is safe to call from many goroutines on the
-// same models. The errors are those of Check, for either pose.
+// fixed axis), touches env at the identity pose. It is safe to call from
+// many goroutines on the same models. The errors are those of Check, for
+// either pose. It is Impact with env at the identity and no budget, which
+// says how motions are decided.
 //
-// A motion that does not turn (both poses have the same rotation matrix)
-// is decided exactly: each flying vertex moves on a straight line from its
-// position at from to its position at to (as Check computes them), and
-// the answer is exact for those positions, as Check's is for a pose. A
-// turning motion is decided by bisection of time, with the rounding of the
-// poses bounded: contact at TOI.Hi is proved at the pose as computed there
-// (ccd.Motion.At), no contact before TOI.Lo is proved for the motion; where
-// the models pass within that rounding of each other without a proved
-// contact, the answer is Maybe. See bvh.TimeOfImpact.
-//
-// TimeOfImpact has no budget: TimeOfImpactWith bounds the work.
+// Deprecated: use Impact(ctx, env, geom.Pose{}, fly, from, to,
+// TOIOptions{}), which places both models and can be cancelled.
 func TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, error) {
-	return TimeOfImpactWith(env, fly, from, to, TOIOptions{})
+	return Impact(context.Background(), env, geom.Pose{}, fly, from, to, TOIOptions{})
 }
 
 // TimeOfImpactWith is TimeOfImpact within the budget of o.
+//
+// Deprecated: use Impact(ctx, env, geom.Pose{}, fly, from, to, o).
 func TimeOfImpactWith(env, fly *Model, from, to geom.Pose, o TOIOptions) (TOIResult, error) {
-	q := queryPool.Get().(*Query)
-	r, err := q.TimeOfImpactWith(env, fly, from, to, o)
-	queryPool.Put(q)
-	return r, err
+	return Impact(context.Background(), env, geom.Pose{}, fly, from, to, o)
 }
 
 // TimeOfImpact is like the function TimeOfImpact, with q's scratch state.
+//
+// Deprecated: use q.Impact(ctx, env, geom.Pose{}, fly, from, to,
+// TOIOptions{}).
 func (q *Query) TimeOfImpact(env, fly *Model, from, to geom.Pose) (TOIResult, error) {
-	return q.TimeOfImpactWith(env, fly, from, to, TOIOptions{})
+	return q.Impact(context.Background(), env, geom.Pose{}, fly, from, to, TOIOptions{})
 }
 
 // TimeOfImpactWith is like the function TimeOfImpactWith, with q's scratch
 // state.
+//
+// Deprecated: use q.Impact(ctx, env, geom.Pose{}, fly, from, to, o).
 func (q *Query) TimeOfImpactWith(env, fly *Model, from, to geom.Pose, o TOIOptions) (TOIResult, error) {
-	for _, p := range [2]geom.Pose{from, to} {
-		if err := checkQuery(env, fly, p, QueryOptions{}); err != nil {
-			return TOIResult{}, err
-		}
-	}
-	m := ccd.Motion{From: from, To: to}
+	return q.Impact(context.Background(), env, geom.Pose{}, fly, from, to, o)
+}
+
+// impact is Query.Impact once the query is checked, m fly's motion in
+// env's frame.
+func (q *Query) impact(ctx context.Context, env, fly *Model, m ccd.Motion, o TOIOptions) TOIResult {
 	var r bvh.TOIResult
 	if env.tree == nil || fly.tree == nil {
 		r = bvh.SweepAll(env.mesh, fly.mesh, m)
 	} else {
-		bo := bvh.TOIOptions{Budget: bvh.Budget{Tests: o.Budget.Tests, Deadline: o.Budget.Deadline}}
+		bo := bvh.TOIOptions{Budget: ctxBudget(ctx, o.Budget)}
 		r = bvh.TimeOfImpact(env.tree, fly.tree, m, bo, &q.s)
 	}
 	return TOIResult{Hit: r.Hit, TOI: r.TOI, Pair: Pair(r.Pair), Maybe: r.Maybe, Stopped: r.Stopped,
-		Spans: r.Spans, Exact: r.Exact, Stats: statsOf(r.Stats)}, nil
+		Spans: r.Spans, Exact: r.Exact, Stats: statsOf(r.Stats)}
 }

@@ -22,13 +22,53 @@
 // choice, the zero BV); BuildOptions choose the bounding volume (a BV:
 // KDOP6, KDOP14, KDOP18, KDOP26, OBB, Sphere, AABB, BoxTree, RSS, or Brute,
 // the brute-force model, the oracle), the splitting Rule and Split point,
-// and the leaf sizes. Check tests one model, at a pose, against another at
-// the identity; Query.Check does the same with reusable scratch state and
-// allocates nothing once warm; Query.Each streams the pairs to a callback
-// that can stop early. Near hands a callback the environment's triangles
-// near a flying model, for callers that decide contact themselves (package
-// nc's swept tools). Model.Save and LoadModel store and load a built
+// and the leaf sizes. Model.Save and LoadModel store and load a built
 // model with its mesh.
+//
+// Every pairwise query places both models, the environment's pose first:
+//
+//	res, err := collide.Collide(env, envPose, fly, flyPose, collide.QueryOptions{All: true})
+//
+// Collide says whether they touch and which triangle pairs do;
+// Query.Collide does the same with reusable scratch state and allocates
+// nothing once warm; Query.CollideFunc streams the pairs to a callback
+// that can stop early, and Query.Pairs returns them as an iterator
+// (iter.Seq) whose loop can break. DistanceBetween measures the distance
+// with its witnesses, Impact the earliest time of contact of a motion, and
+// Query.NearTriangles hands a callback the environment's triangles near a
+// flying model, for callers that decide contact themselves (package nc's
+// swept tools). Stats counts a query's work; its String labels the counts.
+//
+// The calls of earlier versions, Check, Query.Check, Query.Each, Distance,
+// TimeOfImpact, TimeOfImpactWith and Near, keep working, with the
+// environment at the identity; they are deprecated and call the new ones.
+//
+// # Poses and frames
+//
+// A geom.Pose is a rigid transform, and its zero value the identity:
+// geom.Pose{} leaves a model where its mesh is, geom.Pose{T: v} translates
+// it. A query places env at envPose and fly at flyPose in a common frame
+// (a world's) and decides it in env's frame, with fly at the relative pose
+// envPose⁻¹∘flyPose, composed once in float64 (when envPose is the
+// identity there is nothing to compose, and the query costs what a query
+// of one pose costs). The answer is exact for the relative pose as
+// composed: DESIGN's rule, exact for the computed coordinates; with
+// envPose the identity that is flyPose itself. Points in a result
+// (DistanceResult.PEnv and PFly) are placed in the common frame by
+// envPose, their error bound widened by its rounding (see DistanceResult).
+// A pose that is not finite, not a rotation, or that moves its model's
+// vertices beyond the float64 range is an error wrapping ErrInvalidPose
+// that names the pose: the environment's, the flying model's, or the
+// relative one.
+//
+// # Cancellation
+//
+// The calls that can run long take a context.Context first
+// (DistanceBetween, Impact): its cancellation or deadline stops the search
+// (the walks look at it every 256 pairs of nodes, as they look at a
+// Budget's deadline), and the call returns what it proved so far (Stopped)
+// with an error wrapping ctx.Err(), for errors.Is(err, context.Canceled) or
+// context.DeadlineExceeded. A context already done returns at once.
 //
 // The two models of a query have the same bounding volume, or are k-DOP
 // trees of any two k, or one is a brute-force model (BV.Compatible).
@@ -46,7 +86,7 @@
 //
 // # Packages
 //
-//   - collide (this package): the library's API: Build, Model, Check, Query
+//   - collide (this package): the library's API: Build, Model, Collide, Query
 //   - auto: chooses the kind of tree per pair of models by measuring
 //   - geom: vectors, poses, boxes, exact predicates, the triangle-triangle test
 //   - mesh: TriMesh, its validation and bounds, and Load, which reads a file by its extension

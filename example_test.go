@@ -2,10 +2,14 @@ package collide_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bv"
@@ -45,14 +49,17 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	// At (1, 1, 0) the tetrahedron's base lies on the floor: coplanar contact.
-	res, err := collide.Check(env, fly, geom.Translation(geom.V(1, 1, 0)), collide.QueryOptions{All: true})
+	// The floor placed 5 units up (the zero Pose is the identity, so
+	// Pose{T: v} is a translation), the tetrahedron at (1, 1, 5): its base
+	// lies on the floor, a coplanar contact.
+	floorPose := geom.Pose{T: geom.V(0, 0, 5)}
+	res, err := collide.Collide(env, floorPose, fly, geom.Translation(geom.V(1, 1, 5)), collide.QueryOptions{All: true})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Collide, res.Pairs)
 	// Lifted by 1e-9 it touches nothing.
-	res, err = collide.Check(env, fly, geom.Translation(geom.V(1, 1, 1e-9)), collide.QueryOptions{All: true})
+	res, err = collide.Collide(env, floorPose, fly, geom.Translation(geom.V(1, 1, 5+1e-9)), collide.QueryOptions{All: true})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -86,7 +93,7 @@ func ExampleQuery() {
 		// The ball, spinning, over the torus's ring at height z. At z = 0
 		// it is inside the tube: surfaces do not touch, no contact.
 		pose := geom.FromAxisAngle(geom.V(0, 0, 1), z, geom.V(1, 0, z))
-		res, err := q.Check(env, fly, pose, collide.QueryOptions{All: true})
+		res, err := q.Collide(env, geom.Pose{}, fly, pose, collide.QueryOptions{All: true})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -138,7 +145,7 @@ func ExampleBVs() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		res, err := collide.Check(env, fly, pose, collide.QueryOptions{All: true})
+		res, err := collide.Collide(env, geom.Pose{}, fly, pose, collide.QueryOptions{All: true})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -181,4 +188,121 @@ func largest(s []bv.Sphere) float64 {
 		r = max(r, x.R)
 	}
 	return r
+}
+
+// exampleModels returns a torus (the environment) and a small ball, built
+// with 18-DOP trees.
+func exampleModels() (env, fly *collide.Model) {
+	env, err := collide.Build(gen.Must(gen.Torus(geom.Vec3{}, 1, 0.25, 2000)), collide.BuildOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fly, err = collide.Build(gen.Must(gen.Icosphere(geom.Vec3{}, 0.2, 320)), collide.BuildOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return env, fly
+}
+
+// ExampleCollide places both models in a world's frame: the torus turned
+// and moved, the ball on its ring. The query composes the relative pose
+// once; the answer is the one of the ball at that pose against the torus
+// where its mesh is.
+func ExampleCollide() {
+	env, fly := exampleModels()
+	torusPose := geom.FromAxisAngle(geom.V(1, 0, 0), math.Pi/2, geom.V(10, 20, 30))
+	// The ball's centre on the ring, at (1, 0, 0) in the torus's frame.
+	ballPose := torusPose.Compose(geom.Translation(geom.V(1, 0, 0)))
+	res, err := collide.Collide(env, torusPose, fly, ballPose, collide.QueryOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("inside the tube:", res.Collide)
+	ballPose = torusPose.Compose(geom.Translation(geom.V(1, 0, 0.3)))
+	res, err = collide.Collide(env, torusPose, fly, ballPose, collide.QueryOptions{All: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("on the tube:", res.Collide, len(res.Pairs) > 0)
+	// Output:
+	// inside the tube: false
+	// on the tube: true true
+}
+
+// ExampleQuery_Pairs ranges over the pairs in contact and stops after
+// five: breaking out of the loop ends the query.
+func ExampleQuery_Pairs() {
+	env, fly := exampleModels()
+	var q collide.Query
+	pairs, err := q.Pairs(env, geom.Pose{}, fly, geom.Translation(geom.V(1, 0, 0.3)), collide.QueryOptions{All: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	n := 0
+	for range pairs {
+		if n++; n == 5 {
+			break
+		}
+	}
+	fmt.Println(n, "pairs seen")
+	// Output:
+	// 5 pairs seen
+}
+
+// ExampleDistanceBetween measures how far the ball is from the torus, with
+// a context that bounds the time the search may take.
+func ExampleDistanceBetween() {
+	env, fly := exampleModels()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := collide.DistanceBetween(ctx, env, geom.Pose{}, fly, geom.Translation(geom.V(0, 0, 1)), collide.DistanceOptions{})
+	if errors.Is(err, context.DeadlineExceeded) {
+		fmt.Println("stopped; the distance is between", r.Lower, "and", r.Distance)
+		return
+	} else if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%.3f, error below 1e-12: %v\n", r.Distance, r.Bound < 1e-12)
+	// Output:
+	// 0.963, error below 1e-12: true
+}
+
+// ExampleImpact finds when the ball, dropped from above the torus's ring,
+// first touches it.
+func ExampleImpact() {
+	env, fly := exampleModels()
+	from, to := geom.Translation(geom.V(1, 0, 2)), geom.Translation(geom.V(1, 0, 0))
+	r, err := collide.Impact(context.Background(), env, geom.Pose{}, fly, from, to, collide.TOIOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("hit %v at t = %.3f\n", r.Hit, r.TOI.Lo)
+	// Output:
+	// hit true at t = 0.775
+}
+
+// ExampleQuery_NearTriangles lists the torus's triangles within 0.05 of the
+// ball, the candidates a caller with its own exact test would examine.
+func ExampleQuery_NearTriangles() {
+	env, fly := exampleModels()
+	var q collide.Query
+	near := map[int32]bool{}
+	_, err := q.NearTriangles(env, geom.Pose{}, fly, geom.Translation(geom.V(1, 0, 0.48)), 0.05, func(tri int32) bool {
+		near[tri] = true
+		return true
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(near) > 0)
+	// Output:
+	// true
+}
+
+// ExampleStats_String prints a query's counts, labelled.
+func ExampleStats_String() {
+	st := collide.Stats{BVTests: 120, TriTests: 8, Updates: 3}
+	fmt.Println(st)
+	// Output:
+	// bv tests 120, tri tests 8, updates 3
 }

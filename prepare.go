@@ -31,7 +31,7 @@ const preparePairs = 1024
 // Brute-force models have nothing to prepare: their queries allocate per
 // query.
 func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
-	if err := checkQuery(env, fly, geom.Identity(), o); err != nil {
+	if err := checkOptions(env, fly, &o); err != nil {
 		return err
 	}
 	if env.tree == nil || fly.tree == nil {
@@ -43,7 +43,7 @@ func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
 		w := o
 		w.MaxPairs, w.Experiment.ExactRoot = 0, false
 		w.Front, w.Budget, w.Pending = nil, Budget{}, nil
-		if _, err := q.Check(env, fly, pose, w); err != nil {
+		if _, err := q.Collide(env, geom.Pose{}, fly, pose, w); err != nil {
 			return err
 		}
 	}

@@ -22,26 +22,48 @@ type Budget struct {
 	// Deadline, if not zero, is when the walk stops; it looks at the clock
 	// every 256 pairs.
 	Deadline time.Time
+	// Done, if not nil, stops the walk once it is closed (a
+	// context.Context's Done channel): the walk looks at it where it
+	// would look at the clock, every 256 pairs, without blocking.
+	Done <-chan struct{}
 }
 
 // IsZero reports whether b bounds nothing.
-func (b Budget) IsZero() bool { return b.Tests <= 0 && b.Deadline.IsZero() }
+func (b Budget) IsZero() bool { return b.Tests <= 0 && b.Deadline.IsZero() && b.Done == nil }
 
-// deadlineChunk is how many pairs a walk with a deadline tests between two
-// looks at the clock.
+// expired reports whether b's deadline has passed or its Done channel is
+// closed (not its Tests, which the walks count).
+func (b *Budget) expired() bool { return timeUp(b.Deadline, b.Done) }
+
+// timeUp reports whether deadline (if not zero) has passed or done (if not
+// nil) is closed.
+func timeUp(deadline time.Time, done <-chan struct{}) bool {
+	if done != nil {
+		select {
+		case <-done:
+			return true
+		default:
+		}
+	}
+	return !deadline.IsZero() && !time.Now().Before(deadline)
+}
+
+// deadlineChunk is how many pairs a walk with a deadline or a Done channel
+// tests between two looks at them.
 const deadlineChunk = 256
 
 // budget is what a budgeted walk has left.
 type budget struct {
 	tests    int64 // noLimit for none
 	deadline time.Time
+	done     <-chan struct{}
 	pend     *Pending
 }
 
 // newBudget returns the budget b of a walk that keeps its rest in pd.
 func newBudget(b Budget, pd *Pending) *budget {
 	bu := &pd.bud
-	*bu = budget{tests: noLimit, deadline: b.Deadline, pend: pd}
+	*bu = budget{tests: noLimit, deadline: b.Deadline, done: b.Done, pend: pd}
 	if b.Tests > 0 {
 		bu.tests = b.Tests
 	}
@@ -50,7 +72,7 @@ func newBudget(b Budget, pd *Pending) *budget {
 
 // chunk returns how many pairs the walk may test before it looks again.
 func (b *budget) chunk() int64 {
-	if b.deadline.IsZero() {
+	if b.deadline.IsZero() && b.done == nil {
 		return b.tests
 	}
 	return min(b.tests, deadlineChunk)
@@ -64,7 +86,7 @@ func (b *budget) spend(n int64) bool {
 			return true
 		}
 	}
-	return !b.deadline.IsZero() && !time.Now().Before(b.deadline)
+	return timeUp(b.deadline, b.done)
 }
 
 // Pending is what a query its budget stopped has left: the pairs of nodes

@@ -81,7 +81,7 @@ func Distance(env, fly *Tree, pose geom.Pose, o DistanceOptions, s *Scratch) Dis
 	if o.Max > 0 {
 		d.best = o.Max
 	}
-	d.bud = budget{tests: noLimit, deadline: o.Budget.Deadline}
+	d.bud = budget{tests: noLimit, deadline: o.Budget.Deadline, done: o.Budget.Done}
 	if o.Budget.Tests > 0 {
 		d.bud.tests = o.Budget.Tests
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/collide3d/collide/ccd"
 	"github.com/collide3d/collide/geom"
@@ -16,7 +15,8 @@ type TOIOptions struct {
 	// Budget, if not zero, bounds the query's work: Tests the tests it
 	// makes (Stats.BVTests + Stats.LeafTests + Stats.TriTests, the pairs
 	// of triangles handed to the exact primitives and the spans of time
-	// of a turning motion's bisection), Deadline the time. The query looks
+	// of a turning motion's bisection), Deadline the time, Done a channel
+	// whose closing stops it (a context's). The query looks
 	// at it between its steps and between two pairs of triangles it
 	// decides, and its distance queries (conservative advancement) get
 	// what is left of it (DistanceOptions.Budget), as does the all-pairs
@@ -251,7 +251,7 @@ func (s *sweepState) touchingAtStart(env, fly *Tree, sc *Scratch) bool {
 func (s *sweepState) clearance(env, fly *Tree, t, cut float64, sc *Scratch) (l float64, far bool) {
 	o := DistanceOptions{Max: cut}
 	if b := s.bud; !b.IsZero() {
-		o.Budget.Deadline = b.Deadline
+		o.Budget.Deadline, o.Budget.Done = b.Deadline, b.Done
 		if b.Tests > 0 {
 			o.Budget.Tests = max(b.Tests-s.used(), 1)
 		}
@@ -475,7 +475,7 @@ func (s *sweepState) out() bool {
 	if s.spent || b.Tests > 0 && s.used() >= b.Tests {
 		return true
 	}
-	return !b.Deadline.IsZero() && !time.Now().Before(b.Deadline)
+	return b.expired()
 }
 
 // used is the work done so far, as TOIOptions.Budget counts it.

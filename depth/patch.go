@@ -74,11 +74,11 @@ func PatchDepths(ctx context.Context, env *collide.Model, envPose geom.Pose, fly
 	for i := range patches {
 		patches[i].Depth, patches[i].DepthKnown = [2]float64{}, false
 	}
-	envPose, flyPose = identityIfZero(envPose), identityIfZero(flyPose)
+	envPose, flyPose = envPose.Normalize(), flyPose.Normalize()
 	if err := env.CheckPose(envPose); err != nil {
 		return fmt.Errorf("depth: env pose: %w", err)
 	}
-	rel := relative(envPose, flyPose)
+	rel := collide.RelativePose(envPose, flyPose)
 	q, err := prepare(ctx, env, fly, rel, o)
 	var open *OpenError
 	if errors.As(err, &open) {

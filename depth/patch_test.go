@@ -79,7 +79,7 @@ func TestPatchDepthsBoxes(t *testing.T) {
 		ep := geom.FromAxisAngle(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), rng.Float64()*6, geom.V(3, -1, 2))
 		off := a0.Add(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5))
 		fp := ep.Compose(geom.Translation(off))
-		rel := relative(ep, fp)
+		rel := collide.RelativePose(ep, fp)
 		var ps []collide.Patch
 		var ns []geom.Vec3
 		for k := 0; k < 4; k++ {
@@ -118,7 +118,7 @@ func TestPatchDepthsNonConvex(t *testing.T) {
 	for _, c := range nonConvexCases() {
 		ep := geom.FromAxisAngle(geom.V(1, 0.5, -0.2), 0.8, geom.V(-3, 2, 1))
 		fp := ep.Compose(c.pose)
-		rel := relative(ep, fp)
+		rel := collide.RelativePose(ep, fp)
 		envM, flyM := build(t, c.env), build(t, c.fly)
 		// Normals: the directions of the six axes and two random ones;
 		// points: the centre of the overlap of the boxes.

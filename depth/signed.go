@@ -142,11 +142,11 @@ func SignedDistance(ctx context.Context, env *collide.Model, envPose geom.Pose, 
 	if err := ctx.Err(); err != nil {
 		return Signed{}, fmt.Errorf("depth: %w", err)
 	}
-	envPose, flyPose = identityIfZero(envPose), identityIfZero(flyPose)
+	envPose, flyPose = envPose.Normalize(), flyPose.Normalize()
 	if err := env.CheckPose(envPose); err != nil {
 		return Signed{}, fmt.Errorf("depth: env pose: %w", err)
 	}
-	rel := relative(envPose, flyPose)
+	rel := collide.RelativePose(envPose, flyPose)
 	dfly := fly
 	if !env.BV().Compatible(fly.BV()) {
 		f, err := fly.WithBV(env.BV())
@@ -155,22 +155,13 @@ func SignedDistance(ctx context.Context, env *collide.Model, envPose geom.Pose, 
 		}
 		dfly = f
 	}
-	do := collide.DistanceOptions{Max: o.Max}
-	if d, ok := ctx.Deadline(); ok {
-		do.Budget.Deadline = d
-	}
-	dr, err := collide.Distance(env, dfly, rel, do)
+	dr, err := collide.DistanceBetween(ctx, env, envPose, dfly, flyPose, collide.DistanceOptions{Max: o.Max})
 	if err != nil {
 		return Signed{}, fmt.Errorf("depth: %w", err)
 	}
-	if dr.Stopped {
-		return Signed{}, fmt.Errorf("depth: distance query stopped: %w", ctxErrOr(ctx, context.DeadlineExceeded))
-	}
 	s := Signed{Kind: Apart, Distance: dr.Distance, Bound: dr.Bound, Far: dr.Far,
 		Env: dr.Env, Fly: dr.Fly, DistanceStats: dr.Stats}
-	if dr.Env >= 0 {
-		s.PEnv, s.PFly = envPose.Apply(dr.PEnv), envPose.Apply(dr.PFly)
-	}
+	s.PEnv, s.PFly = dr.PEnv, dr.PFly // in the common frame
 	contact := !dr.Far && dr.Distance == 0
 	if contact {
 		s.Kind, s.Bound = Overlapping, 0
@@ -282,29 +273,3 @@ func (q *query) touchPlane(envTri, flyTri int32, pose geom.Pose) bool {
 	return false
 }
 
-// identityIfZero returns p, or the identity pose if p's rotation is the
-// zero matrix (the zero Pose, or Pose{T: v}, a translation).
-func identityIfZero(p geom.Pose) geom.Pose {
-	if p.R == (geom.Mat3{}) {
-		p.R = geom.Identity3()
-	}
-	return p
-}
-
-// relative returns envPose⁻¹∘flyPose, fly's pose in env's frame: flyPose
-// itself when envPose is the identity.
-func relative(envPose, flyPose geom.Pose) geom.Pose {
-	if envPose.IsIdentity() {
-		return flyPose
-	}
-	return envPose.Inverse().Compose(flyPose)
-}
-
-// ctxErrOr returns ctx.Err(), or def if it is nil yet (a deadline passed
-// before the context's timer fired).
-func ctxErrOr(ctx context.Context, def error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return def
-}

@@ -38,14 +38,14 @@ func octahedron(c geom.Vec3, r float64) *mesh.TriMesh {
 }
 
 // worldTris returns m's triangles placed at p.
-func worldTris(m *mesh.TriMesh, p geom.Pose) []geom.Triangle { return placedTris(m, identityIfZero(p)) }
+func worldTris(m *mesh.TriMesh, p geom.Pose) []geom.Triangle { return placedTris(m, (p).Normalize()) }
 
 // checkSigned checks what holds for every answer against brute force in
 // the common frame: the kind's sign, the witnesses on their triangles,
 // Move's length, and, when penetrating, fly moved by Move separated.
 func checkSigned(t *testing.T, name string, env *mesh.TriMesh, envPose geom.Pose, fly *mesh.TriMesh, flyPose geom.Pose, s Signed) {
 	t.Helper()
-	rel := relative(identityIfZero(envPose), identityIfZero(flyPose))
+	rel := collide.RelativePose((envPose).Normalize(), (flyPose).Normalize())
 	switch s.Kind {
 	case Apart:
 		if !(s.Distance > 0) || s.Lower != 0 || s.Upper != 0 || s.Move != (geom.Vec3{}) {
@@ -70,7 +70,7 @@ func checkSigned(t *testing.T, name string, env *mesh.TriMesh, envPose geom.Pose
 		// when envPose does not rotate; else up to the rounding of the
 		// rotation there and back (Move is certified in env's frame), so
 		// then lengthened by 2^-40 of the coordinates' magnitude.
-		e := identityIfZero(envPose)
+		e := (envPose).Normalize()
 		mv, dir := e.R.Transpose().MulVec(s.Move), e.R.Transpose().MulVec(s.Dir)
 		a := placedTris(env, geom.Identity())
 		sep := func(mv geom.Vec3) bool {
@@ -135,8 +135,8 @@ func TestSignedTouching(t *testing.T) {
 			t.Fatalf("%s: brute force finds a point inside both", c.name)
 		}
 		// One ulp apart is apart.
-		up := identityIfZero(c.flyPose)
-		d := up.T.Sub(identityIfZero(c.envPose).T)
+		up := (c.flyPose).Normalize()
+		d := up.T.Sub((c.envPose).Normalize().T)
 		axis := 0
 		for i := 0; i < 3; i++ {
 			if math.Abs(d.Index(i)) > math.Abs(d.Index(axis)) {
@@ -159,7 +159,7 @@ func TestSignedTouching(t *testing.T) {
 		}
 		// And one ulp the other way on every axis of contact, penetrating.
 		tt[axis] = up.T.Sub(geom.V(0, 0, 0)).Index(axis)
-		tt = [3]float64{identityIfZero(c.flyPose).T.X, identityIfZero(c.flyPose).T.Y, identityIfZero(c.flyPose).T.Z}
+		tt = [3]float64{(c.flyPose).Normalize().T.X, (c.flyPose).Normalize().T.Y, (c.flyPose).Normalize().T.Z}
 		for i := 0; i < 3; i++ {
 			if math.Abs(d.Index(i)) == 1 {
 				tt[i] = math.Nextafter(tt[i], math.Copysign(math.Inf(1), -d.Index(i)))
@@ -270,7 +270,7 @@ func TestSignedPenetrating(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel := relative(ep, fp)
+		rel := collide.RelativePose(ep, fp)
 		pd := boxPD(a0, a1, rel.T, rel.T.Add(geom.V(1, 1, 1)))
 		if pd == 0 {
 			continue
@@ -294,7 +294,7 @@ func TestSignedPenetrating(t *testing.T) {
 			t.Fatalf("%s: %v %v", c.name, s.Kind, s.Distance)
 		}
 		checkSigned(t, c.name, c.env, ep, c.fly, fp, s)
-		rel := relative(ep, fp)
+		rel := collide.RelativePose(ep, fp)
 		// Translation at the relative pose certifies an interval that
 		// must meet this one: both hold PD. (The search's order, and with
 		// it the direction chosen among equally short ones, may differ

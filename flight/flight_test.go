@@ -53,6 +53,7 @@ func TestReadPosesErrors(t *testing.T) {
 		{"inf", "1 0 0 0 1 0 0 0 1 0 +Inf 0", 1, "Inf"},
 		{"not rigid", "2 0 0 0 1 0 0 0 1 0 0 0", 1, "orthonormal"},
 		{"mirror", "-1 0 0 0 1 0 0 0 1 0 0 0", 1, "determinant"},
+		{"zero rotation", id + "\n0 0 0 0 0 0 0 0 0 1 2 3\n", 2, "all zeros"},
 		{"long line", id + "\n" + strings.Repeat(" ", flight.MaxLine+1) + id + "\n", 2, "longer than"},
 		{"underscore", id + "\n1 0 0 0 1 0 0 0 1 1_0 0 0\n", 2, `"1_0" is not a number`},
 		{"hex float", id + "\n1 0 0 0 1 0 0 0 1 0x1p3 0 0\n", 2, `"0x1p3" is not a number`},

@@ -18,7 +18,9 @@ const MaxLine = textscan.MaxLine
 // ParsePose parses the 12 numbers of a pose, r00 r01 r02 r10 r11 r12 r20 r21
 // r22 tx ty tz (row-major rotation, then translation), decimal numbers
 // separated by spaces, tabs or commas, and checks that it is rigid
-// (geom.Pose.Validate).
+// (geom.Pose.Validate). Nine zeros for the rotation are an error, not the
+// identity that a zero geom.Pose stands for: written in a file, they are
+// more likely a mistake.
 func ParsePose(s string) (geom.Pose, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool {
 		return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f'
@@ -39,6 +41,9 @@ func ParsePose(s string) (geom.Pose, error) {
 		a[i] = x
 	}
 	p := geom.FromArray(a)
+	if p.R == (geom.Mat3{}) {
+		return geom.Pose{}, errors.New("pose rotation is all zeros, not orthonormal with determinant 1 (the identity is 1 0 0 0 1 0 0 0 1)")
+	}
 	if err := p.Validate(); err != nil {
 		return geom.Pose{}, err
 	}
