@@ -272,4 +272,3 @@ func (q *query) touchPlane(envTri, flyTri int32, pose geom.Pose) bool {
 	}
 	return false
 }
-
