@@ -448,7 +448,7 @@ func TestContactsIterator(t *testing.T) {
 			envPose = randomPose(rng, 3)
 			flyPose = envPose.Compose(flyPose)
 		}
-		rel := envPose.Inverse().Compose(flyPose)
+		rel := collide.RelativePose(envPose, flyPose)
 		if envPose.IsIdentity() {
 			rel = flyPose
 		}

@@ -65,7 +65,8 @@ type Signed struct {
 	// to separate the solids (PD ≤ Upper, so Distance ≤ −PD; for two
 	// convex meshes Upper is PD to a few ulps). +Inf if Far.
 	Distance float64
-	// Bound bounds the error of Distance when Apart (0 otherwise).
+	// Bound bounds the error of Distance when Apart, and of the witnesses
+	// in the common frame (collide.DistanceBetween's Bound; 0 otherwise).
 	Bound float64
 	// Far says that the models are Apart by Max or more.
 	Far bool

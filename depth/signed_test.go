@@ -205,7 +205,7 @@ func TestSignedApart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel := ep.Inverse().Compose(fp)
+		rel := collide.RelativePose(ep, fp)
 		dr, err := collide.Distance(env, fly, rel, collide.DistanceOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -215,8 +215,17 @@ func TestSignedApart(t *testing.T) {
 		}
 		n++
 		checkSigned(t, "apart", torus, ep, ball, fp, s)
-		if s.Distance != dr.Distance || s.Bound != dr.Bound || s.Env != dr.Env || s.Fly != dr.Fly {
+		if s.Distance != dr.Distance || !(s.Bound >= dr.Bound) || s.Env != dr.Env || s.Fly != dr.Fly {
 			t.Fatalf("pose %d: %+v, collide.Distance %+v", i, s, dr)
+		}
+		// In the common frame: DistanceBetween's answer, its bound widened
+		// by the environment's pose.
+		db, err := collide.DistanceBetween(context.Background(), env, ep, fly, fp, collide.DistanceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Bound != db.Bound || s.PEnv != db.PEnv || s.PFly != db.PFly {
+			t.Fatalf("pose %d: %+v, collide.DistanceBetween %+v", i, s, db)
 		}
 		// Brute force in the common frame, within the bound and the
 		// rounding of the frames.
