@@ -278,7 +278,8 @@ func TestChooseErrors(t *testing.T) {
 		{auto.Options{Candidates: []collide.BV{collide.Brute}}, "not a kind of tree"},
 		{auto.Options{Candidates: []collide.BV{collide.BV(200)}}, "not a kind of tree"},
 		{auto.Options{Candidates: []collide.BV{collide.OBB, collide.OBB}}, "twice"},
-		{auto.Options{Poses: []geom.Pose{{}}}, "pose 0"},
+		// (The zero Pose is the identity, a valid pose; a scaling is not.)
+		{auto.Options{Poses: []geom.Pose{{R: geom.Mat3{{2, 0, 0}, {0, 1, 0}, {0, 0, 1}}}}}, "pose 0"},
 	} {
 		env, fly := sources(sc, collide.BuildOptions{})
 		if _, err := auto.Choose(env, fly, tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
