@@ -551,18 +551,7 @@ func planeValuesExp(t *Triangle, p, q Vec3) (da, ea, db, eb float64, ok bool) {
 // (as orient3DExact), and a bound on its error.
 func orient3DApprox(a, b, c, d Vec3) (float64, float64) {
 	var e exact.Expansion
-	det3 := func(s float64, p, q, r Vec3) {
-		e.AddProd3(s, p.X, q.Y, r.Z)
-		e.AddProd3(-s, p.X, q.Z, r.Y)
-		e.AddProd3(s, p.Y, q.Z, r.X)
-		e.AddProd3(-s, p.Y, q.X, r.Z)
-		e.AddProd3(s, p.Z, q.X, r.Y)
-		e.AddProd3(-s, p.Z, q.Y, r.X)
-	}
-	det3(1, b, c, d)
-	det3(-1, a, c, d)
-	det3(1, a, b, d)
-	det3(-1, a, b, c)
+	orient3DRaw(&e, a, b, c, d)
 	return e.Approx()
 }
 

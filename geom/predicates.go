@@ -242,10 +242,16 @@ func orient3DExact(a, b, c, d Vec3) int {
 		e.AddProd3(-1, uz, vy, wx)
 		return e.Sign()
 	}
-	// The determinant of the 4×4 matrix with rows (p, 1) for p = a, b, c, d,
-	// which equals ((b-a)×(c-a))·(d-a) up to sign, expanded along the column
-	// of ones into four 3×3 determinants of raw coordinates:
-	// det[b-a, c-a, d-a] = |b c d| - |a c d| + |a b d| - |a b c|.
+	orient3DRaw(&e, a, b, c, d)
+	return e.Sign()
+}
+
+// orient3DRaw adds to e the Orient3D determinant of a, b, c, d over their
+// raw coordinates (in the safe range): the determinant of the 4×4 matrix
+// with rows (p, 1) for p = a, b, c, d, which equals ((b-a)×(c-a))·(d-a) up
+// to sign, expanded along the column of ones into four 3×3 determinants:
+// det[b-a, c-a, d-a] = |b c d| - |a c d| + |a b d| - |a b c|.
+func orient3DRaw(e *exact.Expansion, a, b, c, d Vec3) {
 	det3 := func(s float64, p, q, r Vec3) {
 		e.AddProd3(s, p.X, q.Y, r.Z)
 		e.AddProd3(-s, p.X, q.Z, r.Y)
@@ -258,7 +264,6 @@ func orient3DExact(a, b, c, d Vec3) int {
 	det3(-1, a, c, d)
 	det3(1, a, b, d)
 	det3(-1, a, b, c)
-	return e.Sign()
 }
 
 // bigPrec is enough for every intermediate of Orient3D to be exact: a
