@@ -1,6 +1,7 @@
 package depth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -221,22 +222,12 @@ func (q *query) patchLower(n, pt geom.Vec3, r Result) float64 {
 			try(pt.Add(u.Scale(s * q.diag)))
 		}
 	}
-	slices.SortFunc(cands, func(x, y cand) int { return -cmpFloat(x.f, y.f) })
+	slices.SortFunc(cands, func(x, y cand) int { return cmp.Compare(y.f, x.f) })
 	best := 0.0
 	for _, c := range cands[:min(3, len(cands))] {
 		best = max(best, q.chainLower(c.p, n, c.a, c.b))
 	}
 	return best
-}
-
-func cmpFloat(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // chainSteps is the most points of each chain.

@@ -560,12 +560,7 @@ func orient3DApprox(a, b, c, d Vec3) (float64, float64) {
 // orient2DExact), and a bound on its error.
 func orient2Approx(ax, ay, bx, by, cx, cy float64) (float64, float64) {
 	var e exact.Expansion
-	e.AddProd2(1, bx, cy)
-	e.AddProd2(-1, bx, ay)
-	e.AddProd2(-1, ax, cy)
-	e.AddProd2(-1, by, cx)
-	e.AddProd2(1, by, ax)
-	e.AddProd2(1, ay, cx)
+	orient2DRaw(&e, ax, ay, bx, by, cx, cy)
 	return e.Approx()
 }
 

@@ -204,15 +204,20 @@ func orient2DExact(ax, ay, bx, by, cx, cy float64) int {
 		e.AddProd2(-1, uy, vx)
 		return e.Sign()
 	}
-	// (bx-ax)(cy-ay) - (by-ay)(cx-ax) expanded over the coordinates:
-	// bx·cy - bx·ay - ax·cy - by·cx + by·ax + ay·cx  (the ax·ay terms cancel).
+	orient2DRaw(&e, ax, ay, bx, by, cx, cy)
+	return e.Sign()
+}
+
+// orient2DRaw adds to e the Orient2D determinant over the raw coordinates
+// (in the safe range): (bx-ax)(cy-ay) - (by-ay)(cx-ax) expanded,
+// bx·cy - bx·ay - ax·cy - by·cx + by·ax + ay·cx (the ax·ay terms cancel).
+func orient2DRaw(e *exact.Expansion, ax, ay, bx, by, cx, cy float64) {
 	e.AddProd2(1, bx, cy)
 	e.AddProd2(-1, bx, ay)
 	e.AddProd2(-1, ax, cy)
 	e.AddProd2(-1, by, cx)
 	e.AddProd2(1, by, ax)
 	e.AddProd2(1, ay, cx)
-	return e.Sign()
 }
 
 func orient3DExact(a, b, c, d Vec3) int {
