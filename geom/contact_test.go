@@ -2,6 +2,7 @@ package geom_test
 
 import (
 	"fmt"
+	"github.com/collide3d/collide/internal/longtest"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -170,7 +171,7 @@ func tetraPairs(n int) [][2]geom.Triangle {
 }
 
 func TestTriTriContactTetrahedra(t *testing.T) {
-	for i, p := range tetraPairs(2000) {
+	for i, p := range tetraPairs(longtest.Pick(500, 2000)) {
 		if msg := checkContact(p[0], p[1]); msg != "" {
 			t.Fatalf("pair %d: %s\n\ta = %v\n\tb = %v", i, msg, p[0], p[1])
 		}
