@@ -243,7 +243,7 @@ func runCheck(e *env, opts any, args []string) error {
 	status := startStatus(e, true, statusAfter, func(el time.Duration) string { return progressLine("check", "pose", done.Load(), len(poses), el) })
 	defer status.end()
 	w := bufio.NewWriter(status.output(e.stdout))
-	lastFlush := time.Now()
+	fl := newFlusher(w)
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
 	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
 	var query collide.Query
@@ -272,11 +272,8 @@ func runCheck(e *env, opts any, args []string) error {
 		if pp.err != nil {
 			return fmt.Errorf("writing output: %w", pp.err)
 		}
-		if time.Since(lastFlush) > 100*time.Millisecond {
-			if err := w.Flush(); err != nil {
-				return fmt.Errorf("writing output: %w", err)
-			}
-			lastFlush = time.Now()
+		if err := fl.tick(); err != nil {
+			return fmt.Errorf("writing output: %w", err)
 		}
 	}
 	if !o.json && len(poses) > 1 {
@@ -530,7 +527,7 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 	})
 	defer status.end()
 	w := bufio.NewWriter(status.output(e.stdout))
-	lastFlush := time.Now()
+	fl := newFlusher(w)
 	var hits, maybes, stopped int
 	var total time.Duration
 	var b []byte
@@ -565,11 +562,8 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 		if _, err := w.Write(b); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
-		if time.Since(lastFlush) > 100*time.Millisecond {
-			if err := w.Flush(); err != nil {
-				return fmt.Errorf("writing output: %w", err)
-			}
-			lastFlush = time.Now()
+		if err := fl.tick(); err != nil {
+			return fmt.Errorf("writing output: %w", err)
 		}
 	}
 	if n := len(poses) - 1; !o.json && n > 1 {

@@ -38,7 +38,7 @@ func checkContacts(e *env, o *checkOptions, poses []geom.Pose, envModel, flyMode
 	status := startStatus(e, true, statusAfter, func(el time.Duration) string { return progressLine("check", "pose", done.Load(), len(poses), el) })
 	defer status.end()
 	w := bufio.NewWriter(status.output(e.stdout))
-	lastFlush := time.Now()
+	fl := newFlusher(w)
 	var hits, contacts, patches int
 	var total time.Duration
 	var b []byte
@@ -68,11 +68,8 @@ func checkContacts(e *env, o *checkOptions, poses []geom.Pose, envModel, flyMode
 			return fmt.Errorf("writing output: %w", err)
 		}
 		done.Store(int64(i + 1))
-		if time.Since(lastFlush) > 100*time.Millisecond {
-			if err := w.Flush(); err != nil {
-				return fmt.Errorf("writing output: %w", err)
-			}
-			lastFlush = time.Now()
+		if err := fl.tick(); err != nil {
+			return fmt.Errorf("writing output: %w", err)
 		}
 	}
 	if !o.json && len(poses) > 1 {

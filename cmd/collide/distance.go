@@ -218,7 +218,7 @@ func runDistance(e *env, opts any, args []string) error {
 	var contacts, stopped int
 	var total time.Duration
 	func() {
-		lastFlush := time.Now()
+		fl := newFlusher(w)
 		for i, p := range poses {
 			start := time.Now()
 			do := collide.DistanceOptions{Max: o.max}
@@ -246,12 +246,9 @@ func runDistance(e *env, opts any, args []string) error {
 				return
 			}
 			done.Store(int64(i + 1))
-			if time.Since(lastFlush) > 100*time.Millisecond {
-				if werr := w.Flush(); werr != nil {
-					err = fmt.Errorf("writing output: %w", werr)
-					return
-				}
-				lastFlush = time.Now()
+			if werr := fl.tick(); werr != nil {
+				err = fmt.Errorf("writing output: %w", werr)
+				return
 			}
 		}
 	}()
@@ -384,7 +381,7 @@ func runSigned(e *env, o *distanceOptions, where *checkOptions, poses []geom.Pos
 	var stopped int
 	var signed []float64
 	var total time.Duration
-	lastFlush := time.Now()
+	fl := newFlusher(w)
 	for i, p := range poses {
 		start := time.Now()
 		so := depth.SignedOptions{Max: o.max}
@@ -411,11 +408,8 @@ func runSigned(e *env, o *distanceOptions, where *checkOptions, poses []geom.Pos
 			return fmt.Errorf("writing output: %w", werr)
 		}
 		done.Store(int64(i + 1))
-		if time.Since(lastFlush) > 100*time.Millisecond {
-			if werr := w.Flush(); werr != nil {
-				return fmt.Errorf("writing output: %w", werr)
-			}
-			lastFlush = time.Now()
+		if werr := fl.tick(); werr != nil {
+			return fmt.Errorf("writing output: %w", werr)
 		}
 	}
 	if !o.json && len(poses) > 1 {

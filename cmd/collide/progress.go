@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -164,4 +165,26 @@ func progressLine(cmd, item string, done int64, n int, elapsed time.Duration) st
 		return fmt.Sprintf("%s: %d %ss done, %.1f s", cmd, n, item, elapsed.Seconds())
 	}
 	return fmt.Sprintf("%s: %s %d of %d, %d done, %.1f s", cmd, item, done, n, done, elapsed.Seconds())
+}
+
+// flushEvery is how often a long run's output is flushed: its lines appear
+// as they come without a system call each.
+const flushEvery = 100 * time.Millisecond
+
+// A flusher flushes a buffered output at most every flushEvery.
+type flusher struct {
+	w    *bufio.Writer
+	last time.Time
+}
+
+// newFlusher returns a flusher of w, counting from now.
+func newFlusher(w *bufio.Writer) flusher { return flusher{w: w, last: time.Now()} }
+
+// tick flushes the output if flushEvery has passed since its last flush.
+func (f *flusher) tick() error {
+	if time.Since(f.last) <= flushEvery {
+		return nil
+	}
+	f.last = time.Now()
+	return f.w.Flush()
 }
