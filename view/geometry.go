@@ -43,17 +43,17 @@ func (r *Recording) geometry(n int, o geom.Vec3) *stepGeometry {
 		ma, mb := r.Models[r.Objects[c.A].Model], r.Models[r.Objects[c.B].Model]
 		if ma.Built != nil && mb.Built != nil {
 			q := collide.QueryOptions{All: true, Eps: r.Eps, Patches: true}
-			res, err := contactsAt(ma.Built, pa, mb.Built, pb, q)
+			res, err := collide.Collide(ma.Built, pa, mb.Built, pb, q) // in the common frame
 			if err == nil && samePairs(res.Pairs, c.Pairs) {
 				for i := range res.Contacts {
 					k := &res.Contacts[i]
 					if k.Kind != geom.Apart {
-						g.addOutline(k.Points, pa, o)
+						g.addOutline(k.Points, o)
 					}
 				}
 				for i := range res.Patches {
 					p := &res.Patches[i]
-					g.addNormal(pa.Apply(p.Point), pa.ApplyVec(p.Normal), o)
+					g.addNormal(p.Point, p.Normal, o)
 				}
 				continue
 			}
@@ -70,7 +70,7 @@ func (r *Recording) geometry(n int, o geom.Vec3) *stepGeometry {
 				pts[i] = k.Points[i].P
 				centre = centre.Add(pts[i])
 			}
-			g.addOutline(pts, geom.Identity(), o)
+			g.addOutline(pts, o)
 			g.addNormal(centre.Scale(1/float64(k.N)), k.Normal, o)
 		}
 	}
@@ -89,24 +89,12 @@ func samePairs(sorted, recorded []collide.Pair) bool {
 	return slices.Equal(sorted, slices.SortedFunc(slices.Values(recorded), collide.ComparePairs))
 }
 
-// contactsAt runs the facade's query of b at pose pb against a at pose pa
-// with o, its contacts and patches in a's frame (the caller places them
-// with pa).
-func contactsAt(a *collide.Model, pa geom.Pose, b *collide.Model, pb geom.Pose, o collide.QueryOptions) (collide.Result, error) {
-	rel := pb
-	if !pa.IsIdentity() {
-		rel = pa.Inverse().Compose(pb)
-	}
-	return collide.Check(a, b, rel, o)
-}
-
-// addOutline adds the segments of the shared set pts (in the frame pose
-// places, relative to o): nothing for a point, the segment, or the closed
-// outline of a polygon.
-func (g *stepGeometry) addOutline(pts []geom.Vec3, pose geom.Pose, o geom.Vec3) {
+// addOutline adds the segments of the shared set pts, relative to o:
+// nothing for a point, the segment, or the closed outline of a polygon.
+func (g *stepGeometry) addOutline(pts []geom.Vec3, o geom.Vec3) {
 	if len(pts) < 2 {
 		if len(pts) == 1 {
-			g.Box = g.Box.AddPoint(pose.Apply(pts[0]).Sub(o))
+			g.Box = g.Box.AddPoint(pts[0].Sub(o))
 		}
 		return
 	}
@@ -115,7 +103,7 @@ func (g *stepGeometry) addOutline(pts []geom.Vec3, pose geom.Pose, o geom.Vec3) 
 		m = 1 // a segment, not a loop
 	}
 	for i := range m {
-		p, q := pose.Apply(pts[i]).Sub(o), pose.Apply(pts[(i+1)%len(pts)]).Sub(o)
+		p, q := pts[i].Sub(o), pts[(i+1)%len(pts)].Sub(o)
 		g.Segments = append(g.Segments, p.X, p.Y, p.Z, q.X, q.Y, q.Z)
 		g.Box = g.Box.AddPoint(p).AddPoint(q)
 	}

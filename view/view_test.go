@@ -466,7 +466,7 @@ func TestRecordScene(t *testing.T) {
 					continue
 				}
 				pa, pb := rec.Pose(n, a), rec.Pose(n, b)
-				res, err := collide.Check(models[rec.Objects[a].Model], models[rec.Objects[b].Model], pa.Inverse().Compose(pb), collide.QueryOptions{All: true})
+				res, err := collide.Collide(models[rec.Objects[a].Model], pa, models[rec.Objects[b].Model], pb, collide.QueryOptions{All: true})
 				if err != nil {
 					t.Fatal(err)
 				}

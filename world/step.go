@@ -530,9 +530,10 @@ func (w *World) AllContacts() iter.Seq[*Contact] {
 // NumContacts returns the number of pairs of objects in contact.
 func (w *World) NumContacts() int { return len(w.contacts) }
 
-// relPose is the pose at which the pair (env, fly) is tested: exported for
-// tests through RelativePose.
-func relPose(env, fly geom.Pose) geom.Pose { return env.Inverse().Compose(fly) }
+// relPose is the pose at which the pair (env, fly) is tested, composed as
+// every pairwise call of the facade composes it (collide.RelativePose):
+// exported for tests through RelativePose.
+func relPose(env, fly geom.Pose) geom.Pose { return collide.RelativePose(env, fly) }
 
 // RelativePose returns the pose at which Step tests objects a and b (both
 // present): the environment's triangles first (the object with more
