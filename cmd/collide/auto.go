@@ -20,10 +20,10 @@ func (b *buildFlags) isAuto() bool { return b.bv == autoName }
 // mesh, built with bo, or the saved model, one of the candidates as it
 // is, with the options it was saved with.
 func autoSource(s *source, bo collide.BuildOptions) auto.Source {
-	if s.saved != nil {
-		return auto.FromModel(s.saved)
+	if s.Saved != nil {
+		return auto.FromModel(s.Saved)
 	}
-	return auto.Source{Mesh: s.mesh, Options: bo}
+	return auto.Source{Mesh: s.Mesh, Options: bo}
 }
 
 // chooseModels chooses the trees of ENV and FLY (--bv auto) before the
@@ -36,12 +36,12 @@ func chooseModels(e *env, envSrc, flySrc *source, bo collide.BuildOptions, o aut
 	}
 	var c auto.Choice
 	var err error
-	n := len(envSrc.mesh.Tris) + len(flySrc.mesh.Tris)
+	n := len(envSrc.Mesh.Tris) + len(flySrc.Mesh.Tris)
 	// An interrupt gives the choice up (exit status 130).
 	ctx, stop := interruptible(e)
 	defer stop()
 	withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
-		return fmt.Sprintf("choosing the trees of %s and %s (--bv auto): %d triangles, %.1f s", envSrc.arg, flySrc.arg, n, elapsed.Seconds())
+		return fmt.Sprintf("choosing the trees of %s and %s (--bv auto): %d triangles, %.1f s", envSrc.Arg, flySrc.Arg, n, elapsed.Seconds())
 	}, func() {
 		c, err = auto.ChooseContext(ctx, autoSource(envSrc, bo), autoSource(flySrc, bo), o)
 	})
@@ -64,9 +64,9 @@ func sayChoice(e *env, cmd string, c *auto.Choice, all bool) error {
 // built, naming it, as building it would (saved models are valid).
 func validateSources(envSrc, flySrc *source) error {
 	for _, s := range []*source{envSrc, flySrc} {
-		if s.saved == nil {
-			if err := s.mesh.Validate(); err != nil {
-				return fmt.Errorf("%s: %w", s.arg, err)
+		if s.Saved == nil {
+			if err := s.Mesh.Validate(); err != nil {
+				return fmt.Errorf("%s: %w", s.Arg, err)
 			}
 		}
 	}
@@ -85,11 +85,11 @@ func modesOf(all bool) auto.Modes {
 // FLY (s), as posesAndModels checks them: before the choice of --bv auto,
 // which builds FLY's trees, with a model of FLY that builds none.
 func checkPoses(s *source, poses []geom.Pose, where *checkOptions) error {
-	m := s.saved
+	m := s.Saved
 	if m == nil {
 		var err error
-		if m, err = collide.Build(s.mesh, collide.BuildOptions{BV: collide.Brute}); err != nil {
-			return fmt.Errorf("%s: %w", s.arg, err)
+		if m, err = collide.Build(s.Mesh, collide.BuildOptions{BV: collide.Brute}); err != nil {
+			return fmt.Errorf("%s: %w", s.Arg, err)
 		}
 	}
 	for i, p := range poses {

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	srcpkg "github.com/collide3d/collide/internal/source"
 	"io"
 	"slices"
 	"strings"
@@ -16,7 +17,7 @@ const maxLeaf = 1 << 16
 
 // savedExt is the suggested extension of a saved model. Saved models are
 // recognised by their first bytes, whatever their name.
-const savedExt = ".collide"
+const savedExt = srcpkg.SavedExt
 
 // buildFlags are the flags that choose how hierarchies are built, shared by
 // check and build.
@@ -150,13 +151,13 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 // agree checks that the flags given explicitly agree with the options the
 // saved model s was built with (bo holds the parsed flags).
 func (b *buildFlags) agree(s *source, bo collide.BuildOptions) error {
-	m := s.saved
+	m := s.Saved
 	if b.given("bv") && bo.BV != m.BV() && !b.isAuto() {
-		return usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bo.BV, s.arg, m.BV(), bo.BV)
+		return usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bo.BV, s.Arg, m.BV(), bo.BV)
 	}
 	o := m.Options()
 	differ := func(flag string, given, saved any) error {
-		return usagef("--%s %v: %s was saved with --%s %v (omit --%s, or rebuild it with 'collide build')", flag, given, s.arg, flag, saved, flag)
+		return usagef("--%s %v: %s was saved with --%s %v (omit --%s, or rebuild it with 'collide build')", flag, given, s.Arg, flag, saved, flag)
 	}
 	switch {
 	case b.given("rule") && bo.Rule != o.Rule:
@@ -210,14 +211,14 @@ var buildProgressMin = 200_000
 func buildWithProgress(e *env, s *source, bo collide.BuildOptions) (*collide.Model, error) {
 	var model *collide.Model
 	var err error
-	n := len(s.mesh.Tris)
+	n := len(s.Mesh.Tris)
 	withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
-		return fmt.Sprintf("building %s: %d triangles, %.1f s", s.arg, n, elapsed.Seconds())
+		return fmt.Sprintf("building %s: %d triangles, %.1f s", s.Arg, n, elapsed.Seconds())
 	}, func() {
-		model, err = collide.Build(s.mesh, bo)
+		model, err = collide.Build(s.Mesh, bo)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.arg, err)
+		return nil, fmt.Errorf("%s: %w", s.Arg, err)
 	}
 	return model, nil
 }
@@ -310,7 +311,7 @@ func runBuild(e *env, opts any, args []string) error {
 	}
 	t := model.Tree()
 	_, err = fmt.Fprintf(e.stdout, "%s: %s, %d triangles, %d nodes, height %d, %d bytes, built in %s\n",
-		o.out, model.BV(), len(src.mesh.Tris), t.Nodes(), t.Height(), written, fmtDuration(took))
+		o.out, model.BV(), len(src.Mesh.Tris), t.Nodes(), t.Height(), written, fmtDuration(took))
 	return err
 }
 

@@ -310,8 +310,8 @@ func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 		return nil, nil, err
 	}
 	build := func(s *source) (*collide.Model, error) {
-		if s.saved != nil {
-			return s.saved, nil
+		if s.Saved != nil {
+			return s.Saved, nil
 		}
 		return buildWithProgress(e, s, bo)
 	}
@@ -325,7 +325,7 @@ func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 		return nil, nil, err
 	}
 	if !envModel.BV().Compatible(flyModel.BV()) {
-		fly, n := flyModel, len(flySrc.mesh.Tris)
+		fly, n := flyModel, len(flySrc.Mesh.Tris)
 		withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
 			return fmt.Sprintf("building %s as %s, for %s: %d triangles, %.1f s", flyArg, envModel.BV(), envArg, n, elapsed.Seconds())
 		}, func() {
@@ -356,15 +356,15 @@ func loadSources(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 		if err := hasTriangles(s); err != nil {
 			return nil, nil, bo, err
 		}
-		if s.saved != nil {
+		if s.Saved != nil {
 			if err := f.agree(s, bo); err != nil {
 				return nil, nil, bo, err
 			}
 		}
 	}
 	for _, s := range []*source{flySrc, envSrc} { // ENV's options win
-		if s.saved != nil {
-			bo = f.inherit(bo, s.saved)
+		if s.Saved != nil {
+			bo = f.inherit(bo, s.Saved)
 		}
 	}
 	return envSrc, flySrc, bo, nil
@@ -380,8 +380,8 @@ type jsonStats struct {
 // hasTriangles returns an error naming s if its mesh has no triangle:
 // there is nothing to test or build.
 func hasTriangles(s *source) error {
-	if len(s.mesh.Tris) == 0 {
-		return fmt.Errorf("%s: the model has no triangles", s.arg)
+	if len(s.Mesh.Tris) == 0 {
+		return fmt.Errorf("%s: the model has no triangles", s.Arg)
 	}
 	return nil
 }

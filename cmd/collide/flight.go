@@ -361,7 +361,7 @@ func setupFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetu
 	}
 	s := &flightSetup{name: o.scene, doc: sc.Doc, steps: sc.Steps}
 	if o.build.isAuto() {
-		if s, err = chooseFlight(e, o, s, &source{arg: o.scene + " environment", mesh: sc.Env}, &source{arg: o.scene + " flying model", mesh: sc.Fly}, bo, time.Now()); err != nil {
+		if s, err = chooseFlight(e, o, s, &source{Arg: o.scene + " environment", Mesh: sc.Env}, &source{Arg: o.scene + " flying model", Mesh: sc.Fly}, bo, time.Now()); err != nil {
 			return nil, err
 		}
 		s.flyT = -1
@@ -372,7 +372,7 @@ func setupFlight(e *env, o *flightOptions, bo collide.BuildOptions) (*flightSetu
 	}
 	build := func(label string, m *mesh.TriMesh, flies bool) (*collide.Model, time.Duration, error) {
 		t0 := time.Now()
-		model, err := buildWithProgress(e, &source{arg: o.scene + " " + label, mesh: m}, bo)
+		model, err := buildWithProgress(e, &source{Arg: o.scene + " " + label, Mesh: m}, bo)
 		if err == nil && flies {
 			model.PrepareFlying() // part of the build
 		}
@@ -401,7 +401,7 @@ func chooseFlight(e *env, o *flightOptions, s *flightSetup, envSrc, flySrc *sour
 	}
 	s.choice, s.env, s.fly, s.envT = c, c.First.Env, c.First.Fly, time.Since(t0)
 	if o.scene == "" {
-		b, err := flight.NewBilliard(defaultBilliard(envSrc.mesh, flySrc.mesh, o.seed))
+		b, err := flight.NewBilliard(defaultBilliard(envSrc.Mesh, flySrc.Mesh, o.seed))
 		if err != nil {
 			return nil, err
 		}

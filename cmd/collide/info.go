@@ -78,13 +78,13 @@ type jsonTree struct {
 
 // treeInfo describes the hierarchy of s, if it is a saved model (else nil).
 func treeInfo(s *source) *jsonTree {
-	if s.saved == nil || s.saved.Tree() == nil {
+	if s.Saved == nil || s.Saved.Tree() == nil {
 		return nil
 	}
-	t := s.saved.Tree()
+	t := s.Saved.Tree()
 	o := t.Options()
 	return &jsonTree{
-		BV:          s.saved.BV().String(),
+		BV:          s.Saved.BV().String(),
 		K:           int(t.K()),
 		Rule:        o.Rule.String(),
 		Split:       o.Split.String(),
@@ -146,10 +146,10 @@ func runInfo(e *env, opts any, args []string) error {
 }
 
 func writeJSONInfo(w io.Writer, src *source) error {
-	s := src.mesh.Stats()
+	s := src.Mesh.Stats()
 	r := jsonInfo{
-		File:       src.arg,
-		Format:     src.format,
+		File:       src.Arg,
+		Format:     src.Format,
 		Tree:       treeInfo(src),
 		Vertices:   s.Vertices,
 		Triangles:  s.Triangles,
@@ -168,13 +168,13 @@ func writeJSONInfo(w io.Writer, src *source) error {
 }
 
 func writeTextInfo(w io.Writer, src *source) error {
-	s := src.mesh.Stats()
+	s := src.Mesh.Stats()
 	bounds := "none (no triangles)"
 	if !s.Bounds.IsEmpty() {
 		bounds = fmt.Sprintf("min %s  max %s", fmtVec(s.Bounds.Min), fmtVec(s.Bounds.Max))
 	}
 	_, err := fmt.Fprintf(w, "%s\n  format      %s\n  vertices    %d\n  triangles   %d\n  bounds      %s\n  degenerate  %d\n  duplicate   %d\n",
-		src.arg, src.format, s.Vertices, s.Triangles, bounds, s.Degenerate, s.Duplicate)
+		src.Arg, src.Format, s.Vertices, s.Triangles, bounds, s.Degenerate, s.Duplicate)
 	if t := treeInfo(src); t != nil && err == nil {
 		fly := "given to build"
 		if t.FlyLeafAuto {

@@ -1,121 +1,62 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	srcpkg "github.com/collide3d/collide/internal/source"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/collide3d/collide"
-	"github.com/collide3d/collide/internal/textscan"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
 
-// genPrefix starts a model argument that names a generated model rather than
-// a file: gen:KIND[:key=value,key=value...]. (A file whose name starts with
-// "gen:" can be given as ./gen:...)
-const genPrefix = "gen:"
-
-// A source is a loaded MODEL argument: a mesh to build, or a saved model.
-type source struct {
-	arg    string         // the argument, naming the model in messages
-	format string         // "obj", "stl", ..., "gen" or savedFormat
-	mesh   *mesh.TriMesh  // the mesh (of a saved model too)
-	saved  *collide.Model // the saved model, or nil
-}
+// A source is a loaded MODEL argument: a mesh to build, or a saved model
+// (internal/source reads them, for the C library too).
+type source = srcpkg.Source
 
 // savedFormat is the format name of saved models.
-const savedFormat = "collide"
+const savedFormat = srcpkg.SavedFormat
 
 // loadSource reads the model named by arg: a mesh file, a saved model, or a
 // generated model gen:KIND[:key=value,...]. Problems with a gen: argument
-// (unknown kind or parameter, bad value) are usage errors.
+// (unknown kind or parameter, bad value) are usage errors. It shows progress
+// on stderr when stderr is a terminal and the file is large.
 func loadSource(e *env, arg string) (*source, error) {
-	if spec, ok := strings.CutPrefix(arg, genPrefix); ok {
-		kind, kv, _ := strings.Cut(spec, ":")
-		var pairs []string
-		if kv != "" {
-			pairs = strings.Split(kv, ",")
+	s, err := srcpkg.Load(arg, srcpkg.Options{Wrap: func(r io.Reader, size int64) (io.Reader, func()) {
+		if size > progressMin && isTerminal(e.stderr) {
+			p := &progressReader{r: r, w: e.stderr, name: arg, total: size}
+			return p, p.clear
 		}
-		m, err := generate(arg, kind, pairs)
-		if err != nil {
-			return nil, err
-		}
-		return &source{arg: arg, format: "gen", mesh: m}, nil
-	}
-	return loadFile(e, arg)
+		return r, nil
+	}})
+	return s, usageOf(err)
 }
 
 // generate makes the mesh of generator kind with the parameters given as
-// key=value strings, the others at their defaults. Errors start with label.
-// Those in the parameters (the generator validates the values) are usage
+// key=value strings (see srcpkg.Generate); problems with them are usage
 // errors.
 func generate(label, kind string, pairs []string) (*mesh.TriMesh, error) {
-	k, ok := gen.Lookup(kind)
-	if !ok {
-		return nil, usagef("%s: unknown generator %q (kinds: %s)", label, kind, kindNames())
-	}
-	params := make(map[string]float64, len(k.Params))
-	for _, p := range k.Params {
-		params[p.Name] = p.Default
-	}
-	given := map[string]bool{}
-	for _, kv := range pairs {
-		key, val, ok := strings.Cut(kv, "=")
-		key = strings.TrimSpace(key)
-		if !ok || key == "" {
-			return nil, usagef("%s: parameter %q is not key=value (parameters: %s)", label, kv, paramNames(k))
-		}
-		if !slices.ContainsFunc(k.Params, func(p gen.Param) bool { return p.Name == key }) {
-			return nil, usagef("%s: unknown parameter %q (parameters: %s)", label, key, paramNames(k))
-		}
-		if given[key] {
-			return nil, usagef("%s: parameter %q given twice", label, key)
-		}
-		given[key] = true
-		x, e := textscan.ParseFloat([]byte(strings.TrimSpace(val)))
-		if e != textscan.NumOK {
-			return nil, usagef("%s: parameter %s: %q is not a finite decimal number", label, key, val)
-		}
-		params[key] = x
-	}
-	m, err := k.Make(params)
-	if err != nil {
-		// The generators' errors start "gen: KIND: ".
-		msg := strings.TrimPrefix(err.Error(), "gen: "+kind+": ")
-		return nil, usagef("%s: %s", label, msg)
-	}
-	if err := m.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: generated an invalid mesh: %w", label, err)
-	}
-	return m, nil
+	m, err := srcpkg.Generate(label, kind, pairs)
+	return m, usageOf(err)
 }
 
-func kindNames() string {
-	var names []string
-	for _, k := range gen.Kinds() {
-		names = append(names, k.Name)
+// usageOf returns err as a usage error if it is a problem with a model
+// argument itself, else err.
+func usageOf(err error) error {
+	var ue *srcpkg.UsageError
+	if errors.As(err, &ue) {
+		return &usageError{ue.Msg}
 	}
-	return strings.Join(names, ", ")
+	return err
 }
 
-func paramNames(k gen.Kind) string {
-	if len(k.Params) == 0 {
-		return "none"
-	}
-	var names []string
-	for _, p := range k.Params {
-		names = append(names, fmt.Sprintf("%s=%s", p.Name, formatFloat(p.Default)))
-	}
-	return strings.Join(names, ", ")
-}
+func kindNames() string { return srcpkg.KindNames() }
+
+func paramNames(k gen.Kind) string { return srcpkg.ParamNames(k) }
 
 // listKinds prints every generator with its parameters and their defaults.
 func listKinds(w io.Writer) {
@@ -151,64 +92,6 @@ var (
 		return err == nil && fi.Mode()&os.ModeCharDevice != 0
 	}
 )
-
-// sniffLen is the number of leading bytes that tell a saved model from a
-// mesh file.
-const sniffLen = 8
-
-// loadFile reads the file at path: a saved model if its first bytes say so
-// (or its extension is savedExt), else a mesh in the format its extension
-// names. It shows progress on stderr when stderr is a terminal and the file
-// is large. Errors name the file (and the line or byte offset).
-func loadFile(e *env, path string) (*source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	head := make([]byte, sniffLen)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return nil, err
-	}
-	head = head[:n]
-	if collide.IsSavedModel(head) || strings.EqualFold(filepath.Ext(path), savedExt) {
-		return loadSaved(path)
-	}
-	format, ok := mesh.FormatFor(path)
-	if !ok {
-		_, err := mesh.LoadReader(path, strings.NewReader("")) // the unknown-format error
-		return nil, err
-	}
-	var r io.Reader = io.MultiReader(bytes.NewReader(head), f)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > progressMin && isTerminal(e.stderr) {
-		p := &progressReader{r: r, w: e.stderr, name: path, total: fi.Size()}
-		defer p.clear()
-		r = p
-	}
-	m, err := mesh.LoadReader(path, r)
-	if err != nil {
-		return nil, err
-	}
-	return &source{arg: path, format: format.Name, mesh: m}, nil
-}
-
-// loadSaved loads the saved model at path. Errors name the file (and, for
-// bad contents, the byte offset).
-func loadSaved(path string) (*source, error) {
-	model, err := collide.LoadModel(path)
-	if err != nil {
-		var fe *mesh.FormatError
-		if errors.As(err, &fe) && fe.File == "" {
-			fe.File = path
-		}
-		if !strings.Contains(err.Error(), path) {
-			err = fmt.Errorf("%s: %w", path, err)
-		}
-		return nil, err
-	}
-	return &source{arg: path, format: savedFormat, mesh: model.Mesh(), saved: model}, nil
-}
 
 // progressReader counts the bytes read through it and keeps a progress line
 // up to date on w, at most once per progressEvery.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	srcpkg "github.com/collide3d/collide/internal/source"
 	"io"
 	"math"
 	"os"
@@ -166,7 +167,7 @@ func (o *ncOptions) given(name string) bool {
 // isModelArg reports whether arg names a model (a mesh file by its
 // extension, a gen: model or a saved model) rather than a program.
 func isModelArg(arg string) bool {
-	if strings.HasPrefix(arg, genPrefix) || strings.EqualFold(filepath.Ext(arg), savedExt) {
+	if strings.HasPrefix(arg, srcpkg.GenPrefix) || strings.EqualFold(filepath.Ext(arg), savedExt) {
 		return true
 	}
 	_, ok := mesh.FormatFor(arg)
@@ -333,11 +334,11 @@ func buildModel(e *env, arg string, bv collide.BV, given bool) (*collide.Model, 
 	if err := hasTriangles(s); err != nil {
 		return nil, err
 	}
-	if s.saved != nil {
-		if given && s.saved.BV() != bv {
-			return nil, usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bv, arg, s.saved.BV(), bv)
+	if s.Saved != nil {
+		if given && s.Saved.BV() != bv {
+			return nil, usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bv, arg, s.Saved.BV(), bv)
 		}
-		return s.saved, nil
+		return s.Saved, nil
 	}
 	return buildWithProgress(e, s, collide.BuildOptions{BV: bv})
 }
