@@ -57,6 +57,9 @@ func usagef(format string, args ...any) error {
 
 // Options configures Load. The zero value reads files as they are.
 type Options struct {
+	// Mesh names the one mesh of a glTF file to read; "" reads every
+	// mesh of its default scene. Other formats ignore it.
+	Mesh string
 	// Wrap, if not nil, wraps the reader of a mesh file of size bytes (-1
 	// if unknown), for example to report progress; done is called when
 	// the file has been read.
