@@ -1,0 +1,118 @@
+package main
+
+/*
+#include "collide.h"
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/collide3d/collide/batch"
+	"github.com/collide3d/collide/internal/source"
+	"github.com/collide3d/collide/mesh"
+)
+
+// argError is a bad argument of a call (COLLIDE_EINVAL).
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
+// argf makes a COLLIDE_EINVAL error.
+func argf(format string, args ...any) error { return &argError{fmt.Sprintf(format, args...)} }
+
+// internalError is a fault inside the library (COLLIDE_EINTERNAL).
+type internalError struct{ msg string }
+
+func (e *internalError) Error() string { return e.msg }
+
+// Status codes, as collide.h numbers them.
+const (
+	codeOK        = 0
+	codeEINVAL    = 1
+	codeENOENT    = 2
+	codeEIO       = 3
+	codeEFORMAT   = 4
+	codeECANCELED = 5
+	codeEINTERNAL = 6
+)
+
+// code maps err to its status code.
+func code(err error) int32 {
+	var (
+		ae *argError
+		ue *source.UsageError
+		be *batch.Error
+		fe *mesh.FormatError
+		ie *internalError
+		pe *fs.PathError
+	)
+	switch {
+	case err == nil:
+		return codeOK
+	case errors.As(err, &ie):
+		return codeEINTERNAL
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return codeECANCELED
+	case errors.As(err, &ae), errors.As(err, &ue), errors.As(err, &be):
+		return codeEINVAL
+	case errors.As(err, &fe):
+		return codeEFORMAT
+	case errors.Is(err, fs.ErrNotExist):
+		return codeENOENT
+	case errors.As(err, &pe):
+		return codeEIO
+	}
+	return codeEIO
+}
+
+// status writes err's message into errbuf (at most errcap bytes,
+// NUL-terminated, cut at a UTF-8 boundary) and returns its code
+// (COLLIDE_OK for nil).
+func status(err error, errbuf *C.char, errcap C.size_t) C.int32_t {
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	writeMsg(msg, errbuf, errcap)
+	return C.int32_t(code(err))
+}
+
+// writeMsg writes msg into errbuf as status does.
+func writeMsg(msg string, errbuf *C.char, errcap C.size_t) {
+	if errbuf == nil || errcap == 0 {
+		return
+	}
+	dst := unsafe.Slice((*byte)(unsafe.Pointer(errbuf)), int(errcap))
+	n := copy(dst[:len(dst)-1], cutUTF8(msg, len(dst)-1))
+	dst[n] = 0
+}
+
+// cutUTF8 returns the longest prefix of s of at most n bytes that does not
+// end inside a UTF-8 sequence.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// recovered, deferred first in every export (defer recovered(&rc, errbuf,
+// errcap)), turns a panic into COLLIDE_EINTERNAL with the panic's message.
+func recovered(rc *C.int32_t, errbuf *C.char, errcap C.size_t) {
+	if r := recover(); r != nil {
+		*rc = status(panicError(r), errbuf, errcap)
+	}
+}
+
+// panicError is the error of a recovered panic, worded as the command line
+// words it.
+func panicError(r any) error { return &internalError{fmt.Sprintf("internal error: %v", r)} }
