@@ -122,7 +122,10 @@ def _float64(a, name):
         return a.astype(np.float64, copy=False)
     if k in "iu":
         if a.dtype.itemsize >= 8 and a.size:
-            big = (a > _MAX_EXACT_INT) | (a < -_MAX_EXACT_INT) if k == "i" else a > _MAX_EXACT_INT
+            # Compared in a's own type (a uint64 against a Python int
+            # would be compared as float64, inexactly).
+            lim = a.dtype.type(_MAX_EXACT_INT)
+            big = (a > lim) | (a < -lim) if k == "i" else a > lim
             if big.any():
                 idx = tuple(int(i) for i in np.argwhere(big)[0])
                 raise ValueError(
@@ -147,8 +150,8 @@ def _faces(f, name="faces"):
         if a.size or a.dtype.kind != "f":
             raise ValueError("%s: dtype %s is not an integer type (vertex indices)" % (name, a.dtype))
         a = a.astype(np.int64)  # an empty float array, as np.zeros((0, 3)) makes
-    if a.dtype.kind == "u" and a.dtype.itemsize == 8 and a.size and a.max() > _I64.max:
-        idx = tuple(int(i) for i in np.argwhere(a > _I64.max)[0])
+    if a.dtype.kind == "u" and a.dtype.itemsize == 8 and a.size and a.max() > np.uint64(_I64.max):
+        idx = tuple(int(i) for i in np.argwhere(a > np.uint64(_I64.max))[0])
         raise ValueError("%s = %d is out of range" % (_elem(name, idx), int(a[idx])))
     return np.ascontiguousarray(a, dtype=np.int64)
 
