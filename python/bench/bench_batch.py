@@ -45,7 +45,7 @@ def main():
     far[:, :3, 3] = rng.uniform(-1, 1, (n, 3)) + [100.0, 0, 0]
     ang = rng.uniform(0, 2 * np.pi, n)
     touch = np.tile(np.eye(4), (n, 1, 1))
-    touch[:, 0, 3], touch[:, 1, 3] = 2 * np.cos(ang), 2 * np.sin(ang)
+    touch[:, 0, 3], touch[:, 1, 3] = 2.5 * np.cos(ang), 2.5 * np.sin(ang)  # across the tube's outside
     print("collide %s, library %s; env %r, fly %r; %d poses" % (collide.__version__, collide.library_version(), env, fly, n))
     assert not collide.check(env, fly, far).any() and collide.check(env, fly, touch).all()
 
