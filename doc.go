@@ -88,6 +88,7 @@
 //
 //   - collide (this package): the library's API: Build, Model, Collide, Query
 //   - auto: chooses the kind of tree per pair of models by measuring
+//   - batch: one kind of query at many poses in one call, on every core (what the C library and Python call)
 //   - geom: vectors, poses, boxes, exact predicates, the triangle-triangle test
 //   - mesh: TriMesh, its validation and bounds, and Load, which reads a file by its extension
 //   - mesh/obj: the Wavefront OBJ codec
@@ -139,9 +140,11 @@
 //     of real meshes from Debian's libcgal-demo when it is installed
 //   - bench/plot: SVG charts of the reports
 //   - cmd/collide: the command-line tool
+//   - cmd/libcollide: the C library (collide.h), built with go build -buildmode=c-shared
 //   - internal/exact (internal): exact floating-point expansions
 //   - internal/longtest (internal): whether the long test cases run (COLLIDE_LONG_TESTS=1)
 //   - internal/oracle (internal): the brute-force all-pairs oracle for big scenes
+//   - internal/outfile (internal): output files written whole or not at all (the CLI's -o, the C library's saves)
 //   - internal/portable (internal): arithmetic with the same bits on every platform
 //   - internal/threadcpu (internal): the CPU time of the calling thread, for benchmarks on a busy machine
 //   - internal/testgeom (internal): test oracles and adversarial generators

@@ -1,7 +1,7 @@
 package main
 
 /*
-#include "collide.h"
+#include "cgotypes.h"
 */
 import "C"
 
@@ -69,7 +69,10 @@ func lookupID[T any](h uint64, what string) (T, error) {
 	return t, nil
 }
 
-// kindName names the kind of object v is, or would be, for messages.
+// kindName names the kind of object v is, or would be, for messages: "a
+// model", "a buffer", or what v's handleKind method says (the other kinds
+// of object, such as worlds, have one; it is called on a nil pointer
+// too, so it must not use its receiver).
 func kindName(v any) string {
 	switch v.(type) {
 	case *collide.Model:

@@ -1,7 +1,7 @@
 package main
 
 /*
-#include "collide.h"
+#include "cgotypes.h"
 */
 import "C"
 
@@ -11,25 +11,12 @@ import (
 	"fmt"
 	"io/fs"
 	"unicode/utf8"
-	"unsafe"
 
+	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/batch"
 	"github.com/collide3d/collide/internal/source"
 	"github.com/collide3d/collide/mesh"
 )
-
-// argError is a bad argument of a call (COLLIDE_EINVAL).
-type argError struct{ msg string }
-
-func (e *argError) Error() string { return e.msg }
-
-// argf makes a COLLIDE_EINVAL error.
-func argf(format string, args ...any) error { return &argError{fmt.Sprintf(format, args...)} }
-
-// internalError is a fault inside the library (COLLIDE_EINTERNAL).
-type internalError struct{ msg string }
-
-func (e *internalError) Error() string { return e.msg }
 
 // Status codes, as collide.h numbers them.
 const (
@@ -42,15 +29,41 @@ const (
 	codeEINTERNAL = 6
 )
 
-// code maps err to its status code.
+// argError is a bad argument of a call (COLLIDE_EINVAL).
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
+// argf makes a COLLIDE_EINVAL error.
+func argf(format string, args ...any) error { return &argError{fmt.Sprintf(format, args...)} }
+
+// contentError is a file whose contents cannot be a model, though it was
+// read whole and its syntax is fine (no triangles, a vertex that is not
+// finite): COLLIDE_EFORMAT, as a *mesh.FormatError is.
+type contentError struct{ err error }
+
+func (e *contentError) Error() string { return e.err.Error() }
+
+func (e *contentError) Unwrap() error { return e.err }
+
+// internalError is a fault inside the library (COLLIDE_EINTERNAL).
+type internalError struct{ msg string }
+
+func (e *internalError) Error() string { return e.msg }
+
+// code maps err to its status code: nil OK; a bad argument (argError,
+// source.UsageError, batch.Error, the library's invalid queries, poses,
+// volumes and file extensions) EINVAL; a missing file ENOENT; a malformed
+// file EFORMAT; cancellation ECANCELED; a recovered panic EINTERNAL; any
+// other error (reading or writing a file) EIO.
 func code(err error) int32 {
 	var (
 		ae *argError
 		ue *source.UsageError
 		be *batch.Error
 		fe *mesh.FormatError
+		ce *contentError
 		ie *internalError
-		pe *fs.PathError
 	)
 	switch {
 	case err == nil:
@@ -59,38 +72,28 @@ func code(err error) int32 {
 		return codeEINTERNAL
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return codeECANCELED
-	case errors.As(err, &ae), errors.As(err, &ue), errors.As(err, &be):
+	case errors.As(err, &ae), errors.As(err, &ue), errors.As(err, &be),
+		errors.Is(err, collide.ErrInvalidQuery), errors.Is(err, collide.ErrInvalidPose),
+		errors.Is(err, collide.ErrUnknownBV), errors.Is(err, mesh.ErrUnknownFormat):
 		return codeEINVAL
-	case errors.As(err, &fe):
+	case errors.As(err, &fe), errors.As(err, &ce):
 		return codeEFORMAT
 	case errors.Is(err, fs.ErrNotExist):
 		return codeENOENT
-	case errors.As(err, &pe):
-		return codeEIO
 	}
 	return codeEIO
 }
 
 // status writes err's message into errbuf (at most errcap bytes,
 // NUL-terminated, cut at a UTF-8 boundary) and returns its code
-// (COLLIDE_OK for nil).
+// (COLLIDE_OK for nil, with an empty message).
 func status(err error, errbuf *C.char, errcap C.size_t) C.int32_t {
 	msg := ""
 	if err != nil {
 		msg = err.Error()
 	}
-	writeMsg(msg, errbuf, errcap)
+	writeCString(msg, errbuf, errcap)
 	return C.int32_t(code(err))
-}
-
-// writeMsg writes msg into errbuf as status does.
-func writeMsg(msg string, errbuf *C.char, errcap C.size_t) {
-	if errbuf == nil || errcap == 0 {
-		return
-	}
-	dst := unsafe.Slice((*byte)(unsafe.Pointer(errbuf)), int(errcap))
-	n := copy(dst[:len(dst)-1], cutUTF8(msg, len(dst)-1))
-	dst[n] = 0
 }
 
 // cutUTF8 returns the longest prefix of s of at most n bytes that does not
@@ -113,6 +116,8 @@ func recovered(rc *C.int32_t, errbuf *C.char, errcap C.size_t) {
 	}
 }
 
-// panicError is the error of a recovered panic, worded as the command line
-// words it.
-func panicError(r any) error { return &internalError{fmt.Sprintf("internal error: %v", r)} }
+// panicError is the error of a recovered panic r, worded as the command
+// line words it.
+func panicError(r any) error {
+	return &internalError{fmt.Sprintf("internal error: %v", r)}
+}
