@@ -1,13 +1,7 @@
 package main
 
 /*
-#include "collide.h"
-
-// cgo writes an export's pointer parameters without const: these names
-// give the exports collide.h's const-qualified types.
-typedef const char collide_cchar;
-typedef const double collide_cdouble;
-typedef const int64_t collide_cint64;
+#include "cgotypes.h"
 */
 import "C"
 
@@ -168,21 +162,13 @@ func sortedPairs(v []int64) []int64 {
 	return out
 }
 
-// goString converts a C string, NULL being "".
-func goString(s *C.collide_cchar) string {
-	if s == nil {
-		return ""
-	}
-	return C.GoString((*C.char)(unsafe.Pointer(s)))
-}
-
 //export collide_world_new
 func collide_world_new(allPairs C.int32_t, eps C.double, broad *C.collide_cchar, workers C.int32_t, out *C.collide_handle, errbuf *C.char, errcap C.size_t) (rc C.int32_t) {
 	defer recovered(&rc, errbuf, errcap)
 	if out == nil {
 		return status(argf("world: NULL for the handle"), errbuf, errcap)
 	}
-	h, err := newWorld(allPairs != 0, float64(eps), goString(broad), int(workers))
+	h, err := newWorld(allPairs != 0, float64(eps), cstring(broad), int(workers))
 	if err != nil {
 		return status(err, errbuf, errcap)
 	}
@@ -201,7 +187,7 @@ func collide_world_add(wh C.collide_handle, mh C.collide_handle, pose *C.collide
 	if err != nil {
 		return status(err, errbuf, errcap)
 	}
-	p, err := poseAt((*C.double)(unsafe.Pointer(pose)), "pose")
+	p, err := poseAt(pose, "pose")
 	if err != nil {
 		return status(err, errbuf, errcap)
 	}
@@ -225,7 +211,7 @@ func collide_world_move(wh C.collide_handle, ids *C.collide_cint64, poses *C.col
 	if n > 0 && ids == nil {
 		return status(argf("ids: NULL for %d objects", int64(n)), errbuf, errcap)
 	}
-	ps, err := posesAt((*C.double)(unsafe.Pointer(poses)), int64(n), "poses")
+	ps, err := posesAt(poses, int64(n), "poses")
 	if err != nil {
 		return status(err, errbuf, errcap)
 	}
