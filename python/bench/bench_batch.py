@@ -5,13 +5,19 @@ Prints, for collide.check of a torus (2,000 triangles) and a sphere (1,280)
 at N poses far apart (each query about one test of the two root volumes, so
 that what is measured is the cost of a pose beyond its query):
 
-  python batch    ns/pose of one call with N poses (workers=1, then every core)
+  python batch    ns/pose of one call with N poses (workers=1, then every core);
+                  far/sphere: sphere trees, whose far query is one sphere test,
+                  so that the figure bounds the batch's own cost a pose
   python loop     ns/pose of N calls with one pose each
   fixed           µs of one call with one pose (argument checks, ctypes, Go's entry)
 
 and the same batch at poses that touch (first contact), for scale. Each
 figure is the least of --repeat runs (the machine is shared: the least is
 the least disturbed). Usage: python3 python/bench/bench_batch.py [-n N]
+
+The Go side of the same batch, without Python: go run ./python/bench/gobatch
+(-bv sphere for the far/sphere line); the difference of the two is the cost
+of the Python path a pose.
 """
 
 import argparse
@@ -53,6 +59,14 @@ def main():
         for workers in (1, 0):
             t = best(lambda: collide.check(env, fly, poses, workers=workers), a.repeat)
             print("python batch    %-9s workers=%d  %8.1f ns/pose" % (name, workers, t / n * 1e9))
+    # Sphere trees far apart: the query is one test of two spheres (some
+    # ns), so that the time a pose is nearly all the batch's own cost: the
+    # pose's conversion and checks, the answer's, the workers' bookkeeping.
+    senv = collide.load("gen:torus", bv="sphere")
+    sfly = collide.load("gen:icosphere:radius=0.4", bv="sphere")
+    for workers in (1, 0):
+        t = best(lambda: collide.check(senv, sfly, far, workers=workers), a.repeat)
+        print("python batch    far/sphere workers=%d  %7.1f ns/pose (the batch's own cost, at most)" % (workers, t / n * 1e9))
     m = min(a.loop, n)
     singles = [far[i] for i in range(m)]
 
