@@ -582,3 +582,34 @@ func cliError(t *testing.T, args ...string) string {
 	}
 	return msg
 }
+
+// TestStatus checks the path from an error, or a panic, to the caller's
+// buffer: the status, the message cut to the buffer at a UTF-8 boundary.
+func TestStatus(t *testing.T) {
+	long := argf("poses[1]: invalid pose: the relative pose envPose⁻¹∘flyPose")
+	for _, tc := range []struct {
+		name   string
+		cap    int
+		fn     func() error
+		status int32
+		msg    string
+	}{
+		{"ok", 64, func() error { return nil }, codeOK, ""},
+		{"error", 64, func() error { return argf("n = -1 is negative") }, codeEINVAL, "n = -1 is negative"},
+		{"cut", 5, func() error { return argf("n = -1 is negative") }, codeEINVAL, "n = "},
+		{"cut before a multibyte rune", 52, func() error { return long }, codeEINVAL, "poses[1]: invalid pose: the relative pose envPose"},
+		{"no buffer", 0, func() error { return long }, codeEINVAL, ""},
+		{"one byte", 1, func() error { return long }, codeEINVAL, ""},
+		{"panic", 64, func() error { panic("boom") }, codeEINTERNAL, "internal error: boom"},
+		{"runtime panic", 64, func() error {
+			var m map[string]int
+			m["x"]++
+			return nil
+		}, codeEINTERNAL, "internal error: assignment to entry in nil map"},
+	} {
+		status, msg := statusOf(tc.cap, tc.fn)
+		if status != tc.status || msg != tc.msg {
+			t.Errorf("%s: status %d, message %q; want %d, %q", tc.name, status, msg, tc.status, tc.msg)
+		}
+	}
+}
