@@ -613,3 +613,11 @@ func TestStatus(t *testing.T) {
 		}
 	}
 }
+
+func TestZeroRotation(t *testing.T) {
+	m := make([]float64, 16) // a geom.Pose's zero R is the identity; a matrix's is not a rotation
+	m[15] = 1
+	if _, err := posesOf(m, "poses"); err == nil || err.Error() != "poses[0]: pose rotation is not orthonormal with determinant 1" {
+		t.Errorf("the zero rotation: %v", err)
+	}
+}
