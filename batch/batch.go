@@ -90,7 +90,8 @@ func Check(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *coll
 	b := newRun(len(flyPoses), o.Workers, "pose")
 	if b.workers == 1 {
 		// One worker: the caller's goroutine, pairs appended in place.
-		var q collide.Query
+		q := getQuery()
+		defer putQuery(q)
 		b.each(ctx, func(lo, hi int) bool {
 			for i := lo; i < hi; i++ {
 				q.Forget()
@@ -114,7 +115,8 @@ func Check(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *coll
 	spans := make([]span, b.chunks())
 	lists := make([][]Pair, b.workers)
 	b.parallel(ctx, func(w int, next func() (int, int, bool)) {
-		var q collide.Query
+		q := getQuery()
+		defer putQuery(q)
 		list := lists[w]
 		for {
 			lo, hi, ok := next()
@@ -164,7 +166,8 @@ func Distance(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *c
 	}
 	b := newRun(len(flyPoses), workers, "pose")
 	b.parallel(ctx, func(_ int, next func() (int, int, bool)) {
-		var q collide.Query
+		q := getQuery()
+		defer putQuery(q)
 		for {
 			lo, hi, ok := next()
 			if !ok {
@@ -197,7 +200,8 @@ func Impact(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *col
 	}
 	b := newRun(len(from), workers, "motion")
 	b.parallel(ctx, func(_ int, next func() (int, int, bool)) {
-		var q collide.Query
+		q := getQuery()
+		defer putQuery(q)
 		for {
 			lo, hi, ok := next()
 			if !ok {
@@ -258,6 +262,21 @@ func checkPoses(fly *collide.Model, poses []geom.Pose, what string) error {
 		}
 	}
 	return nil
+}
+
+// queries keeps the workers' queries between batches: a batch's queries
+// start with the scratch state that earlier batches grew (a query's
+// buffers take tens of kilobytes: a batch of one pose, called again and
+// again, would allocate them every time).
+var queries = sync.Pool{New: func() any { return new(collide.Query) }}
+
+func getQuery() *collide.Query { return queries.Get().(*collide.Query) }
+
+// putQuery returns q to the pool, without what it remembers of its last
+// pair of models (which it does not keep alive).
+func putQuery(q *collide.Query) {
+	q.Forget()
+	queries.Put(q)
 }
 
 // maxChunk is the most poses a worker takes at once: a batch of cheap poses

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/collide3d/collide"
@@ -422,5 +424,64 @@ func TestEmpty(t *testing.T) {
 	pairs, err := batch.Check(context.Background(), env, geom.Pose{}, fly, nil, batch.Options{All: true}, nil, nil)
 	if err != nil || len(pairs) != 0 {
 		t.Errorf("Check of no poses: %v, %v", pairs, err)
+	}
+}
+
+// countdown is a context that is cancelled once Err has been asked n
+// times: a cancellation at a known point of the batch, whatever the
+// timing.
+type countdown struct {
+	context.Context
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countdown) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n <= 0 {
+		return context.Canceled
+	}
+	c.n--
+	return nil
+}
+
+// TestCancelledMidway checks that a context cancelled during the batch
+// stops it between chunks: the error is the context's, the answers
+// written are their poses', the others untouched.
+func TestCancelledMidway(t *testing.T) {
+	s := scenes(t, 8)[1]
+	env, fly := build(t, s, collide.KDOP18)
+	far := make([]geom.Pose, 5000)
+	for i := range far {
+		far[i] = geom.Translation(geom.Vec3{X: 100})
+	}
+	for _, workers := range []int{1, 2} {
+		hits := make([]bool, len(far))
+		for i := range hits {
+			hits[i] = true // no pose collides: a pose run sets false
+		}
+		// One look before the batch, then one per chunk: three chunks.
+		ctx := &countdown{Context: context.Background(), n: 4}
+		_, err := batch.Check(ctx, env, geom.Pose{}, fly, far, batch.Options{Workers: workers}, hits, nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%d workers: error %v, want context.Canceled", workers, err)
+		}
+		run := 0
+		for _, h := range hits {
+			if !h {
+				run++
+			}
+		}
+		if run == 0 || run == len(hits) {
+			t.Errorf("%d workers: %d poses of %d ran: the batch did not stop midway", workers, run, len(hits))
+		}
+		// The poses run are whole chunks from the start.
+		for i := 1; i < len(hits); i++ {
+			if !hits[i-1] && hits[i] && slices.Contains(hits[i:], false) {
+				t.Errorf("%d workers: the poses run are not a prefix", workers)
+				break
+			}
+		}
 	}
 }

@@ -50,8 +50,9 @@ func need[T any](s []T, n int, what string) error {
 }
 
 // posesAt converts n row-major 4x4 matrices at p into poses, validating
-// each (last row exactly 0 0 0 1, finite, geom.Pose.Validate); errors name
-// the index: "poses[3]: ...".
+// each (last row exactly 0 0 0 1, finite, a rotation to within 1e-6 as
+// geom.Pose.Validate says, the zero matrix not); errors name the index:
+// "poses[3]: ...".
 func posesAt(p *C.double, n int64, what string) ([]geom.Pose, error) {
 	k, err := count(n, 16, "n")
 	if err != nil {
@@ -75,14 +76,14 @@ func poseOrIdentity(m []float64, what string) (geom.Pose, error) {
 	if m == nil {
 		return geom.Identity(), nil
 	}
-	return poseOf((*[16]float64)(m), what)
+	return poseOf((*[16]float64)(m), what, -1)
 }
 
 // posesOf converts the len(m)/16 matrices of m, as posesAt.
 func posesOf(m []float64, what string) ([]geom.Pose, error) {
 	out := make([]geom.Pose, len(m)/16)
 	for i := range out {
-		p, err := poseOf((*[16]float64)(m[16*i:]), what+"["+strconv.Itoa(i)+"]")
+		p, err := poseOf((*[16]float64)(m[16*i:]), what, i)
 		if err != nil {
 			return nil, err
 		}
@@ -92,22 +93,32 @@ func posesOf(m []float64, what string) ([]geom.Pose, error) {
 }
 
 // poseOf converts the row-major 4x4 matrix m into a pose, validating it;
-// errors start with what.
-func poseOf(m *[16]float64, what string) (geom.Pose, error) {
+// errors start with what, and [index] unless index < 0 (made only then:
+// a pose that is fine costs no allocation).
+func poseOf(m *[16]float64, what string, index int) (geom.Pose, error) {
+	name := func() string {
+		if index < 0 {
+			return what
+		}
+		return what + "[" + strconv.Itoa(index) + "]"
+	}
 	for i, x := range m {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return geom.Pose{}, argf("%s[%d][%d] is %v", what, i/4, i%4, x)
+			return geom.Pose{}, argf("%s[%d][%d] is %v", name(), i/4, i%4, x)
 		}
 	}
 	if m[12] != 0 || m[13] != 0 || m[14] != 0 || m[15] != 1 {
-		return geom.Pose{}, argf("%s: the last row is %v %v %v %v, not 0 0 0 1", what, m[12], m[13], m[14], m[15])
+		return geom.Pose{}, argf("%s: the last row is %v %v %v %v, not 0 0 0 1", name(), m[12], m[13], m[14], m[15])
 	}
 	p := geom.Pose{
 		R: geom.Mat3{{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}},
 		T: geom.Vec3{X: m[3], Y: m[7], Z: m[11]},
 	}
-	if err := p.Validate(); err != nil {
-		return geom.Pose{}, argf("%s: %v", what, err)
+	// geom.Pose.Validate's test once the numbers are known finite, but
+	// for the zero rotation, which a geom.Pose takes for the identity and
+	// a matrix must not.
+	if !p.R.IsRotation(1e-6) {
+		return geom.Pose{}, argf("%s: pose rotation is not orthonormal with determinant 1", name())
 	}
 	return p, nil
 }

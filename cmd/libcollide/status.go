@@ -1,6 +1,7 @@
 package main
 
 /*
+#include <stdlib.h>
 #include "cgotypes.h"
 */
 import "C"
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/batch"
@@ -120,4 +122,23 @@ func recovered(rc *C.int32_t, errbuf *C.char, errcap C.size_t) {
 // line words it.
 func panicError(r any) error {
 	return &internalError{fmt.Sprintf("internal error: %v", r)}
+}
+
+// statusOf runs fn as an export runs its body, under recovered, with a
+// message buffer of errcap bytes in C memory, and returns the status and
+// the message as the caller would read them: the whole path from an
+// error (or a panic) to the caller's buffer, in Go's types for the tests.
+func statusOf(errcap int, fn func() error) (code int32, msg string) {
+	buf := (*C.char)(C.malloc(C.size_t(max(errcap, 1))))
+	defer C.free(unsafe.Pointer(buf))
+	*buf = 'x' // a message of zero bytes leaves the buffer as it is
+	var rc C.int32_t
+	func() {
+		defer recovered(&rc, buf, C.size_t(errcap))
+		rc = status(fn(), buf, C.size_t(errcap))
+	}()
+	if errcap == 0 {
+		return int32(rc), ""
+	}
+	return int32(rc), C.GoString(buf)
 }
