@@ -158,6 +158,13 @@ def _faces(f, name="faces"):
 
 def _poses(p, name="poses"):
     """p as a contiguous (N, 4, 4) float64 array and whether it was one 4x4."""
+    if type(p) is np.ndarray and p.dtype == np.float64 and p.flags.c_contiguous:
+        # The common case, without a copy or a check of the values (the
+        # library checks them).
+        if p.ndim == 3 and p.shape[1:] == (4, 4):
+            return p, False
+        if p.shape == (4, 4):
+            return p.reshape(1, 4, 4), True
     a = np.asarray(p)
     if a.shape == (4, 4):
         return np.ascontiguousarray(_float64(a, name)).reshape(1, 4, 4), True
@@ -364,7 +371,7 @@ def check(env, fly, poses, all_pairs=False, eps=0.0, env_pose=None, workers=0, p
     n = len(ps)
     ep, keep = _pose_ptr(env_pose, "env_pose")
     want = bool(all_pairs) if pairs is None else bool(pairs)
-    hits = np.zeros(n, np.uint8)
+    hits = np.empty(n, np.uint8)  # every element written by the library
     buf = _lib.H()
     call(
         lib.collide_check,
