@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/collide3d/collide"
@@ -285,5 +286,52 @@ func TestWorldErrors(t *testing.T) {
 	defer freeHandle(mh)
 	if _, err := lookupID[*worldHandle](mh, "world"); err == nil || !errors.As(err, new(*argError)) {
 		t.Errorf("lookup of a model as a world: %v", err)
+	}
+}
+
+// TestWorldSerialised calls one world from several goroutines at once:
+// the handle's mutex serialises them (go test -race sees no race), and the
+// last step finds the contacts of the last poses.
+func TestWorldSerialised(t *testing.T) {
+	ms := worldModels(t)
+	h, err := newWorld(true, 0, "", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, 4)
+	for i := range ids {
+		if ids[i], err = h.add(ms[0], geom.Translation(geom.V(3*float64(i), 0, 0)), false, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 40 {
+				if err := h.move(ids[i:i+1], []geom.Pose{geom.Translation(geom.V(3*float64(i)+0.01*float64(k), 0, 0))}); err != nil {
+					t.Error(err)
+					return
+				}
+				if k%8 == 0 {
+					if _, _, _, err := h.step(); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := h.move(ids[1:2], []geom.Pose{geom.Translation(geom.V(1, 0, 0))}); err != nil {
+		t.Fatal(err)
+	}
+	cs, _, _, err := h.step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := pairwise(t, h, true, 0); !slices.Equal(cs, want) || len(cs) == 0 {
+		t.Errorf("contacts %v, want %v (not none)", cs, want)
 	}
 }
