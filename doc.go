@@ -141,6 +141,7 @@
 //   - bench/plot: SVG charts of the reports
 //   - cmd/collide: the command-line tool
 //   - cmd/libcollide: the C library (collide.h), built with go build -buildmode=c-shared
+//   - python/bench/gobatch: the Go side of the Python package's batch benchmark (python/bench/bench_batch.py)
 //   - internal/exact (internal): exact floating-point expansions
 //   - internal/longtest (internal): whether the long test cases run (COLLIDE_LONG_TESTS=1)
 //   - internal/oracle (internal): the brute-force all-pairs oracle for big scenes
