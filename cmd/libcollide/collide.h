@@ -62,7 +62,8 @@ int32_t collide_free(collide_handle h, char *err, size_t errcap);
 /* ---- Buffers: variable-length results (int64 elements) ---- */
 
 /* collide_buffer_len returns the number of int64 elements of buffer h, or
-   -1 if h is not a buffer. */
+   -1 if h is not a buffer. Handle 0, which a call returns for no results,
+   is the empty buffer: length 0, and collide_buffer_copy of 0 elements. */
 int64_t collide_buffer_len(collide_handle h);
 
 /* collide_buffer_copy copies the n elements of buffer h into dst (n must be

@@ -368,6 +368,12 @@ func TestHandleMisuse(t *testing.T) {
 			t.Errorf("%v (status %d), want %q (EINVAL)", tc.err, code(tc.err), tc.want)
 		}
 	}
+	if err := bufferCopy(0, nil, 0); err != nil {
+		t.Errorf("copying the empty buffer 0: %v", err)
+	}
+	if err := bufferCopy(0, make([]int64, 1), 1); err == nil || err.Error() != "n = 1, but the buffer holds 0 elements" {
+		t.Errorf("copying 1 element of the empty buffer 0: %v", err)
+	}
 	dst := make([]int64, 3)
 	if err := bufferCopy(buf, dst, 3); err != nil || !reflect.DeepEqual(dst, []int64{1, 2, 3}) {
 		t.Errorf("bufferCopy: %v, %v", dst, err)
