@@ -6,16 +6,18 @@
 // # Semantics
 //
 // Each pose's answer is exactly the answer of the single call at that
-// pose (collide.Query.Collide, DistanceBetween, Impact): the batch only
-// spreads the poses over workers, each with its own collide.Query, and
-// puts the answers back in pose order. A batch allocates nothing per pose
-// beyond the pairs it returns.
+// pose (collide.Collide, DistanceBetween, Impact), whatever the number of
+// workers and the order they run the poses in: the batch only spreads the
+// poses over workers, each with its own collide.Query, and puts the
+// answers back in pose order. A batch allocates nothing per pose beyond
+// the pairs it returns.
 //
 // A bad pose (not finite, not a rotation, or moving its model beyond the
 // float64 range: collide.Model.CheckPose) is reported as an *Error naming
-// its index, before any query runs; so is a relative pose that a query
-// finds it cannot fly at (the lowest such index, whatever the
-// scheduling). A cancelled context stops the batch between chunks of poses
+// its index, before any query runs. So is a pose whose relative pose
+// envPose⁻¹∘pose a query finds it cannot fly at (beyond the float64
+// range), once the queries have run: the lowest such index, whatever the
+// scheduling. A cancelled context stops the batch between chunks of poses
 // with ctx.Err(); the answers already written are then those of their
 // poses, the others untouched.
 //
@@ -24,8 +26,8 @@
 // The poses are handed out in chunks (an atomic counter; up to 256 poses
 // a chunk, fewer when there are few poses a worker) so that a batch of many
 // cheap poses costs one atomic add per chunk, and poses of very different
-// costs still spread evenly. Each worker reuses its collide.Query across
-// its poses, forgetting between two poses what the query remembers of the
+// costs still spread evenly. Each worker reuses its collide.Query (from a
+// pool shared by the batches) across its poses, forgetting between two poses what the query remembers of the
 // last (collide.Query.Forget), so that each answer is the single call's
 // whatever the worker ran before. Answers are written by pose index; pairs
 // are gathered per worker and merged in pose order.
