@@ -1,0 +1,1053 @@
+// Package gltf reads the triangles of glTF 2.0 models: .gltf files (JSON,
+// with buffers in .bin files beside them or embedded as base64 data: URIs)
+// and .glb files (the binary container: a JSON chunk and a BIN chunk).
+//
+// # Semantics
+//
+// Decode returns the triangles of every primitive of every mesh instanced
+// by the nodes of the default scene: the scene named by the file's "scene",
+// else scenes[0]. Each instance is placed by its node's world transform:
+// the node's matrix (column-major, as glTF stores it) or its translation,
+// rotation (a quaternion x, y, z, w, used as given) and scale composed as
+// T·R·S, multiplied parent to child (world = parent · local), all in
+// float64 from the file's numbers; a vertex x goes to world · (x, 1). An
+// instance whose world transform is the identity keeps its coordinates
+// bit for bit. A transform whose 3×3 part has a negative determinant (a
+// mirror) reverses each of the instance's triangles (its second and third
+// vertices swap), so that a face's outward side stays outward. A file
+// without scenes gives every mesh once, in mesh order, untransformed.
+//
+// Options.Mesh instead reads the one mesh of that name (the first, if
+// several share it), in its own coordinates (no node transform); an
+// unknown name is an error that lists the names the file has.
+//
+// Triangle order (the index every collide report uses): nodes depth-first
+// in the scene's order, a node's own mesh before its children (in the
+// order of its children list); within a mesh, its primitives in order;
+// within a primitive, its triangles in index order. Each instanced
+// primitive keeps its own vertices: its POSITION elements, in order,
+// transformed, appended after those of the primitives before it (a mesh
+// instanced twice has its vertices twice). Primitive modes:
+//
+//   - TRIANGLES (4, the default): elements 3i, 3i+1, 3i+2; an incomplete
+//     last triangle is ignored;
+//   - TRIANGLE_STRIP (5): triangle i is (i, i+1, i+2) for even i and
+//     (i, i+2, i+1) for odd i, the alternating winding of the
+//     specification;
+//   - TRIANGLE_FAN (6): triangle i is (0, i+1, i+2);
+//   - POINTS, LINES, LINE_LOOP, LINE_STRIP (0-3) give no triangles (and
+//     no vertices); any other mode is an error.
+//
+// The elements are those of the primitive's indices accessor (unsigned
+// byte, short or int) or, without one, the vertices 0, 1, 2, ... in order.
+//
+// POSITION is a VEC3 accessor of float32 (widened exactly to float64) or,
+// as KHR_mesh_quantization allows, of signed or unsigned bytes or shorts,
+// normalized (to [-1, 1] or [0, 1], as the specification divides) or not.
+// Interleaved buffer views (byteStride) and sparse accessors are read; an
+// accessor without a buffer view is zeros (with its sparse values), at
+// most 65,536 elements. Normals, texture coordinates, materials, images
+// (never read), cameras, animations, skins and morph targets are ignored:
+// a skinned or morphed mesh is read in its bind pose, placed by its node.
+//
+// # Not supported
+//
+// Compressed geometry (KHR_draco_mesh_compression,
+// EXT_meshopt_compression) and EXT_mesh_gpu_instancing are refused with an
+// error naming the extension: when the file requires it, when a read
+// primitive, buffer view or node uses it. Other extensions do not change
+// the geometry and are ignored. glTF 1.0 files are refused.
+//
+// # Buffers
+//
+// A buffer is the GLB file's BIN chunk (buffer 0 without a uri in a .glb),
+// a data: URI with base64 content, or a file named by a relative URI
+// (percent-encoded, as URIs are), read from Options.Dir (mesh.Load passes
+// the .gltf's directory). Absolute paths, URIs with a scheme (http:, file:)
+// and relative paths that climb out of the directory (..) are refused, and
+// so is any external buffer when no directory is given (Decode). Only the
+// buffers that the read accessors use are read, each at most its
+// byteLength.
+//
+// # Errors
+//
+// Malformed input yields a *mesh.FormatError with Format "gltf" or "glb"
+// (by the content: a .glb starts with the bytes "glTF"). Errors in the JSON
+// syntax and in the GLB container carry the byte offset; errors in the
+// document name the element by its JSON path, such as
+// "meshes[2].primitives[0].indices: accessor 9 out of range (3
+// accessors)", with no offset. Every index is checked against its array,
+// every accessor against its buffer view and buffer, every vertex index
+// against the vertex count, before it is used; the output's size is checked
+// against mesh.MaxVertices and mesh.MaxTriangles before it is allocated, and
+// no other allocation is sized by a number from the file beyond the data
+// actually read. A transformed vertex that is not finite is an error.
+//
+// # The module github.com/qmuntal/gltf
+//
+// The reader is this package's own. The module qmuntal/gltf (pinned in
+// go.mod, used by the tests to write models) was read and found unfit for
+// hostile input: its decoder allocates a GLB buffer's declared byteLength
+// before reading it, its accessor reader allocates the declared count
+// first and panics on an out-of-range byteOffset or sparse index, and its
+// JSON decoding silently maps an unknown componentType to FLOAT and an
+// unknown primitive mode to TRIANGLES, and pads a short matrix with zeros.
+package gltf
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"strings"
+
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+func init() {
+	mesh.RegisterFormat(mesh.Format{
+		Name:       "gltf",
+		Extensions: []string{".gltf", ".glb"},
+		Decode:     Decode,
+		DecodeWith: func(r io.Reader, o mesh.ReadOptions) (*mesh.TriMesh, error) {
+			return DecodeWith(r, Options{Mesh: o.Mesh, Dir: o.Dir})
+		},
+	})
+}
+
+// Options configures DecodeWith. The zero value reads the default scene
+// and no external buffer.
+type Options struct {
+	// Mesh, if not "", names the one mesh to read, in its own
+	// coordinates.
+	Mesh string
+	// Dir holds the files that buffers name by relative URIs (usually
+	// os.DirFS of the .gltf's directory); nil refuses external buffers.
+	Dir fs.FS
+}
+
+// Decode reads a .gltf or .glb model from r (see the package doc for what
+// it reads). A .gltf whose buffers are separate files needs DecodeWith and
+// a directory; mesh.Load gives it one.
+func Decode(r io.Reader) (*mesh.TriMesh, error) {
+	return DecodeWith(r, Options{})
+}
+
+// DecodeWith reads a .gltf or .glb model from r with options: a mesh name,
+// and the directory of external buffers. Errors in the data are of type
+// *mesh.FormatError; errors from r are returned as they are.
+func DecodeWith(r io.Reader, o Options) (*mesh.TriMesh, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	d := &decoder{o: o, format: "gltf"}
+	if err := d.decode(data); err != nil {
+		return nil, err
+	}
+	return &d.out, nil
+}
+
+// GLB container constants.
+const (
+	glbMagic   = 0x46546C67 // "glTF"
+	chunkJSON  = 0x4E4F534A // "JSON"
+	chunkBIN   = 0x004E4942 // "BIN\x00"
+	glbHeader  = 12
+	chunkHead  = 8
+	maxZeros   = 1 << 16 // elements of an accessor without a buffer view
+	maxStride  = 252     // the specification's largest byteStride
+	noPosition = -1
+)
+
+// The JSON document: only what the geometry needs, with pointers where a
+// member may be absent and slices where a fixed length must be checked.
+type document struct {
+	Asset *struct {
+		Version string `json:"version"`
+	} `json:"asset"`
+	ExtensionsRequired []string     `json:"extensionsRequired"`
+	Scene              *int         `json:"scene"`
+	Scenes             []scene      `json:"scenes"`
+	Nodes              []node       `json:"nodes"`
+	Meshes             []jsonMesh   `json:"meshes"`
+	Accessors          []accessor   `json:"accessors"`
+	BufferViews        []bufferView `json:"bufferViews"`
+	Buffers            []buffer     `json:"buffers"`
+}
+
+type scene struct {
+	Nodes []int `json:"nodes"`
+}
+
+type node struct {
+	Mesh        *int                       `json:"mesh"`
+	Children    []int                      `json:"children"`
+	Matrix      []float64                  `json:"matrix"`
+	Translation []float64                  `json:"translation"`
+	Rotation    []float64                  `json:"rotation"`
+	Scale       []float64                  `json:"scale"`
+	Extensions  map[string]json.RawMessage `json:"extensions"`
+}
+
+type jsonMesh struct {
+	Name       string      `json:"name"`
+	Primitives []primitive `json:"primitives"`
+}
+
+type primitive struct {
+	Attributes map[string]int             `json:"attributes"`
+	Indices    *int                       `json:"indices"`
+	Mode       *int                       `json:"mode"`
+	Extensions map[string]json.RawMessage `json:"extensions"`
+}
+
+type accessor struct {
+	BufferView    *int    `json:"bufferView"`
+	ByteOffset    int64   `json:"byteOffset"`
+	ComponentType int     `json:"componentType"`
+	Normalized    bool    `json:"normalized"`
+	Count         int64   `json:"count"`
+	Type          string  `json:"type"`
+	Sparse        *sparse `json:"sparse"`
+}
+
+type sparse struct {
+	Count   int64 `json:"count"`
+	Indices struct {
+		BufferView    *int  `json:"bufferView"`
+		ByteOffset    int64 `json:"byteOffset"`
+		ComponentType int   `json:"componentType"`
+	} `json:"indices"`
+	Values struct {
+		BufferView *int  `json:"bufferView"`
+		ByteOffset int64 `json:"byteOffset"`
+	} `json:"values"`
+}
+
+type bufferView struct {
+	Buffer     *int                       `json:"buffer"`
+	ByteOffset int64                      `json:"byteOffset"`
+	ByteLength int64                      `json:"byteLength"`
+	ByteStride int64                      `json:"byteStride"`
+	Extensions map[string]json.RawMessage `json:"extensions"`
+}
+
+type buffer struct {
+	URI        *string `json:"uri"`
+	ByteLength int64   `json:"byteLength"`
+}
+
+// Component types (the WebGL enums).
+const (
+	compByte   = 5120
+	compUbyte  = 5121
+	compShort  = 5122
+	compUshort = 5123
+	compUint   = 5125
+	compFloat  = 5126
+)
+
+func compSize(c int) int {
+	switch c {
+	case compByte, compUbyte:
+		return 1
+	case compShort, compUshort:
+		return 2
+	case compUint, compFloat:
+		return 4
+	}
+	return 0
+}
+
+var typeComponents = map[string]int{"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+
+// unsupported lists the extensions that change the geometry and are not
+// read.
+var unsupported = []string{"KHR_draco_mesh_compression", "EXT_meshopt_compression", "EXT_mesh_gpu_instancing"}
+
+type decoder struct {
+	o      Options
+	format string // "gltf" or "glb"
+	doc    document
+	bin    []byte // the GLB BIN chunk, or nil
+	binOff int64  // its offset in the file
+
+	bufs   [][]byte // loaded buffers (nil: not yet)
+	bufOK  []bool
+	pos    map[int][]geom.Vec3 // decoded POSITION accessors
+	idx    map[int][]uint32    // decoded index accessors
+	out    mesh.TriMesh
+	nVerts int64
+	nTris  int64
+}
+
+// errAt is an error at a byte offset of the file.
+func (d *decoder) errAt(off int64, format string, args ...any) error {
+	return &mesh.FormatError{Format: d.format, Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// errf is an error in the document, its message starting with a JSON path.
+func (d *decoder) errf(format string, args ...any) error {
+	return &mesh.FormatError{Format: d.format, Offset: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *decoder) decode(data []byte) error {
+	jsonData, jsonOff := data, int64(0)
+	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == glbMagic {
+		d.format = "glb"
+		var err error
+		if jsonData, jsonOff, err = d.container(data); err != nil {
+			return err
+		}
+	}
+	if bytes.HasPrefix(jsonData, []byte("\xEF\xBB\xBF")) {
+		jsonData, jsonOff = jsonData[3:], jsonOff+3
+	}
+	if err := json.Unmarshal(jsonData, &d.doc); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return d.errAt(jsonOff+max(se.Offset-1, 0), "JSON: %v", se) // at the bad byte
+		case errors.As(err, &te):
+			return d.errAt(jsonOff+te.Offset, "JSON: %v", te)
+		}
+		return d.errAt(jsonOff, "JSON: %v", err)
+	}
+	doc := &d.doc
+	if doc.Asset == nil {
+		return d.errf("asset: missing (not a glTF 2.0 file)")
+	}
+	if v := doc.Asset.Version; !strings.HasPrefix(v, "2.") {
+		return d.errf("asset.version: %q is not supported (glTF 2.x only)", v)
+	}
+	for i, e := range doc.ExtensionsRequired {
+		for _, u := range unsupported {
+			if e == u {
+				return d.errf("extensionsRequired[%d]: %s is not supported", i, e)
+			}
+		}
+	}
+	d.bufs = make([][]byte, len(doc.Buffers))
+	d.bufOK = make([]bool, len(doc.Buffers))
+	d.pos = map[int][]geom.Vec3{}
+	d.idx = map[int][]uint32{}
+	insts, err := d.instances()
+	if err != nil {
+		return err
+	}
+	// Read and count every instance first, then allocate the output once.
+	for i := range insts {
+		if err := d.prepare(&insts[i]); err != nil {
+			return err
+		}
+	}
+	if d.nVerts > mesh.MaxVertices {
+		return d.errf("the scene has %d vertices, more than %d", d.nVerts, mesh.MaxVertices)
+	}
+	if d.nTris > mesh.MaxTriangles {
+		return d.errf("the scene has %d triangles, more than %d", d.nTris, mesh.MaxTriangles)
+	}
+	d.out.Verts = make([]geom.Vec3, 0, d.nVerts)
+	d.out.Tris = make([][3]int32, 0, d.nTris)
+	for i := range insts {
+		if err := d.emit(&insts[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// container checks a GLB file's header and chunks, keeps its BIN chunk and
+// returns its JSON chunk and that chunk's offset.
+func (d *decoder) container(data []byte) ([]byte, int64, error) {
+	if len(data) < glbHeader {
+		return nil, 0, d.errAt(0, "GLB header: %d bytes, want %d", len(data), glbHeader)
+	}
+	if v := binary.LittleEndian.Uint32(data[4:]); v != 2 {
+		return nil, 0, d.errAt(4, "GLB version %d is not supported (2 only)", v)
+	}
+	total := int64(binary.LittleEndian.Uint32(data[8:]))
+	if total > int64(len(data)) {
+		return nil, 0, d.errAt(8, "GLB header says %d bytes, the file has %d", total, len(data))
+	}
+	if total < glbHeader+chunkHead {
+		return nil, 0, d.errAt(8, "GLB header says %d bytes, too short for a JSON chunk", total)
+	}
+	data = data[:total] // bytes after the declared length are ignored
+	var jsonData []byte
+	var jsonOff int64
+	off := int64(glbHeader)
+	for n := 0; off < total; n++ {
+		if total-off < chunkHead {
+			return nil, 0, d.errAt(off, "GLB chunk header: %d bytes left, want %d", total-off, chunkHead)
+		}
+		length := int64(binary.LittleEndian.Uint32(data[off:]))
+		typ := binary.LittleEndian.Uint32(data[off+4:])
+		start := off + chunkHead
+		if length > total-start {
+			return nil, 0, d.errAt(off, "GLB chunk %d: length %d runs past the end of the file (%d bytes left)", n, length, total-start)
+		}
+		body := data[start : start+length]
+		switch {
+		case n == 0 && typ != chunkJSON:
+			return nil, 0, d.errAt(off+4, "GLB chunk 0: type 0x%08x, want JSON (0x%08x)", typ, chunkJSON)
+		case n == 0:
+			jsonData, jsonOff = body, start
+		case n == 1 && typ == chunkBIN:
+			d.bin, d.binOff = body, start
+		case typ == chunkJSON || typ == chunkBIN:
+			return nil, 0, d.errAt(off+4, "GLB chunk %d: a second %s chunk", n, chunkName(typ))
+		}
+		// Chunks of other types are skipped, as the specification says.
+		off = start + length
+	}
+	return jsonData, jsonOff, nil
+}
+
+func chunkName(typ uint32) string {
+	if typ == chunkJSON {
+		return "JSON"
+	}
+	return "BIN"
+}
+
+// An instance is one mesh placed by one world transform.
+type instance struct {
+	mesh   int
+	world  mat4
+	ident  bool // world is the identity: coordinates are kept as they are
+	mirror bool // world reverses orientation
+	node   int  // the node that instances it, or -1
+	prims  []prim
+}
+
+// A prim is a primitive of an instance, prepared: its vertices and its
+// triangles' vertex indices (3 per triangle, before any mirroring).
+type prim struct {
+	verts []geom.Vec3
+	tris  [][3]uint32
+}
+
+// instances lists the meshes to read with their world transforms, in
+// triangle order.
+func (d *decoder) instances() ([]instance, error) {
+	doc := &d.doc
+	if d.o.Mesh != "" {
+		for i, m := range doc.Meshes {
+			if m.Name == d.o.Mesh {
+				return []instance{{mesh: i, world: identity, ident: true, node: -1}}, nil
+			}
+		}
+		return nil, d.errf("no mesh named %q (%s)", d.o.Mesh, d.meshNames())
+	}
+	if doc.Scene == nil && len(doc.Scenes) == 0 {
+		insts := make([]instance, len(doc.Meshes))
+		for i := range insts {
+			insts[i] = instance{mesh: i, world: identity, ident: true, node: -1}
+		}
+		return insts, nil
+	}
+	si, path := 0, "scenes[0]"
+	if doc.Scene != nil {
+		si = *doc.Scene
+		if si < 0 || si >= len(doc.Scenes) {
+			return nil, d.errf("scene: %d out of range (%d scenes)", si, len(doc.Scenes))
+		}
+		path = fmt.Sprintf("scenes[%d]", si)
+	}
+	// The nodes must form disjoint trees: each node has at most one
+	// parent, and a scene's roots have none. Then the walk below visits
+	// each node at most once.
+	parent := make([]int, len(doc.Nodes))
+	for i := range parent {
+		parent[i] = -1
+	}
+	for i, n := range doc.Nodes {
+		for j, c := range n.Children {
+			if c < 0 || c >= len(doc.Nodes) {
+				return nil, d.errf("nodes[%d].children[%d]: node %d out of range (%d nodes)", i, j, c, len(doc.Nodes))
+			}
+			if parent[c] >= 0 {
+				return nil, d.errf("nodes[%d].children[%d]: node %d is already a child of node %d (nodes form trees)", i, j, c, parent[c])
+			}
+			if c == i {
+				return nil, d.errf("nodes[%d].children[%d]: a node cannot be its own child", i, j)
+			}
+			parent[c] = i
+		}
+	}
+	seen := make(map[int]bool)
+	var insts []instance
+	var walk func(n int, parentWorld mat4) error
+	walk = func(n int, parentWorld mat4) error {
+		nd := &doc.Nodes[n]
+		local, err := d.localTransform(n)
+		if err != nil {
+			return err
+		}
+		world := parentWorld.mul(local)
+		if nd.Mesh != nil {
+			m := *nd.Mesh
+			if m < 0 || m >= len(doc.Meshes) {
+				return d.errf("nodes[%d].mesh: %d out of range (%d meshes)", n, m, len(doc.Meshes))
+			}
+			for _, u := range unsupported {
+				if _, ok := nd.Extensions[u]; ok {
+					return d.errf("nodes[%d].extensions: %s is not supported", n, u)
+				}
+			}
+			insts = append(insts, instance{mesh: m, world: world, ident: world == identity, mirror: world.det3() < 0, node: n})
+		}
+		for _, c := range nd.Children {
+			if err := walk(c, world); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for j, r := range doc.Scenes[si].Nodes {
+		if r < 0 || r >= len(doc.Nodes) {
+			return nil, d.errf("%s.nodes[%d]: node %d out of range (%d nodes)", path, j, r, len(doc.Nodes))
+		}
+		if parent[r] >= 0 {
+			return nil, d.errf("%s.nodes[%d]: node %d is a child of node %d, not a root", path, j, r, parent[r])
+		}
+		if seen[r] {
+			return nil, d.errf("%s.nodes[%d]: node %d listed twice", path, j, r)
+		}
+		seen[r] = true
+		if err := walk(r, identity); err != nil {
+			return nil, err
+		}
+	}
+	return insts, nil
+}
+
+func (d *decoder) meshNames() string {
+	var names []string
+	unnamed := 0
+	for _, m := range d.doc.Meshes {
+		if m.Name == "" {
+			unnamed++
+		} else {
+			names = append(names, fmt.Sprintf("%q", m.Name))
+		}
+	}
+	if unnamed > 0 {
+		names = append(names, fmt.Sprintf("%d unnamed", unnamed))
+	}
+	if len(names) == 0 {
+		return "the file has no meshes"
+	}
+	return "meshes: " + strings.Join(names, ", ")
+}
+
+// localTransform returns node n's matrix, or its T·R·S.
+func (d *decoder) localTransform(n int) (mat4, error) {
+	nd := &d.doc.Nodes[n]
+	check := func(name string, v []float64, want int) error {
+		if v != nil && len(v) != want {
+			return d.errf("nodes[%d].%s: %d numbers, want %d", n, name, len(v), want)
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		name string
+		v    []float64
+		n    int
+	}{{"matrix", nd.Matrix, 16}, {"translation", nd.Translation, 3}, {"rotation", nd.Rotation, 4}, {"scale", nd.Scale, 3}} {
+		if err := check(c.name, c.v, c.n); err != nil {
+			return mat4{}, err
+		}
+	}
+	if nd.Matrix != nil {
+		if nd.Translation != nil || nd.Rotation != nil || nd.Scale != nil {
+			return mat4{}, d.errf("nodes[%d]: both a matrix and a translation, rotation or scale", n)
+		}
+		var m mat4
+		for c := range 4 {
+			for r := range 4 {
+				m[r][c] = nd.Matrix[4*c+r]
+			}
+		}
+		if m[3] != [4]float64{0, 0, 0, 1} {
+			return mat4{}, d.errf("nodes[%d].matrix: last row %v is not 0 0 0 1 (not an affine transform)", n, m[3])
+		}
+		return m, nil
+	}
+	t, q, s := [3]float64{}, [4]float64{0, 0, 0, 1}, [3]float64{1, 1, 1}
+	copy(t[:], nd.Translation)
+	copy(q[:], nd.Rotation)
+	copy(s[:], nd.Scale)
+	return trs(t, q, s), nil
+}
+
+// prepare reads the vertices and triangles of every primitive of inst's
+// mesh, and counts them.
+func (d *decoder) prepare(inst *instance) error {
+	m := &d.doc.Meshes[inst.mesh]
+	for p := range m.Primitives {
+		pr, err := d.primitive(inst.mesh, p)
+		if err != nil {
+			return err
+		}
+		inst.prims = append(inst.prims, pr)
+		d.nVerts += int64(len(pr.verts))
+		d.nTris += int64(len(pr.tris))
+		if d.nVerts > mesh.MaxVertices || d.nTris > mesh.MaxTriangles {
+			return d.errf("meshes[%d].primitives[%d]: the scene has more than %d vertices or %d triangles", inst.mesh, p, mesh.MaxVertices, mesh.MaxTriangles)
+		}
+	}
+	return nil
+}
+
+// emit appends inst's transformed vertices and its triangles to the output.
+func (d *decoder) emit(inst *instance) error {
+	for p, pr := range inst.prims {
+		base := uint32(len(d.out.Verts))
+		for _, v := range pr.verts {
+			if !inst.ident {
+				v = inst.world.apply(v)
+				if !v.IsFinite() {
+					return d.errf("nodes[%d]: its transform takes a vertex of meshes[%d].primitives[%d] to %v, not finite", inst.node, inst.mesh, p, v)
+				}
+			}
+			d.out.Verts = append(d.out.Verts, v)
+		}
+		for _, t := range pr.tris {
+			tri := [3]int32{int32(base + t[0]), int32(base + t[1]), int32(base + t[2])}
+			if inst.mirror {
+				tri[1], tri[2] = tri[2], tri[1]
+			}
+			d.out.Tris = append(d.out.Tris, tri)
+		}
+	}
+	return nil
+}
+
+// primitive reads primitive p of mesh m: its positions, and its triangles
+// by its mode.
+func (d *decoder) primitive(m, p int) (prim, error) {
+	path := fmt.Sprintf("meshes[%d].primitives[%d]", m, p)
+	pr := &d.doc.Meshes[m].Primitives[p]
+	for _, u := range unsupported {
+		if _, ok := pr.Extensions[u]; ok {
+			return prim{}, d.errf("%s.extensions: %s is not supported", path, u)
+		}
+	}
+	mode := 4
+	if pr.Mode != nil {
+		mode = *pr.Mode
+	}
+	switch {
+	case mode >= 0 && mode <= 3:
+		return prim{}, nil // points and lines
+	case mode > 6 || mode < 0:
+		return prim{}, d.errf("%s.mode: %d is not a primitive mode (0-6)", path, mode)
+	}
+	ai, ok := pr.Attributes["POSITION"]
+	if !ok {
+		return prim{}, d.errf("%s.attributes: no POSITION", path)
+	}
+	verts, err := d.positions(ai, path+".attributes.POSITION")
+	if err != nil {
+		return prim{}, err
+	}
+	nv := uint32(len(verts))
+	var elems []uint32
+	var n int
+	if pr.Indices != nil {
+		ipath := path + ".indices"
+		if elems, err = d.indices(*pr.Indices, ipath); err != nil {
+			return prim{}, err
+		}
+		for i, e := range elems {
+			if e >= nv {
+				return prim{}, d.errf("%s: element %d is vertex %d, out of range (%d vertices)", ipath, i, e, nv)
+			}
+		}
+		n = len(elems)
+	} else {
+		n = len(verts)
+	}
+	at := func(i int) uint32 {
+		if elems != nil {
+			return elems[i]
+		}
+		return uint32(i)
+	}
+	var tris [][3]uint32
+	switch mode {
+	case 4:
+		tris = make([][3]uint32, n/3)
+		for i := range tris {
+			tris[i] = [3]uint32{at(3 * i), at(3*i + 1), at(3*i + 2)}
+		}
+	case 5:
+		tris = make([][3]uint32, max(n-2, 0))
+		for i := range tris {
+			if i%2 == 0 {
+				tris[i] = [3]uint32{at(i), at(i + 1), at(i + 2)}
+			} else {
+				tris[i] = [3]uint32{at(i), at(i + 2), at(i + 1)}
+			}
+		}
+	case 6:
+		tris = make([][3]uint32, max(n-2, 0))
+		for i := range tris {
+			tris[i] = [3]uint32{at(0), at(i + 1), at(i + 2)}
+		}
+	}
+	return prim{verts: verts, tris: tris}, nil
+}
+
+// positions decodes accessor ai as POSITION.
+func (d *decoder) positions(ai int, path string) ([]geom.Vec3, error) {
+	if v, ok := d.pos[ai]; ok {
+		return v, nil
+	}
+	a, err := d.accessor(ai, path)
+	if err != nil {
+		return nil, err
+	}
+	path = fmt.Sprintf("accessors[%d]", ai)
+	if a.ncomp != 3 || a.Type != "VEC3" {
+		return nil, d.errf("%s: POSITION of type %s, want VEC3", path, a.Type)
+	}
+	if a.ComponentType == compUint {
+		return nil, d.errf("%s: POSITION of component type UNSIGNED_INT (5125), want FLOAT or, quantized, a byte or short type", path)
+	}
+	verts := make([]geom.Vec3, a.Count)
+	read := func(dst []geom.Vec3, b []byte, stride int) {
+		for i := range dst {
+			e := b[i*stride:]
+			dst[i] = geom.Vec3{
+				X: component(e, a.ComponentType, a.Normalized),
+				Y: component(e[a.csize:], a.ComponentType, a.Normalized),
+				Z: component(e[2*a.csize:], a.ComponentType, a.Normalized),
+			}
+		}
+	}
+	if a.data != nil {
+		read(verts, a.data, a.stride)
+	}
+	if a.Sparse != nil {
+		vals := make([]geom.Vec3, len(a.sparseIdx))
+		read(vals, a.sparseVals, a.elem)
+		for i, j := range a.sparseIdx {
+			verts[j] = vals[i]
+		}
+	}
+	for i, v := range verts {
+		if !v.IsFinite() {
+			return nil, d.errf("%s: element %d is %v, not finite", path, i, v)
+		}
+	}
+	d.pos[ai] = verts
+	return verts, nil
+}
+
+// indices decodes accessor ai as vertex indices.
+func (d *decoder) indices(ai int, path string) ([]uint32, error) {
+	if v, ok := d.idx[ai]; ok {
+		return v, nil
+	}
+	a, err := d.accessor(ai, path)
+	if err != nil {
+		return nil, err
+	}
+	path = fmt.Sprintf("accessors[%d]", ai)
+	if a.Type != "SCALAR" {
+		return nil, d.errf("%s: indices of type %s, want SCALAR", path, a.Type)
+	}
+	switch a.ComponentType {
+	case compUbyte, compUshort, compUint:
+	default:
+		return nil, d.errf("%s: indices of component type %d, want UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT (5121, 5123, 5125)", path, a.ComponentType)
+	}
+	idx := make([]uint32, a.Count)
+	if a.data != nil {
+		for i := range idx {
+			idx[i] = indexAt(a.data[i*a.stride:], a.ComponentType)
+		}
+	}
+	for i, j := range a.sparseIdx {
+		idx[j] = indexAt(a.sparseVals[i*a.elem:], a.ComponentType)
+	}
+	d.idx[ai] = idx
+	return idx, nil
+}
+
+// A checked accessor: its data is in range for Count elements.
+type checked struct {
+	accessor
+	ncomp, csize, elem int
+	data               []byte // element i at data[i*stride:], nil for zeros
+	stride             int
+	sparseIdx          []uint32 // increasing, each < Count
+	sparseVals         []byte   // tightly packed elements
+}
+
+// accessor checks accessor ai, referred to at path, and finds its bytes.
+func (d *decoder) accessor(ai int, path string) (*checked, error) {
+	if ai < 0 || ai >= len(d.doc.Accessors) {
+		return nil, d.errf("%s: accessor %d out of range (%d accessors)", path, ai, len(d.doc.Accessors))
+	}
+	a := &checked{accessor: d.doc.Accessors[ai]}
+	path = fmt.Sprintf("accessors[%d]", ai)
+	a.csize = compSize(a.ComponentType)
+	if a.csize == 0 {
+		return nil, d.errf("%s.componentType: %d is not a component type", path, a.ComponentType)
+	}
+	var ok bool
+	if a.ncomp, ok = typeComponents[a.Type]; !ok {
+		return nil, d.errf("%s.type: %q is not an accessor type", path, a.Type)
+	}
+	if a.Count < 1 {
+		return nil, d.errf("%s.count: %d, want at least 1", path, a.Count)
+	}
+	if a.ByteOffset < 0 {
+		return nil, d.errf("%s.byteOffset: %d is negative", path, a.ByteOffset)
+	}
+	a.elem = a.csize * a.ncomp
+	a.stride = a.elem
+	if a.BufferView == nil {
+		if a.Count > maxZeros {
+			return nil, d.errf("%s: %d elements without a bufferView (zeros): at most %d are read", path, a.Count, maxZeros)
+		}
+	} else {
+		bvi := *a.BufferView
+		view, bv, err := d.bufferView(bvi, path+".bufferView")
+		if err != nil {
+			return nil, err
+		}
+		if bv.ByteStride != 0 {
+			if bv.ByteStride < int64(a.elem) || bv.ByteStride > maxStride {
+				return nil, d.errf("bufferViews[%d].byteStride: %d, want %d to %d for %s", bvi, bv.ByteStride, a.elem, maxStride, path)
+			}
+			a.stride = int(bv.ByteStride)
+		}
+		// Elements 0 .. Count-1 at ByteOffset + i·stride, each elem long.
+		avail := int64(len(view)) - a.ByteOffset
+		if avail < int64(a.elem) || (avail-int64(a.elem))/int64(a.stride) < a.Count-1 {
+			return nil, d.errf("%s: %d elements of %d bytes every %d from byte %d do not fit in bufferViews[%d] (%d bytes)", path, a.Count, a.elem, a.stride, a.ByteOffset, bvi, len(view))
+		}
+		a.data = view[a.ByteOffset:]
+	}
+	if s := a.Sparse; s != nil {
+		sp := path + ".sparse"
+		if s.Count < 1 || s.Count > a.Count {
+			return nil, d.errf("%s.count: %d, want 1 to %d (the accessor's count)", sp, s.Count, a.Count)
+		}
+		isz := compSize(s.Indices.ComponentType)
+		if s.Indices.ComponentType != compUbyte && s.Indices.ComponentType != compUshort && s.Indices.ComponentType != compUint {
+			return nil, d.errf("%s.indices.componentType: %d, want 5121, 5123 or 5125", sp, s.Indices.ComponentType)
+		}
+		ib, err := d.sparseBytes(s.Indices.BufferView, s.Indices.ByteOffset, s.Count, isz, sp+".indices")
+		if err != nil {
+			return nil, err
+		}
+		vb, err := d.sparseBytes(s.Values.BufferView, s.Values.ByteOffset, s.Count, a.elem, sp+".values")
+		if err != nil {
+			return nil, err
+		}
+		a.sparseIdx = make([]uint32, s.Count)
+		for i := range a.sparseIdx {
+			j := indexAt(ib[i*isz:], s.Indices.ComponentType)
+			if int64(j) >= a.Count || i > 0 && j <= a.sparseIdx[i-1] {
+				return nil, d.errf("%s.indices: element %d is %d: sparse indices must increase and stay below the count %d", sp, i, j, a.Count)
+			}
+			a.sparseIdx[i] = j
+		}
+		a.sparseVals = vb
+	}
+	return a, nil
+}
+
+// sparseBytes returns count tightly packed elements of size bytes from a
+// sparse accessor's buffer view.
+func (d *decoder) sparseBytes(bvp *int, off, count int64, size int, path string) ([]byte, error) {
+	if bvp == nil {
+		return nil, d.errf("%s.bufferView: missing", path)
+	}
+	view, _, err := d.bufferView(*bvp, path+".bufferView")
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 || off > int64(len(view)) || (int64(len(view))-off)/int64(size) < count {
+		return nil, d.errf("%s: %d elements of %d bytes from byte %d do not fit in bufferViews[%d] (%d bytes)", path, count, size, off, *bvp, len(view))
+	}
+	return view[off : off+count*int64(size)], nil
+}
+
+// bufferView checks buffer view i, referred to at path, and returns its
+// bytes.
+func (d *decoder) bufferView(i int, path string) ([]byte, *bufferView, error) {
+	if i < 0 || i >= len(d.doc.BufferViews) {
+		return nil, nil, d.errf("%s: buffer view %d out of range (%d buffer views)", path, i, len(d.doc.BufferViews))
+	}
+	bv := &d.doc.BufferViews[i]
+	path = fmt.Sprintf("bufferViews[%d]", i)
+	for _, u := range unsupported {
+		if _, ok := bv.Extensions[u]; ok {
+			return nil, nil, d.errf("%s.extensions: %s is not supported", path, u)
+		}
+	}
+	if bv.Buffer == nil {
+		return nil, nil, d.errf("%s.buffer: missing", path)
+	}
+	buf, err := d.buffer(*bv.Buffer, path+".buffer")
+	if err != nil {
+		return nil, nil, err
+	}
+	if bv.ByteOffset < 0 || bv.ByteLength < 1 || bv.ByteOffset > int64(len(buf)) || bv.ByteLength > int64(len(buf))-bv.ByteOffset {
+		return nil, nil, d.errf("%s: bytes %d to %d (byteOffset %d, byteLength %d) are not within buffers[%d] (%d bytes)", path, bv.ByteOffset, bv.ByteOffset+bv.ByteLength, bv.ByteOffset, bv.ByteLength, *bv.Buffer, len(buf))
+	}
+	return buf[bv.ByteOffset : bv.ByteOffset+bv.ByteLength], bv, nil
+}
+
+// buffer loads buffer i, referred to at path, at most its byteLength.
+func (d *decoder) buffer(i int, path string) ([]byte, error) {
+	if i < 0 || i >= len(d.doc.Buffers) {
+		return nil, d.errf("%s: buffer %d out of range (%d buffers)", path, i, len(d.doc.Buffers))
+	}
+	if d.bufOK[i] {
+		return d.bufs[i], nil
+	}
+	b := &d.doc.Buffers[i]
+	path = fmt.Sprintf("buffers[%d]", i)
+	if b.ByteLength < 1 {
+		return nil, d.errf("%s.byteLength: %d, want at least 1", path, b.ByteLength)
+	}
+	var data []byte
+	switch {
+	case b.URI == nil && i == 0 && d.format == "glb":
+		if d.bin == nil {
+			return nil, d.errf("%s: no uri, and the GLB file has no BIN chunk", path)
+		}
+		if b.ByteLength > int64(len(d.bin)) {
+			return nil, d.errAt(d.binOff-chunkHead, "%s: byteLength %d, but the GLB BIN chunk has %d bytes", path, b.ByteLength, len(d.bin))
+		}
+		data = d.bin
+	case b.URI == nil:
+		return nil, d.errf("%s.uri: missing", path)
+	case strings.HasPrefix(*b.URI, "data:"):
+		var err error
+		if data, err = d.dataURI(*b.URI, path); err != nil {
+			return nil, err
+		}
+	default:
+		var err error
+		if data, err = d.external(*b.URI, b.ByteLength, path); err != nil {
+			return nil, err
+		}
+	}
+	if int64(len(data)) < b.ByteLength {
+		return nil, d.errf("%s: byteLength %d, but its data has %d bytes", path, b.ByteLength, len(data))
+	}
+	data = data[:b.ByteLength:b.ByteLength]
+	d.bufs[i], d.bufOK[i] = data, true
+	return data, nil
+}
+
+// dataURI decodes a data: URI with base64 content.
+func (d *decoder) dataURI(uri, path string) ([]byte, error) {
+	head, payload, ok := strings.Cut(uri, ",")
+	if !ok {
+		return nil, d.errf("%s.uri: a data: URI without a comma", path)
+	}
+	if !strings.HasSuffix(head, ";base64") {
+		return nil, d.errf("%s.uri: data: URI %q is not base64", path, head)
+	}
+	data, err := base64Decode(payload)
+	if err != nil {
+		return nil, d.errf("%s.uri: bad base64 content: %v", path, err)
+	}
+	return data, nil
+}
+
+// external reads at most n bytes of the file uri names in o.Dir.
+func (d *decoder) external(uri string, n int64, path string) ([]byte, error) {
+	name, err := localName(uri)
+	if err != nil {
+		return nil, d.errf("%s.uri: %q: %v", path, uri, err)
+	}
+	if d.o.Dir == nil {
+		return nil, d.errf("%s.uri: external buffer %q: no directory to read it from (mesh.Load reads it beside the .gltf file)", path, uri)
+	}
+	f, err := d.o.Dir.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, d.errf("%s.uri: file %q not found", path, name)
+	}
+	if err != nil {
+		return nil, d.errf("%s.uri: cannot read %q: %v", path, name, unwrapPath(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, n))
+	if err != nil {
+		return nil, d.errf("%s.uri: reading %q: %v", path, name, unwrapPath(err))
+	}
+	if int64(len(data)) < n {
+		return nil, d.errf("%s: byteLength %d, but the file %q has %d bytes", path, n, name, len(data))
+	}
+	return data, nil
+}
+
+// unwrapPath drops the *fs.PathError wrapping, whose path the message
+// already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func component(b []byte, c int, normalized bool) float64 {
+	switch c {
+	case compFloat:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+	case compByte:
+		v := float64(int8(b[0]))
+		if normalized {
+			return max(v/127, -1)
+		}
+		return v
+	case compUbyte:
+		v := float64(b[0])
+		if normalized {
+			return v / 255
+		}
+		return v
+	case compShort:
+		v := float64(int16(binary.LittleEndian.Uint16(b)))
+		if normalized {
+			return max(v/32767, -1)
+		}
+		return v
+	case compUshort:
+		v := float64(binary.LittleEndian.Uint16(b))
+		if normalized {
+			return v / 65535
+		}
+		return v
+	}
+	return float64(binary.LittleEndian.Uint32(b)) // compUint
+}
+
+func indexAt(b []byte, c int) uint32 {
+	switch c {
+	case compUbyte:
+		return uint32(b[0])
+	case compUshort:
+		return uint32(binary.LittleEndian.Uint16(b))
+	}
+	return binary.LittleEndian.Uint32(b)
+}
