@@ -103,6 +103,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/collide3d/collide/geom"
@@ -142,7 +143,7 @@ func Decode(r io.Reader) (*mesh.TriMesh, error) {
 // and the directory of external buffers. Errors in the data are of type
 // *mesh.FormatError; errors from r are returned as they are.
 func DecodeWith(r io.Reader, o Options) (*mesh.TriMesh, error) {
-	data, err := io.ReadAll(r)
+	data, err := readAll(r)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +152,27 @@ func DecodeWith(r io.Reader, o Options) (*mesh.TriMesh, error) {
 		return nil, err
 	}
 	return &d.out, nil
+}
+
+// readAll reads r to its end, into one allocation when r tells its size (a
+// *bytes.Reader, a regular *os.File): a hint only, the data read decides.
+func readAll(r io.Reader) ([]byte, error) {
+	var hint int64
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		hint = int64(r.Len())
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			hint = fi.Size()
+		}
+	}
+	if hint <= 0 || hint > 1<<30 {
+		return io.ReadAll(r)
+	}
+	var b bytes.Buffer
+	b.Grow(int(hint) + bytes.MinRead)
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 // GLB container constants.
@@ -428,11 +450,35 @@ type instance struct {
 	prims  []prim
 }
 
-// A prim is a primitive of an instance, prepared: its vertices and its
-// triangles' vertex indices (3 per triangle, before any mirroring).
+// A prim is a primitive of an instance, prepared: its vertices, its mode
+// and its elements (the indices, or nil for 0, 1, 2, ...), n of them.
 type prim struct {
 	verts []geom.Vec3
-	tris  [][3]uint32
+	elems []uint32
+	mode  int
+	n     int
+	ntris int
+}
+
+// at returns element i of p.
+func (p *prim) at(i int) uint32 {
+	if p.elems != nil {
+		return p.elems[i]
+	}
+	return uint32(i)
+}
+
+// tri returns triangle i of p by its mode (before any mirroring).
+func (p *prim) tri(i int) [3]uint32 {
+	switch {
+	case p.mode == 4:
+		return [3]uint32{p.at(3 * i), p.at(3*i + 1), p.at(3*i + 2)}
+	case p.mode == 5 && i%2 == 0:
+		return [3]uint32{p.at(i), p.at(i + 1), p.at(i + 2)}
+	case p.mode == 5:
+		return [3]uint32{p.at(i), p.at(i + 2), p.at(i + 1)}
+	}
+	return [3]uint32{p.at(0), p.at(i + 1), p.at(i + 2)} // fan
 }
 
 // instances lists the meshes to read with their world transforms, in
@@ -600,7 +646,7 @@ func (d *decoder) prepare(inst *instance) error {
 		}
 		inst.prims = append(inst.prims, pr)
 		d.nVerts += int64(len(pr.verts))
-		d.nTris += int64(len(pr.tris))
+		d.nTris += int64(pr.ntris)
 		if d.nVerts > mesh.MaxVertices || d.nTris > mesh.MaxTriangles {
 			return d.errf("meshes[%d].primitives[%d]: the scene has more than %d vertices or %d triangles", inst.mesh, p, mesh.MaxVertices, mesh.MaxTriangles)
 		}
@@ -610,23 +656,33 @@ func (d *decoder) prepare(inst *instance) error {
 
 // emit appends inst's transformed vertices and its triangles to the output.
 func (d *decoder) emit(inst *instance) error {
-	for p, pr := range inst.prims {
-		base := uint32(len(d.out.Verts))
-		for _, v := range pr.verts {
-			if !inst.ident {
+	for p := range inst.prims {
+		pr := &inst.prims[p]
+		base := int32(len(d.out.Verts))
+		if inst.ident {
+			d.out.Verts = append(d.out.Verts, pr.verts...)
+		} else {
+			for _, v := range pr.verts {
 				v = inst.world.apply(v)
 				if !v.IsFinite() {
 					return d.errf("nodes[%d]: its transform takes a vertex of meshes[%d].primitives[%d] to %v, not finite", inst.node, inst.mesh, p, v)
 				}
+				d.out.Verts = append(d.out.Verts, v)
 			}
-			d.out.Verts = append(d.out.Verts, v)
 		}
-		for _, t := range pr.tris {
-			tri := [3]int32{int32(base + t[0]), int32(base + t[1]), int32(base + t[2])}
-			if inst.mirror {
-				tri[1], tri[2] = tri[2], tri[1]
+		a, b := 1, 2 // a mirror swaps each triangle's second and third vertices
+		if inst.mirror {
+			a, b = 2, 1
+		}
+		if pr.mode == 4 && pr.elems != nil {
+			for e := range slices.Chunk(pr.elems[:3*pr.ntris], 3) {
+				d.out.Tris = append(d.out.Tris, [3]int32{base + int32(e[0]), base + int32(e[a]), base + int32(e[b])})
 			}
-			d.out.Tris = append(d.out.Tris, tri)
+			continue
+		}
+		for i := range pr.ntris {
+			t := pr.tri(i)
+			d.out.Tris = append(d.out.Tris, [3]int32{base + int32(t[0]), base + int32(t[a]), base + int32(t[b])})
 		}
 	}
 	return nil
@@ -634,17 +690,17 @@ func (d *decoder) emit(inst *instance) error {
 
 // primitive reads primitive p of mesh m: its positions, and its triangles
 // by its mode.
-func (d *decoder) primitive(m, p int) (prim, error) {
-	path := fmt.Sprintf("meshes[%d].primitives[%d]", m, p)
-	pr := &d.doc.Meshes[m].Primitives[p]
+func (d *decoder) primitive(m, pi int) (prim, error) {
+	path := fmt.Sprintf("meshes[%d].primitives[%d]", m, pi)
+	p := &d.doc.Meshes[m].Primitives[pi]
 	for _, u := range unsupported {
-		if _, ok := pr.Extensions[u]; ok {
+		if _, ok := p.Extensions[u]; ok {
 			return prim{}, d.errf("%s.extensions: %s is not supported", path, u)
 		}
 	}
 	mode := 4
-	if pr.Mode != nil {
-		mode = *pr.Mode
+	if p.Mode != nil {
+		mode = *p.Mode
 	}
 	switch {
 	case mode >= 0 && mode <= 3:
@@ -652,7 +708,7 @@ func (d *decoder) primitive(m, p int) (prim, error) {
 	case mode > 6 || mode < 0:
 		return prim{}, d.errf("%s.mode: %d is not a primitive mode (0-6)", path, mode)
 	}
-	ai, ok := pr.Attributes["POSITION"]
+	ai, ok := p.Attributes["POSITION"]
 	if !ok {
 		return prim{}, d.errf("%s.attributes: no POSITION", path)
 	}
@@ -660,52 +716,26 @@ func (d *decoder) primitive(m, p int) (prim, error) {
 	if err != nil {
 		return prim{}, err
 	}
-	nv := uint32(len(verts))
-	var elems []uint32
-	var n int
-	if pr.Indices != nil {
+	pr := prim{verts: verts, mode: mode, n: len(verts)}
+	if p.Indices != nil {
 		ipath := path + ".indices"
-		if elems, err = d.indices(*pr.Indices, ipath); err != nil {
+		if pr.elems, err = d.indices(*p.Indices, ipath); err != nil {
 			return prim{}, err
 		}
-		for i, e := range elems {
+		nv := uint32(len(verts))
+		for i, e := range pr.elems {
 			if e >= nv {
 				return prim{}, d.errf("%s: element %d is vertex %d, out of range (%d vertices)", ipath, i, e, nv)
 			}
 		}
-		n = len(elems)
+		pr.n = len(pr.elems)
+	}
+	if mode == 4 {
+		pr.ntris = pr.n / 3
 	} else {
-		n = len(verts)
+		pr.ntris = max(pr.n-2, 0)
 	}
-	at := func(i int) uint32 {
-		if elems != nil {
-			return elems[i]
-		}
-		return uint32(i)
-	}
-	var tris [][3]uint32
-	switch mode {
-	case 4:
-		tris = make([][3]uint32, n/3)
-		for i := range tris {
-			tris[i] = [3]uint32{at(3 * i), at(3*i + 1), at(3*i + 2)}
-		}
-	case 5:
-		tris = make([][3]uint32, max(n-2, 0))
-		for i := range tris {
-			if i%2 == 0 {
-				tris[i] = [3]uint32{at(i), at(i + 1), at(i + 2)}
-			} else {
-				tris[i] = [3]uint32{at(i), at(i + 2), at(i + 1)}
-			}
-		}
-	case 6:
-		tris = make([][3]uint32, max(n-2, 0))
-		for i := range tris {
-			tris[i] = [3]uint32{at(0), at(i + 1), at(i + 2)}
-		}
-	}
-	return prim{verts: verts, tris: tris}, nil
+	return pr, nil
 }
 
 // positions decodes accessor ai as POSITION.
@@ -726,6 +756,17 @@ func (d *decoder) positions(ai int, path string) ([]geom.Vec3, error) {
 	}
 	verts := make([]geom.Vec3, a.Count)
 	read := func(dst []geom.Vec3, b []byte, stride int) {
+		if a.ComponentType == compFloat {
+			for i := range dst {
+				e := b[i*stride : i*stride+12]
+				dst[i] = geom.Vec3{
+					X: float64(math.Float32frombits(binary.LittleEndian.Uint32(e))),
+					Y: float64(math.Float32frombits(binary.LittleEndian.Uint32(e[4:]))),
+					Z: float64(math.Float32frombits(binary.LittleEndian.Uint32(e[8:]))),
+				}
+			}
+			return
+		}
 		for i := range dst {
 			e := b[i*stride:]
 			dst[i] = geom.Vec3{
