@@ -79,9 +79,12 @@
 // accessors)", with no offset. Every index is checked against its array,
 // every accessor against its buffer view and buffer, every vertex index
 // against the vertex count, before it is used; the output's size is checked
-// against mesh.MaxVertices and mesh.MaxTriangles before it is allocated, and
-// no other allocation is sized by a number from the file beyond the data
-// actually read. A transformed vertex that is not finite is an error.
+// against mesh.MaxVertices and mesh.MaxTriangles before it is allocated
+// (instancing repeats a mesh's data, so the output can outgrow the file
+// within those limits), and no other allocation is sized by a number from
+// the file beyond the data actually read, but for the at most 65,536 zeros
+// of an accessor without a buffer view. A transformed vertex that is not
+// finite is an error.
 //
 // # The module github.com/qmuntal/gltf
 //
