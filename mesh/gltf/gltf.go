@@ -106,6 +106,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -341,7 +342,11 @@ func (d *decoder) decode(data []byte) error {
 		case errors.As(err, &se):
 			return d.errAt(jsonOff+max(se.Offset-1, 0), "JSON: %v", se) // at the bad byte
 		case errors.As(err, &te):
-			return d.errAt(jsonOff+te.Offset, "JSON: %v", te)
+			field := te.Field
+			if field == "" {
+				field = "the document"
+			}
+			return d.errAt(jsonOff+te.Offset, "JSON: %s: %s where %s belongs", field, te.Value, jsonKind(te.Type))
 		}
 		return d.errAt(jsonOff, "JSON: %v", err)
 	}
@@ -428,12 +433,31 @@ func (d *decoder) container(data []byte) ([]byte, int64, error) {
 		case n == 1 && typ == chunkBIN:
 			d.bin, d.binOff = body, start
 		case typ == chunkJSON || typ == chunkBIN:
-			return nil, 0, d.errAt(off+4, "GLB chunk %d: a second %s chunk", n, chunkName(typ))
+			return nil, 0, d.errAt(off+4, "GLB chunk %d: a %s chunk out of place (the JSON chunk comes first, then at most one BIN chunk)", n, chunkName(typ))
 		}
 		// Chunks of other types are skipped, as the specification says.
 		off = start + length
 	}
 	return jsonData, jsonOff, nil
+}
+
+// jsonKind names what a Go type reads from JSON.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "another value"
 }
 
 func chunkName(typ uint32) string {

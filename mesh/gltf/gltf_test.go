@@ -633,13 +633,17 @@ func TestGLTFErrors(t *testing.T) {
 		return b.Bytes()
 	}
 	bin := triangleBin()
+	twoJSON := append(glbOf([]byte(`{"asset":{"version":"2.0"}}`), nil), header(4, 0x4E4F534A, 0)...)
+	binary.LittleEndian.PutUint32(twoJSON[8:], uint32(len(twoJSON)))
 	for _, c := range []struct {
 		name string
 		data []byte
 		want string
 	}{
 		{"JSON syntax", []byte(`{"asset":{"version":"2.0"},,}`), `offset 27: gltf: JSON: invalid character ',' looking for beginning of object key string`},
-		{"JSON type", []byte(`{"asset":{"version":"2.0"},"scene":"x"}`), `offset 38: gltf: JSON: json: cannot unmarshal string into Go struct field document.scene of type int`},
+		{"JSON type", []byte(`{"asset":{"version":"2.0"},"scene":"x"}`), `offset 38: gltf: JSON: scene: string where an integer belongs`},
+		{"JSON type deep", []byte(`{"asset":{"version":"2.0"},"nodes":[{"matrix":[1,"x"]}]}`), `offset 52: gltf: JSON: nodes.matrix: string where a number belongs`},
+		{"JSON not an object", []byte(`[1]`), `offset 1: gltf: JSON: the document: array where an object belongs`},
 		{"no asset", []byte(`{}`), `gltf: asset: missing (not a glTF 2.0 file)`},
 		{"glTF 1", []byte(`{"asset":{"version":"1.0"}}`), `gltf: asset.version: "1.0" is not supported (glTF 2.x only)`},
 		{"scene out of range", doc(at("scene", 3)), `gltf: scene: 3 out of range (1 scenes)`},
@@ -711,6 +715,7 @@ func TestGLTFErrors(t *testing.T) {
 		{"GLB first chunk not JSON", header(0x46546C67, 2, 24, 4, 0x004E4942, 0), `offset 16: glb: GLB chunk 0: type 0x004e4942, want JSON (0x4e4f534a)`},
 		{"GLB no BIN chunk", glbDoc(func(map[string]any) {}, nil), `glb: buffers[0]: no uri, and the GLB file has no BIN chunk`},
 		{"GLB short BIN chunk", glbDoc(func(map[string]any) {}, bin[:40]), `offset 444: glb: buffers[0]: byteLength 44, but the GLB BIN chunk has 40 bytes`},
+		{"GLB second JSON chunk", twoJSON, `offset 52: glb: GLB chunk 1: a JSON chunk out of place (the JSON chunk comes first, then at most one BIN chunk)`},
 		{"GLB JSON syntax", glbOf([]byte(`{"asset":1x}`), nil), `offset 30: glb: JSON: invalid character 'x' after object key:value pair`},
 	} {
 		_, err := gltf.Decode(bytes.NewReader(c.data))
