@@ -22,8 +22,9 @@
 // unknown name is an error that lists the names the file has.
 //
 // Triangle order (the index every collide report uses): nodes depth-first
-// in the scene's order, a node's own mesh before its children (in the
-// order of its children list); within a mesh, its primitives in order;
+// in the scene's order, a node's own mesh (once per instance of
+// EXT_mesh_gpu_instancing, in order) before its children (in the order of
+// its children list); within a mesh, its primitives in order;
 // within a primitive, its triangles in index order. Each instanced
 // primitive keeps its own vertices: its POSITION elements, in order,
 // transformed, appended after those of the primitives before it (a mesh
@@ -50,13 +51,19 @@
 // (never read), cameras, animations, skins and morph targets are ignored:
 // a skinned or morphed mesh is read in its bind pose, placed by its node.
 //
-// # Not supported
+// # Extensions
 //
-// Compressed geometry (KHR_draco_mesh_compression,
-// EXT_meshopt_compression) and EXT_mesh_gpu_instancing are refused with an
-// error naming the extension: when the file requires it, when a read
-// primitive, buffer view or node uses it. Other extensions do not change
-// the geometry and are ignored. glTF 1.0 files are refused.
+// EXT_mesh_gpu_instancing is read: a node with it instances its mesh once
+// per element of its TRANSLATION, ROTATION and SCALE accessors (any of
+// them; float, or normalized integers as KHR_mesh_quantization allows), in
+// their order, instance i placed by world · T_i·R_i·S_i (the node's world
+// transform after the instance's own). Its children are placed by the
+// node's world transform alone, as without the extension.
+//
+// Compressed geometry (KHR_draco_mesh_compression, EXT_meshopt_compression)
+// is refused with an error naming the extension: when the file requires it,
+// when a read primitive or buffer view uses it. Other extensions do not
+// change the geometry and are ignored. glTF 1.0 files are refused.
 //
 // # Buffers
 //
@@ -295,7 +302,11 @@ var typeComponents = map[string]int{"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4
 
 // unsupported lists the extensions that change the geometry and are not
 // read.
-var unsupported = []string{"KHR_draco_mesh_compression", "EXT_meshopt_compression", "EXT_mesh_gpu_instancing"}
+var unsupported = []string{"KHR_draco_mesh_compression", "EXT_meshopt_compression"}
+
+// gpuInstancing names the extension that instances a node's mesh many
+// times.
+const gpuInstancing = "EXT_mesh_gpu_instancing"
 
 type decoder struct {
 	o      Options
@@ -571,12 +582,18 @@ func (d *decoder) instances() ([]instance, error) {
 			if m < 0 || m >= len(doc.Meshes) {
 				return d.errf("nodes[%d].mesh: %d out of range (%d meshes)", n, m, len(doc.Meshes))
 			}
-			for _, u := range unsupported {
-				if _, ok := nd.Extensions[u]; ok {
-					return d.errf("nodes[%d].extensions: %s is not supported", n, u)
+			if raw, ok := nd.Extensions[gpuInstancing]; ok {
+				locals, err := d.gpuInstances(n, raw)
+				if err != nil {
+					return err
 				}
+				for _, l := range locals {
+					w := world.mul(l)
+					insts = append(insts, instance{mesh: m, world: w, ident: w == identity, mirror: w.det3() < 0, node: n})
+				}
+			} else {
+				insts = append(insts, instance{mesh: m, world: world, ident: world == identity, mirror: world.det3() < 0, node: n})
 			}
-			insts = append(insts, instance{mesh: m, world: world, ident: world == identity, mirror: world.det3() < 0, node: n})
 		}
 		for _, c := range nd.Children {
 			if err := walk(c, world); err != nil {
@@ -620,6 +637,87 @@ func (d *decoder) meshNames() string {
 		return "the file has no meshes"
 	}
 	return "meshes: " + strings.Join(names, ", ")
+}
+
+// gpuInstances reads node n's EXT_mesh_gpu_instancing extension: the T·R·S
+// of each instance, from its TRANSLATION, ROTATION and SCALE accessors.
+func (d *decoder) gpuInstances(n int, raw json.RawMessage) ([]mat4, error) {
+	path := fmt.Sprintf("nodes[%d].extensions.%s", n, gpuInstancing)
+	var ext struct {
+		Attributes map[string]int `json:"attributes"`
+	}
+	if err := json.Unmarshal(raw, &ext); err != nil {
+		return nil, d.errf("%s: %v", path, err)
+	}
+	count := -1
+	var cols [3][]float64 // translation, rotation, scale
+	for k, c := range []struct {
+		name string
+		n    int
+	}{{"TRANSLATION", 3}, {"ROTATION", 4}, {"SCALE", 3}} {
+		ai, ok := ext.Attributes[c.name]
+		if !ok {
+			continue
+		}
+		v, err := d.vectors(ai, path+".attributes."+c.name, c.n)
+		if err != nil {
+			return nil, err
+		}
+		if count >= 0 && len(v)/c.n != count {
+			return nil, d.errf("%s.attributes.%s: %d instances, the other attributes %d", path, c.name, len(v)/c.n, count)
+		}
+		count = len(v) / c.n
+		cols[k] = v
+	}
+	if count < 0 {
+		return nil, d.errf("%s.attributes: none of TRANSLATION, ROTATION, SCALE", path)
+	}
+	locals := make([]mat4, count)
+	for i := range locals {
+		t, q, s := [3]float64{}, [4]float64{0, 0, 0, 1}, [3]float64{1, 1, 1}
+		if cols[0] != nil {
+			copy(t[:], cols[0][3*i:])
+		}
+		if cols[1] != nil {
+			copy(q[:], cols[1][4*i:])
+		}
+		if cols[2] != nil {
+			copy(s[:], cols[2][3*i:])
+		}
+		locals[i] = trs(t, q, s)
+	}
+	return locals, nil
+}
+
+// vectors decodes accessor ai, referred to at path, as n-vectors (VEC3 or
+// VEC4), flat.
+func (d *decoder) vectors(ai int, path string, n int) ([]float64, error) {
+	a, err := d.accessor(ai, path)
+	if err != nil {
+		return nil, err
+	}
+	if a.ncomp != n || a.Type == "MAT2" {
+		return nil, d.errf("accessors[%d]: type %s, want VEC%d for %s", ai, a.Type, n, path)
+	}
+	out := make([]float64, int(a.Count)*n)
+	read := func(dst []float64, b []byte, stride int) {
+		for i := range len(dst) / n {
+			for j := range n {
+				dst[i*n+j] = component(b[i*stride+j*a.csize:], a.ComponentType, a.Normalized)
+			}
+		}
+	}
+	if a.data != nil {
+		read(out, a.data, a.stride)
+	}
+	if a.Sparse != nil {
+		vals := make([]float64, len(a.sparseIdx)*n)
+		read(vals, a.sparseVals, a.elem)
+		for i, j := range a.sparseIdx {
+			copy(out[int(j)*n:], vals[i*n:(i+1)*n])
+		}
+	}
+	return out, nil
 }
 
 // localTransform returns node n's matrix, or its T·R·S.

@@ -704,7 +704,16 @@ func TestGLTFErrors(t *testing.T) {
 		{"draco required", doc(at("extensionsRequired", []any{"KHR_draco_mesh_compression"})), `gltf: extensionsRequired[0]: KHR_draco_mesh_compression is not supported`},
 		{"draco primitive", doc(at("meshes.0.primitives.0.extensions", map[string]any{"KHR_draco_mesh_compression": map[string]any{}})), `gltf: meshes[0].primitives[0].extensions: KHR_draco_mesh_compression is not supported`},
 		{"meshopt view", doc(at("bufferViews.0.extensions", map[string]any{"EXT_meshopt_compression": map[string]any{}})), `gltf: bufferViews[0].extensions: EXT_meshopt_compression is not supported`},
-		{"gpu instancing", doc(at("nodes.0.extensions", map[string]any{"EXT_mesh_gpu_instancing": map[string]any{}})), `gltf: nodes[0].extensions: EXT_mesh_gpu_instancing is not supported`},
+		{"gpu instancing without attributes", doc(at("nodes.0.extensions", map[string]any{"EXT_mesh_gpu_instancing": map[string]any{}})), `gltf: nodes[0].extensions.EXT_mesh_gpu_instancing.attributes: none of TRANSLATION, ROTATION, SCALE`},
+		{"gpu instancing counts", doc(func(m map[string]any) {
+			instancing(m)
+			set(m, "accessors.3.count", 1)
+		}), `gltf: nodes[0].extensions.EXT_mesh_gpu_instancing.attributes.SCALE: 1 instances, the other attributes 2`},
+		{"gpu instancing type", doc(func(m map[string]any) {
+			instancing(m)
+			set(m, "accessors.2.type", "VEC4")
+			set(m, "accessors.2.count", 1)
+		}), `gltf: accessors[2]: type VEC4, want VEC3 for nodes[0].extensions.EXT_mesh_gpu_instancing.attributes.TRANSLATION`},
 		{"sparse index out of range", doc(at("accessors.0.sparse", map[string]any{"count": 1,
 			"indices": map[string]any{"bufferView": 1, "componentType": 5125},
 			"values":  map[string]any{"bufferView": 0}})), `gltf: accessors[0].sparse.indices: element 0 is 65536: sparse indices must increase and stay below the count 3`},
@@ -728,6 +737,39 @@ func TestGLTFErrors(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
 		}
 	}
+}
+
+// instancing adds to the base document an EXT_mesh_gpu_instancing of two
+// instances of its triangle on node 0: translations (0,0,0) and (5,0,0),
+// scales (1,1,1) and (-1,1,1), as accessors 2 and 3 in a second buffer.
+func instancing(m map[string]any) {
+	var b bytes.Buffer
+	for _, f := range []float32{0, 0, 0, 5, 0, 0, 1, 1, 1, -1, 1, 1} {
+		binary.Write(&b, binary.LittleEndian, f)
+	}
+	set(m, "buffers", append(m["buffers"].([]any), map[string]any{"byteLength": 48, "uri": "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(b.Bytes())}))
+	set(m, "bufferViews", append(m["bufferViews"].([]any), map[string]any{"buffer": 1, "byteLength": 48}))
+	set(m, "accessors", append(m["accessors"].([]any),
+		map[string]any{"bufferView": 2, "componentType": 5126, "count": 2, "type": "VEC3"},
+		map[string]any{"bufferView": 2, "byteOffset": 24, "componentType": 5126, "count": 2, "type": "VEC3"}))
+	set(m, "nodes.0.extensions", map[string]any{"EXT_mesh_gpu_instancing": map[string]any{"attributes": map[string]any{"TRANSLATION": 2, "SCALE": 3}}})
+}
+
+// TestGLTFGPUInstancing reads a node's mesh once per instance of
+// EXT_mesh_gpu_instancing, the second one mirrored.
+func TestGLTFGPUInstancing(t *testing.T) {
+	m := baseDoc()
+	instancing(m)
+	set(m, "nodes.0.translation", []any{0, 0, 1})
+	got, err := gltf.Decode(bytes.NewReader(marshal(m)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &mesh.TriMesh{
+		Verts: []geom.Vec3{{Z: 1}, {X: 1, Z: 1}, {Y: 1, Z: 1}, {X: 5, Z: 1}, {X: 4, Z: 1}, {X: 5, Y: 1, Z: 1}},
+		Tris:  [][3]int32{{0, 1, 2}, {3, 5, 4}},
+	}
+	sameMesh(t, "instanced", got, want)
 }
 
 // TestGLTFExternalBuffer reads .gltf files whose buffer is a file beside
