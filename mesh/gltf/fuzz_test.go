@@ -31,6 +31,9 @@ func FuzzDecode(f *testing.F) {
 		"indices": map[string]any{"bufferView": 1, "componentType": 5121},
 		"values":  map[string]any{"bufferView": 0, "byteOffset": 24}})
 	f.Add(marshal(m))
+	m = baseDoc()
+	instancing(m)
+	f.Add(marshal(m))
 	f.Add([]byte(`{"asset":{"version":"2.0"}}`))
 	f.Add([]byte("glTF\x02\x00\x00\x00\x14\x00\x00\x00\x00\x00\x00\x00JSON"))
 	f.Fuzz(func(t *testing.T, data []byte) {

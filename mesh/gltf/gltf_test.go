@@ -704,6 +704,14 @@ func TestGLTFErrors(t *testing.T) {
 		{"draco required", doc(at("extensionsRequired", []any{"KHR_draco_mesh_compression"})), `gltf: extensionsRequired[0]: KHR_draco_mesh_compression is not supported`},
 		{"draco primitive", doc(at("meshes.0.primitives.0.extensions", map[string]any{"KHR_draco_mesh_compression": map[string]any{}})), `gltf: meshes[0].primitives[0].extensions: KHR_draco_mesh_compression is not supported`},
 		{"meshopt view", doc(at("bufferViews.0.extensions", map[string]any{"EXT_meshopt_compression": map[string]any{}})), `gltf: bufferViews[0].extensions: EXT_meshopt_compression is not supported`},
+		{"beyond the limits", doc(func(m map[string]any) {
+			// 65,536 instances of a strip of 65,536 vertices (all zeros).
+			set(m, "meshes.0.primitives.0.indices", nil)
+			set(m, "meshes.0.primitives.0.mode", 5)
+			set(m, "accessors.0", map[string]any{"componentType": 5126, "count": 65536, "type": "VEC3"})
+			set(m, "accessors.1", map[string]any{"componentType": 5126, "count": 65536, "type": "VEC3"})
+			set(m, "nodes.0.extensions", map[string]any{"EXT_mesh_gpu_instancing": map[string]any{"attributes": map[string]any{"TRANSLATION": 1}}})
+		}), `gltf: meshes[0].primitives[0]: the scene has more than 268435456 vertices or 268435456 triangles`},
 		{"gpu instancing without attributes", doc(at("nodes.0.extensions", map[string]any{"EXT_mesh_gpu_instancing": map[string]any{}})), `gltf: nodes[0].extensions.EXT_mesh_gpu_instancing.attributes: none of TRANSLATION, ROTATION, SCALE`},
 		{"gpu instancing counts", doc(func(m map[string]any) {
 			instancing(m)
