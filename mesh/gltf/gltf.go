@@ -188,14 +188,13 @@ func readAll(r io.Reader) ([]byte, error) {
 
 // GLB container constants.
 const (
-	glbMagic   = 0x46546C67 // "glTF"
-	chunkJSON  = 0x4E4F534A // "JSON"
-	chunkBIN   = 0x004E4942 // "BIN\x00"
-	glbHeader  = 12
-	chunkHead  = 8
-	maxZeros   = 1 << 16 // elements of an accessor without a buffer view
-	maxStride  = 252     // the specification's largest byteStride
-	noPosition = -1
+	glbMagic  = 0x46546C67 // "glTF"
+	chunkJSON = 0x4E4F534A // "JSON"
+	chunkBIN  = 0x004E4942 // "BIN\x00"
+	glbHeader = 12
+	chunkHead = 8
+	maxZeros  = 1 << 16 // elements of an accessor without a buffer view
+	maxStride = 252     // the specification's largest byteStride
 )
 
 // The JSON document: only what the geometry needs, with pointers where a
@@ -383,17 +382,12 @@ func (d *decoder) decode(data []byte) error {
 	if err != nil {
 		return err
 	}
-	// Read and count every instance first, then allocate the output once.
+	// Read and count every instance first (prepare stops beyond the
+	// limits), then allocate the output once.
 	for i := range insts {
 		if err := d.prepare(&insts[i]); err != nil {
 			return err
 		}
-	}
-	if d.nVerts > mesh.MaxVertices {
-		return d.errf("the scene has %d vertices, more than %d", d.nVerts, mesh.MaxVertices)
-	}
-	if d.nTris > mesh.MaxTriangles {
-		return d.errf("the scene has %d triangles, more than %d", d.nTris, mesh.MaxTriangles)
 	}
 	d.out.Verts = make([]geom.Vec3, 0, d.nVerts)
 	d.out.Tris = make([][3]int32, 0, d.nTris)
