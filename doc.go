@@ -90,6 +90,7 @@
 //   - auto: chooses the kind of tree per pair of models by measuring
 //   - geom: vectors, poses, boxes, exact predicates, the triangle-triangle test
 //   - mesh: TriMesh, its validation and bounds, and Load, which reads a file by its extension
+//   - mesh/gltf: the glTF 2.0 reader (.gltf with its buffers, and .glb)
 //   - mesh/obj: the Wavefront OBJ codec
 //   - mesh/off: the OFF codec
 //   - mesh/ply: the PLY codec (ASCII and binary)
