@@ -105,6 +105,7 @@
 //   - ccd/internal/ratccd (internal): the exact rational oracle that checks ccd
 //   - depth: translational penetration depth, exact for convex meshes, certified bounds otherwise
 //   - flight: motion: pose files, billiard paths, recorded paths, flights
+//   - batch: one query at many poses in one call, on every core
 //   - world: many objects tested against each other at once, step by step, with contacts and callbacks
 //   - broad: the broad phase's interface: boxes in, pairs of overlapping boxes out
 //   - broad/sap: incremental sweep and prune, exact on float64
@@ -140,8 +141,10 @@
 //     of real meshes from Debian's libcgal-demo when it is installed
 //   - bench/plot: SVG charts of the reports
 //   - cmd/collide: the command-line tool
+//   - cmd/libcollide: the C library (collide.h), which the Python package in python/ loads
 //   - internal/exact (internal): exact floating-point expansions
 //   - internal/longtest (internal): whether the long test cases run (COLLIDE_LONG_TESTS=1)
+//   - internal/source (internal): reading a model argument (mesh file, saved model, gen:KIND) as the CLI and the C library do
 //   - internal/oracle (internal): the brute-force all-pairs oracle for big scenes
 //   - internal/portable (internal): arithmetic with the same bits on every platform
 //   - internal/threadcpu (internal): the CPU time of the calling thread, for benchmarks on a busy machine
