@@ -19,7 +19,9 @@
 // range), once the queries have run: the lowest such index, whatever the
 // scheduling. A cancelled context stops the batch between chunks of poses
 // with ctx.Err(); the answers already written are then those of their
-// poses, the others untouched.
+// poses, the others untouched. A panic in a worker (a bug) stops the
+// batch and is raised again in the caller's goroutine, where the caller
+// can recover it.
 //
 // # Work sharing
 //
@@ -296,6 +298,8 @@ type run struct {
 	bad  atomic.Int64
 	mu   sync.Mutex
 	errs map[int]error
+	// halt says that a worker panicked: the others stop.
+	halt atomic.Bool
 }
 
 // newRun returns the run of n poses on the given workers (0: GOMAXPROCS),
@@ -321,7 +325,7 @@ func (b *run) take(ctx context.Context) (lo, hi int, ok bool) {
 		return 0, 0, false
 	}
 	s := b.next.Add(int64(b.chunk)) - int64(b.chunk)
-	if s >= int64(b.n) || s >= b.bad.Load() {
+	if s >= int64(b.n) || s >= b.bad.Load() || b.halt.Load() {
 		return 0, 0, false
 	}
 	return int(s), min(int(s)+b.chunk, b.n), true
@@ -339,18 +343,37 @@ func (b *run) each(ctx context.Context, fn func(lo, hi int) bool) {
 }
 
 // parallel runs fn on b.workers goroutines (the caller's for one), each
-// taking chunks with next until it returns false.
+// taking chunks with next until it returns false. A panic in a worker
+// stops the others at their next chunk and is raised again in the
+// caller's goroutine once they are done, where the caller can recover it
+// (the C library turns it into an error): a panic on a goroutine of its
+// own would end the process.
 func (b *run) parallel(ctx context.Context, fn func(w int, next func() (lo, hi int, ok bool))) {
 	next := func() (int, int, bool) { return b.take(ctx) }
 	if b.workers == 1 {
 		fn(0, next)
 		return
 	}
-	var wg sync.WaitGroup
+	var (
+		wg       sync.WaitGroup
+		once     sync.Once
+		panicked any
+	)
 	for w := range b.workers {
-		wg.Go(func() { fn(w, next) })
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					once.Do(func() { panicked = r })
+					b.halt.Store(true)
+				}
+			}()
+			fn(w, next)
+		})
 	}
 	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 }
 
 // fail records that the query of pose i failed with err; the chunks after
