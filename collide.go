@@ -332,6 +332,15 @@ type Query struct {
 
 var queryPool = sync.Pool{New: func() any { return new(Query) }}
 
+// Forget drops what q remembers of the pair of models of its last query
+// (the last first contact, which the next first-contact query of the same
+// pair tests first; an ExactRoot query's climb): q's next query answers as
+// a fresh Query's, or the function Collide's, would, with q's buffers. A
+// caller that reuses one Query over unrelated poses of the same pair and
+// wants each pose's answer independent of the order (package batch) calls
+// it before each query; it costs a few stores.
+func (q *Query) Forget() { q.ps = bvh.PairState{} }
+
 // ErrInvalidQuery is wrapped by the error of a query that cannot be asked:
 // a nil or unbuilt model, a tolerance that is not a finite number ≥ 0, or
 // a negative MaxPairs.

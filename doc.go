@@ -146,6 +146,7 @@
 //   - internal/longtest (internal): whether the long test cases run (COLLIDE_LONG_TESTS=1)
 //   - internal/source (internal): reading a model argument (mesh file, saved model, gen:KIND) as the CLI and the C library do
 //   - internal/oracle (internal): the brute-force all-pairs oracle for big scenes
+//   - internal/outfile (internal): output files written whole or not at all (the CLI's -o, the C library's saves)
 //   - internal/portable (internal): arithmetic with the same bits on every platform
 //   - internal/threadcpu (internal): the CPU time of the calling thread, for benchmarks on a busy machine
 //   - internal/testgeom (internal): test oracles and adversarial generators

@@ -151,11 +151,12 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 // agree checks that the flags given explicitly agree with the options the
 // saved model s was built with (bo holds the parsed flags).
 func (b *buildFlags) agree(s *source, bo collide.BuildOptions) error {
-	m := s.Saved
-	if b.given("bv") && bo.BV != m.BV() && !b.isAuto() {
-		return usagef("--bv %s: %s is a saved %s model (omit --bv, or rebuild it with 'collide build --bv %s')", bo.BV, s.Arg, m.BV(), bo.BV)
+	if b.given("bv") && !b.isAuto() {
+		if err := s.AgreeBV(bo.BV); err != nil {
+			return usageOf(err)
+		}
 	}
-	o := m.Options()
+	o := s.Saved.Options()
 	differ := func(flag string, given, saved any) error {
 		return usagef("--%s %v: %s was saved with --%s %v (omit --%s, or rebuild it with 'collide build')", flag, given, s.Arg, flag, saved, flag)
 	}

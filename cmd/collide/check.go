@@ -380,12 +380,7 @@ type jsonStats struct {
 
 // hasTriangles returns an error naming s if its mesh has no triangle:
 // there is nothing to test or build.
-func hasTriangles(s *source) error {
-	if len(s.Mesh.Tris) == 0 {
-		return fmt.Errorf("%s: the model has no triangles", s.Arg)
-	}
-	return nil
-}
+func hasTriangles(s *source) error { return s.HasTriangles() }
 
 // jsonPairs returns the pairs as [env, fly] arrays ([] rather than null when
 // there are none).
