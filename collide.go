@@ -15,6 +15,7 @@ import (
 	"github.com/collide3d/collide/mesh"
 
 	// The codecs register themselves with mesh.Load.
+	_ "github.com/collide3d/collide/mesh/gltf"
 	_ "github.com/collide3d/collide/mesh/obj"
 	_ "github.com/collide3d/collide/mesh/off"
 	_ "github.com/collide3d/collide/mesh/ply"

@@ -88,9 +88,9 @@
 //
 //   - collide (this package): the library's API: Build, Model, Collide, Query
 //   - auto: chooses the kind of tree per pair of models by measuring
-//   - batch: one kind of query at many poses in one call, on every core (what the C library and Python call)
 //   - geom: vectors, poses, boxes, exact predicates, the triangle-triangle test
 //   - mesh: TriMesh, its validation and bounds, and Load, which reads a file by its extension
+//   - mesh/gltf: the glTF 2.0 reader (.gltf with its buffers, and .glb)
 //   - mesh/obj: the Wavefront OBJ codec
 //   - mesh/off: the OFF codec
 //   - mesh/ply: the PLY codec (ASCII and binary)
@@ -105,6 +105,7 @@
 //   - ccd/internal/ratccd (internal): the exact rational oracle that checks ccd
 //   - depth: translational penetration depth, exact for convex meshes, certified bounds otherwise
 //   - flight: motion: pose files, billiard paths, recorded paths, flights
+//   - batch: one query at many poses in one call, on every core
 //   - world: many objects tested against each other at once, step by step, with contacts and callbacks
 //   - broad: the broad phase's interface: boxes in, pairs of overlapping boxes out
 //   - broad/sap: incremental sweep and prune, exact on float64
@@ -141,9 +142,10 @@
 //     of real meshes from Debian's libcgal-demo when it is installed
 //   - bench/plot: SVG charts of the reports
 //   - cmd/collide: the command-line tool
-//   - cmd/libcollide: the C library (collide.h), built with go build -buildmode=c-shared
+//   - cmd/libcollide: the C library (collide.h), which the Python package in python/ loads
 //   - internal/exact (internal): exact floating-point expansions
 //   - internal/longtest (internal): whether the long test cases run (COLLIDE_LONG_TESTS=1)
+//   - internal/source (internal): reading a model argument (mesh file, saved model, gen:KIND) as the CLI and the C library do
 //   - internal/oracle (internal): the brute-force all-pairs oracle for big scenes
 //   - internal/outfile (internal): output files written whole or not at all (the CLI's -o, the C library's saves)
 //   - internal/portable (internal): arithmetic with the same bits on every platform

@@ -6,26 +6,30 @@
 // # Semantics
 //
 // Each pose's answer is exactly the answer of the single call at that
-// pose (collide.Query.Collide, DistanceBetween, Impact): the batch only
-// spreads the poses over workers, each with its own collide.Query, and
-// puts the answers back in pose order. A batch allocates nothing per pose
-// beyond the pairs it returns.
+// pose (collide.Collide, DistanceBetween, Impact), whatever the number of
+// workers and the order they run the poses in: the batch only spreads the
+// poses over workers, each with its own collide.Query, and puts the
+// answers back in pose order. A batch allocates nothing per pose beyond
+// the pairs it returns.
 //
 // A bad pose (not finite, not a rotation, or moving its model beyond the
 // float64 range: collide.Model.CheckPose) is reported as an *Error naming
-// its index, before any query runs; so is a relative pose that a query
-// finds it cannot fly at (the lowest such index, whatever the
-// scheduling). A cancelled context stops the batch between chunks of poses
+// its index, before any query runs. So is a pose whose relative pose
+// envPose⁻¹∘pose a query finds it cannot fly at (beyond the float64
+// range), once the queries have run: the lowest such index, whatever the
+// scheduling. A cancelled context stops the batch between chunks of poses
 // with ctx.Err(); the answers already written are then those of their
-// poses, the others untouched.
+// poses, the others untouched. A panic in a worker (a bug) stops the
+// batch and is raised again in the caller's goroutine, where the caller
+// can recover it.
 //
 // # Work sharing
 //
 // The poses are handed out in chunks (an atomic counter; up to 256 poses
 // a chunk, fewer when there are few poses a worker) so that a batch of many
 // cheap poses costs one atomic add per chunk, and poses of very different
-// costs still spread evenly. Each worker reuses its collide.Query across
-// its poses, forgetting between two poses what the query remembers of the
+// costs still spread evenly. Each worker reuses its collide.Query (from a
+// pool shared by the batches) across its poses, forgetting between two poses what the query remembers of the
 // last (collide.Query.Forget), so that each answer is the single call's
 // whatever the worker ran before. Answers are written by pose index; pairs
 // are gathered per worker and merged in pose order.
@@ -294,6 +298,8 @@ type run struct {
 	bad  atomic.Int64
 	mu   sync.Mutex
 	errs map[int]error
+	// halt says that a worker panicked: the others stop.
+	halt atomic.Bool
 }
 
 // newRun returns the run of n poses on the given workers (0: GOMAXPROCS),
@@ -319,7 +325,7 @@ func (b *run) take(ctx context.Context) (lo, hi int, ok bool) {
 		return 0, 0, false
 	}
 	s := b.next.Add(int64(b.chunk)) - int64(b.chunk)
-	if s >= int64(b.n) || s >= b.bad.Load() {
+	if s >= int64(b.n) || s >= b.bad.Load() || b.halt.Load() {
 		return 0, 0, false
 	}
 	return int(s), min(int(s)+b.chunk, b.n), true
@@ -337,18 +343,37 @@ func (b *run) each(ctx context.Context, fn func(lo, hi int) bool) {
 }
 
 // parallel runs fn on b.workers goroutines (the caller's for one), each
-// taking chunks with next until it returns false.
+// taking chunks with next until it returns false. A panic in a worker
+// stops the others at their next chunk and is raised again in the
+// caller's goroutine once they are done, where the caller can recover it
+// (the C library turns it into an error): a panic on a goroutine of its
+// own would end the process.
 func (b *run) parallel(ctx context.Context, fn func(w int, next func() (lo, hi int, ok bool))) {
 	next := func() (int, int, bool) { return b.take(ctx) }
 	if b.workers == 1 {
 		fn(0, next)
 		return
 	}
-	var wg sync.WaitGroup
+	var (
+		wg       sync.WaitGroup
+		once     sync.Once
+		panicked any
+	)
 	for w := range b.workers {
-		wg.Go(func() { fn(w, next) })
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					once.Do(func() { panicked = r })
+					b.halt.Store(true)
+				}
+			}()
+			fn(w, next)
+		})
 	}
 	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 }
 
 // fail records that the query of pose i failed with err; the chunks after

@@ -83,3 +83,42 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDistance and BenchmarkImpact measure the other batches on the
+// far scene (distances: 10^3 poses, RSS trees; impacts: 10^4 motions, each
+// pose moved 1 along x): ns/pose, and allocs/op, which must not grow with
+// the poses.
+func BenchmarkDistance(b *testing.B) {
+	env, fly, poses := benchModels(b, true)
+	env, err := env.WithBV(collide.RSS) // the distance's tree (collide distance's default)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fly = env
+	poses = poses[:1000]
+	out := make([]collide.DistanceResult, len(poses))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := batch.Distance(context.Background(), env, geom.Pose{}, fly, poses, collide.DistanceOptions{}, 1, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(poses)), "ns/pose")
+}
+
+func BenchmarkImpact(b *testing.B) {
+	env, fly, from := benchModels(b, true)
+	from = from[:10_000]
+	to := make([]geom.Pose, len(from))
+	for i, p := range from {
+		to[i] = geom.Pose{R: p.R, T: p.T.Add(geom.Vec3{X: 1})}
+	}
+	out := make([]collide.TOIResult, len(from))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := batch.Impact(context.Background(), env, geom.Pose{}, fly, from, to, collide.TOIOptions{}, 1, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(from)), "ns/pose")
+}

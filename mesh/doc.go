@@ -11,22 +11,26 @@
 //
 // # Codecs
 //
-// The codecs live in subpackages (mesh/obj, mesh/stl, mesh/ply, mesh/off), each
-// with Decode(io.Reader) and errors of type *FormatError that carry the line
-// or byte offset of the problem. A codec registers itself with RegisterFormat
-// when imported; Load picks the codec by file extension, so a program that
-// calls Load imports the codecs it wants, usually all of them:
+// The codecs live in subpackages (mesh/obj, mesh/stl, mesh/ply, mesh/off,
+// mesh/gltf), each with Decode(io.Reader) and errors of type *FormatError
+// that carry the line or byte offset of the problem (or, for glTF, the JSON
+// path of the element). A codec registers itself with RegisterFormat when
+// imported; Load picks the codec by file extension, so a program that calls
+// Load imports the codecs it wants, usually all of them:
 //
 //	import (
 //		"github.com/collide3d/collide/mesh"
+//		_ "github.com/collide3d/collide/mesh/gltf"
 //		_ "github.com/collide3d/collide/mesh/obj"
 //		_ "github.com/collide3d/collide/mesh/off"
 //		_ "github.com/collide3d/collide/mesh/ply"
 //		_ "github.com/collide3d/collide/mesh/stl"
 //	)
 //
-// (The collide package imports all four, so users of the facade need nothing
-// more.)
+// (The collide package imports all five, so users of the facade need nothing
+// more.) Load reads the files that a file refers to (a .gltf's buffers) from
+// the file's directory; LoadReaderWith takes that directory, and the name
+// of the one mesh to read from a glTF file.
 //
 // The text formats (OBJ, ASCII STL, OFF, ASCII PLY) share one syntax for
 // numbers and line ends. Coordinates are decimal numbers: an optional sign,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,17 +12,21 @@ import (
 )
 
 // FormatError reports malformed input: which format, where (a 1-based line
-// for text formats, a byte offset for binary ones) and what is wrong. Load
-// fills in File.
+// for text formats, a byte offset for binary ones, or, for glTF, the JSON
+// path of the element in Msg) and what is wrong. Load fills in File.
 type FormatError struct {
-	Format string // "obj", "stl", "ply", "off"
+	Format string // "obj", "stl", "ply", "off", "gltf", "glb"
 	File   string // file name, when known
 	Line   int    // 1-based line number, or 0
-	Offset int64  // byte offset, meaningful when Line == 0
+	// Offset is the byte offset, meaningful when Line == 0; a negative
+	// Offset means no position in the file: Msg names the element (a glTF
+	// JSON path such as meshes[2].primitives[0].indices).
+	Offset int64
 	Msg    string
 }
 
-// Error formats the error as "FILE: line N: FORMAT: MSG" (or "offset N").
+// Error formats the error as "FILE: line N: FORMAT: MSG" (or "offset N", or
+// neither when Offset is negative).
 func (e *FormatError) Error() string {
 	var b strings.Builder
 	if e.File != "" {
@@ -30,7 +35,7 @@ func (e *FormatError) Error() string {
 	}
 	if e.Line > 0 {
 		fmt.Fprintf(&b, "line %d: ", e.Line)
-	} else {
+	} else if e.Offset >= 0 {
 		fmt.Fprintf(&b, "offset %d: ", e.Offset)
 	}
 	fmt.Fprintf(&b, "%s: %s", e.Format, e.Msg)
@@ -42,6 +47,23 @@ type Format struct {
 	Name       string   // short name, e.g. "stl"
 	Extensions []string // lower-case extensions with the dot, e.g. ".stl"
 	Decode     func(io.Reader) (*TriMesh, error)
+	// DecodeWith, if not nil, decodes with ReadOptions: the codec of a
+	// format whose files refer to other files (a .gltf's buffers) or
+	// hold named meshes (glTF) sets it. Without it the format takes no
+	// options (LoadReaderWith refuses a Mesh name).
+	DecodeWith func(io.Reader, ReadOptions) (*TriMesh, error)
+}
+
+// ReadOptions configures LoadReaderWith. The zero value reads the whole
+// file and no file beside it.
+type ReadOptions struct {
+	// Dir is the directory of the file, for the files it refers to by
+	// relative names (a .gltf's .bin buffers); nil lets none be read.
+	Dir fs.FS
+	// Mesh names the one mesh to read from a file that holds named
+	// meshes (glTF); "" reads the whole file. Formats without named
+	// meshes refuse a name.
+	Mesh string
 }
 
 var (
@@ -91,13 +113,31 @@ func Load(path string) (*TriMesh, error) {
 
 // LoadReader decodes r as the mesh file named path (the name picks the codec
 // and labels errors), then validates it. It lets callers wrap the file, for
-// example to report progress.
+// example to report progress. Files that the file refers to by relative
+// names (a .gltf's buffers) are read from the directory of path.
 func LoadReader(path string, r io.Reader) (*TriMesh, error) {
+	return LoadReaderWith(path, r, ReadOptions{Dir: os.DirFS(filepath.Dir(path))})
+}
+
+// LoadReaderWith is LoadReader with options: the directory the file's
+// relative references are read from (o.Dir, nil for none), and the one
+// named mesh to read (o.Mesh), which only formats with named meshes
+// (glTF) accept.
+func LoadReaderWith(path string, r io.Reader, o ReadOptions) (*TriMesh, error) {
 	format, ok := FormatFor(path)
 	if !ok {
 		return nil, fmt.Errorf("%s: %w (extension %q; known: %s)", path, ErrUnknownFormat, filepath.Ext(path), knownExtensions())
 	}
-	m, err := format.Decode(r)
+	var m *TriMesh
+	var err error
+	switch {
+	case format.DecodeWith != nil:
+		m, err = format.DecodeWith(r, o)
+	case o.Mesh != "":
+		return nil, fmt.Errorf("%s: cannot read the mesh named %q: %s files have no named meshes (glTF files do)", path, o.Mesh, format.Name)
+	default:
+		m, err = format.Decode(r)
+	}
 	if err != nil {
 		var fe *FormatError
 		if errors.As(err, &fe) {

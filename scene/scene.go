@@ -51,7 +51,7 @@ type Scene struct {
 type Model struct {
 	Name string
 	// Mesh is the model's mesh; if nil, Source names it: a mesh file
-	// (.obj, .stl, .ply, .off; a path relative to the scene file's
+	// (.obj, .stl, .ply, .off, .gltf, .glb; a path relative to the scene file's
 	// directory is resolved by Read) or a generated model
 	// gen:KIND[:key=value,...] (package mesh/gen, as on the command
 	// line).

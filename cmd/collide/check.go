@@ -48,7 +48,8 @@ with %s trees unless --bv says otherwise (the fastest kind measured: see
 --bv below), then tests FLY, placed at each pose, against ENV at the
 identity pose, and prints one result per pose.
 
-ENV and FLY are mesh files (.obj, .stl, .ply, .off), generated models
+ENV and FLY are mesh files (.obj, .stl, .ply, .off, .gltf, .glb; one mesh
+of a glTF file as FILE#NAME), generated models
 gen:KIND[:key=value,...] (run 'collide gen' for the kinds), e.g.
   collide check gen:torus gen:icosphere:radius=0.4
 or models saved by 'collide build' (recognised by their first bytes,

@@ -52,7 +52,8 @@ its distance to ENV at the identity pose: the smallest distance between a
 triangle of ENV and one of FLY, with the two witness triangles and their
 closest points. It prints one result per pose.
 
-ENV and FLY are models as in check: mesh files (.obj, .stl, .ply, .off),
+ENV and FLY are models as in check: mesh files (.obj, .stl, .ply, .off,
+.gltf, .glb; FILE#NAME for one mesh of a glTF file),
 generated models gen:KIND[:key=value,...] (run 'collide gen' for the kinds)
 or models saved by 'collide build'. Poses are given as in check (--pose,
 --poses; the identity without either) and numbered from 0 in the order

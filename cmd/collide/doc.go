@@ -18,9 +18,12 @@
 //	collide view [flags] [FILE | ENV FLY]     show a flight or a scene of many objects in a browser
 //	collide help [COMMAND]                    show the flags of a command
 //
-// A MODEL is a mesh file (.obj, .stl, .ply, .off), a generated model
-// gen:KIND[:key=value,...], e.g. gen:icosphere:tris=2000,radius=0.5, or a
-// model saved by collide build (suggested extension .collide).
+// A MODEL is a mesh file (.obj, .stl, .ply, .off, .gltf, .glb), a generated
+// model gen:KIND[:key=value,...], e.g. gen:icosphere:tris=2000,radius=0.5, or a
+// model saved by collide build (suggested extension .collide). A glTF file
+// gives the meshes of its default scene placed by their nodes' transforms;
+// FILE#NAME, e.g. car.glb#Wheel, reads its one mesh NAME in its own
+// coordinates (split at the last '#' when FILE#NAME is not itself a file).
 //
 // Exit status: 0 when the work ran (whatever it found), 1 on an error,
 // 2 on bad usage, 130 when interrupted (Ctrl-C) in world, nc or --bv auto,

@@ -68,7 +68,8 @@ cutting into the part (a gouge), the shank or holder touching the part, a
 fixture or the stock, a rapid (G0) touching anything, and the cutter
 meeting a fixture.
 
-PART is a mesh file (.obj, .stl, .ply, .off), a generated model
+PART is a mesh file (.obj, .stl, .ply, .off, .gltf, .glb; FILE#NAME for
+one mesh of a glTF file), a generated model
 gen:KIND[:key=value,...] or a saved model; --fixture adds a model nothing
 may touch (repeat it for several). PROGRAM is a G-code file (RS-274, the
 LinuxCNC dialect: G0-G3 with arcs in three planes and helices, G90/G91,
@@ -170,7 +171,8 @@ func isModelArg(arg string) bool {
 	if strings.HasPrefix(arg, srcpkg.GenPrefix) || strings.EqualFold(filepath.Ext(arg), savedExt) {
 		return true
 	}
-	_, ok := mesh.FormatFor(arg)
+	path, _ := srcpkg.SplitMesh(arg)
+	_, ok := mesh.FormatFor(path)
 	return ok
 }
 

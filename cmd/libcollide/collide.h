@@ -62,7 +62,8 @@ int32_t collide_free(collide_handle h, char *err, size_t errcap);
 /* ---- Buffers: variable-length results (int64 elements) ---- */
 
 /* collide_buffer_len returns the number of int64 elements of buffer h, or
-   -1 if h is not a buffer. */
+   -1 if h is not a buffer. Handle 0, which a call returns for no results,
+   is the empty buffer: length 0, and collide_buffer_copy of 0 elements. */
 int64_t collide_buffer_len(collide_handle h);
 
 /* collide_buffer_copy copies the n elements of buffer h into dst (n must be
@@ -112,7 +113,10 @@ int32_t collide_model_mesh(collide_handle model, double *verts, int64_t *faces, 
    env triangle, fly triangle), ordered by pose, then by env triangle, then
    by fly triangle: every pair in contact at each pose when all_pairs is not
    0, else the first pair the query found at each pose that collides (the
-   pair `collide check` prints without --all). It is 0 when there are none. */
+   pair collide.Collide finds, each pose on its own: `collide check`
+   without --all prints the same for one pose, while over many poses it
+   tries each pose's predecessor's pair first and may print another pair
+   in contact). It is 0 when there are none. */
 int32_t collide_check(collide_handle env, const double *env_pose, collide_handle fly,
 	const double *poses, int64_t n, int32_t all_pairs, double eps, int32_t workers,
 	uint8_t *hits, collide_handle *pairs, char *err, size_t errcap);

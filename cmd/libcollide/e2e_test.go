@@ -139,6 +139,7 @@ int main(void) {
 	rc = collide_free(pairs, err, sizeof err);
 	printf("free again %d %s\n", rc, err);
 	printf("len after free %lld\n", (long long)collide_buffer_len(pairs));
+	printf("len of 0 %lld\n", (long long)collide_buffer_len(0));
 	rc = collide_free(box, err, 8); /* a short buffer: the message cut */
 	printf("free box %d\n", rc);
 	rc = collide_free(box, err, 8);
@@ -217,6 +218,7 @@ func TestC(t *testing.T) {
 		"free 0",
 		"free again 1 handle ",
 		"len after free -1",
+		"len of 0 0",
 		"free box 0",
 		"short message 1 handle ", // cut to 7 bytes and the NUL
 	} {

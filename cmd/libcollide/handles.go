@@ -32,17 +32,23 @@ func putHandle(v any) uint64 {
 	return handles.next
 }
 
-// freeHandle releases h; 0 is a no-op.
+// freeHandle releases h; 0 is a no-op. An object with a release method
+// (a kind of object that holds more than memory) has it called, outside
+// the table's lock, once its handle is gone.
 func freeHandle(h uint64) error {
 	if h == 0 {
 		return nil
 	}
 	handles.Lock()
-	defer handles.Unlock()
-	if _, ok := handles.m[h]; !ok {
+	v, ok := handles.m[h]
+	delete(handles.m, h)
+	handles.Unlock()
+	if !ok {
 		return argf("handle %d is not a live object (already released, or never issued)", h)
 	}
-	delete(handles.m, h)
+	if r, ok := v.(interface{ release() }); ok {
+		r.release()
+	}
 	return nil
 }
 

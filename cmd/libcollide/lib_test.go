@@ -268,6 +268,9 @@ func TestLoadErrors(t *testing.T) {
 		{"saved of another volume", saved, "kdop18", codeEINVAL, []string{"--bv", "kdop18"}},
 		{"unknown volume", saved, "kdop7", codeEINVAL, nil},
 		{"not a saved model", write("cut.collide", "COLLIDE\x00\x01"), "", codeEFORMAT, nil},
+		{"no such glTF mesh", write("tri.gltf", triangleGLTF) + "#wheel", "", codeEFORMAT, nil},
+		{"a mesh of an OBJ file", write("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n") + "#tri", "", codeEINVAL, nil},
+		{"a mesh of a saved model", saved + "#tri", "", codeEINVAL, nil},
 	} {
 		_, err := modelLoad(tc.arg, tc.bv, "")
 		if err == nil {
@@ -367,6 +370,12 @@ func TestHandleMisuse(t *testing.T) {
 		if tc.err == nil || tc.err.Error() != tc.want || code(tc.err) != codeEINVAL {
 			t.Errorf("%v (status %d), want %q (EINVAL)", tc.err, code(tc.err), tc.want)
 		}
+	}
+	if err := bufferCopy(0, nil, 0); err != nil {
+		t.Errorf("copying the empty buffer 0: %v", err)
+	}
+	if err := bufferCopy(0, make([]int64, 1), 1); err == nil || err.Error() != "n = 1, but the buffer holds 0 elements" {
+		t.Errorf("copying 1 element of the empty buffer 0: %v", err)
 	}
 	dst := make([]int64, 3)
 	if err := bufferCopy(buf, dst, 3); err != nil || !reflect.DeepEqual(dst, []int64{1, 2, 3}) {
@@ -619,5 +628,63 @@ func TestZeroRotation(t *testing.T) {
 	m[15] = 1
 	if _, err := posesOf(m, "poses"); err == nil || err.Error() != "poses[0]: pose rotation is not orthonormal with determinant 1" {
 		t.Errorf("the zero rotation: %v", err)
+	}
+}
+
+// triangleGLTF is a glTF file with an embedded buffer: the triangle
+// (0,0,0), (1,0,0), (0,1,0) as mesh "tri" at the origin and as mesh
+// "moved" at a node translated by 5 along x.
+const triangleGLTF = `{"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0, 1]}],
+"nodes": [{"mesh": 0}, {"mesh": 1, "translation": [5, 0, 0]}],
+"meshes": [{"name": "tri", "primitives": [{"attributes": {"POSITION": 0}}]}, {"name": "moved", "primitives": [{"attributes": {"POSITION": 0}}]}],
+"buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}],
+"bufferViews": [{"buffer": 0, "byteLength": 36}],
+"accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}]}`
+
+// TestLoadGLTF loads a glTF file whole and by mesh name, with the mesh
+// argument and as FILE#NAME, and checks the errors of mesh names.
+func TestLoadGLTF(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tri.gltf")
+	if err := os.WriteFile(path, []byte(triangleGLTF), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := modelLoad(path, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.Mesh().Tris); n != 2 {
+		t.Errorf("the whole scene: %d triangles, want 2", n)
+	}
+	for _, tc := range []struct{ arg, mesh string }{{path, "moved"}, {path + "#moved", ""}} {
+		m, err := modelLoad(tc.arg, "obb", tc.mesh)
+		if err != nil {
+			t.Fatalf("%s mesh %q: %v", tc.arg, tc.mesh, err)
+		}
+		if me := m.Mesh(); len(me.Tris) != 1 || m.BV() != collide.OBB {
+			t.Errorf("%s mesh %q: %d triangles, %v; want 1, obb", tc.arg, tc.mesh, len(me.Tris), m.BV())
+		}
+	}
+	obj := filepath.Join(dir, "tri.obj")
+	os.WriteFile(obj, []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644)
+	saved := filepath.Join(dir, "box.collide")
+	if err := modelSave(newBox(t, ""), saved); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, arg, mesh string
+		status          int32
+	}{
+		{"no such mesh", path, "wheel", codeEFORMAT},
+		{"a mesh of an OBJ file", obj, "tri", codeEINVAL},
+		{"a mesh of an OBJ file, FILE#NAME", obj + "#tri", "", codeEINVAL},
+		{"a mesh of a saved model", saved, "tri", codeEINVAL},
+		{"a mesh of a generated model", "gen:box", "tri", codeEINVAL},
+		{"two names", path + "#tri", "moved", codeEINVAL},
+	} {
+		_, err := modelLoad(tc.arg, "", tc.mesh)
+		if err == nil || code(err) != tc.status {
+			t.Errorf("%s: %v (status %d), want status %d", tc.name, err, code(err), tc.status)
+		}
 	}
 }

@@ -93,6 +93,9 @@ func collide_buffer_len(h C.collide_handle) (n C.int64_t) {
 			n = -1
 		}
 	}()
+	if h == 0 {
+		return 0 // no buffer: the empty one
+	}
 	b, err := lookupID[[]int64](uint64(h), "buffer")
 	if err != nil {
 		return -1
@@ -111,10 +114,14 @@ func collide_buffer_copy(h C.collide_handle, dst *C.int64_t, n C.int64_t, errbuf
 }
 
 // bufferCopy copies the n elements of buffer h into dst (nil for NULL).
+// Handle 0, which the calls return for no results, is the empty buffer.
 func bufferCopy(h uint64, dst []int64, n int) error {
-	b, err := lookupID[[]int64](h, "buffer")
-	if err != nil {
-		return err
+	var b []int64
+	if h != 0 {
+		var err error
+		if b, err = lookupID[[]int64](h, "buffer"); err != nil {
+			return err
+		}
 	}
 	if n != len(b) {
 		return argf("n = %d, but the buffer holds %d elements", n, len(b))

@@ -11,6 +11,8 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
@@ -131,7 +133,7 @@ func modelLoad(path, bv, meshName string) (*collide.Model, error) {
 	}
 	s, err := source.Load(path, source.Options{Mesh: meshName})
 	if err != nil {
-		return nil, loadError(err)
+		return nil, loadError(err, path, meshName)
 	}
 	if err := s.HasTriangles(); err != nil {
 		return nil, &contentError{err}
@@ -151,17 +153,26 @@ func modelLoad(path, bv, meshName string) (*collide.Model, error) {
 	return m, nil
 }
 
-// loadError classifies an error of source.Load: those that are neither
-// about the argument (a usage error, an unknown extension), nor about
-// reading the file (a missing file, an I/O error), are about its contents
-// (a mesh that fails validation after decoding).
-func loadError(err error) error {
+// loadError classifies an error of source.Load of path with the mesh
+// name meshName: those that are neither about the argument (a usage
+// error, an unknown extension), nor about reading the file (a missing
+// file, an I/O error), are about its contents (a mesh that fails
+// validation after decoding), but for a mesh named in a file that is not
+// glTF (a mesh file of another format, or a saved model: files without
+// named meshes), which is a bad argument.
+func loadError(err error, path, meshName string) error {
 	var pe *fs.PathError
 	switch c := code(err); {
 	case c != codeEIO:
 		return err
 	case errors.As(err, &pe), errors.Is(err, io.ErrUnexpectedEOF):
 		return err
+	}
+	file, name := source.SplitMesh(path)
+	if meshName != "" || name != "" {
+		if ext := strings.ToLower(filepath.Ext(file)); ext != ".gltf" && ext != ".glb" {
+			return &argError{err.Error()}
+		}
 	}
 	return &contentError{err}
 }

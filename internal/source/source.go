@@ -4,6 +4,11 @@
 // gen:KIND[:key=value,key=value...]. A file whose name starts with "gen:" can
 // be given as ./gen:...
 //
+// A glTF file holds named meshes: FILE#NAME (scene.glb#Wheel) reads the one
+// mesh NAME of FILE, in its own coordinates, as Options.Mesh does. The
+// argument is split at its last '#' only when it is not an existing file as
+// written, so a file whose name holds a '#' still reads whole.
+//
 // Errors name the argument (and, for a malformed file, the line or byte
 // offset). A problem with a gen: argument itself (unknown kind or
 // parameter, bad value) is a *UsageError.
@@ -14,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,8 +63,10 @@ func usagef(format string, args ...any) error {
 
 // Options configures Load. The zero value reads files as they are.
 type Options struct {
-	// Mesh names the one mesh of a glTF file to read; "" reads every
-	// mesh of its default scene. Other formats ignore it.
+	// Mesh names the one mesh of a glTF file to read, in its own
+	// coordinates; "" reads every mesh of its default scene (or the
+	// mesh that an argument FILE#NAME names). Other formats refuse a
+	// name.
 	Mesh string
 	// Wrap, if not nil, wraps the reader of a mesh file of size bytes (-1
 	// if unknown), for example to report progress; done is called when
@@ -67,7 +75,8 @@ type Options struct {
 }
 
 // Load reads the model named by arg: a mesh file, a saved model, or a
-// generated model gen:KIND[:key=value,...].
+// generated model gen:KIND[:key=value,...]; a glTF file's one mesh as
+// FILE#NAME.
 func Load(arg string, o Options) (*Source, error) {
 	if spec, ok := strings.CutPrefix(arg, GenPrefix); ok {
 		kind, kv, _ := strings.Cut(spec, ":")
@@ -79,9 +88,41 @@ func Load(arg string, o Options) (*Source, error) {
 		if err != nil {
 			return nil, err
 		}
+		if o.Mesh != "" {
+			return nil, usagef("%s: a generated model has no named meshes (mesh %q)", arg, o.Mesh)
+		}
 		return &Source{Arg: arg, Format: "gen", Mesh: m}, nil
 	}
-	return loadFile(arg, o)
+	path, name := SplitMesh(arg)
+	if name != "" || path != arg {
+		if name == "" {
+			return nil, usagef("%s: no mesh name after '#' (FILE#NAME reads the mesh NAME of a glTF file)", arg)
+		}
+		if o.Mesh != "" && o.Mesh != name {
+			return nil, usagef("%s: names mesh %q, and the options name mesh %q", arg, name, o.Mesh)
+		}
+		o.Mesh = name
+	}
+	s, err := loadFile(path, o)
+	if err != nil {
+		return nil, err
+	}
+	s.Arg = arg
+	return s, nil
+}
+
+// SplitMesh splits a model argument FILE#NAME into the file and the mesh
+// name: at its last '#', when arg is not an existing file as written and
+// holds a '#'. Otherwise it returns arg and "".
+func SplitMesh(arg string) (path, name string) {
+	i := strings.LastIndexByte(arg, '#')
+	if i < 0 {
+		return arg, ""
+	}
+	if _, err := os.Stat(arg); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return arg, ""
+	}
+	return arg[:i], arg[i+1:]
 }
 
 // Generate makes the mesh of generator kind with the parameters given as
@@ -170,6 +211,9 @@ func loadFile(path string, o Options) (*Source, error) {
 	}
 	head = head[:n]
 	if collide.IsSavedModel(head) || strings.EqualFold(filepath.Ext(path), SavedExt) {
+		if o.Mesh != "" {
+			return nil, fmt.Errorf("%s: a saved model has no named meshes (mesh %q; FILE#NAME reads a mesh of a glTF file)", path, o.Mesh)
+		}
 		return loadSaved(path)
 	}
 	format, ok := mesh.FormatFor(path)
@@ -189,7 +233,7 @@ func loadFile(path string, o Options) (*Source, error) {
 			defer done()
 		}
 	}
-	m, err := mesh.LoadReader(path, r)
+	m, err := mesh.LoadReaderWith(path, r, mesh.ReadOptions{Dir: os.DirFS(filepath.Dir(path)), Mesh: o.Mesh})
 	if err != nil {
 		return nil, err
 	}
