@@ -331,8 +331,9 @@ def load(path, bv=None, mesh=None):
     generated model "gen:KIND[:key=value,...]" (`collide gen` lists the
     kinds). bv is the bounding volume (None: the default, kdop18; a saved
     model keeps its own, and a bv that differs raises ValueError). mesh
-    names the one mesh of a glTF file to read (None: every mesh of the
-    default scene).
+    names the one mesh of a glTF file to read, in its own coordinates (as
+    path "FILE.gltf#NAME" does on the command line); None reads every mesh
+    of the default scene, each instance placed by its node's transform.
 
     A missing file raises FileNotFoundError, a malformed one ValueError
     naming the line or byte offset, with the message `collide info` prints.

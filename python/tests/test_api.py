@@ -331,6 +331,8 @@ def test_load_gltf(tmp_path):
     want = [[10, 0, 0], [11, 0, 0], [10, 1, 0], [10, 5, 0], [11, 5, 0], [10, 6, 0]]
     tri = m.vertices[m.faces].reshape(-1, 3)
     assert sorted(map(list, tri.tolist())) == sorted(want)
-    assert collide.load(path, mesh="b").num_triangles == 1
+    b = collide.load(path, mesh="b")
+    assert b.num_triangles == 1
+    np.testing.assert_array_equal(collide.load(str(path) + "#b").vertices, b.vertices)
     with pytest.raises(ValueError, match="nope"):
         collide.load(path, mesh="nope")
