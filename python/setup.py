@@ -51,7 +51,7 @@ def go_command():
         sys.exit(
             "collide: the go command was not found on PATH: the package builds "
             "the Go library with `go build -buildmode=c-shared` and needs Go "
-            "(the version go.mod names, from https://go.dev/dl/) and a C "
+            "(the version go.mod names) and a C "
             "compiler (apt-get install gcc); or set GO to the go command"
         )
     return go

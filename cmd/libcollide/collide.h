@@ -159,7 +159,8 @@ int32_t collide_world_new(int32_t all_pairs, double eps, const char *broad, int3
 int32_t collide_world_add(collide_handle world, collide_handle model, const double *pose,
 	int32_t is_static, int32_t group, int64_t *id, char *err, size_t errcap);
 
-/* collide_world_move moves the n objects ids to poses (16 n doubles). */
+/* collide_world_move moves the n objects ids to poses (16 n doubles). Every
+   id and pose is checked first: a call that fails moves nothing. */
 int32_t collide_world_move(collide_handle world, const int64_t *ids, const double *poses, int64_t n,
 	char *err, size_t errcap);
 
