@@ -169,23 +169,12 @@ func Distance(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *c
 		return err
 	}
 	b := newRun(len(flyPoses), workers, "pose")
-	b.parallel(ctx, func(_ int, next func() (int, int, bool)) {
-		q := getQuery()
-		defer putQuery(q)
-		for {
-			lo, hi, ok := next()
-			if !ok {
-				return
-			}
-			for i := lo; i < hi; i++ {
-				r, err := q.DistanceBetween(ctx, env, envPose, fly, flyPoses[i], o)
-				if err != nil {
-					b.fail(i, err)
-					break
-				}
-				out[i] = r
-			}
+	b.forEach(ctx, func(q *collide.Query, i int) error {
+		r, err := q.DistanceBetween(ctx, env, envPose, fly, flyPoses[i], o)
+		if err == nil {
+			out[i] = r
 		}
+		return err
 	})
 	return b.err(ctx)
 }
@@ -203,23 +192,12 @@ func Impact(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *col
 		return err
 	}
 	b := newRun(len(from), workers, "motion")
-	b.parallel(ctx, func(_ int, next func() (int, int, bool)) {
-		q := getQuery()
-		defer putQuery(q)
-		for {
-			lo, hi, ok := next()
-			if !ok {
-				return
-			}
-			for i := lo; i < hi; i++ {
-				r, err := q.Impact(ctx, env, envPose, fly, from[i], to[i], o)
-				if err != nil {
-					b.fail(i, err)
-					break
-				}
-				out[i] = r
-			}
+	b.forEach(ctx, func(q *collide.Query, i int) error {
+		r, err := q.Impact(ctx, env, envPose, fly, from[i], to[i], o)
+		if err == nil {
+			out[i] = r
 		}
+		return err
 	})
 	return b.err(ctx)
 }
@@ -374,6 +352,28 @@ func (b *run) parallel(ctx context.Context, fn func(w int, next func() (lo, hi i
 	if panicked != nil {
 		panic(panicked)
 	}
+}
+
+// forEach runs fn for every index on the workers, each with its own query
+// (from the pool) for its chunks; an error stops the batch at its index
+// (fail).
+func (b *run) forEach(ctx context.Context, fn func(q *collide.Query, i int) error) {
+	b.parallel(ctx, func(_ int, next func() (int, int, bool)) {
+		q := getQuery()
+		defer putQuery(q)
+		for {
+			lo, hi, ok := next()
+			if !ok {
+				return
+			}
+			for i := lo; i < hi; i++ {
+				if err := fn(q, i); err != nil {
+					b.fail(i, err)
+					break
+				}
+			}
+		}
+	})
 }
 
 // fail records that the query of pose i failed with err; the chunks after

@@ -206,7 +206,38 @@ def _path(p):
 # ---- models --------------------------------------------------------------
 
 
-class Model:
+class _Owned:
+    """An object of the library's, named by a handle: released by close, at
+    the end of a with block, or when collected."""
+
+    __slots__ = ("_h", "__weakref__")
+
+    _kind = "object"
+
+    def _handle(self):
+        if not self._h:
+            raise ValueError("collide.%s: the %s is closed" % (type(self).__name__, self._kind))
+        return self._h
+
+    def close(self):
+        """Releases the library's object (a closed one cannot be used)."""
+        h, self._h = self._h, 0
+        _lib.free(h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # pragma: no cover: interpreter shutdown
+            pass
+
+
+class Model(_Owned):
     """A triangle mesh with its bounding-volume hierarchy, ready to query.
 
     Model(vertices, faces, bv="kdop18"): vertices a (V, 3) array of float64
@@ -221,7 +252,8 @@ class Model:
     See also load, for mesh files, saved models and generated models.
     """
 
-    __slots__ = ("_h", "_nv", "_nf", "_bv", "_v", "_f", "__weakref__")
+    __slots__ = ("_nv", "_nf", "_bv", "_v", "_f")
+    _kind = "model"
 
     def __init__(self, vertices, faces=None, bv=DEFAULT_BV):
         self._h = 0
@@ -252,11 +284,6 @@ class Model:
         bv = ctypes.create_string_buffer(64)
         call(lib.collide_model_info, h, ctypes.byref(nv), ctypes.byref(nf), bv, 64)
         self._nv, self._nf, self._bv = nv.value, nf.value, bv.value.decode()
-
-    def _handle(self):
-        if not self._h:
-            raise ValueError("collide.Model: the model is closed")
-        return self._h
 
     @property
     def num_vertices(self):
@@ -302,20 +329,7 @@ class Model:
     def close(self):
         """Releases the library's model (a closed model cannot be queried;
         worlds it was added to keep their own reference)."""
-        h, self._h = self._h, 0
-        _lib.free(h)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # pragma: no cover: interpreter shutdown
-            pass
+        super().close()
 
     def __repr__(self):
         if not self._h:
@@ -505,7 +519,7 @@ def time_of_impact(env, fly, pose0, pose1, env_pose=None, workers=0):
 Step = collections.namedtuple("Step", "contacts began ended")
 
 
-class World:
+class World(_Owned):
     """Many objects tested against each other by steps (package world).
 
     World(all_pairs=False, eps=0.0, broad=None, workers=0): all_pairs asks
@@ -520,18 +534,14 @@ class World:
     (it may be shared between threads); step releases the GIL.
     """
 
-    __slots__ = ("_h", "__weakref__")
+    __slots__ = ()
+    _kind = "world"
 
     def __init__(self, all_pairs=False, eps=0.0, broad=None, workers=0):
         self._h = 0
         h = _lib.H()
         call(lib.collide_world_new, 1 if all_pairs else 0, float(eps), _str(broad, "broad"), _workers(workers), ctypes.byref(h))
         self._h = h.value
-
-    def _handle(self):
-        if not self._h:
-            raise ValueError("collide.World: the world is closed")
-        return self._h
 
     def add(self, model, pose=None, static=False, group=0):
         """Adds an instance of model at pose (4x4; None: the identity) and
@@ -572,23 +582,6 @@ class World:
             _lib.take_buffer(b.value).reshape(-1, 2),
             _lib.take_buffer(e.value).reshape(-1, 2),
         )
-
-    def close(self):
-        """Releases the library's world."""
-        h, self._h = self._h, 0
-        _lib.free(h)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # pragma: no cover: interpreter shutdown
-            pass
 
     def __repr__(self):
         return "<collide.World%s>" % ("" if self._h else " closed")
