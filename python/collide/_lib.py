@@ -9,6 +9,7 @@ batch call lets the interpreter's other threads run while Go works.
 import ctypes
 import errno
 import os
+import threading
 
 import numpy as np
 
@@ -79,9 +80,17 @@ def error(rc, msg):
     return RuntimeError("collide: unknown status %d: %s" % (rc, msg))
 
 
+_tls = threading.local()
+
+
 def call(fn, *args):
-    """Calls fn(*args, err, errcap) and raises the exception of its status."""
-    err = ctypes.create_string_buffer(ERRCAP)
+    """Calls fn(*args, err, errcap) and raises the exception of its status.
+
+    err is a buffer of the calling thread's, made once (a call runs on one
+    thread, which it blocks until the library has returned)."""
+    err = getattr(_tls, "err", None)
+    if err is None:
+        err = _tls.err = ctypes.create_string_buffer(ERRCAP)
     rc = fn(*args, err, ERRCAP)
     if rc != OK:
         raise error(rc, err.value.decode("utf-8", "replace"))
