@@ -43,8 +43,8 @@
 //     differs is check's error. Saving writes a temporary file beside the
 //     target and moves it into place (internal/outfile, build -o's).
 //   - The batch calls are package batch's: each pose's answer is the
-//     single call's (collide.Collide, DistanceBetween, Impact), on workers
-//     goroutines.
+//     single call's (collide.Collide, with Contacts for collide_contacts,
+//     DistanceBetween, Impact), on workers goroutines.
 //
 // A Go file of the package that exports functions includes cgotypes.h
 // (collide.h and the const types cgo needs) in its preamble, so that the
