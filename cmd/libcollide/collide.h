@@ -48,7 +48,7 @@ enum {
 	COLLIDE_ENOENT = 2,    /* a file does not exist */
 	COLLIDE_EIO = 3,       /* a file could not be read or written (permissions, disk) */
 	COLLIDE_EFORMAT = 4,   /* a file's contents are malformed (the message names line or offset) */
-	COLLIDE_ECANCELED = 5, /* the call was cancelled */
+	COLLIDE_ECANCELED = 5, /* the call was cancelled (reserved: no call of this version can be) */
 	COLLIDE_EINTERNAL = 6  /* a fault inside the library (a bug: please report it) */
 };
 

@@ -43,7 +43,9 @@ ctypes releases the GIL for the whole of every call into the library, so a
 batch call (check, contacts, distance, time_of_impact) or a World.step runs on Go's
 workers (workers=0: every core) while the interpreter's other threads go
 on. Every function may be called from any thread; a World serialises the
-calls made on it.
+calls made on it. A batch goes into the library in chunks of poses of
+about CHUNK_SECONDS each, so that Ctrl-C (KeyboardInterrupt) stops it
+between two; the answers are the same.
 
 Handles
 -------
@@ -55,6 +57,8 @@ import collections
 import ctypes
 import math
 import os
+import re
+import time
 
 import numpy as np
 
@@ -371,6 +375,38 @@ def _model(m, name):
 
 # ---- batch queries --------------------------------------------------------
 
+#: The time a batch call spends in the library at a stretch: a batch runs in
+#: chunks of poses of about this long, and the interpreter sees Ctrl-C
+#: (KeyboardInterrupt) between two (it cannot while the library runs).
+CHUNK_SECONDS = 0.1
+
+_POSE_INDEX = re.compile(r"^(poses|from|to)\[(\d+)\]")
+
+
+def _in_chunks(n, run):
+    """Calls run(lo, hi) over [0, n) in consecutive chunks, each of about
+    CHUNK_SECONDS, so that Ctrl-C interrupts a long batch between chunks.
+    Chunks start at 16 poses and grow (at most 8-fold from one chunk to the
+    next) towards that time; a pose's answer does not depend on its chunk
+    (each is the single call's). n = 0 makes one call, which checks the
+    other arguments. A pose's error names its index in the whole batch."""
+    lo, size = 0, 16
+    while True:
+        hi = min(n, lo + size)
+        t0 = time.perf_counter()
+        try:
+            run(lo, hi)
+        except ValueError as e:
+            if lo == 0:
+                raise
+            msg = _POSE_INDEX.sub(lambda m: "%s[%d]" % (m.group(1), int(m.group(2)) + lo), str(e), count=1)
+            raise ValueError(msg) from None
+        lo = hi
+        if lo >= n:
+            return
+        dt = time.perf_counter() - t0
+        size = max(1, int(size * min(8.0, CHUNK_SECONDS / dt))) if dt > 0 else 8 * size
+
 
 def check(env, fly, poses, all_pairs=False, eps=0.0, env_pose=None, workers=0, pairs=None):
     """Tests fly at each pose against env: one call for N poses.
@@ -392,26 +428,27 @@ def check(env, fly, poses, all_pairs=False, eps=0.0, env_pose=None, workers=0, p
     n = len(ps)
     ep, keep = _pose_ptr(env_pose, "env_pose")
     want = bool(all_pairs) if pairs is None else bool(pairs)
+    e, f, w = _model(env, "env"), _model(fly, "fly"), _workers(workers)
     hits = np.empty(n, np.uint8)  # every element written by the library
-    buf = _lib.H()
-    call(
-        lib.collide_check,
-        _model(env, "env"),
-        ep,
-        _model(fly, "fly"),
-        ps.ctypes.data,
-        n,
-        1 if all_pairs else 0,
-        float(eps),
-        _workers(workers),
-        hits.ctypes.data,
-        ctypes.byref(buf) if want else None,
-    )
+    found = []
+
+    def run(lo, hi):
+        buf = _lib.H()
+        call(
+            lib.collide_check, e, ep, f, ps[lo:hi].ctypes.data, hi - lo, 1 if all_pairs else 0,
+            float(eps), w, hits[lo:hi].ctypes.data, ctypes.byref(buf) if want else None,
+        )
+        if want:
+            got = _lib.take_buffer(buf.value).reshape(-1, 3)
+            got[:, 0] += lo
+            found.append(got)
+
+    _in_chunks(n, run)
     del keep
     hits = hits.view(np.bool_)
     if not want:
         return hits
-    return hits, _lib.take_buffer(buf.value).reshape(-1, 3)
+    return hits, np.concatenate(found) if len(found) != 1 else found[0]
 
 
 #: The kinds of Contacts.kind: APART (only with eps > 0: within eps, not
@@ -508,19 +545,13 @@ def distance(env, fly, poses, max_distance=math.inf, env_pose=None, workers=0, d
     bound = np.empty(n, np.float64)
     wit = np.empty((n, 2, 3), np.float64)
     tris = np.empty((n, 2), np.int64)
-    call(
-        lib.collide_distance,
-        _model(env, "env"),
-        ep,
-        _model(fly, "fly"),
-        ps.ctypes.data,
+    e, f, w = _model(env, "env"), _model(fly, "fly"), _workers(workers)
+    _in_chunks(
         n,
-        mx,
-        _workers(workers),
-        dist.ctypes.data,
-        bound.ctypes.data,
-        wit.ctypes.data,
-        tris.ctypes.data,
+        lambda lo, hi: call(
+            lib.collide_distance, e, ep, f, ps[lo:hi].ctypes.data, hi - lo, mx, w,
+            dist[lo:hi].ctypes.data, bound[lo:hi].ctypes.data, wit[lo:hi].ctypes.data, tris[lo:hi].ctypes.data,
+        ),
     )
     del keep
     if details:
@@ -560,19 +591,13 @@ def time_of_impact(env, fly, pose0, pose1, env_pose=None, workers=0):
     maybe = np.zeros(n, np.uint8)
     toi = np.empty((n, 2), np.float64)
     tris = np.empty((n, 2), np.int64)
-    call(
-        lib.collide_time_of_impact,
-        _model(env, "env"),
-        ep,
-        _model(fly, "fly"),
-        a.ctypes.data,
-        b.ctypes.data,
+    e, f, w = _model(env, "env"), _model(fly, "fly"), _workers(workers)
+    _in_chunks(
         n,
-        _workers(workers),
-        hit.ctypes.data,
-        toi.ctypes.data,
-        tris.ctypes.data,
-        maybe.ctypes.data,
+        lambda lo, hi: call(
+            lib.collide_time_of_impact, e, ep, f, a[lo:hi].ctypes.data, b[lo:hi].ctypes.data, hi - lo, w,
+            hit[lo:hi].ctypes.data, toi[lo:hi].ctypes.data, tris[lo:hi].ctypes.data, maybe[lo:hi].ctypes.data,
+        ),
     )
     del keep
     hit, maybe = hit.view(np.bool_), maybe.view(np.bool_)

@@ -8,6 +8,7 @@ import numpy.typing as npt
 __version__: str
 BVs: Tuple[str, ...]
 DEFAULT_BV: str
+CHUNK_SECONDS: float
 BROAD_PHASES: Tuple[str, ...]
 
 _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
