@@ -40,9 +40,9 @@ Conventions
 Threads
 -------
 ctypes releases the GIL for the whole of every call into the library, so a
-batch call (check, contacts, distance, time_of_impact) or a World.step runs on Go's
-workers (workers=0: every core) while the interpreter's other threads go
-on. Every function may be called from any thread; a World serialises the
+batch call (check, contacts, distance, time_of_impact) or a World.step
+runs on Go's workers (workers=0: every core) while the interpreter's other
+threads go on. Every function may be called from any thread; a World serialises the
 calls made on it. A batch goes into the library in chunks of poses of
 about CHUNK_SECONDS each, so that Ctrl-C (KeyboardInterrupt) stops it
 between two; the answers are the same.
@@ -490,21 +490,19 @@ def contacts(env, fly, poses, all_pairs=True, eps=0.0, env_pose=None, workers=0)
     ps, _ = _poses(poses)
     n = len(ps)
     ep, keep = _pose_ptr(env_pose, "env_pose")
-    buf = _lib.H()
-    call(
-        lib.collide_contacts,
-        _model(env, "env"),
-        ep,
-        _model(fly, "fly"),
-        ps.ctypes.data,
-        n,
-        1 if all_pairs else 0,
-        float(eps),
-        _workers(workers),
-        ctypes.byref(buf),
-    )
+    e, f, w = _model(env, "env"), _model(fly, "fly"), _workers(workers)
+    found = []
+
+    def run(lo, hi):
+        buf = _lib.H()
+        call(lib.collide_contacts, e, ep, f, ps[lo:hi].ctypes.data, hi - lo, 1 if all_pairs else 0, float(eps), w, ctypes.byref(buf))
+        got = _lib.take_buffer(buf.value, np.float64).reshape(-1, _lib.CONTACT_STRIDE)
+        got[:, _lib.CONTACT_POSE] += lo
+        found.append(got)
+
+    _in_chunks(n, run)
     del keep
-    rows = _lib.take_buffer(buf.value, np.float64).reshape(-1, _lib.CONTACT_STRIDE)
+    rows = np.concatenate(found) if len(found) != 1 else found[0]
     ints = rows[:, : _lib.CONTACT_POINTS].astype(np.int64)
     return Contacts(
         pose=np.ascontiguousarray(ints[:, _lib.CONTACT_POSE]),
