@@ -6,7 +6,8 @@
 // # Semantics
 //
 // Each pose's answer is exactly the answer of the single call at that
-// pose (collide.Collide, DistanceBetween, Impact), whatever the number of
+// pose (collide.Collide, with its contacts for Contacts, DistanceBetween,
+// Impact), whatever the number of
 // workers and the order they run the poses in: the batch only spreads the
 // poses over workers, each with its own collide.Query, and puts the
 // answers back in pose order. A batch allocates nothing per pose beyond

@@ -122,3 +122,42 @@ func BenchmarkImpact(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(from)), "ns/pose")
 }
+
+// BenchmarkContacts measures Contacts over 10^3 poses of two overlapping
+// spheres (every pair at each pose, with its geometry) against a Go loop of
+// Query.Collide with Contacts: its allocations are the result's (the lists
+// grow by doubling), not one per pose.
+func BenchmarkContacts(b *testing.B) {
+	env, fly, poses := benchModels(b, false)
+	poses = poses[:1000]
+	ctx := context.Background()
+	qo := collide.QueryOptions{All: true, Contacts: true}
+	b.Run("loop", func(b *testing.B) {
+		b.ReportAllocs()
+		var q collide.Query
+		for b.Loop() {
+			for _, p := range poses {
+				q.Forget()
+				if _, err := q.Collide(env, geom.Pose{}, fly, p, qo); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(poses)), "ns/pose")
+	})
+	for _, workers := range []int{1, 0} {
+		b.Run(map[int]string{1: "batch/workers=1", 0: "batch/workers=all"}[workers], func(b *testing.B) {
+			b.ReportAllocs()
+			var cs []batch.PoseContact
+			for b.Loop() {
+				var err error
+				cs, err = batch.Contacts(ctx, env, geom.Pose{}, fly, poses, batch.Options{All: true, Workers: workers}, cs[:0])
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(poses)), "ns/pose")
+			b.ReportMetric(float64(len(cs))/float64(len(poses)), "contacts/pose")
+		})
+	}
+}

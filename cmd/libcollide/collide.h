@@ -59,16 +59,23 @@ const char *collide_version(void);
    already released, or never issued, is COLLIDE_EINVAL. */
 int32_t collide_free(collide_handle h, char *err, size_t errcap);
 
-/* ---- Buffers: variable-length results (int64 elements) ---- */
+/* ---- Buffers: variable-length results (int64 or double elements) ---- */
 
-/* collide_buffer_len returns the number of int64 elements of buffer h, or
-   -1 if h is not a buffer. Handle 0, which a call returns for no results,
-   is the empty buffer: length 0, and collide_buffer_copy of 0 elements. */
+/* collide_buffer_len returns the number of elements of buffer h, or -1 if
+   h is not a buffer. Handle 0, which a call returns for no results, is the
+   empty buffer: length 0, and a copy of 0 elements with either function
+   below. */
 int64_t collide_buffer_len(collide_handle h);
 
-/* collide_buffer_copy copies the n elements of buffer h into dst (n must be
-   its length). */
+/* collide_buffer_copy copies the n elements of int64 buffer h into dst (n
+   must be its length). A buffer of doubles (collide_contacts') is
+   COLLIDE_EINVAL, saying so: copy it with collide_buffer_copy_f64. */
 int32_t collide_buffer_copy(collide_handle h, int64_t *dst, int64_t n, char *err, size_t errcap);
+
+/* collide_buffer_copy_f64 copies the n elements of double buffer h into
+   dst (n must be its length). An int64 buffer is COLLIDE_EINVAL, saying
+   so: copy it with collide_buffer_copy. */
+int32_t collide_buffer_copy_f64(collide_handle h, double *dst, int64_t n, char *err, size_t errcap);
 
 /* ---- Models ---- */
 
@@ -120,6 +127,38 @@ int32_t collide_model_mesh(collide_handle model, double *verts, int64_t *faces, 
 int32_t collide_check(collide_handle env, const double *env_pose, collide_handle fly,
 	const double *poses, int64_t n, int32_t all_pairs, double eps, int32_t workers,
 	uint8_t *hits, collide_handle *pairs, char *err, size_t errcap);
+
+/* Contacts: collide_contacts' buffer holds COLLIDE_CONTACT_STRIDE doubles
+   per contact, at these offsets (integers are exact in a double): */
+#define COLLIDE_CONTACT_STRIDE 27
+enum {
+	COLLIDE_CONTACT_POSE = 0,    /* the pose's index */
+	COLLIDE_CONTACT_ENV = 1,     /* env's triangle */
+	COLLIDE_CONTACT_FLY = 2,     /* fly's triangle */
+	COLLIDE_CONTACT_KIND = 3,    /* COLLIDE_APART, COLLIDE_TOUCH or COLLIDE_CROSS */
+	COLLIDE_CONTACT_NPOINTS = 4, /* k, the number of points: 1 to 6 (2 when apart) */
+	COLLIDE_CONTACT_POINTS = 5,  /* 6 points x, y, z (18 doubles): the first k, then NaN */
+	COLLIDE_CONTACT_NORMAL = 23, /* the unit normal x, y, z, from env's triangle towards fly's */
+	COLLIDE_CONTACT_BOUND = 26   /* each point is within bound of the exact point */
+};
+enum {
+	COLLIDE_APART = 0, /* (eps > 0 only) within eps, not touching: the two closest points, env's then fly's */
+	COLLIDE_TOUCH = 1, /* touching: some plane weakly separates the triangles */
+	COLLIDE_CROSS = 2  /* crossing: the triangles' interiors meet */
+};
+
+/* collide_contacts computes, at each of the n poses of fly (16 n doubles)
+   against env at env_pose (NULL: the identity), the contact geometry of the
+   pairs collide_check reports with the same all_pairs and eps, in the same
+   order (by pose, env triangle, fly triangle): each pose's the single
+   query's (collide.Collide with QueryOptions.Contacts). out receives a
+   buffer of doubles, COLLIDE_CONTACT_STRIDE per contact (0 when there are
+   none): the points where the triangles meet (the shared point, segment or
+   coplanar polygon) and normal in the common frame (env's when env_pose is
+   NULL), as `collide check --contacts` prints them. */
+int32_t collide_contacts(collide_handle env, const double *env_pose, collide_handle fly,
+	const double *poses, int64_t n, int32_t all_pairs, double eps, int32_t workers,
+	collide_handle *out, char *err, size_t errcap);
 
 /* collide_distance computes, at each of the n poses, the distance between
    env (at env_pose, NULL: the identity) and fly: dist[i], within bound[i]

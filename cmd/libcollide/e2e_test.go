@@ -75,8 +75,9 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + string(e.out
 
 // cProgram uses the library as a C program does: a model from arrays,
 // check at three poses (the last one bad: an error naming it), then at
-// two with every pair into a buffer, copied out, and the buffer released
-// twice (the second time an error).
+// two with every pair into a buffer, copied out, their contacts into a
+// buffer of doubles (copied as int64: an error; then as doubles), and the
+// pairs' buffer released twice (the second time an error).
 const cProgram = `
 #include <stdio.h>
 #include <string.h>
@@ -133,6 +134,24 @@ int main(void) {
 	printf("copy %d %lld\n", rc, (long long)n);
 	for (int64_t i = 0; i < n; i += 3)
 		printf("pair %lld %lld %lld\n", (long long)buf[i], (long long)buf[i + 1], (long long)buf[i + 2]);
+
+	collide_handle cs = 0;
+	rc = collide_contacts(box, NULL, box, poses, 3, 1, 0, 0, &cs, err, sizeof err);
+	int64_t m = collide_buffer_len(cs);
+	double cbuf[4096 * COLLIDE_CONTACT_STRIDE];
+	if (m % COLLIDE_CONTACT_STRIDE != 0 || m > 4096 * COLLIDE_CONTACT_STRIDE) {
+		printf("contacts length %lld\n", (long long)m);
+		return 1;
+	}
+	printf("contacts %d %lld\n", rc, (long long)(m / COLLIDE_CONTACT_STRIDE));
+	rc = collide_buffer_copy(cs, buf, m, err, sizeof err);
+	printf("copy contacts as int64 %d %s\n", rc, err);
+	rc = collide_buffer_copy_f64(cs, cbuf, m, err, sizeof err);
+	printf("copy contacts %d\n", rc);
+	for (int64_t i = 0; i < m; i += COLLIDE_CONTACT_STRIDE)
+		printf("contact %g %g %g kind %g points %g\n", cbuf[i + COLLIDE_CONTACT_POSE], cbuf[i + COLLIDE_CONTACT_ENV],
+			cbuf[i + COLLIDE_CONTACT_FLY], cbuf[i + COLLIDE_CONTACT_KIND], cbuf[i + COLLIDE_CONTACT_NPOINTS]);
+	collide_free(cs, err, sizeof err);
 
 	rc = collide_free(pairs, err, sizeof err);
 	printf("free %d\n", rc);
@@ -213,6 +232,27 @@ func TestC(t *testing.T) {
 	}
 	if want := fmt.Sprintf("copy 0 %d\n%s", len(buf), lines.String()); len(buf) == 0 || !strings.Contains(got, want) {
 		t.Errorf("the C program's pairs: want\n%s\ngot\n%s", want, got)
+	}
+	// The contacts: one line per pair, as the Go call gives them.
+	ch, err := contacts(box, nil, box, matrices(geom.Translation(geom.Vec3{X: 3}), geom.Translation(geom.Vec3{X: 1.5, Y: 0.5}),
+		geom.Translation(geom.Vec3{X: 2})), 3, true, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, _ := lookupID[[]float64](ch, "")
+	freeHandle(ch)
+	lines.Reset()
+	for i := 0; i < len(cb); i += 27 {
+		fmt.Fprintf(&lines, "contact %g %g %g kind %g points %g\n", cb[i], cb[i+1], cb[i+2], cb[i+3], cb[i+4])
+	}
+	if want := fmt.Sprintf("contacts 0 %d\n", len(cb)/27); len(cb) != 27*len(buf)/3 || !strings.Contains(got, want) {
+		t.Errorf("the C program's contacts: %d, want %d pairs' in\n%s", len(cb)/27, len(buf)/3, got)
+	}
+	if want := "copy contacts 0\n" + lines.String(); !strings.Contains(got, want) {
+		t.Errorf("the C program's contacts: want\n%s\ngot\n%s", want, got)
+	}
+	if !strings.Contains(got, "copy contacts as int64 1 buffer: handle ") || !strings.Contains(got, "copy it with collide_buffer_copy_f64\n") {
+		t.Errorf("copying the contacts as int64: not EINVAL saying so:\n%s", got)
 	}
 	for _, w := range []string{
 		"free 0",

@@ -85,6 +85,8 @@ func kindName(v any) string {
 		return "a model"
 	case []int64:
 		return "a buffer"
+	case []float64:
+		return "a buffer of doubles"
 	}
 	if n, ok := v.(interface{ handleKind() string }); ok {
 		return n.handleKind()

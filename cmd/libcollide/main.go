@@ -15,7 +15,8 @@
 //     reused, in one table guarded by a mutex (handles.go). A handle
 //     released, never issued or of another kind of object is
 //     COLLIDE_EINVAL naming the argument ("env: handle 7 is a buffer, not
-//     a model"). Models are *collide.Model, buffers []int64.
+//     a model"). Models are *collide.Model, buffers []int64 or
+//     []float64 (collide_contacts').
 //   - No pointer of the caller's is kept past a call, and no Go pointer is
 //     handed out: the caller's arrays are read and written in place during
 //     the call (batch calls work on them from several goroutines, and
@@ -42,8 +43,8 @@
 //     differs is check's error. Saving writes a temporary file beside the
 //     target and moves it into place (internal/outfile, build -o's).
 //   - The batch calls are package batch's: each pose's answer is the
-//     single call's (collide.Collide, DistanceBetween, Impact), on workers
-//     goroutines.
+//     single call's (collide.Collide, with Contacts for collide_contacts,
+//     DistanceBetween, Impact), on workers goroutines.
 //
 // A Go file of the package that exports functions includes cgotypes.h
 // (collide.h and the const types cgo needs) in its preamble, so that the
@@ -96,6 +97,9 @@ func collide_buffer_len(h C.collide_handle) (n C.int64_t) {
 	if h == 0 {
 		return 0 // no buffer: the empty one
 	}
+	if b, err := lookupID[[]float64](uint64(h), "buffer"); err == nil {
+		return C.int64_t(len(b))
+	}
 	b, err := lookupID[[]int64](uint64(h), "buffer")
 	if err != nil {
 		return -1
@@ -119,6 +123,9 @@ func bufferCopy(h uint64, dst []int64, n int) error {
 	var b []int64
 	if h != 0 {
 		var err error
+		if _, e := lookupID[[]float64](h, "buffer"); e == nil {
+			return argf("buffer: handle %d holds doubles, not int64 elements: copy it with collide_buffer_copy_f64", h)
+		}
 		if b, err = lookupID[[]int64](h, "buffer"); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ and out. One call tests a model at N poses on every core inside Go::
     poses[:, 0, 3] = np.linspace(-3, 3, 1000)       # slide along x
     hits = collide.check(env, fly, poses)           # bool (1000,)
     hits, pairs = collide.check(env, fly, poses, all_pairs=True)  # pairs (M, 3)
+    c = collide.contacts(env, fly, poses)           # each pair's points, normal, kind
 
 Conventions
 -----------
@@ -39,9 +40,9 @@ Conventions
 Threads
 -------
 ctypes releases the GIL for the whole of every call into the library, so a
-batch call (check, distance, time_of_impact) or a World.step runs on Go's
-workers (workers=0: every core) while the interpreter's other threads go
-on. Every function may be called from any thread; a World serialises the
+batch call (check, contacts, distance, time_of_impact) or a World.step
+runs on Go's workers (workers=0: every core) while the interpreter's other
+threads go on. Every function may be called from any thread; a World serialises the
 calls made on it. A batch goes into the library in chunks of poses of
 about CHUNK_SECONDS each, so that Ctrl-C (KeyboardInterrupt) stops it
 between two; the answers are the same.
@@ -73,6 +74,11 @@ __all__ = [
     "Model",
     "load",
     "check",
+    "contacts",
+    "Contacts",
+    "APART",
+    "TOUCH",
+    "CROSS",
     "distance",
     "time_of_impact",
     "Impact",
@@ -443,6 +449,70 @@ def check(env, fly, poses, all_pairs=False, eps=0.0, env_pose=None, workers=0, p
     if not want:
         return hits
     return hits, np.concatenate(found) if len(found) != 1 else found[0]
+
+
+#: The kinds of Contacts.kind: APART (only with eps > 0: within eps, not
+#: touching), TOUCH (the triangles meet and some plane weakly separates
+#: them), CROSS (their interiors meet).
+APART, TOUCH, CROSS = 0, 1, 2
+
+#: contacts' answer: M contacts, one row per pair, each field an array:
+#: pose (M,) int64, the pose's index; triangles (M, 2) int64, (env triangle,
+#: fly triangle); kind (M,) int8, APART, TOUCH or CROSS; points (M, 6, 3)
+#: float64, the first num_points[i] of row i the points where the triangles
+#: meet, the rest NaN; num_points (M,) int64; normals (M, 3) float64, unit;
+#: bounds (M,) float64, how far each point may be from the exact one.
+Contacts = collections.namedtuple("Contacts", "pose triangles kind points num_points normals bounds")
+
+
+def contacts(env, fly, poses, all_pairs=True, eps=0.0, env_pose=None, workers=0):
+    """The contact geometry of each pair of triangles in contact: one call
+    for N poses.
+
+    Returns Contacts(pose, triangles, kind, points, num_points, normals,
+    bounds), one row per pair in the order of check's pairs for the same
+    arguments (by pose, then env triangle, then fly triangle): every pair in
+    contact at every pose with all_pairs=True (the default), else the first
+    pair found at each pose that collides. Each row is the answer of
+    `collide check --contacts` for its pair: the shared point, segment or
+    (coplanar triangles) convex polygon of up to 6 points, num_points of
+    them, each within bounds of the exact point; kind TOUCH (a plane weakly
+    separates the triangles) or CROSS (they pass through each other); the
+    unit normal from env's triangle towards fly's (for a touch a
+    separating direction, for a crossing env's triangle's normal). With
+    eps > 0 a pair within eps that does not touch has kind APART, its two
+    closest points (env's, fly's) and the direction between them. Points and
+    normals are in the common frame (env's when env_pose is None).
+
+    poses is one 4x4 pose or (N, 4, 4); env_pose and workers as for check.
+    The GIL is released while the call runs.
+    """
+    ps, _ = _poses(poses)
+    n = len(ps)
+    ep, keep = _pose_ptr(env_pose, "env_pose")
+    e, f, w = _model(env, "env"), _model(fly, "fly"), _workers(workers)
+    found = []
+
+    def run(lo, hi):
+        buf = _lib.H()
+        call(lib.collide_contacts, e, ep, f, ps[lo:hi].ctypes.data, hi - lo, 1 if all_pairs else 0, float(eps), w, ctypes.byref(buf))
+        got = _lib.take_buffer(buf.value, np.float64).reshape(-1, _lib.CONTACT_STRIDE)
+        got[:, _lib.CONTACT_POSE] += lo
+        found.append(got)
+
+    _in_chunks(n, run)
+    del keep
+    rows = np.concatenate(found) if len(found) != 1 else found[0]
+    ints = rows[:, : _lib.CONTACT_POINTS].astype(np.int64)
+    return Contacts(
+        pose=np.ascontiguousarray(ints[:, _lib.CONTACT_POSE]),
+        triangles=np.ascontiguousarray(ints[:, _lib.CONTACT_ENV : _lib.CONTACT_FLY + 1]),
+        kind=ints[:, _lib.CONTACT_KIND].astype(np.int8),
+        points=rows[:, _lib.CONTACT_POINTS : _lib.CONTACT_NORMAL].reshape(-1, 6, 3).copy(),
+        num_points=np.ascontiguousarray(ints[:, _lib.CONTACT_NPOINTS]),
+        normals=rows[:, _lib.CONTACT_NORMAL : _lib.CONTACT_BOUND].copy(),
+        bounds=rows[:, _lib.CONTACT_BOUND].copy(),
+    )
 
 
 #: distance's answer with details=True.

@@ -49,6 +49,24 @@ def check(
     env_pose: Optional[npt.ArrayLike] = ..., workers: int = ..., pairs: Optional[bool] = ...,
 ) -> Union[_Bool, Tuple[_Bool, _I64]]: ...
 
+APART: int
+TOUCH: int
+CROSS: int
+
+class Contacts(NamedTuple):
+    pose: _I64
+    triangles: _I64
+    kind: npt.NDArray[np.int8]
+    points: _F64
+    num_points: _I64
+    normals: _F64
+    bounds: _F64
+
+def contacts(
+    env: Model, fly: Model, poses: _Poses, all_pairs: bool = ..., eps: float = ...,
+    env_pose: Optional[npt.ArrayLike] = ..., workers: int = ...,
+) -> Contacts: ...
+
 class Distances(NamedTuple):
     distances: _F64
     witnesses: _F64

@@ -28,6 +28,12 @@ except OSError as e:  # pragma: no cover: a broken installation
 # Status codes of collide.h.
 OK, EINVAL, ENOENT, EIO, EFORMAT, ECANCELED, EINTERNAL = range(7)
 
+# collide_contacts' buffer: COLLIDE_CONTACT_STRIDE doubles a contact, at the
+# offsets COLLIDE_CONTACT_* of collide.h.
+CONTACT_STRIDE = 27
+CONTACT_POSE, CONTACT_ENV, CONTACT_FLY, CONTACT_KIND, CONTACT_NPOINTS = range(5)
+CONTACT_POINTS, CONTACT_NORMAL, CONTACT_BOUND = 5, 23, 26
+
 H = ctypes.c_uint64  # collide_handle
 P = ctypes.c_void_p  # an array's data
 I32 = ctypes.c_int32
@@ -44,6 +50,7 @@ _sigs = {
     "collide_free": (I32, (H,) + ERR),
     "collide_buffer_len": (I64, (H,)),
     "collide_buffer_copy": (I32, (H, P, I64) + ERR),
+    "collide_buffer_copy_f64": (I32, (H, P, I64) + ERR),
     "collide_model_new": (I32, (P, I64, P, I64, S, PH) + ERR),
     "collide_model_load": (I32, (S, S, S, PH) + ERR),
     "collide_model_save": (I32, (H, S) + ERR),
@@ -51,6 +58,7 @@ _sigs = {
     "collide_model_mesh": (I32, (H, P, P) + ERR),
     "collide_check": (I32, (H, P, H, P, I64, I32, F64, I32, P, PH) + ERR),
     "collide_distance": (I32, (H, P, H, P, I64, F64, I32, P, P, P, P) + ERR),
+    "collide_contacts": (I32, (H, P, H, P, I64, I32, F64, I32, PH) + ERR),
     "collide_time_of_impact": (I32, (H, P, H, P, P, I64, I32, P, P, P, P) + ERR),
     "collide_world_new": (I32, (I32, F64, S, I32, PH) + ERR),
     "collide_world_add": (I32, (H, H, P, I32, I32, PI64) + ERR),
@@ -102,16 +110,18 @@ def free(h):
         lib.collide_free(h, None, 0)
 
 
-def take_buffer(h):
-    """The int64 elements of buffer h as a 1-D array; h is released."""
+def take_buffer(h, dtype=np.int64):
+    """The elements of buffer h as a 1-D array; h is released. dtype is
+    np.int64 (collide_buffer_copy) or np.float64 (collide_buffer_copy_f64)."""
     if not h:
-        return np.empty(0, np.int64)
+        return np.empty(0, dtype)
     try:
         n = lib.collide_buffer_len(h)
         if n < 0:
             raise RuntimeError("collide: handle %d is not a buffer" % h)
-        out = np.empty(n, np.int64)
-        call(lib.collide_buffer_copy, h, out.ctypes.data, n)
+        out = np.empty(n, dtype)
+        copy = lib.collide_buffer_copy_f64 if dtype == np.float64 else lib.collide_buffer_copy
+        call(copy, h, out.ctypes.data, n)
         return out
     finally:
         free(h)

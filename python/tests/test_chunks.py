@@ -32,8 +32,10 @@ def test_chunks_of_one_pose_answer_as_the_whole(models, monkeypatch):
         collide.check(env, fly, poses, pairs=True),
         collide.distance(env, fly, poses[:40], details=True),
         collide.time_of_impact(env, fly, poses[:40], poses[40:80]),
+        collide.contacts(env, fly, poses[:40]),
     ]
     assert 0 < whole[0][0].sum() < 300
+    assert len(whole[4].pose) > 0
     monkeypatch.setattr(collide, "CHUNK_SECONDS", 1e-12)  # every chunk one pose
     calls = []
     real = collide.call
@@ -43,9 +45,10 @@ def test_chunks_of_one_pose_answer_as_the_whole(models, monkeypatch):
         collide.check(env, fly, poses, pairs=True),
         collide.distance(env, fly, poses[:40], details=True),
         collide.time_of_impact(env, fly, poses[:40], poses[40:80]),
+        collide.contacts(env, fly, poses[:40]),
     ]
     # 16 poses, then one a chunk: 1 + 284 calls for 300 poses, 1 + 24 for 40.
-    assert len(calls) == 2 * (1 + 284) + 2 * (1 + 24)
+    assert len(calls) == 2 * (1 + 284) + 3 * (1 + 24)
     for w, c in zip(whole, chunked):
         for a, b in zip(w, c):
             np.testing.assert_array_equal(a, b)
@@ -60,6 +63,8 @@ def test_a_later_chunks_bad_pose_is_named_by_its_index_in_the_batch(models, monk
         collide.check(env, fly, poses)
     with pytest.raises(ValueError, match=r"^poses\[57\]: .*orthonormal"):
         collide.distance(env, fly, poses)
+    with pytest.raises(ValueError, match=r"^poses\[57\]: .*orthonormal"):
+        collide.contacts(env, fly, poses)
     with pytest.raises(ValueError, match=r"^to\[57\]: .*orthonormal"):
         collide.time_of_impact(env, fly, ring(100), poses)
 
