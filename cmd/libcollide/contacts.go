@@ -135,22 +135,5 @@ func collide_buffer_copy_f64(h C.collide_handle, dst *C.double, n C.int64_t, err
 // bufferCopyF64 copies the n elements of buffer of doubles h into dst (nil
 // for NULL). Handle 0 is the empty buffer.
 func bufferCopyF64(h uint64, dst []float64, n int) error {
-	var b []float64
-	if h != 0 {
-		var err error
-		if _, e := lookupID[[]int64](h, "buffer"); e == nil {
-			return argf("buffer: handle %d holds int64 elements, not doubles: copy it with collide_buffer_copy", h)
-		}
-		if b, err = lookupID[[]float64](h, "buffer"); err != nil {
-			return err
-		}
-	}
-	if n != len(b) {
-		return argf("n = %d, but the buffer holds %d elements", n, len(b))
-	}
-	if err := need(dst, n, "dst"); err != nil {
-		return err
-	}
-	copy(dst, b)
-	return nil
+	return copyBuffer[float64, int64](h, dst, n, "collide_buffer_copy")
 }

@@ -120,13 +120,20 @@ func collide_buffer_copy(h C.collide_handle, dst *C.int64_t, n C.int64_t, errbuf
 // bufferCopy copies the n elements of buffer h into dst (nil for NULL).
 // Handle 0, which the calls return for no results, is the empty buffer.
 func bufferCopy(h uint64, dst []int64, n int) error {
-	var b []int64
+	return copyBuffer[int64, float64](h, dst, n, "collide_buffer_copy_f64")
+}
+
+// copyBuffer copies the n elements of buffer h, of elements T, into dst;
+// a buffer of the other kind U is named with the function that copies it
+// (other).
+func copyBuffer[T, U int64 | float64](h uint64, dst []T, n int, other string) error {
+	var b []T
 	if h != 0 {
 		var err error
-		if _, e := lookupID[[]float64](h, "buffer"); e == nil {
-			return argf("buffer: handle %d holds doubles, not int64 elements: copy it with collide_buffer_copy_f64", h)
+		if _, e := lookupID[[]U](h, "buffer"); e == nil {
+			return argf("buffer: handle %d holds %s, not %s: copy it with %s", h, elements[U](), elements[T](), other)
 		}
-		if b, err = lookupID[[]int64](h, "buffer"); err != nil {
+		if b, err = lookupID[[]T](h, "buffer"); err != nil {
 			return err
 		}
 	}
@@ -138,4 +145,13 @@ func bufferCopy(h uint64, dst []int64, n int) error {
 	}
 	copy(dst, b)
 	return nil
+}
+
+// elements names the elements of a buffer of T in messages.
+func elements[T int64 | float64]() string {
+	var z T
+	if _, ok := any(z).(int64); ok {
+		return "int64 elements"
+	}
+	return "doubles"
 }
