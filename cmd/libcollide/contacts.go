@@ -67,22 +67,11 @@ func collide_contacts(env C.collide_handle, envPose *C.collide_cdouble, fly C.co
 // contacts is collide_contacts in Go's types: it returns the handle of the
 // buffer of contacts (0 when there are none).
 func contacts(env uint64, envPose []float64, fly uint64, poses []float64, n int, all bool, eps float64, workers int32) (uint64, error) {
-	p, err := pairOf(env, envPose, fly)
+	p, ps, o, err := queryArgs(env, envPose, fly, poses, n, all, eps, workers)
 	if err != nil {
 		return 0, err
 	}
-	ps, err := posesOf16(poses, n, "poses")
-	if err != nil {
-		return 0, err
-	}
-	if math.IsNaN(eps) || math.IsInf(eps, 0) || eps < 0 {
-		return 0, argf("--eps must be a finite number >= 0, not %v", eps)
-	}
-	w, err := workersOf(workers)
-	if err != nil {
-		return 0, err
-	}
-	cs, err := batch.Contacts(context.Background(), p.env, p.envPose, p.fly, ps, batch.Options{All: all, Eps: eps, Workers: w}, nil)
+	cs, err := batch.Contacts(context.Background(), p.env, p.envPose, p.fly, ps, o, nil)
 	if err != nil {
 		return 0, batchError(err)
 	}

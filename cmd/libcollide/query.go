@@ -81,30 +81,37 @@ func collide_check(env C.collide_handle, envPose *C.collide_cdouble, fly C.colli
 	return status(err, errbuf, errcap)
 }
 
+// queryArgs checks and converts the arguments that collide_check and
+// collide_contacts share.
+func queryArgs(env uint64, envPose []float64, fly uint64, poses []float64, n int, all bool, eps float64, workers int32) (pair, []geom.Pose, batch.Options, error) {
+	p, err := pairOf(env, envPose, fly)
+	if err != nil {
+		return p, nil, batch.Options{}, err
+	}
+	ps, err := posesOf16(poses, n, "poses")
+	if err != nil {
+		return p, nil, batch.Options{}, err
+	}
+	if math.IsNaN(eps) || math.IsInf(eps, 0) || eps < 0 {
+		return p, nil, batch.Options{}, argf("--eps must be a finite number >= 0, not %v", eps)
+	}
+	w, err := workersOf(workers)
+	return p, ps, batch.Options{All: all, Eps: eps, Workers: w}, err
+}
+
 // check is collide_check in Go's types: the arrays are nil where the
 // caller passed NULL; it returns the handle of the buffer of pairs if
 // wantPairs (0 when there are none).
 func check(env uint64, envPose []float64, fly uint64, poses []float64, n int, all bool, eps float64, workers int32,
 	hits []bool, wantPairs bool) (uint64, error) {
-	p, err := pairOf(env, envPose, fly)
-	if err != nil {
-		return 0, err
-	}
-	ps, err := posesOf16(poses, n, "poses")
-	if err != nil {
-		return 0, err
-	}
-	if math.IsNaN(eps) || math.IsInf(eps, 0) || eps < 0 {
-		return 0, argf("--eps must be a finite number >= 0, not %v", eps)
-	}
-	w, err := workersOf(workers)
+	p, ps, o, err := queryArgs(env, envPose, fly, poses, n, all, eps, workers)
 	if err != nil {
 		return 0, err
 	}
 	if err := need(hits, n, "hits"); err != nil {
 		return 0, err
 	}
-	pairs, err := batch.Check(context.Background(), p.env, p.envPose, p.fly, ps, batch.Options{All: all, Eps: eps, Workers: w}, hits, nil)
+	pairs, err := batch.Check(context.Background(), p.env, p.envPose, p.fly, ps, o, hits, nil)
 	if err != nil {
 		return 0, batchError(err)
 	}
