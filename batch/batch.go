@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -93,36 +94,53 @@ func Check(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *coll
 	}
 	qo := collide.QueryOptions{All: o.All, Eps: o.Eps}
 	b := newRun(len(flyPoses), o.Workers, "pose")
+	return gather(ctx, b, pairs, func() func(*collide.Query, int, []Pair) ([]Pair, error) {
+		return func(q *collide.Query, i int, list []Pair) ([]Pair, error) {
+			q.Forget()
+			r, err := q.Collide(env, envPose, fly, flyPoses[i], qo)
+			if err != nil {
+				return list, err
+			}
+			hits[i] = r.Collide
+			for _, p := range r.Pairs {
+				list = append(list, Pair{Pose: int32(i), Env: p.Env, Fly: p.Fly})
+			}
+			return list, nil
+		}
+	})
+}
+
+// gather runs the poses on b's workers and appends to dst what each pose
+// gives, in pose order: worker makes, once for each worker (with its own
+// buffers), the function that appends pose i's items to a list. With one
+// worker it runs on the caller's goroutine and appends to dst in place;
+// with several, each worker appends to its own list and records, for each
+// chunk it ran, where its items are, and the lists are merged by chunk.
+func gather[T any](ctx context.Context, b *run, dst []T, worker func() func(q *collide.Query, i int, list []T) ([]T, error)) ([]T, error) {
 	if b.workers == 1 {
-		// One worker: the caller's goroutine, pairs appended in place.
 		q := getQuery()
 		defer putQuery(q)
+		pose := worker()
 		b.each(ctx, func(lo, hi int) bool {
 			for i := lo; i < hi; i++ {
-				q.Forget()
-				r, e := q.Collide(env, envPose, fly, flyPoses[i], qo)
-				if e != nil {
-					b.fail(i, e)
+				var err error
+				if dst, err = pose(q, i, dst); err != nil {
+					b.fail(i, err)
 					return false
-				}
-				hits[i] = r.Collide
-				for _, p := range r.Pairs {
-					pairs = append(pairs, Pair{Pose: int32(i), Env: p.Env, Fly: p.Fly})
 				}
 			}
 			return true
 		})
-		return pairs, b.err(ctx)
+		return dst, b.err(ctx)
 	}
-	// Several: each worker appends to its own list and records, for each
-	// chunk it ran, where its pairs are; the lists are merged by chunk.
 	type span struct{ worker, lo, hi int }
 	spans := make([]span, b.chunks())
-	lists := make([][]Pair, b.workers)
+	lists := make([][]T, b.workers)
 	b.parallel(ctx, func(w int, next func() (int, int, bool)) {
 		q := getQuery()
 		defer putQuery(q)
-		list := lists[w]
+		pose := worker()
+		var list []T
 		for {
 			lo, hi, ok := next()
 			if !ok {
@@ -130,15 +148,10 @@ func Check(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *coll
 			}
 			start := len(list)
 			for i := lo; i < hi; i++ {
-				q.Forget()
-				r, e := q.Collide(env, envPose, fly, flyPoses[i], qo)
-				if e != nil {
-					b.fail(i, e)
+				var err error
+				if list, err = pose(q, i, list); err != nil {
+					b.fail(i, err)
 					break
-				}
-				hits[i] = r.Collide
-				for _, p := range r.Pairs {
-					list = append(list, Pair{Pose: int32(i), Env: p.Env, Fly: p.Fly})
 				}
 			}
 			spans[lo/b.chunk] = span{w, start, len(list)}
@@ -146,17 +159,17 @@ func Check(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *coll
 		lists[w] = list
 	})
 	if err := b.err(ctx); err != nil {
-		return pairs, err
+		return dst, err
 	}
 	n := 0
 	for _, l := range lists {
 		n += len(l)
 	}
-	pairs = append(pairs, make([]Pair, 0, n)...)
+	dst = slices.Grow(dst, n)
 	for _, s := range spans {
-		pairs = append(pairs, lists[s.worker][s.lo:s.hi]...)
+		dst = append(dst, lists[s.worker][s.lo:s.hi]...)
 	}
-	return pairs, nil
+	return dst, nil
 }
 
 // Distance sets out[i] (len(out) must be len(flyPoses)) to

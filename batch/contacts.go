@@ -2,7 +2,6 @@ package batch
 
 import (
 	"context"
-	"slices"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
@@ -29,54 +28,26 @@ func Contacts(ctx context.Context, env *collide.Model, envPose geom.Pose, fly *c
 	}
 	qo := collide.QueryOptions{All: o.All, Eps: o.Eps, Contacts: true}
 	b := newRun(len(flyPoses), o.Workers, "pose")
-	// Each worker appends to its own list, the points and features to its
-	// own buffers (a buffer that grows leaves the earlier contacts' slices
-	// in the old array, unchanged), and records for each chunk it ran
-	// where its contacts are; the lists are merged by chunk.
-	type span struct{ worker, lo, hi int }
-	spans := make([]span, b.chunks())
-	lists := make([][]PoseContact, b.workers)
-	b.parallel(ctx, func(w int, next func() (int, int, bool)) {
-		q := getQuery()
-		defer putQuery(q)
-		var list []PoseContact
+	// Each worker copies the points and features to its own buffers (a
+	// buffer that grows leaves the earlier contacts' slices in the old
+	// array, unchanged).
+	return gather(ctx, b, dst, func() func(*collide.Query, int, []PoseContact) ([]PoseContact, error) {
 		var pts []geom.Vec3
 		var feats [][2]geom.Feature
-		for {
-			lo, hi, ok := next()
-			if !ok {
-				break
+		return func(q *collide.Query, i int, list []PoseContact) ([]PoseContact, error) {
+			q.Forget()
+			r, err := q.Collide(env, envPose, fly, flyPoses[i], qo)
+			if err != nil {
+				return list, err
 			}
-			start := len(list)
-			for i := lo; i < hi; i++ {
-				q.Forget()
-				r, e := q.Collide(env, envPose, fly, flyPoses[i], qo)
-				if e != nil {
-					b.fail(i, e)
-					break
-				}
-				for _, c := range r.Contacts {
-					c.Points, pts = own(c.Points, pts)
-					c.Features, feats = own(c.Features, feats)
-					list = append(list, PoseContact{Pose: int32(i), Contact: c})
-				}
+			for _, c := range r.Contacts {
+				c.Points, pts = own(c.Points, pts)
+				c.Features, feats = own(c.Features, feats)
+				list = append(list, PoseContact{Pose: int32(i), Contact: c})
 			}
-			spans[lo/b.chunk] = span{w, start, len(list)}
+			return list, nil
 		}
-		lists[w] = list
 	})
-	if err := b.err(ctx); err != nil {
-		return dst, err
-	}
-	n := 0
-	for _, l := range lists {
-		n += len(l)
-	}
-	dst = slices.Grow(dst, n)
-	for _, s := range spans {
-		dst = append(dst, lists[s.worker][s.lo:s.hi]...)
-	}
-	return dst, nil
 }
 
 // own appends s to buf and returns the copy (nil for nil s: a contact
