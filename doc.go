@@ -145,6 +145,8 @@
 //   - cmd/libcollide: the C library (collide.h), which the Python package in python/ loads
 //   - internal/exact (internal): exact floating-point expansions
 //   - internal/longtest (internal): whether the long test cases run (COLLIDE_LONG_TESTS=1)
+//   - internal/jobs (internal): batch jobs of the CLI run in shards, the core of the Beam pipeline (module beam)
+//   - internal/jsonl (internal): the JSON Lines the commands print with --json, shared with the Beam pipeline
 //   - internal/source (internal): reading a model argument (mesh file, saved model, gen:KIND) as the CLI and the C library do
 //   - internal/oracle (internal): the brute-force all-pairs oracle for big scenes
 //   - internal/outfile (internal): output files written whole or not at all (the CLI's -o, the C library's saves)

@@ -3,11 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	srcpkg "github.com/collide3d/collide/internal/source"
 	"io"
 	"slices"
 	"strings"
 	"time"
+
+	srcpkg "github.com/collide3d/collide/internal/source"
 
 	"github.com/collide3d/collide"
 )

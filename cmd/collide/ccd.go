@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/collide3d/collide/internal/jsonl"
+
 	"github.com/collide3d/collide/ccd"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/internal/textscan"
@@ -87,7 +89,7 @@ func runCCD(e *env, opts any, args []string) error {
 		b = strconv.AppendInt(append(b, `,"vf":`...), sum.n[vfKind], 10)
 		b = strconv.AppendInt(append(b, `,"ee":`...), sum.n[eeKind], 10)
 		b = strconv.AppendInt(append(b, `,"hits":`...), sum.hits, 10)
-		b = appendJSONNumber(append(b, `,"seconds":`...), sum.time.Seconds())
+		b = jsonl.AppendNumber(append(b, `,"seconds":`...), sum.time.Seconds())
 		_, err = w.Write(append(b, "}}\n"...))
 		if err != nil {
 			err = fmt.Errorf("writing output: %w", err)
@@ -171,8 +173,8 @@ func appendCCDLine(b []byte, n int, toi ccd.Interval, hit bool) []byte {
 	if !hit {
 		return append(b, `,"hit":false}`+"\n"...)
 	}
-	b = appendJSONNumber(append(b, `,"hit":true,"toi":[`...), toi.Lo)
-	b = appendJSONNumber(append(b, ','), toi.Hi)
+	b = jsonl.AppendNumber(append(b, `,"hit":true,"toi":[`...), toi.Lo)
+	b = jsonl.AppendNumber(append(b, ','), toi.Hi)
 	return append(b, "]}\n"...)
 }
 

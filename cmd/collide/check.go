@@ -2,16 +2,16 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/collide3d/collide/internal/jsonl"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/flight"
@@ -392,16 +392,6 @@ func jsonPairs(pairs []collide.Pair) [][2]int32 {
 	return out
 }
 
-// writeJSONLine writes v as one line of JSON.
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
@@ -590,8 +580,8 @@ func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []
 	b = strconv.AppendInt(append(b, `{"motion":`...), int64(i), 10)
 	b = strconv.AppendBool(append(b, `,"hit":`...), r.Hit)
 	if r.Hit || r.Maybe || r.Stopped {
-		b = appendJSONNumber(append(b, `,"toi":[`...), r.TOI.Lo)
-		b = appendJSONNumber(append(b, ','), r.TOI.Hi)
+		b = jsonl.AppendNumber(append(b, `,"toi":[`...), r.TOI.Lo)
+		b = jsonl.AppendNumber(append(b, ','), r.TOI.Hi)
 		b = append(b, ']')
 	}
 	if r.Hit {
@@ -606,7 +596,7 @@ func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []
 	st := r.Stats
 	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d,"spans":%d,"exact":%d},"seconds":`,
 		st.BVTests, st.TriTests, st.Updates, st.LeafTests, r.Spans, r.Exact)
-	b = appendJSONNumber(b, d.Seconds())
+	b = jsonl.AppendNumber(b, d.Seconds())
 	return append(b, "}\n"...)
 }
 

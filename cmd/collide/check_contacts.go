@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/collide3d/collide/internal/jsonl"
+
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/depth"
 	"github.com/collide3d/collide/geom"
@@ -135,8 +137,8 @@ func appendContactsJSON(b []byte, i int, r *collide.Result, d time.Duration) []b
 		b = appendJSONPair(append(b, `{"pair":`...), c.Pair)
 		b = append(append(append(b, `,"kind":"`...), c.Kind.String()...), '"')
 		b = appendJSONPoints(append(b, `,"points":`...), c.Points)
-		b = appendJSONVec(append(b, `,"normal":`...), c.Normal)
-		b = appendJSONNumber(append(b, `,"bound":`...), c.Bound)
+		b = jsonl.AppendVec(append(b, `,"normal":`...), c.Normal)
+		b = jsonl.AppendNumber(append(b, `,"bound":`...), c.Bound)
 		b = append(b, '}')
 	}
 	b = append(b, `],"patches":[`...)
@@ -163,11 +165,11 @@ func appendContactsJSON(b []byte, i int, r *collide.Result, d time.Duration) []b
 				b = append(b, "null"...)
 			}
 		}
-		b = appendJSONVec(append(b, `],"point":`...), pa.Point)
-		b = appendJSONVec(append(b, `,"normal":`...), pa.Normal)
+		b = jsonl.AppendVec(append(b, `],"point":`...), pa.Point)
+		b = jsonl.AppendVec(append(b, `,"normal":`...), pa.Normal)
 		if pa.DepthKnown {
-			b = appendJSONNumber(append(b, `,"depth":[`...), pa.Depth[0])
-			b = appendJSONNumber(append(b, ','), pa.Depth[1])
+			b = jsonl.AppendNumber(append(b, `,"depth":[`...), pa.Depth[0])
+			b = jsonl.AppendNumber(append(b, ','), pa.Depth[1])
 			b = append(b, ']')
 		} else {
 			b = append(b, `,"depth":null`...)
@@ -185,7 +187,7 @@ func appendContactsJSON(b []byte, i int, r *collide.Result, d time.Duration) []b
 	st := r.Stats
 	b = fmt.Appendf(b, `],"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":`,
 		st.BVTests, st.TriTests, st.Updates, st.LeafTests)
-	b = appendJSONNumber(b, d.Seconds())
+	b = jsonl.AppendNumber(b, d.Seconds())
 	return append(b, "}\n"...)
 }
 
@@ -203,7 +205,7 @@ func appendJSONPoints(b []byte, ps []geom.Vec3) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONVec(b, p)
+		b = jsonl.AppendVec(b, p)
 	}
 	return append(b, ']')
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/collide3d/collide/internal/jsonl"
+
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/depth"
 	"github.com/collide3d/collide/geom"
@@ -300,23 +302,23 @@ func (p *distancePrinter) print(i int, r *collide.DistanceResult, d time.Duratio
 		b := strconv.AppendInt(append(p.b[:0], `{"pose":`...), int64(i), 10)
 		switch {
 		case r.Far:
-			b = appendJSONNumber(append(b, `,"far":true,"max":`...), p.max)
+			b = jsonl.AppendNumber(append(b, `,"far":true,"max":`...), p.max)
 		case r.Env < 0: // stopped before any pair below the cut-off
 		default:
-			b = appendJSONNumber(append(b, `,"distance":`...), r.Distance)
-			b = appendJSONNumber(append(b, `,"bound":`...), r.Bound)
+			b = jsonl.AppendNumber(append(b, `,"distance":`...), r.Distance)
+			b = jsonl.AppendNumber(append(b, `,"bound":`...), r.Bound)
 			b = strconv.AppendInt(append(b, `,"env":`...), int64(r.Env), 10)
 			b = strconv.AppendInt(append(b, `,"fly":`...), int64(r.Fly), 10)
-			b = appendJSONVec(append(b, `,"p_env":`...), r.PEnv)
-			b = appendJSONVec(append(b, `,"p_fly":`...), r.PFly)
+			b = jsonl.AppendVec(append(b, `,"p_env":`...), r.PEnv)
+			b = jsonl.AppendVec(append(b, `,"p_fly":`...), r.PFly)
 		}
 		if r.Stopped {
-			b = appendJSONNumber(append(b, `,"stopped":true,"lower":`...), r.Lower)
+			b = jsonl.AppendNumber(append(b, `,"stopped":true,"lower":`...), r.Lower)
 		}
 		st := r.Stats
 		b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":`,
 			st.BVTests, st.TriTests, st.Updates, st.LeafTests)
-		b = appendJSONNumber(b, d.Seconds())
+		b = jsonl.AppendNumber(b, d.Seconds())
 		p.b = append(b, "}\n"...)
 		_, err := p.w.Write(p.b)
 		return err
@@ -339,24 +341,6 @@ func (p *distancePrinter) print(i int, r *collide.DistanceResult, d time.Duratio
 			i, formatFloat(r.Distance), formatFloat(r.Bound), r.Env, r.Fly, textVec(r.PEnv), textVec(r.PFly), stats)
 	}
 	return err
-}
-
-// appendJSONNumber appends x as encoding/json writes it, the shortest
-// decimal that reads back as x (appendJSONFloat), or null if x is not
-// finite, which JSON cannot write.
-func appendJSONNumber(b []byte, x float64) []byte {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return append(b, "null"...)
-	}
-	return appendJSONFloat(b, x)
-}
-
-// appendJSONVec appends v as a JSON array [x,y,z].
-func appendJSONVec(b []byte, v geom.Vec3) []byte {
-	b = appendJSONNumber(append(b, '['), v.X)
-	b = appendJSONNumber(append(b, ','), v.Y)
-	b = appendJSONNumber(append(b, ','), v.Z)
-	return append(b, ']')
 }
 
 // textVec formats v as "(x y z)", each coordinate with the fewest digits
@@ -448,24 +432,24 @@ func (p *signedPrinter) print(i int, s *depth.Signed, d time.Duration) error {
 		b := strconv.AppendInt(append(p.b[:0], `{"pose":`...), int64(i), 10)
 		b = strconv.AppendQuote(append(b, `,"kind":`...), s.Kind.String())
 		if s.Far {
-			b = appendJSONNumber(append(b, `,"far":true,"max":`...), p.max)
+			b = jsonl.AppendNumber(append(b, `,"far":true,"max":`...), p.max)
 		} else {
-			b = appendJSONNumber(append(b, `,"signed":`...), s.Distance)
-			b = appendJSONNumber(append(b, `,"bound":`...), s.Bound)
+			b = jsonl.AppendNumber(append(b, `,"signed":`...), s.Distance)
+			b = jsonl.AppendNumber(append(b, `,"bound":`...), s.Bound)
 		}
 		if s.Env >= 0 {
 			b = strconv.AppendInt(append(b, `,"env":`...), int64(s.Env), 10)
 			b = strconv.AppendInt(append(b, `,"fly":`...), int64(s.Fly), 10)
-			b = appendJSONVec(append(b, `,"p_env":`...), s.PEnv)
-			b = appendJSONVec(append(b, `,"p_fly":`...), s.PFly)
+			b = jsonl.AppendVec(append(b, `,"p_env":`...), s.PEnv)
+			b = jsonl.AppendVec(append(b, `,"p_fly":`...), s.PFly)
 		}
 		if s.Kind == depth.Penetrating {
-			b = appendJSONNumber(append(b, `,"depth":[`...), s.Lower)
-			b = appendJSONNumber(append(b, ','), s.Upper)
-			b = appendJSONVec(append(b, `],"move":`...), s.Move)
+			b = jsonl.AppendNumber(append(b, `,"depth":[`...), s.Lower)
+			b = jsonl.AppendNumber(append(b, ','), s.Upper)
+			b = jsonl.AppendVec(append(b, `],"move":`...), s.Move)
 			b = strconv.AppendBool(append(b, `,"exact":`...), s.Exact)
 			if s.Lower > 0 && !s.Exact {
-				b = appendJSONVec(append(b, `,"witness":`...), s.Witness)
+				b = jsonl.AppendVec(append(b, `,"witness":`...), s.Witness)
 			}
 			if s.Stopped {
 				b = append(b, `,"stopped":true`...)
@@ -478,7 +462,7 @@ func (p *signedPrinter) print(i int, s *depth.Signed, d time.Duration) error {
 			st.BVTests, st.TriTests, st.Updates, st.LeafTests)
 		b = fmt.Appendf(b, `,"depth_stats":{"directions":%d,"certificates":%d,"points":%d,"tests":%d},"seconds":`,
 			ds.Directions, ds.Certificates, ds.Points, ds.Tests)
-		b = appendJSONNumber(b, d.Seconds())
+		b = jsonl.AppendNumber(b, d.Seconds())
 		p.b = append(b, "}\n"...)
 		_, err := p.w.Write(p.b)
 		return err

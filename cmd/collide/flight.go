@@ -5,12 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/collide3d/collide/internal/jsonl"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/auto"
@@ -618,7 +619,7 @@ func (k *stepSink) writeJSON(st *flight.Step) error {
 	b = append(b, `,"leaf_tests":`...)
 	b = strconv.AppendInt(b, r.Stats.LeafTests, 10)
 	b = append(b, `},"seconds":`...)
-	b = appendJSONFloat(b, st.Time.Seconds())
+	b = jsonl.AppendFloat(b, st.Time.Seconds())
 	if k.ccd && st.HasCCD {
 		b = appendStepCCD(append(b, `,"ccd":`...), st)
 	}
@@ -639,8 +640,8 @@ func appendStepCCD(b []byte, st *flight.Step) []byte {
 	r := &st.CCD
 	b = strconv.AppendBool(append(b, `{"hit":`...), r.Hit)
 	if r.Hit || r.Maybe {
-		b = appendJSONNumber(append(b, `,"toi":[`...), r.TOI.Lo)
-		b = appendJSONNumber(append(b, ','), r.TOI.Hi)
+		b = jsonl.AppendNumber(append(b, `,"toi":[`...), r.TOI.Lo)
+		b = jsonl.AppendNumber(append(b, ','), r.TOI.Hi)
 		b = append(b, ']')
 	}
 	if r.Hit {
@@ -654,7 +655,7 @@ func appendStepCCD(b []byte, st *flight.Step) []byte {
 	if st.Missed {
 		b = append(b, `,"missed":true`...)
 	}
-	b = appendJSONFloat(append(b, `,"seconds":`...), st.CCDTime.Seconds())
+	b = jsonl.AppendFloat(append(b, `,"seconds":`...), st.CCDTime.Seconds())
 	return append(b, '}')
 }
 
@@ -674,22 +675,6 @@ func (k *stepSink) writeMissed(st *flight.Step) error {
 	k.buf = b[:0]
 	_, err := k.w.Write(b)
 	return err
-}
-
-// appendJSONFloat appends x (finite) as encoding/json writes a float64:
-// the shortest decimal that reads back as x, with an exponent below 10^-6
-// and from 10^21 on (as in ECMAScript), not padded to two digits.
-func appendJSONFloat(b []byte, x float64) []byte {
-	f := byte('f')
-	if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
-		f = 'e'
-	}
-	b = strconv.AppendFloat(b, x, f, -1, 64)
-	if n := len(b); f == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-		b[n-2] = b[n-1] // e-07 → e-7
-		b = b[:n-1]
-	}
-	return b
 }
 
 // jsonFlight is the last line of flight --json.
@@ -773,7 +758,7 @@ func jsonCCDSummary(s *flightSetup, sum *flight.Summary) *jsonFlightCCD {
 
 func writeJSONSummary(w io.Writer, s *flightSetup, sum *flight.Summary, q collide.QueryOptions) error {
 	ts := sum.TimeStats()
-	return writeJSONLine(w, struct {
+	return jsonl.WriteLine(w, struct {
 		Summary jsonFlight `json:"summary"`
 	}{jsonFlight{
 		Scene: s.name, BV: s.bvName(), All: q.All, Eps: q.Eps,

@@ -3,12 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	srcpkg "github.com/collide3d/collide/internal/source"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	srcpkg "github.com/collide3d/collide/internal/source"
 
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"

@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	srcpkg "github.com/collide3d/collide/internal/source"
 	"io"
 	"math"
 	"os"
@@ -15,6 +14,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/collide3d/collide/internal/jsonl"
+	srcpkg "github.com/collide3d/collide/internal/source"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bench/toolpaths"
@@ -537,7 +539,7 @@ func (p *ncPrinter) violation(v nc.Violation) bool {
 	if jv.Triangles == nil {
 		jv.Triangles = []int32{}
 	}
-	p.err = writeJSONLine(p.w, jv)
+	p.err = jsonl.WriteLine(p.w, jv)
 	if p.err == nil && time.Since(p.last) > 100*time.Millisecond {
 		p.err = p.w.Flush()
 		p.last = time.Now()
@@ -817,7 +819,7 @@ func (p *ncPrinter) jsonSummary(sum nc.Summary) error {
 	for i, n := range names {
 		s.ByKind[n] = counts[i]
 	}
-	return writeJSONLine(p.w, struct {
+	return jsonl.WriteLine(p.w, struct {
 		Summary jsonNCSummary `json:"summary"`
 	}{s})
 }
