@@ -65,7 +65,11 @@ line (JSON Lines):
   {"pose":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],
    "stats":{"bv_tests":N,"tri_tests":N,"updates":N},"seconds":S}
 pairs are triangle indices, ascending; without --all it holds the first pair
-found (or none); seconds is the time of the query alone. Output streams: a
+found (or none); seconds is the time of the query alone. Each pose is
+answered independently of the poses before it (the query forgets the last
+first contact before each pose, as the batch calls do): a pose prints the
+same pair wherever it comes in the file, so a file may be split and its
+parts checked apart (the Beam pipeline, collide-beam, does so). Output streams: a
 pose with more than %d pairs prints the first %d sorted, then the others
 as they are found (seconds then includes writing them), so memory stays the
 same however many pairs there are. --max-pairs N stops each pose's query
@@ -258,6 +262,9 @@ func runCheck(e *env, opts any, args []string) error {
 	for i, p := range poses {
 		pp.begin(i)
 		start := time.Now()
+		// Each pose is answered as if alone: the pair at first contact
+		// does not depend on the poses before it.
+		query.Forget()
 		st, err := query.Each(envModel, flyModel, p, q, pp.add)
 		d := time.Since(start)
 		if err != nil {
