@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -548,7 +547,7 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 			stopped++
 		}
 		if o.json {
-			b = appendMotionJSON(b[:0], i, &r, d)
+			b = jsonl.AppendMotion(b[:0], i, &r, d)
 		} else {
 			b = appendMotionText(b[:0], i, &r, d)
 		}
@@ -573,38 +572,6 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
-}
-
-// appendMotionJSON appends the line of check --ccd --json for motion i,
-// whose query answered r in d:
-//
-//	{"motion":I,"hit":BOOL,"toi":[LO,HI],"pair":[envTri,flyTri],"maybe":BOOL,
-//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N,"spans":N,"exact":N},"seconds":S}
-//
-// with toi on a hit, a maybe or a query stopped, pair on a hit only, and
-// "stopped":true after maybe when the deadline stopped the query.
-func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []byte {
-	b = strconv.AppendInt(append(b, `{"motion":`...), int64(i), 10)
-	b = strconv.AppendBool(append(b, `,"hit":`...), r.Hit)
-	if r.Hit || r.Maybe || r.Stopped {
-		b = jsonl.AppendNumber(append(b, `,"toi":[`...), r.TOI.Lo)
-		b = jsonl.AppendNumber(append(b, ','), r.TOI.Hi)
-		b = append(b, ']')
-	}
-	if r.Hit {
-		b = strconv.AppendInt(append(b, `,"pair":[`...), int64(r.Pair.Env), 10)
-		b = strconv.AppendInt(append(b, ','), int64(r.Pair.Fly), 10)
-		b = append(b, ']')
-	}
-	b = strconv.AppendBool(append(b, `,"maybe":`...), r.Maybe)
-	if r.Stopped {
-		b = append(b, `,"stopped":true`...)
-	}
-	st := r.Stats
-	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d,"spans":%d,"exact":%d},"seconds":`,
-		st.BVTests, st.TriTests, st.Updates, st.LeafTests, r.Spans, r.Exact)
-	b = jsonl.AppendNumber(b, d.Seconds())
-	return append(b, "}\n"...)
 }
 
 // appendMotionText appends the line of check --ccd for motion i, whose
