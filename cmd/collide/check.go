@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/collide3d/collide/internal/jsonl"
+	srcpkg "github.com/collide3d/collide/internal/source"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/flight"
@@ -316,66 +317,40 @@ func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 	if err != nil {
 		return nil, nil, err
 	}
-	build := func(s *source) (*collide.Model, error) {
-		if s.Saved != nil {
-			return s.Saved, nil
-		}
-		return buildWithProgress(e, s, bo)
-	}
-	if envModel, err = build(envSrc); err != nil {
-		return nil, nil, err
-	}
-	if flySrc == envSrc {
-		return envModel, envModel, nil
-	}
-	if flyModel, err = build(flySrc); err != nil {
-		return nil, nil, err
-	}
-	if !envModel.BV().Compatible(flyModel.BV()) {
-		fly, n := flyModel, len(flySrc.Mesh.Tris)
-		withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
-			return fmt.Sprintf("building %s as %s, for %s: %d triangles, %.1f s", flyArg, envModel.BV(), envArg, n, elapsed.Seconds())
-		}, func() {
-			flyModel, err = fly.WithBV(envModel.BV())
-		})
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", flyArg, err)
-		}
-	}
-	return envModel, flyModel, nil
+	return srcpkg.BuildPair(envSrc, flySrc, bo, f.pairOptions(e))
 }
 
 // loadSources loads ENV and FLY (once, when they are the same argument),
 // checks that saved models agree with the flags given explicitly, and
 // returns the build options of the meshes: bo with a saved model's
-// options (ENV's first) where no flag is given.
+// options (ENV's first) where no flag is given (srcpkg.LoadPair).
 func loadSources(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildOptions) (envSrc, flySrc *source, _ collide.BuildOptions, err error) {
-	if envSrc, err = loadSource(e, envArg); err != nil {
-		return nil, nil, bo, err
-	}
-	flySrc = envSrc
-	if flyArg != envArg {
-		if flySrc, err = loadSource(e, flyArg); err != nil {
-			return nil, nil, bo, err
-		}
-	}
-	for _, s := range []*source{envSrc, flySrc} {
-		if err := hasTriangles(s); err != nil {
-			return nil, nil, bo, err
-		}
-		if s.Saved != nil {
-			if err := f.agree(s, bo); err != nil {
-				return nil, nil, bo, err
-			}
-		}
-	}
-	for _, s := range []*source{flySrc, envSrc} { // ENV's options win
-		if s.Saved != nil {
-			bo = f.inherit(bo, s.Saved)
-		}
-	}
-	return envSrc, flySrc, bo, nil
+	envSrc, flySrc, bo, err = srcpkg.LoadPair(envArg, flyArg, bo, f.pairOptions(e))
+	return envSrc, flySrc, bo, usageOf(err)
 }
+
+// pairOptions are the options of srcpkg.LoadPair and BuildPair for the
+// flags f: the flags given explicitly, and progress on stderr.
+func (f *buildFlags) pairOptions(e *env) srcpkg.PairOptions {
+	return srcpkg.PairOptions{
+		Given:      f.given,
+		AgreeGiven: func(name string) bool { return f.given(name) && !(name == "bv" && f.isAuto()) },
+		Load:       func(arg string) (*source, error) { return loadSource(e, arg) },
+		Build:      func(s *source, bo collide.BuildOptions) (*collide.Model, error) { return buildWithProgress(e, s, bo) },
+		WithBV: func(fly *collide.Model, bv collide.BV, envArg, flyArg string, n int) (m *collide.Model, err error) {
+			withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
+				return fmt.Sprintf("building %s as %s, for %s: %d triangles, %.1f s", flyArg, bv, envArg, n, elapsed.Seconds())
+			}, func() {
+				m, err = fly.WithBV(bv)
+			})
+			return m, err
+		},
+	}
+}
+
+// hasTriangles returns an error naming s if its mesh has no triangle:
+// there is nothing to test or build.
+func hasTriangles(s *source) error { return s.HasTriangles() }
 
 type jsonStats struct {
 	BVTests  int64 `json:"bv_tests"`
@@ -383,10 +358,6 @@ type jsonStats struct {
 	Updates  int64 `json:"updates"`
 	Leaf     int64 `json:"leaf_tests"`
 }
-
-// hasTriangles returns an error naming s if its mesh has no triangle:
-// there is nothing to test or build.
-func hasTriangles(s *source) error { return s.HasTriangles() }
 
 // jsonPairs returns the pairs as [env, fly] arrays ([] rather than null when
 // there are none).
