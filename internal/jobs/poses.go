@@ -315,35 +315,56 @@ type models struct {
 	envSum, flySum string
 }
 
-// loadModels returns the models of j, loaded through c.
+// loadModels returns the models of j, loaded and built as the CLI does
+// (source.LoadPair, source.BuildPair) through c: a model argument is
+// loaded once for its digest, and built once for its digest and the
+// build options, so that jobs of the same files share their models.
 func loadModels(j *Job, bo collide.BuildOptions, c *Cache) (*models, error) {
 	envSum, err1 := argDigest(j.Env, c)
 	flySum, err2 := argDigest(j.Fly, c)
-	load := func() (any, error) {
-		o := source.PairOptions{Given: given(j)}
-		envSrc, flySrc, bo, err := source.LoadPair(j.Env, j.Fly, bo, o)
-		if err != nil {
-			return nil, err
+	o := source.PairOptions{Given: given(j)}
+	if err1 == nil && err2 == nil {
+		// Keys hold the argument too: messages name it.
+		sums := map[string]string{j.Env: envSum, j.Fly: flySum}
+		o.Load = func(arg string) (*source.Source, error) {
+			v, err := c.get(key("source", arg, sums[arg]), func() (any, error) { return source.Load(arg, source.Options{}) })
+			if err != nil {
+				return nil, err
+			}
+			return v.(*source.Source), nil
 		}
-		env, fly, err := source.BuildPair(envSrc, flySrc, bo, o)
-		if err != nil {
-			return nil, err
+		o.Build = func(s *source.Source, bo collide.BuildOptions) (*collide.Model, error) {
+			v, err := c.get(key("model", s.Arg, sums[s.Arg], fmt.Sprintf("%+v", bo)), func() (any, error) {
+				m, err := collide.Build(s.Mesh, bo)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", s.Arg, err)
+				}
+				return m, nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			return v.(*collide.Model), nil
 		}
-		return &models{env: env, fly: fly, envSum: envSum, flySum: flySum}, nil
-	}
-	if err1 != nil || err2 != nil {
-		// A file that cannot be read: loading it gives the CLI's error.
-		v, err := load()
-		if err != nil {
-			return nil, err
+		o.WithBV = func(fly *collide.Model, bv collide.BV, envArg, flyArg string, n int) (*collide.Model, error) {
+			v, err := c.get(key("model", flyArg, sums[flyArg], fmt.Sprintf("%+v", fly.Options()), fly.BV().String(), "as", bv.String()), func() (any, error) {
+				return fly.WithBV(bv)
+			})
+			if err != nil {
+				return nil, err
+			}
+			return v.(*collide.Model), nil
 		}
-		return v.(*models), nil
-	}
-	v, err := c.get(key("pair", j.Env, j.Fly, envSum, flySum, j.BV, bo.BV.String()), load)
+	} // else a file that cannot be read: loading it gives the CLI's error
+	envSrc, flySrc, bo, err := source.LoadPair(j.Env, j.Fly, bo, o)
 	if err != nil {
 		return nil, err
 	}
-	return v.(*models), nil
+	env, fly, err := source.BuildPair(envSrc, flySrc, bo, o)
+	if err != nil {
+		return nil, err
+	}
+	return &models{env: env, fly: fly, envSum: envSum, flySum: flySum}, nil
 }
 
 // argDigest returns the digest of what the model argument arg loads: its

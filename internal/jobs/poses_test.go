@@ -177,9 +177,10 @@ func TestPoseJobsMatchCLI(t *testing.T) {
 			}
 		}
 	}
-	// Every job loaded the same pair of meshes: each kind of tree once.
-	if n := c.Len(); n != 4 {
-		t.Errorf("cache: %d entries, want 4 (the pairs of aabb, obb, rss and kdop18 trees)", n)
+	// Every job loaded the same two meshes, and built each one's tree
+	// of each kind once.
+	if n := c.Len(); n != 2+2*4 {
+		t.Errorf("cache: %d entries, want 10 (2 meshes, their aabb, obb, rss and kdop18 trees)", n)
 	}
 }
 
@@ -397,5 +398,40 @@ func TestReadManifestErrors(t *testing.T) {
 	js, err := ReadManifest(strings.NewReader("# jobs\n"+`{"id":"a","query":"check","env":"e","fly":"f","poses":"p","all":true}`+"\n\n"), "m.jsonl")
 	if err != nil || len(js) != 1 || js[0] != (Job{ID: "a", Query: "check", Env: "e", Fly: "f", Poses: "p", All: true}) {
 		t.Errorf("one job: %+v, %v", js, err)
+	}
+}
+
+// TestPoseJobSavedModels checks jobs of models saved by collide build, of
+// volumes that do not fly together (FLY's companion of ENV's volume is
+// built, as the CLI builds it), and of a mesh file built like the saved
+// model beside it.
+func TestPoseJobSavedModels(t *testing.T) {
+	dir := t.TempDir()
+	poses := posesFile(t, dir, "path.txt", posesPath(12))
+	env, fly := filepath.Join(dir, "env.collide"), filepath.Join(dir, "fly.collide")
+	for _, b := range [][]string{
+		{"build", "--bv", "obb", "-o", env, "gen:torus:tris=400"},
+		{"build", "--bv", "aabb", "-o", fly, "gen:icosphere:radius=0.4,tris=80"},
+		{"gen", "icosphere", "radius=0.4", "tris=80", "-o", filepath.Join(dir, "fly.obj")},
+	} {
+		if _, stderr, code := runPosesCLI(t, b); code != 0 {
+			t.Fatalf("collide %q: %s", b, stderr)
+		}
+	}
+	c := NewCache()
+	for _, j := range []Job{
+		{ID: "saved", Query: "check", Env: env, Fly: fly, Poses: poses, All: true},
+		{ID: "saved-ccd", Query: "ccd", Env: env, Fly: fly, Poses: poses},
+		{ID: "mesh", Query: "distance", Env: env, Fly: filepath.Join(dir, "fly.obj"), Poses: poses},
+	} {
+		out, stderr, code := runPosesCLI(t, j.Command())
+		if code != 0 {
+			t.Fatalf("%s: collide %q: exit %d\n%s", j.ID, j.Command(), code, stderr)
+		}
+		for _, size := range []int{2, 5} {
+			if got, _ := runJob(t, j, size, c); maskTiming(got) != maskTiming(out) {
+				t.Errorf("%s, shards of %d: lines\n%s\nwant (the CLI's)\n%s", j.ID, size, got, out)
+			}
+		}
 	}
 }
