@@ -111,6 +111,9 @@ func (k poseKind) usage(j *Job) (collide.BuildOptions, error) {
 		if strings.TrimSpace(need.value) == "" {
 			return bo, &Failure{Job: j.ID, Message: fmt.Sprintf("job %s: query %s needs %q", j.ID, k.query, need.name)}
 		}
+		if strings.HasPrefix(need.value, "-") {
+			return bo, &Failure{Job: j.ID, Message: fmt.Sprintf("job %s: %q %q starts with '-', which the CLI reads as a flag: write ./%s", j.ID, need.name, need.value, need.value)}
+		}
 	}
 	bv := k.defaultBV
 	switch j.BV {

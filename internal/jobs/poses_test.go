@@ -285,6 +285,7 @@ func TestPoseJobErrors(t *testing.T) {
 		{Job{Query: "check", Env: env, Fly: fly, Poses: good, Program: "p.nc"}, `query check does not take "program"`},
 		{Job{Query: "check", Env: env, Fly: fly}, `query check needs "poses"`},
 		{Job{Query: "distance", Fly: fly, Poses: good}, `query distance needs "env"`},
+		{Job{Query: "distance", Env: "-e.obj", Fly: fly, Poses: good}, `"env" "-e.obj" starts with '-'`},
 		{Job{Query: "check", Env: env, Fly: fly, Poses: good, BV: "auto"}, `"bv": auto chooses the kind by timing`},
 		{Job{Query: "check", Env: env, Fly: fly, Poses: record}, "record.txt:1: a flight record"},
 	}
