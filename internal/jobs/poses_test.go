@@ -436,3 +436,47 @@ func TestPoseJobSavedModels(t *testing.T) {
 		}
 	}
 }
+
+// TestPoseJobConcurrent runs the shards of jobs at once, sharing one cache
+// (the models loaded once, a query per goroutine), and checks their lines
+// against the shards run one by one.
+func TestPoseJobConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	poses := posesFile(t, dir, "path.txt", posesPath(30))
+	const env, fly = "gen:torus:tris=400", "gen:icosphere:radius=0.4,tris=80"
+	ctx := context.Background()
+	for _, j := range []Job{
+		{ID: "check", Query: "check", Env: env, Fly: fly, Poses: poses},
+		{ID: "ccd", Query: "ccd", Env: env, Fly: fly, Poses: poses},
+	} {
+		want, _ := runJob(t, j, 30, NewCache())
+		c := NewCache()
+		p, err := PlanJob(ctx, j, 2, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs := make([]bytes.Buffer, len(p.Shards))
+		errs := make([]error, len(p.Shards))
+		var wg sync.WaitGroup
+		for i := range p.Shards {
+			wg.Go(func() {
+				var r Result
+				r, errs[i] = Run(ctx, &p.Shards[i], Shared, &outs[i])
+				if errs[i] == nil && r.Err != "" {
+					errs[i] = errors.New(r.Err)
+				}
+			})
+		}
+		wg.Wait()
+		var got strings.Builder
+		for i := range outs {
+			if errs[i] != nil {
+				t.Fatalf("%s: shard %d: %v", j.ID, i, errs[i])
+			}
+			got.Write(outs[i].Bytes())
+		}
+		if maskTiming(got.String()) != maskTiming(want) {
+			t.Errorf("%s: concurrent shards' lines\n%s\nwant\n%s", j.ID, got.String(), want)
+		}
+	}
+}
