@@ -480,3 +480,47 @@ func TestPoseJobConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPoseJob plans and runs a check job of 10^4 poses of a coherent
+// path in the default shards, against a warm cache (the models built
+// once): the plan's pass over the pose file and the shards' re-reading of
+// it beside the queries.
+func BenchmarkPoseJob(b *testing.B) {
+	dir := b.TempDir()
+	var sb strings.Builder
+	for i := range 10000 {
+		a := 0.0006 * float64(i)
+		fmt.Fprintf(&sb, "1 0 0 0 1 0 0 0 1 %v %v 0.1\n", 2.55*math.Cos(a), 2.55*math.Sin(a))
+	}
+	poses := filepath.Join(dir, "path.txt")
+	if err := os.WriteFile(poses, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []string{"check", "distance", "ccd"} {
+		j := Job{ID: q, Query: q, Env: "gen:torus:tris=40000", Fly: "gen:icosphere:radius=0.4,tris=8000", Poses: poses}
+		c := NewCache()
+		ctx := context.Background()
+		b.Run(q+"/plan", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := PlanJob(ctx, j, 0, c); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10000, "ns/pose")
+		})
+		p, err := PlanJob(ctx, j, 0, c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(q+"/run", func(b *testing.B) {
+			for b.Loop() {
+				for i := range p.Shards {
+					if r, err := Run(ctx, &p.Shards[i], c, discard{}); err != nil || r.Err != "" {
+						b.Fatal(err, r.Err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10000, "ns/pose")
+		})
+	}
+}
