@@ -17,6 +17,10 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
+// cliDir is the directory of the command line built for the tests, which
+// TestMain removes.
+var cliDir string
+
 // posesCLI builds the command line (cmd/collide) once, for the tests to
 // compare the shards' lines with its output.
 var posesCLI = sync.OnceValues(func() (string, error) {
@@ -24,6 +28,7 @@ var posesCLI = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	cliDir = dir
 	bin := filepath.Join(dir, "collide")
 	out, err := exec.Command("go", "build", "-o", bin, "github.com/collide3d/collide/cmd/collide").CombinedOutput()
 	if err != nil {
