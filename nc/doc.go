@@ -66,7 +66,11 @@
 //
 // Check checks a gcode.Program; CheckReader checks moves as a
 // gcode.Reader reads them, keeping none, so that a program of any length
-// is checked in bounded memory. A Grouper gathers the violations into runs
+// is checked in bounded memory. A program may also be checked in parts,
+// apart (PartReader: each part's moves numbered from its first's index in
+// the program), the parts' Summaries added (Summary.Add): a move's
+// violations depend on the move alone, never on the moves checked before
+// it, so the parts give the whole program's violations. A Grouper gathers the violations into runs
 // (Group: one kind, tool part and target on consecutive moves), deepest
 // first, keeping a bounded number of runs.
 //
