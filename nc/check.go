@@ -542,14 +542,8 @@ func (c *Checker) check(ctx context.Context, r MoveReader, total int, fn func(Vi
 		if err != nil {
 			return sum, fmt.Errorf("%s: line %d: %w", name, m.Line, err)
 		}
-		if !m.From.IsFinite() || !m.To.IsFinite() || isArc(m) && !(m.Center.IsFinite() && m.Radius >= 0 && !math.IsInf(m.Radius, 0)) {
-			return sum, fmt.Errorf("%s: line %d: nc: a move with a coordinate or radius not a finite number", name, m.Line)
-		}
-		if isArc(m) && !gcode.ArcInRange(m) {
-			return sum, fmt.Errorf("%s: line %d: nc: the arc's circle or length reaches beyond the float64 range (radius %g about %v)", name, m.Line, m.Radius, m.Center)
-		}
-		if isArc(m) && m.Plane != gcode.XY && normalOf(m, m.From) != normalOf(m, m.To) {
-			return sum, fmt.Errorf("%s: line %d: nc: a helix outside the XY plane (G17) is not supported", name, m.Line)
+		if err := ValidMove(name, m); err != nil {
+			return sum, err
 		}
 		if !isArc(m) && m.From == m.To {
 			continue
@@ -627,6 +621,26 @@ func (s *Summary) Add(t Summary) {
 	s.Stats.Exact += t.Stats.Exact
 	s.Stats.Grazes += t.Stats.Grazes
 	s.Seconds += t.Seconds
+}
+
+// ValidMove returns the error that a check gives move m of the program
+// named name whatever its tool and targets, or nil: a coordinate or radius
+// that is not a finite number, an arc whose circle or length reaches beyond
+// the float64 range (gcode.ArcInRange), a helix outside the XY plane. A
+// check stops at such a move with this error; a program read ahead of its
+// check (split into parts, PartReader) can so be refused before any part
+// is checked.
+func ValidMove(name string, m gcode.Move) error {
+	if !m.From.IsFinite() || !m.To.IsFinite() || isArc(m) && !(m.Center.IsFinite() && m.Radius >= 0 && !math.IsInf(m.Radius, 0)) {
+		return fmt.Errorf("%s: line %d: nc: a move with a coordinate or radius not a finite number", name, m.Line)
+	}
+	if isArc(m) && !gcode.ArcInRange(m) {
+		return fmt.Errorf("%s: line %d: nc: the arc's circle or length reaches beyond the float64 range (radius %g about %v)", name, m.Line, m.Radius, m.Center)
+	}
+	if isArc(m) && m.Plane != gcode.XY && normalOf(m, m.From) != normalOf(m, m.To) {
+		return fmt.Errorf("%s: line %d: nc: a helix outside the XY plane (G17) is not supported", name, m.Line)
+	}
+	return nil
 }
 
 // plural returns one if n is 1, else many.

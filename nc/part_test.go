@@ -2,11 +2,13 @@ package nc
 
 import (
 	"io"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/nc/gcode"
 	"github.com/collide3d/collide/nc/ncgen"
 )
@@ -128,5 +130,40 @@ func TestSummaryAdd(t *testing.T) {
 	want.UnfinishedLines = append(want.UnfinishedLines, 100, 101, 102, 103)
 	if !reflect.DeepEqual(a, want) {
 		t.Errorf("Add = %+v, want %+v", a, want)
+	}
+}
+
+// TestValidMove checks that ValidMove refuses what a check refuses,
+// with the check's error.
+func TestValidMove(t *testing.T) {
+	c, err := New(nil, Options{Tool: mustTool(t, "ball 6 20"), Stock: &geom.AABB{Max: geom.V(10, 10, 10)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c0 := range []struct {
+		name string
+		m    gcode.Move
+		want string // "" for a valid move
+	}{
+		{"line", gcode.Move{Line: 4, Kind: gcode.Linear, From: geom.V(0, 0, 20), To: geom.V(5, 0, 20)}, ""},
+		{"not finite", gcode.Move{Line: 4, Kind: gcode.Linear, From: geom.V(0, 0, 20), To: geom.V(math.NaN(), 0, 20)}, "p.nc: line 4: nc: a move with a coordinate or radius not a finite number"},
+		{"helix in ZX", gcode.Move{Line: 7, Kind: gcode.ArcCW, Plane: gcode.ZX, From: geom.V(0, 0, 20), To: geom.V(10, 5, 20), Center: geom.V(5, 0, 20), Radius: 5}, "p.nc: line 7: nc: a helix outside the XY plane (G17) is not supported"},
+	} {
+		err := ValidMove("p.nc", c0.m)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c0.want {
+			t.Errorf("%s: ValidMove = %q, want %q", c0.name, got, c0.want)
+		}
+		_, err = c.Check(&gcode.Program{Name: "p.nc", Moves: []gcode.Move{c0.m}}, nil)
+		got = ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c0.want {
+			t.Errorf("%s: Check's error = %q, want %q", c0.name, got, c0.want)
+		}
 	}
 }
