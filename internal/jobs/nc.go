@@ -311,7 +311,13 @@ func (k ncKind) plan(ctx context.Context, j *Job, size int, c *Cache) (*Plan, er
 		return nil, err
 	}
 	build := time.Since(start)
-	moves, warnings, err := st.read(j, part)
+	p := &Plan{Job: *j}
+	shard := func(moves []gcode.Move) {
+		p.Shards = append(p.Shards, Shard{Job: *j, Index: len(p.Shards), First: p.Units, N: len(moves),
+			Moves: encodeMoves(moves), Models: []string{id}})
+		p.Units += len(moves)
+	}
+	warnings, err := st.read(ctx, j, part, size, shard)
 	if err != nil {
 		return nil, err
 	}
@@ -320,54 +326,56 @@ func (k ncKind) plan(ctx context.Context, j *Job, size int, c *Cache) (*Plan, er
 	if st.demo {
 		head.Part = ncDemoName
 	}
-	info, err := json.Marshal(ncInfo{Head: head})
-	if err != nil {
+	if p.Info, err = json.Marshal(ncInfo{Head: head}); err != nil {
 		return nil, err
-	}
-	p := &Plan{Job: *j, Units: len(moves), Info: info}
-	for first := 0; first < len(moves) || first == 0; first += size {
-		n := min(size, len(moves)-first)
-		p.Shards = append(p.Shards, Shard{Job: *j, Index: len(p.Shards), First: first, N: n,
-			Moves: encodeMoves(moves[first : first+n]), Models: []string{id}})
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 	}
 	return p, nil
 }
 
 // read reads the whole program of job j as the CLI reads it (the demo's
-// from part), returning its moves and the number of its warnings. Its
-// error is the CLI's: the first, in program order, of a malformed line
-// and a move that the check refuses.
-func (st *ncSetup) read(j *Job, part *ncPart) ([]gcode.Move, int, error) {
+// from part), handing its moves to shard in runs of size (one run, empty,
+// for a program without moves), and returns the number of its warnings.
+// Only the shards' encoded moves are kept. Its error is the CLI's: the
+// first, in program order, of a malformed line and a move that the check
+// refuses.
+func (st *ncSetup) read(ctx context.Context, j *Job, part *ncPart, size int, shard func([]gcode.Move)) (int, error) {
 	var r io.Reader
 	if st.demo {
 		r = strings.NewReader(part.demo)
 	} else {
 		f, err := os.Open(j.Program)
 		if err != nil {
-			return nil, 0, ncFail(j, err)
+			return 0, ncFail(j, err)
 		}
 		defer f.Close()
 		r = f
 	}
 	g := gcode.NewReader(r, st.prog, gcode.Options{})
-	var moves []gcode.Move
+	moves := make([]gcode.Move, 0, min(size, 1<<16))
+	shards := 0
 	for {
 		m, err := g.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, 0, ncFail(j, err)
+			return 0, ncFail(j, err)
 		}
 		if err := nc.ValidMove(st.prog, m); err != nil {
-			return nil, 0, ncFail(j, err)
+			return 0, ncFail(j, err)
 		}
-		moves = append(moves, m)
+		if moves = append(moves, m); len(moves) == size {
+			shard(moves)
+			moves, shards = moves[:0], shards+1
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
 	}
-	return moves, len(g.Warnings()), nil
+	if len(moves) > 0 || shards == 0 {
+		shard(moves)
+	}
+	return len(g.Warnings()), nil
 }
 
 // ncCheckers are the Checkers of one part, tool and tolerance in a

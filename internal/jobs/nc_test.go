@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -13,10 +14,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/jsonl"
 	"github.com/collide3d/collide/mesh/obj"
+	"github.com/collide3d/collide/nc"
 	"github.com/collide3d/collide/nc/gcode"
 	"github.com/collide3d/collide/nc/ncgen"
 )
@@ -402,4 +406,113 @@ func sameMove(a, b gcode.Move) bool {
 		sameVec(a.From, b.From) && sameVec(a.To, b.To) && sameVec(a.Center, b.Center) &&
 		f(a.Radius, b.Radius) && f(a.Feed, b.Feed) && f(a.Spindle, b.Spindle) &&
 		reflect.TypeOf(a).NumField() == 12 // a new field needs encoding
+}
+
+// TestNCConcurrent runs the demo's shards on 4 goroutines sharing a cache
+// (each taking its own Checker): the lines are those of the shards run
+// one after the other.
+func TestNCConcurrent(t *testing.T) {
+	c := NewCache()
+	j := Job{ID: "demo", Query: "nc"}
+	want, p, _ := runJob(t, j, 50, c)
+	outs := make([]bytes.Buffer, len(p.Shards))
+	rs := make([]Result, len(p.Shards))
+	errs := make([]error, len(p.Shards))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i := range next {
+				rs[i], errs[i] = Run(context.Background(), &p.Shards[i], c, &outs[i])
+			}
+		})
+	}
+	for i := range p.Shards {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var got []byte
+	for i := range outs {
+		if errs[i] != nil || rs[i].Err != "" {
+			t.Fatalf("shard %d: %v %s", i, errs[i], rs[i].Err)
+		}
+		got = append(got, outs[i].Bytes()...)
+	}
+	tail, s := Finish(p, rs)
+	if !s.OK {
+		t.Fatal(s.Error)
+	}
+	if got = append(got, tail...); !bytes.Equal(maskNC(got), maskNC(want)) {
+		t.Errorf("concurrent shards differ:\n%s", firstDiffLine(maskNC(got), maskNC(want)))
+	}
+}
+
+// BenchmarkNCDemo checks the built-in demo's moves (the part built and
+// cached): whole, by one Checker as the CLI does, and as a job's shards of
+// 64 and 4096 moves run one after the other (Run: decoding the moves,
+// taking a Checker, writing the lines); plan is the job's plan with the
+// part cached (reading and encoding the program).
+func BenchmarkNCDemo(b *testing.B) {
+	c := NewCache()
+	j := Job{ID: "demo", Query: "nc"}
+	p, err := PlanJob(context.Background(), j, 1<<30, c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ms, err := decodeMoves(p.Shards[0].Moves)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("whole", func(b *testing.B) {
+		st, err := ncKind{}.setup(&j)
+		if err != nil {
+			b.Fatal(err)
+		}
+		part, err := st.part(&j, ncDemoName, c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ch, err := nc.New(part.model, nc.Options{Tool: st.tool})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			_, err := ch.CheckReader(&ncShardMoves{name: ncDemoName, moves: ms}, func(v nc.Violation) bool {
+				return jsonl.WriteNCViolation(io.Discard, v) == nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ms)), "ns/move")
+	})
+	b.Run("plan", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := PlanJob(context.Background(), j, DefaultShard, c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, size := range []int{64, DefaultShard} {
+		p, err := PlanJob(context.Background(), j, size, c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bytes := 0
+		for _, s := range p.Shards {
+			bytes += len(s.Moves)
+		}
+		b.Run(fmt.Sprintf("shards=%d", size), func(b *testing.B) {
+			for b.Loop() {
+				for i := range p.Shards {
+					if r, err := Run(context.Background(), &p.Shards[i], c, io.Discard); err != nil || r.Err != "" {
+						b.Fatal(err, r.Err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(p.Units), "ns/move")
+			b.ReportMetric(float64(bytes)/float64(p.Units), "bytes/move")
+		})
+	}
 }
