@@ -48,6 +48,14 @@ import (
 // counts and work counters are the CLI's, its "seconds" the shards' check
 // time summed, "moves_per_second" from it, "build_seconds" the plan's time
 // to load the part (0 when the cache held it).
+//
+// A job the CLI refuses fails with the CLI's error line (a Failure): the
+// first line of its stderr, but for the G-code warnings that the CLI
+// prints before the error of a program that has both. Where the CLI would
+// print the violations of the moves before a malformed line and then
+// fail, the job fails whole, before any shard runs. A job cannot read the
+// standard input: a program "-" is refused. The digest that names a part
+// is its file's: a .gltf file's .bin buffers are not in it.
 
 func init() { kinds["nc"] = ncKind{} }
 

@@ -198,7 +198,8 @@ func trunc(s string) string {
 }
 
 // TestNCFailures checks that a job the CLI refuses fails its plan with the
-// CLI's error line (the first line of its stderr), for the same command.
+// CLI's error line for the same command: the first line of its stderr, or
+// the first after the G-code warnings that the CLI prints before it.
 func TestNCFailures(t *testing.T) {
 	dir, part, prog := ncFiles(t)
 	write := func(name, text string) string {
@@ -213,6 +214,8 @@ func TestNCFailures(t *testing.T) {
 	// having read it; here the plan refuses it, before a malformed line
 	// after it, as the CLI does.
 	helix := write("helix.nc", "G21 G90\nG0 X0 Y0 Z30\nG18 G2 X10 Y5 Z30 I5 K0\nG17\nG2 X5 Y5\n")
+	// The CLI prints a program's warnings before its error line.
+	warned := write("warned.nc", "G21 E5\nG0 X0 Y0 Z30\nG1 X1 F100\nG2 X5 Y5\n")
 	badMesh := write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1\nf 1 2 3\n")
 	for _, c := range []struct {
 		name string
@@ -233,6 +236,7 @@ func TestNCFailures(t *testing.T) {
 		{"part alone", Job{Part: part, Tool: ncTool}},
 		{"program alone", Job{Program: prog, Tool: ncTool}},
 		{"bad gen", Job{Part: "gen:nothing", Program: prog, Tool: ncTool}},
+		{"warned", Job{Part: part, Program: warned, Tool: ncTool}},
 	} {
 		j := c.j
 		j.ID, j.Query = "bad", "nc"
@@ -241,7 +245,18 @@ func TestNCFailures(t *testing.T) {
 			t.Errorf("%s: collide %q succeeded", c.name, j.Command())
 			continue
 		}
-		want, _, _ := strings.Cut(string(stderr), "\n")
+		// The error line: the first of stderr but for the warnings before
+		// it.
+		want := ""
+		for _, l := range strings.Split(string(stderr), "\n") {
+			if !strings.HasSuffix(l, " (ignored)") {
+				want = l
+				break
+			}
+		}
+		if c.name == "warned" && (want == strings.Split(string(stderr), "\n")[0] || !strings.Contains(want, "line 4: gcode: ")) {
+			t.Errorf("%s: the CLI's stderr %q: want a warning, then the error", c.name, stderr)
+		}
 		_, err := PlanJob(context.Background(), j, 0, NewCache())
 		var f *Failure
 		if !errors.As(err, &f) {
