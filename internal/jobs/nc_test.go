@@ -132,16 +132,24 @@ const ncTool = "ball 6 20, shank 6 30, holder 20 25"
 // that their lines are the CLI's for the same command, byte for byte but
 // for the summary's timing fields: the built-in demo, and a program with
 // tool changes, arcs, rapids, a zero-length move and a warning, with and
-// without --eps and --bv.
+// without --eps and --bv, on a mesh file, a saved model and a gen: part,
+// and the demo with a tool of the job's.
 func TestNCJobs(t *testing.T) {
 	dir, part, prog := ncFiles(t)
 	rel := func(p string) string { r, _ := filepath.Rel(dir, p); return r }
 	t.Chdir(dir) // paths are used as given: relative to the working directory
+	saved := "part.collide"
+	if _, stderr, code := runCLI(t, dir, []string{"build", "--bv", "obb", rel(part), "-o", saved}); code != 0 {
+		t.Fatalf("collide build: exit %d: %s", code, stderr)
+	}
 	c := NewCache()
 	for _, j := range []Job{
 		{ID: "demo", Query: "nc"},
+		{ID: "demo-tool", Query: "nc", Tool: "flat 6 12, shank 10 40", BV: "kdop14"},
 		{ID: "prog", Query: "nc", Part: rel(part), Program: rel(prog), Tool: ncTool},
 		{ID: "eps", Query: "nc", Part: rel(part), Program: rel(prog), Tool: "flat 4 10, shank 4 20", Eps: 0.25, BV: "obb"},
+		{ID: "saved", Query: "nc", Part: saved, Program: rel(prog), Tool: ncTool},
+		{ID: "gen", Query: "nc", Part: "gen:icosphere:radius=20", Program: rel(prog), Tool: ncTool},
 	} {
 		want, stderr, code := runCLI(t, dir, j.Command())
 		if code != 0 {
@@ -167,8 +175,8 @@ func TestNCJobs(t *testing.T) {
 			}
 		}
 	}
-	if n := c.Len(); n > 3+3 {
-		t.Errorf("the cache holds %d entries: want the demo's part and the file's in two volumes, and their checkers", n)
+	if n := c.Len(); n != 6+6 {
+		t.Errorf("the cache holds %d entries: want the 6 jobs' parts and checkers", n)
 	}
 }
 
@@ -216,6 +224,10 @@ func TestNCFailures(t *testing.T) {
 	helix := write("helix.nc", "G21 G90\nG0 X0 Y0 Z30\nG18 G2 X10 Y5 Z30 I5 K0\nG17\nG2 X5 Y5\n")
 	// The CLI prints a program's warnings before its error line.
 	warned := write("warned.nc", "G21 E5\nG0 X0 Y0 Z30\nG1 X1 F100\nG2 X5 Y5\n")
+	saved := filepath.Join(dir, "part.collide")
+	if _, stderr, code := runCLI(t, dir, []string{"build", "--bv", "obb", part, "-o", saved}); code != 0 {
+		t.Fatalf("collide build: exit %d: %s", code, stderr)
+	}
 	badMesh := write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1\nf 1 2 3\n")
 	for _, c := range []struct {
 		name string
@@ -237,6 +249,8 @@ func TestNCFailures(t *testing.T) {
 		{"program alone", Job{Program: prog, Tool: ncTool}},
 		{"bad gen", Job{Part: "gen:nothing", Program: prog, Tool: ncTool}},
 		{"warned", Job{Part: part, Program: warned, Tool: ncTool}},
+		{"saved of another volume", Job{Part: saved, Program: prog, Tool: ncTool, BV: "kdop18"}},
+		{"empty gen", Job{Part: "gen:icosphere:radius=0", Program: prog, Tool: ncTool}},
 	} {
 		j := c.j
 		j.ID, j.Query = "bad", "nc"
