@@ -33,7 +33,7 @@ import (
 //
 // A job's keys are part, program, tool, eps and bv, the CLI's PART,
 // PROGRAM, --tool, --eps and --bv (Job.Command); a job with no part and no
-// program is the built-in demo. The plan loads the part (through the
+// program is the built-in demo (with the demo's tool, or the job's). The plan loads the part (through the
 // Cache: by the SHA-256 of its file and the bounding volume; a gen: part
 // by its argument, the demo's by its name), reads the whole program as
 // the CLI reads it (gcode.Reader, no --start, not strict) and refuses it
@@ -47,7 +47,7 @@ import (
 // nc.Summaries (nc.Summary.Add) and writes the CLI's summary line: its
 // counts and work counters are the CLI's, its "seconds" the shards' check
 // time summed, "moves_per_second" from it, "build_seconds" the plan's time
-// to load the part (0 when the cache held it).
+// to load the part (next to nothing when the cache held it).
 //
 // A job the CLI refuses fails with the CLI's error line (a Failure): the
 // first line of its stderr, but for the G-code warnings that the CLI
@@ -105,8 +105,8 @@ type ncInfo struct {
 	Head jsonl.NCHead
 }
 
-// ncSetup is what a job's plan and its shards need: the bounding volume,
-// the tool, the part's cache key.
+// ncSetup is what a job's plan and its shards need, from the job's keys:
+// the bounding volume, the tool, the program's name.
 type ncSetup struct {
 	demo  bool
 	bv    collide.BV
