@@ -25,18 +25,19 @@ import (
 	"github.com/collide3d/collide/nc/ncgen"
 )
 
-// runCLI runs the CLI with args (Job.Command) in dir, returning its
+// runNCCLI runs the CLI with args (Job.Command) in dir, returning its
 // stdout, stderr and exit status.
-func runCLI(t *testing.T, dir string, args []string) (stdout, stderr []byte, code int) {
+func runNCCLI(t *testing.T, dir string, args []string) (stdout, stderr []byte, code int) {
 	t.Helper()
-	if cliErr != nil {
-		t.Fatalf("building the CLI: %v", cliErr)
+	bin, err := ncCLI()
+	if err != nil {
+		t.Fatal(err)
 	}
-	cmd := exec.Command(cliPath, args...)
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	err = cmd.Run()
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
@@ -47,10 +48,10 @@ func runCLI(t *testing.T, dir string, args []string) (stdout, stderr []byte, cod
 	return out.Bytes(), errb.Bytes(), code
 }
 
-// runJob plans j in shards of size, runs the shards (the last first, all
+// runNCJob plans j in shards of size, runs the shards (the last first, all
 // on one cache) and returns their lines joined in shard order followed by
 // Finish's, with the plan and the summary.
-func runJob(t *testing.T, j Job, size int, c *Cache) ([]byte, *Plan, Summary) {
+func runNCJob(t *testing.T, j Job, size int, c *Cache) ([]byte, *Plan, Summary) {
 	t.Helper()
 	p, err := PlanJob(context.Background(), j, size, c)
 	if err != nil {
@@ -139,7 +140,7 @@ func TestNCJobs(t *testing.T) {
 	rel := func(p string) string { r, _ := filepath.Rel(dir, p); return r }
 	t.Chdir(dir) // paths are used as given: relative to the working directory
 	saved := "part.collide"
-	if _, stderr, code := runCLI(t, dir, []string{"build", "--bv", "obb", rel(part), "-o", saved}); code != 0 {
+	if _, stderr, code := runNCCLI(t, dir, []string{"build", "--bv", "obb", rel(part), "-o", saved}); code != 0 {
 		t.Fatalf("collide build: exit %d: %s", code, stderr)
 	}
 	c := NewCache()
@@ -151,7 +152,7 @@ func TestNCJobs(t *testing.T) {
 		{ID: "saved", Query: "nc", Part: saved, Program: rel(prog), Tool: ncTool},
 		{ID: "gen", Query: "nc", Part: "gen:icosphere:radius=20", Program: rel(prog), Tool: ncTool},
 	} {
-		want, stderr, code := runCLI(t, dir, j.Command())
+		want, stderr, code := runNCCLI(t, dir, j.Command())
 		if code != 0 {
 			t.Fatalf("job %s: collide %q: exit %d: %s", j.ID, j.Command(), code, stderr)
 		}
@@ -163,7 +164,7 @@ func TestNCJobs(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, size := range []int{1, 3, p.Units} {
-			got, p, s := runJob(t, j, size, c)
+			got, p, s := runNCJob(t, j, size, c)
 			if wantShards := (p.Units + size - 1) / size; len(p.Shards) != wantShards {
 				t.Errorf("job %s, size %d: %d shards, want %d", j.ID, size, len(p.Shards), wantShards)
 			}
@@ -225,7 +226,7 @@ func TestNCFailures(t *testing.T) {
 	// The CLI prints a program's warnings before its error line.
 	warned := write("warned.nc", "G21 E5\nG0 X0 Y0 Z30\nG1 X1 F100\nG2 X5 Y5\n")
 	saved := filepath.Join(dir, "part.collide")
-	if _, stderr, code := runCLI(t, dir, []string{"build", "--bv", "obb", part, "-o", saved}); code != 0 {
+	if _, stderr, code := runNCCLI(t, dir, []string{"build", "--bv", "obb", part, "-o", saved}); code != 0 {
 		t.Fatalf("collide build: exit %d: %s", code, stderr)
 	}
 	badMesh := write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1\nf 1 2 3\n")
@@ -254,7 +255,7 @@ func TestNCFailures(t *testing.T) {
 	} {
 		j := c.j
 		j.ID, j.Query = "bad", "nc"
-		_, stderr, code := runCLI(t, dir, j.Command())
+		_, stderr, code := runNCCLI(t, dir, j.Command())
 		if code == 0 {
 			t.Errorf("%s: collide %q succeeded", c.name, j.Command())
 			continue
@@ -368,11 +369,11 @@ func TestNCEmptyProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := Job{ID: "empty", Query: "nc", Part: part, Program: prog, Tool: ncTool}
-	got, p, _ := runJob(t, j, 0, NewCache())
+	got, p, _ := runNCJob(t, j, 0, NewCache())
 	if len(p.Shards) != 1 || p.Units != 0 {
 		t.Errorf("%d shards of %d moves, want 1 of 0", len(p.Shards), p.Units)
 	}
-	want, stderr, code := runCLI(t, dir, j.Command())
+	want, stderr, code := runNCCLI(t, dir, j.Command())
 	if code != 0 {
 		t.Fatalf("collide %q: exit %d: %s", j.Command(), code, stderr)
 	}
@@ -443,7 +444,7 @@ func sameMove(a, b gcode.Move) bool {
 func TestNCConcurrent(t *testing.T) {
 	c := NewCache()
 	j := Job{ID: "demo", Query: "nc"}
-	want, p, _ := runJob(t, j, 50, c)
+	want, p, _ := runNCJob(t, j, 50, c)
 	outs := make([]bytes.Buffer, len(p.Shards))
 	rs := make([]Result, len(p.Shards))
 	errs := make([]error, len(p.Shards))
