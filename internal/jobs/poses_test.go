@@ -17,31 +17,11 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
-// cliDir is the directory of the command line built for the tests, which
-// TestMain removes.
-var cliDir string
-
-// posesCLI builds the command line (cmd/collide) once, for the tests to
-// compare the shards' lines with its output.
-var posesCLI = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "collide-jobs-test")
-	if err != nil {
-		return "", err
-	}
-	cliDir = dir
-	bin := filepath.Join(dir, "collide")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/collide3d/collide/cmd/collide").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build cmd/collide: %v\n%s", err, out)
-	}
-	return bin, nil
-})
-
 // runPosesCLI runs the CLI with args, returning its stdout, stderr and
 // exit status.
 func runPosesCLI(t *testing.T, args []string) (stdout, stderr string, code int) {
 	t.Helper()
-	bin, err := posesCLI()
+	bin, err := testCLI()
 	if err != nil {
 		t.Fatal(err)
 	}
