@@ -149,38 +149,45 @@ func given(j *Job) source.Given {
 
 // poseScan is what a pass over a pose file found.
 type poseScan struct {
-	poses  []geom.Pose
+	n      int // the poses
 	shards []Shard
 }
 
 // plan reads the job's pose file in one pass, parsing and checking each
-// pose as the CLI does and splitting it into shards at line ends; then it
-// loads the models and checks that every pose places FLY, in the CLI's
-// order, so that the first error is the CLI's.
+// pose as the CLI does and splitting it into shards at line ends, in
+// memory that does not grow with the poses. The CLI reads the poses, then
+// loads the models, then checks that every pose places FLY: the plan loads
+// the models first, to check each pose as it is read, and reports the
+// errors in the CLI's order, so that the first error is the CLI's.
 func (k poseKind) plan(ctx context.Context, j *Job, size int, c *Cache) (*Plan, error) {
 	bo, err := k.usage(j)
 	if err != nil {
 		return nil, err
 	}
-	sc, err := k.scan(j, size)
+	m, modelErr := loadModels(j, bo, c)
+	var placeErr error // the first pose that does not place FLY
+	sc, err := k.scan(j, size, func(i int, p geom.Pose) {
+		if modelErr == nil && placeErr == nil {
+			if err := m.fly.CheckPose(p); err != nil {
+				placeErr = poseError(j.Poses, i, err)
+			}
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	n := len(sc.poses)
+	n := sc.n
 	if k.query == "ccd" && n < 2 {
 		return nil, k.fail(j, fmt.Errorf("--ccd needs at least 2 poses, a motion from each to the next; %s has %d", j.Poses, n))
 	}
-	m, err := loadModels(j, bo, c)
-	if err != nil {
-		return nil, k.fail(j, err)
+	if modelErr != nil {
+		return nil, k.fail(j, modelErr)
 	}
-	for i, p := range sc.poses {
-		if err := m.fly.CheckPose(p); err != nil {
-			return nil, k.fail(j, poseError(j.Poses, i, err))
-		}
+	if placeErr != nil {
+		return nil, k.fail(j, placeErr)
 	}
 	units := n
 	if k.query == "ccd" {
@@ -201,14 +208,15 @@ func poseError(file string, i int, err error) error {
 // record.go), a comment before the first pose.
 const recordHeader = "flight:"
 
-// scan reads the pose file of j, returning its poses and its shards of at
-// most size units: a shard's bytes run from the start of its first pose's
-// line to the end of its last pose's line (its line end included), so
-// that no line is split between two shards; a ccd shard of the motions
+// scan reads the pose file of j, passing each pose to check, and returns
+// the number of poses and the shards of at most size units: a shard's
+// bytes run from the start of its first pose's line to the end of its
+// last pose's line (its line end included), so that no line is split
+// between two shards; a ccd shard of the motions
 // [a, a+N) holds the poses a to a+N, the last of them the first of the
 // next shard. The errors are the CLI's, but for a flight record (a pose
 // file whose header names its models), which is refused.
-func (k poseKind) scan(j *Job, size int) (*poseScan, error) {
+func (k poseKind) scan(j *Job, size int, check func(i int, p geom.Pose)) (*poseScan, error) {
 	f, err := os.Open(j.Poses)
 	if err != nil {
 		return nil, k.fail(j, err)
@@ -254,8 +262,9 @@ func (k poseKind) scan(j *Job, size int) (*poseScan, error) {
 		if err != nil {
 			return nil, k.fail(j, fmt.Errorf("%s: %w", j.Poses, &flight.PoseError{Line: lr.Line, Err: err}))
 		}
-		i := len(sc.poses)
-		sc.poses = append(sc.poses, p)
+		i := sc.n
+		sc.n++
+		check(i, p)
 		last = lr.Offset
 		switch {
 		case cur < 0:
@@ -274,14 +283,14 @@ func (k poseKind) scan(j *Job, size int) (*poseScan, error) {
 		}
 		return nil, k.fail(j, fmt.Errorf("%s: %w", j.Poses, err))
 	}
-	if len(sc.poses) == 0 {
+	if sc.n == 0 {
 		return nil, k.fail(j, fmt.Errorf("%s: no poses", j.Poses))
 	}
 	if cur >= 0 {
-		if ccd && sc.shards[cur].First == len(sc.poses)-1 && cur > 0 {
+		if ccd && sc.shards[cur].First == sc.n-1 && cur > 0 {
 			sc.shards = sc.shards[:cur] // the last pose only: no motion
 		} else {
-			close(len(sc.poses)-1, last)
+			close(sc.n-1, last)
 		}
 	}
 	return sc, nil

@@ -233,6 +233,12 @@ func TestPoseJobErrors(t *testing.T) {
 		{Query: "distance", Env: env, Fly: empty, Poses: good},
 		{Query: "check", Env: env, Fly: fly, Poses: good, Eps: -1},
 		{Query: "distance", Env: env, Fly: fly, Poses: good, Max: -1},
+		// Several errors at once: the CLI's first is the job's (the poses
+		// are read, then the models loaded, then the poses placed).
+		{Query: "check", Env: filepath.Join(dir, "missing.obj"), Fly: fly, Poses: bad},
+		{Query: "ccd", Env: filepath.Join(dir, "missing.obj"), Fly: fly, Poses: one},
+		{Query: "check", Env: filepath.Join(dir, "missing.obj"), Fly: huge, Poses: far},
+		{Query: "distance", Env: env, Fly: huge, Poses: write("far-bad.txt", id+"1e308 0 0\n"+id+"0 0\n")},
 	}
 	c := NewCache()
 	for i, j := range cliJobs {
