@@ -73,8 +73,9 @@ func (t Target) String() string {
 
 // Violation is one part of the tool meeting one target during one move.
 type Violation struct {
-	// Move is the index of the move in the program, Line its line, N its
-	// block's N number (-1 if none).
+	// Move is the index of the move in the program (counted from
+	// PartReader.First for a part of one), Line its line, N its block's N
+	// number (-1 if none).
 	Move, Line, N int
 	Kind          Kind
 	// Role is the part of the tool, Target what it meets (Fixture: which
@@ -433,6 +434,22 @@ type MoveReader interface {
 	Next() (gcode.Move, error)
 }
 
+// A PartReader is a MoveReader of a part of a program: its moves from the
+// program's move First() on (a shard of a long program split into parts
+// checked apart, perhaps on other machines). A check of it numbers their
+// violations from First (Violation.Move), as a check of the whole program
+// numbers them; nothing else needs the moves before: a move's violations,
+// and the work counted in Stats, depend on the move and the Checker's
+// Options alone, never on the moves the Checker checked before it. The
+// Summaries of the parts, added in order (Summary.Add), are the whole
+// program's but for Seconds.
+type PartReader interface {
+	MoveReader
+	// First returns the index in its program of the first move Next
+	// returns.
+	First() int
+}
+
 // Check checks every move of p, calling fn (if not nil) with each
 // violation in program order; fn returns false to stop the check. The
 // error is about the input (a move's tool unknown, an unsupported arc),
@@ -496,6 +513,10 @@ func (c *Checker) check(ctx context.Context, r MoveReader, total int, fn func(Vi
 	defer func() { c.bud.done = nil }()
 	var sum Summary
 	name := r.Name()
+	first := 0
+	if p, ok := r.(PartReader); ok {
+		first = p.First()
+	}
 	stop := false
 	for i := 0; ; i++ {
 		if c.o.Progress != nil && i%1024 == 0 {
@@ -521,20 +542,14 @@ func (c *Checker) check(ctx context.Context, r MoveReader, total int, fn func(Vi
 		if err != nil {
 			return sum, fmt.Errorf("%s: line %d: %w", name, m.Line, err)
 		}
-		if !m.From.IsFinite() || !m.To.IsFinite() || isArc(m) && !(m.Center.IsFinite() && m.Radius >= 0 && !math.IsInf(m.Radius, 0)) {
-			return sum, fmt.Errorf("%s: line %d: nc: a move with a coordinate or radius not a finite number", name, m.Line)
-		}
-		if isArc(m) && !gcode.ArcInRange(m) {
-			return sum, fmt.Errorf("%s: line %d: nc: the arc's circle or length reaches beyond the float64 range (radius %g about %v)", name, m.Line, m.Radius, m.Center)
-		}
-		if isArc(m) && m.Plane != gcode.XY && normalOf(m, m.From) != normalOf(m, m.To) {
-			return sum, fmt.Errorf("%s: line %d: nc: a helix outside the XY plane (G17) is not supported", name, m.Line)
+		if err := ValidMove(name, m); err != nil {
+			return sum, err
 		}
 		if !isArc(m) && m.From == m.To {
 			continue
 		}
 		hitMove := false
-		c.move(i, m, ts, func(v Violation) bool {
+		c.move(first+i, m, ts, func(v Violation) bool {
 			hitMove = true
 			sum.Violations++
 			sum.ByKind[v.Kind]++
@@ -578,6 +593,54 @@ func (c *Checker) check(ctx context.Context, r MoveReader, total int, fn func(Vi
 		return sum, fmt.Errorf("nc: %s: the check stopped after reading %d %s: %w", name, sum.Reached, plural(sum.Reached, "move", "moves"), ctx.Err())
 	}
 	return sum, nil
+}
+
+// Add adds t, the summary of a check of the moves that follow those of
+// s (the next part of the same program: PartReader), to s: the counts,
+// the work and the time are summed, UnfinishedLines keeps its first 64,
+// and s is Stopped if either is.
+func (s *Summary) Add(t Summary) {
+	s.Moves += t.Moves
+	s.Checked += t.Checked
+	s.Violations += t.Violations
+	for k := range s.ByKind {
+		s.ByKind[k] += t.ByKind[k]
+	}
+	s.MovesHit += t.MovesHit
+	s.Reached += t.Reached
+	s.Stopped = s.Stopped || t.Stopped
+	s.Unfinished += t.Unfinished
+	for _, l := range t.UnfinishedLines {
+		if len(s.UnfinishedLines) < maxUnfinishedLines {
+			s.UnfinishedLines = append(s.UnfinishedLines, l)
+		}
+	}
+	s.Stats.Queries += t.Stats.Queries
+	s.Stats.BVTests += t.Stats.BVTests
+	s.Stats.Candidates += t.Stats.Candidates
+	s.Stats.Exact += t.Stats.Exact
+	s.Stats.Grazes += t.Stats.Grazes
+	s.Seconds += t.Seconds
+}
+
+// ValidMove returns the error that a check gives move m of the program
+// named name whatever its tool and targets, or nil: a coordinate or radius
+// that is not a finite number, an arc whose circle or length reaches beyond
+// the float64 range (gcode.ArcInRange), a helix outside the XY plane. A
+// check stops at such a move with this error; a program read ahead of its
+// check (split into parts, PartReader) can so be refused before any part
+// is checked.
+func ValidMove(name string, m gcode.Move) error {
+	if !m.From.IsFinite() || !m.To.IsFinite() || isArc(m) && !(m.Center.IsFinite() && m.Radius >= 0 && !math.IsInf(m.Radius, 0)) {
+		return fmt.Errorf("%s: line %d: nc: a move with a coordinate or radius not a finite number", name, m.Line)
+	}
+	if isArc(m) && !gcode.ArcInRange(m) {
+		return fmt.Errorf("%s: line %d: nc: the arc's circle or length reaches beyond the float64 range (radius %g about %v)", name, m.Line, m.Radius, m.Center)
+	}
+	if isArc(m) && m.Plane != gcode.XY && normalOf(m, m.From) != normalOf(m, m.To) {
+		return fmt.Errorf("%s: line %d: nc: a helix outside the XY plane (G17) is not supported", name, m.Line)
+	}
+	return nil
 }
 
 // plural returns one if n is 1, else many.

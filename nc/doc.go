@@ -66,9 +66,17 @@
 //
 // Check checks a gcode.Program; CheckReader checks moves as a
 // gcode.Reader reads them, keeping none, so that a program of any length
-// is checked in bounded memory. A Grouper gathers the violations into runs
-// (Group: one kind, tool part and target on consecutive moves), deepest
-// first, keeping a bounded number of runs.
+// is checked in bounded memory. A program may also be checked in parts,
+// apart (PartReader: each part's moves numbered from its first's index in
+// the program), the parts' Summaries added (Summary.Add): a move's
+// violations depend on the move alone, never on the moves checked before
+// it, so the parts give the whole program's violations. ValidMove says
+// beforehand which moves a check refuses, so that a program read whole
+// before its parts are checked is refused at the move a check stops at.
+//
+// A Grouper gathers the violations into runs (Group: one kind, tool part
+// and target on consecutive moves), deepest first, keeping a bounded
+// number of runs.
 //
 // Options.Budget (collide.Budget, the time-critical queries' type) bounds
 // a whole check, Options.MoveBudget each move, so that no check runs for

@@ -149,60 +149,6 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 	return collide.BuildOptions{BV: bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf, Compact: b.compact}, nil
 }
 
-// agree checks that the flags given explicitly agree with the options the
-// saved model s was built with (bo holds the parsed flags).
-func (b *buildFlags) agree(s *source, bo collide.BuildOptions) error {
-	if b.given("bv") && !b.isAuto() {
-		if err := s.AgreeBV(bo.BV); err != nil {
-			return usageOf(err)
-		}
-	}
-	o := s.Saved.Options()
-	differ := func(flag string, given, saved any) error {
-		return usagef("--%s %v: %s was saved with --%s %v (omit --%s, or rebuild it with 'collide build')", flag, given, s.Arg, flag, saved, flag)
-	}
-	switch {
-	case b.given("rule") && bo.Rule != o.Rule:
-		return differ("rule", bo.Rule, o.Rule)
-	case b.given("split") && bo.Split != o.Split:
-		return differ("split", bo.Split, o.Split)
-	case b.given("env-leaf") && bo.Leaf != o.Leaf:
-		return differ("env-leaf", bo.Leaf, o.Leaf)
-	case b.given("leaf") && bo.FlyLeaf != o.FlyLeaf:
-		return differ("leaf", bo.FlyLeaf, o.FlyLeaf)
-	case b.given("compact") && bo.Compact != o.Compact:
-		return differ("compact", bo.Compact, o.Compact)
-	}
-	return nil
-}
-
-// inherit returns bo with the options of the saved model m in place of
-// those not given explicitly, so that a mesh checked against a saved model
-// is built like it.
-func (b *buildFlags) inherit(bo collide.BuildOptions, m *collide.Model) collide.BuildOptions {
-	if !b.given("bv") {
-		bo.BV = m.BV()
-	}
-	o := m.Options()
-	if !b.given("rule") {
-		bo.Rule = o.Rule
-	}
-	if !b.given("split") {
-		bo.Split = o.Split
-	}
-	if !b.given("env-leaf") {
-		bo.Leaf = o.Leaf
-	}
-	if !b.given("leaf") {
-		bo.FlyLeaf = o.FlyLeaf
-	}
-	bo.Float64 = o.Float64
-	if !b.given("compact") {
-		bo.Compact = o.Compact
-	}
-	return bo
-}
-
 // buildProgressMin is the number of triangles above which building shows
 // progress on a terminal.
 var buildProgressMin = 200_000

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/collide3d/collide/internal/jsonl"
+	srcpkg "github.com/collide3d/collide/internal/source"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/flight"
@@ -65,7 +65,11 @@ line (JSON Lines):
   {"pose":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],
    "stats":{"bv_tests":N,"tri_tests":N,"updates":N},"seconds":S}
 pairs are triangle indices, ascending; without --all it holds the first pair
-found (or none); seconds is the time of the query alone. Output streams: a
+found (or none); seconds is the time of the query alone. Each pose is
+answered independently of the poses before it (the query forgets the last
+first contact before each pose, as the batch calls do): a pose prints the
+same pair wherever it comes in the file, so a file may be split and its
+parts checked apart (the Beam pipeline, collide-beam, does so). Output streams: a
 pose with more than %d pairs prints the first %d sorted, then the others
 as they are found (seconds then includes writing them), so memory stays the
 same however many pairs there are. --max-pairs N stops each pose's query
@@ -258,6 +262,9 @@ func runCheck(e *env, opts any, args []string) error {
 	for i, p := range poses {
 		pp.begin(i)
 		start := time.Now()
+		// Each pose is answered as if alone: the pair at first contact
+		// does not depend on the poses before it.
+		query.Forget()
 		st, err := query.Each(envModel, flyModel, p, q, pp.add)
 		d := time.Since(start)
 		if err != nil {
@@ -310,66 +317,40 @@ func buildModels(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildO
 	if err != nil {
 		return nil, nil, err
 	}
-	build := func(s *source) (*collide.Model, error) {
-		if s.Saved != nil {
-			return s.Saved, nil
-		}
-		return buildWithProgress(e, s, bo)
-	}
-	if envModel, err = build(envSrc); err != nil {
-		return nil, nil, err
-	}
-	if flySrc == envSrc {
-		return envModel, envModel, nil
-	}
-	if flyModel, err = build(flySrc); err != nil {
-		return nil, nil, err
-	}
-	if !envModel.BV().Compatible(flyModel.BV()) {
-		fly, n := flyModel, len(flySrc.Mesh.Tris)
-		withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
-			return fmt.Sprintf("building %s as %s, for %s: %d triangles, %.1f s", flyArg, envModel.BV(), envArg, n, elapsed.Seconds())
-		}, func() {
-			flyModel, err = fly.WithBV(envModel.BV())
-		})
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", flyArg, err)
-		}
-	}
-	return envModel, flyModel, nil
+	return srcpkg.BuildPair(envSrc, flySrc, bo, f.pairOptions(e))
 }
 
 // loadSources loads ENV and FLY (once, when they are the same argument),
 // checks that saved models agree with the flags given explicitly, and
 // returns the build options of the meshes: bo with a saved model's
-// options (ENV's first) where no flag is given.
+// options (ENV's first) where no flag is given (srcpkg.LoadPair).
 func loadSources(e *env, envArg, flyArg string, f *buildFlags, bo collide.BuildOptions) (envSrc, flySrc *source, _ collide.BuildOptions, err error) {
-	if envSrc, err = loadSource(e, envArg); err != nil {
-		return nil, nil, bo, err
-	}
-	flySrc = envSrc
-	if flyArg != envArg {
-		if flySrc, err = loadSource(e, flyArg); err != nil {
-			return nil, nil, bo, err
-		}
-	}
-	for _, s := range []*source{envSrc, flySrc} {
-		if err := hasTriangles(s); err != nil {
-			return nil, nil, bo, err
-		}
-		if s.Saved != nil {
-			if err := f.agree(s, bo); err != nil {
-				return nil, nil, bo, err
-			}
-		}
-	}
-	for _, s := range []*source{flySrc, envSrc} { // ENV's options win
-		if s.Saved != nil {
-			bo = f.inherit(bo, s.Saved)
-		}
-	}
-	return envSrc, flySrc, bo, nil
+	envSrc, flySrc, bo, err = srcpkg.LoadPair(envArg, flyArg, bo, f.pairOptions(e))
+	return envSrc, flySrc, bo, usageOf(err)
 }
+
+// pairOptions are the options of srcpkg.LoadPair and BuildPair for the
+// flags f: the flags given explicitly, and progress on stderr.
+func (f *buildFlags) pairOptions(e *env) srcpkg.PairOptions {
+	return srcpkg.PairOptions{
+		Given:      f.given,
+		AgreeGiven: func(name string) bool { return f.given(name) && !(name == "bv" && f.isAuto()) },
+		Load:       func(arg string) (*source, error) { return loadSource(e, arg) },
+		Build:      func(s *source, bo collide.BuildOptions) (*collide.Model, error) { return buildWithProgress(e, s, bo) },
+		WithBV: func(fly *collide.Model, bv collide.BV, envArg, flyArg string, n int) (m *collide.Model, err error) {
+			withTicker(e, n > buildProgressMin, func(elapsed time.Duration) string {
+				return fmt.Sprintf("building %s as %s, for %s: %d triangles, %.1f s", flyArg, bv, envArg, n, elapsed.Seconds())
+			}, func() {
+				m, err = fly.WithBV(bv)
+			})
+			return m, err
+		},
+	}
+}
+
+// hasTriangles returns an error naming s if its mesh has no triangle:
+// there is nothing to test or build.
+func hasTriangles(s *source) error { return s.HasTriangles() }
 
 type jsonStats struct {
 	BVTests  int64 `json:"bv_tests"`
@@ -377,10 +358,6 @@ type jsonStats struct {
 	Updates  int64 `json:"updates"`
 	Leaf     int64 `json:"leaf_tests"`
 }
-
-// hasTriangles returns an error naming s if its mesh has no triangle:
-// there is nothing to test or build.
-func hasTriangles(s *source) error { return s.HasTriangles() }
 
 // jsonPairs returns the pairs as [env, fly] arrays ([] rather than null when
 // there are none).
@@ -541,7 +518,7 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 			stopped++
 		}
 		if o.json {
-			b = appendMotionJSON(b[:0], i, &r, d)
+			b = jsonl.AppendMotion(b[:0], i, &r, d)
 		} else {
 			b = appendMotionText(b[:0], i, &r, d)
 		}
@@ -566,38 +543,6 @@ func checkMotions(e *env, o *checkOptions, poses []geom.Pose, envModel, flyModel
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
-}
-
-// appendMotionJSON appends the line of check --ccd --json for motion i,
-// whose query answered r in d:
-//
-//	{"motion":I,"hit":BOOL,"toi":[LO,HI],"pair":[envTri,flyTri],"maybe":BOOL,
-//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N,"spans":N,"exact":N},"seconds":S}
-//
-// with toi on a hit, a maybe or a query stopped, pair on a hit only, and
-// "stopped":true after maybe when the deadline stopped the query.
-func appendMotionJSON(b []byte, i int, r *collide.TOIResult, d time.Duration) []byte {
-	b = strconv.AppendInt(append(b, `{"motion":`...), int64(i), 10)
-	b = strconv.AppendBool(append(b, `,"hit":`...), r.Hit)
-	if r.Hit || r.Maybe || r.Stopped {
-		b = jsonl.AppendNumber(append(b, `,"toi":[`...), r.TOI.Lo)
-		b = jsonl.AppendNumber(append(b, ','), r.TOI.Hi)
-		b = append(b, ']')
-	}
-	if r.Hit {
-		b = strconv.AppendInt(append(b, `,"pair":[`...), int64(r.Pair.Env), 10)
-		b = strconv.AppendInt(append(b, ','), int64(r.Pair.Fly), 10)
-		b = append(b, ']')
-	}
-	b = strconv.AppendBool(append(b, `,"maybe":`...), r.Maybe)
-	if r.Stopped {
-		b = append(b, `,"stopped":true`...)
-	}
-	st := r.Stats
-	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d,"spans":%d,"exact":%d},"seconds":`,
-		st.BVTests, st.TriTests, st.Updates, st.LeafTests, r.Spans, r.Exact)
-	b = jsonl.AppendNumber(b, d.Seconds())
-	return append(b, "}\n"...)
 }
 
 // appendMotionText appends the line of check --ccd for motion i, whose

@@ -46,6 +46,7 @@ func checkContacts(e *env, o *checkOptions, poses []geom.Pose, envModel, flyMode
 	var b []byte
 	for i, p := range poses {
 		start := time.Now()
+		query.Forget() // each pose as if alone, as check without --contacts
 		r, err := query.Check(envModel, flyModel, p, q)
 		if err == nil && o.depth {
 			err = patchDepths(ctx, envModel, geom.Identity(), flyModel, p, r.Patches)

@@ -299,27 +299,7 @@ type distancePrinter struct {
 // print prints the result r of pose i, which took d.
 func (p *distancePrinter) print(i int, r *collide.DistanceResult, d time.Duration) error {
 	if p.json {
-		b := strconv.AppendInt(append(p.b[:0], `{"pose":`...), int64(i), 10)
-		switch {
-		case r.Far:
-			b = jsonl.AppendNumber(append(b, `,"far":true,"max":`...), p.max)
-		case r.Env < 0: // stopped before any pair below the cut-off
-		default:
-			b = jsonl.AppendNumber(append(b, `,"distance":`...), r.Distance)
-			b = jsonl.AppendNumber(append(b, `,"bound":`...), r.Bound)
-			b = strconv.AppendInt(append(b, `,"env":`...), int64(r.Env), 10)
-			b = strconv.AppendInt(append(b, `,"fly":`...), int64(r.Fly), 10)
-			b = jsonl.AppendVec(append(b, `,"p_env":`...), r.PEnv)
-			b = jsonl.AppendVec(append(b, `,"p_fly":`...), r.PFly)
-		}
-		if r.Stopped {
-			b = jsonl.AppendNumber(append(b, `,"stopped":true,"lower":`...), r.Lower)
-		}
-		st := r.Stats
-		b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":`,
-			st.BVTests, st.TriTests, st.Updates, st.LeafTests)
-		b = jsonl.AppendNumber(b, d.Seconds())
-		p.b = append(b, "}\n"...)
+		p.b = jsonl.AppendDistance(p.b[:0], i, r, p.max, d)
 		_, err := p.w.Write(p.b)
 		return err
 	}

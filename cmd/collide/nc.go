@@ -500,25 +500,6 @@ type ncPrinter struct {
 	interrupted bool
 }
 
-type jsonViolation struct {
-	Move      int     `json:"move"`
-	Line      int     `json:"line"`
-	N         int     `json:"n"`
-	Kind      string  `json:"kind"`
-	Role      string  `json:"role"`
-	Target    string  `json:"target"`
-	Fixture   *int    `json:"fixture,omitempty"`
-	S0        float64 `json:"s0"`
-	S1        float64 `json:"s1"`
-	Depth     float64 `json:"depth"`
-	DepthMax  float64 `json:"depth_max"`
-	Clearance float64 `json:"clearance"`
-	Graze     bool    `json:"graze"`
-	Within    float64 `json:"within,omitempty"`
-	Triangles []int32 `json:"triangles"`
-	Stopped   bool    `json:"stopped,omitempty"`
-}
-
 // violation prints v (JSON) or adds it to its run (text); it returns
 // false (stopping the check) when writing fails.
 func (p *ncPrinter) violation(v nc.Violation) bool {
@@ -529,17 +510,7 @@ func (p *ncPrinter) violation(v nc.Violation) bool {
 		p.runs.Add(v)
 		return true
 	}
-	jv := jsonViolation{Move: v.Move, Line: v.Line, N: v.N, Kind: v.Kind.String(), Role: v.Role.String(), Target: v.Target.String(),
-		S0: v.S0, S1: v.S1, Depth: v.Depth, DepthMax: v.DepthMax, Clearance: v.Clearance, Graze: v.Graze, Within: v.Within, Triangles: v.Tris,
-		Stopped: v.Stopped}
-	if v.Target == nc.OnFixture {
-		f := v.Fixture
-		jv.Fixture = &f
-	}
-	if jv.Triangles == nil {
-		jv.Triangles = []int32{}
-	}
-	p.err = jsonl.WriteLine(p.w, jv)
+	p.err = jsonl.WriteNCViolation(p.w, v)
 	if p.err == nil && time.Since(p.last) > 100*time.Millisecond {
 		p.err = p.w.Flush()
 		p.last = time.Now()
@@ -685,12 +656,7 @@ func byKind(sum nc.Summary) ([]string, []int) {
 	return names, counts
 }
 
-func movesPerSecond(sum nc.Summary) float64 {
-	if sum.Seconds <= 0 {
-		return 0
-	}
-	return float64(sum.Checked) / sum.Seconds
-}
+func movesPerSecond(sum nc.Summary) float64 { return jsonl.MovesPerSecond(sum) }
 
 func (p *ncPrinter) against() string {
 	var parts []string
@@ -767,61 +733,18 @@ func (p *ncPrinter) summary(sum nc.Summary) error {
 	return err
 }
 
-type jsonNCSummary struct {
-	Program        string         `json:"program"`
-	Part           string         `json:"part,omitempty"`
-	Triangles      int            `json:"triangles"`
-	BV             string         `json:"bv"`
-	Fixtures       int            `json:"fixtures"`
-	Tool           string         `json:"tool"`
-	Moves          int            `json:"moves"`
-	Checked        int            `json:"checked"`
-	Violations     int            `json:"violations"`
-	MovesHit       int            `json:"moves_hit"`
-	ByKind         map[string]int `json:"by_kind"`
-	Warnings       int            `json:"warnings"`
-	Seconds        float64        `json:"seconds"`
-	MovesPerSecond float64        `json:"moves_per_second"`
-	BuildSeconds   float64        `json:"build_seconds"`
-	Queries        int64          `json:"queries"`
-	BVTests        int64          `json:"bv_tests"`
-	Candidates     int64          `json:"candidates"`
-	Exact          int64          `json:"exact"`
-	Grazes         int64          `json:"grazes"`
-	// With --deadline or --move-deadline, what they left unchecked;
-	// Interrupted says that an interrupt stopped the check (Stopped).
-	Stopped         bool  `json:"stopped,omitempty"`
-	Interrupted     bool  `json:"interrupted,omitempty"`
-	Reached         *int  `json:"reached,omitempty"`
-	Unfinished      int   `json:"unfinished,omitempty"`
-	UnfinishedLines []int `json:"unfinished_lines,omitempty"`
-}
-
 func (p *ncPrinter) jsonSummary(sum nc.Summary) error {
-	s := jsonNCSummary{
+	h := jsonl.NCHead{
 		Program: p.j.progName, Part: p.j.partArg, Triangles: p.j.partTris, BV: p.o.bv, Fixtures: len(p.j.fixtures),
-		Tool: p.j.toolDesc, Moves: sum.Moves, Checked: sum.Checked, Violations: sum.Violations, MovesHit: sum.MovesHit,
-		ByKind: map[string]int{}, Warnings: len(p.j.prog.Warnings()), Seconds: sum.Seconds, MovesPerSecond: movesPerSecond(sum),
-		BuildSeconds: p.j.build.Seconds(), Queries: sum.Stats.Queries, BVTests: sum.Stats.BVTests,
-		Candidates: sum.Stats.Candidates, Exact: sum.Stats.Exact, Grazes: sum.Stats.Grazes,
-		Stopped: sum.Stopped, Interrupted: p.interrupted, Unfinished: sum.Unfinished, UnfinishedLines: sum.UnfinishedLines,
-	}
-	if sum.Stopped {
-		s.Reached = &sum.Reached
+		Tool: p.j.toolDesc, Warnings: len(p.j.prog.Warnings()), BuildSeconds: p.j.build.Seconds(), Interrupted: p.interrupted,
 	}
 	if p.j.part != nil {
-		s.BV = p.j.part.BV().String()
+		h.BV = p.j.part.BV().String()
 	}
 	if p.o.tool != "" || p.j.demo {
-		s.Tool = p.j.tool.String()
+		h.Tool = p.j.tool.String()
 	}
-	names, counts := byKind(sum)
-	for i, n := range names {
-		s.ByKind[n] = counts[i]
-	}
-	return jsonl.WriteLine(p.w, struct {
-		Summary jsonNCSummary `json:"summary"`
-	}{s})
+	return jsonl.WriteNCSummary(p.w, h, sum)
 }
 
 // runBenchNC runs bench --nc.

@@ -20,11 +20,16 @@
 //
 // # Semantics
 //
-// The lines of a job are the CLI's lines for the same command (Job.Args),
-// in the same order, when the shards' lines are joined in shard order.
-// Only the timing fields differ: "seconds" and "stats" of each line (the
-// work counters depend on the state a query keeps from the poses before
-// it), and the timing fields of nc's summary line.
+// The lines of a job are the CLI's lines for the same command (Job.Command),
+// in the same order, when the shards' lines are joined in shard order,
+// byte for byte but for the timing fields: "seconds" of each line, and
+// "seconds", "moves_per_second" and "build_seconds" of nc's summary line.
+// The work counters ("stats") matched the CLI's in every test, since the
+// CLI answers each pose as if it were the first (collide check forgets the
+// last first contact before each pose), but they count work, not answers:
+// compare them as timing. A job fails whole where the CLI fails, with the
+// CLI's message, and prints no line (the CLI may have printed some before
+// its error).
 //
 // Paths are used as given, relative to the working directory, as the CLI
 // uses them: on a cluster give paths that every worker reads the same
@@ -65,7 +70,7 @@ type Job struct {
 	All bool    `json:"all,omitempty"` // check: every pair
 	Eps float64 `json:"eps,omitempty"` // check, nc: the tolerance
 	Max float64 `json:"max,omitempty"` // distance: the cut-off
-	BV  string  `json:"bv,omitempty"`  // the bounding volume (default: the command's)
+	BV  string  `json:"bv,omitempty"`  // the bounding volume (default: the command's; not "auto", which times queries)
 
 	// nc: the part, the tool and the program; neither part nor program
 	// (nor tool) checks the built-in demo.

@@ -12,6 +12,13 @@
 // Errors name the argument (and, for a malformed file, the line or byte
 // offset). A problem with a gen: argument itself (unknown kind or
 // parameter, bad value) is a *UsageError.
+//
+// LoadPair and BuildPair load and build the two models of a query, ENV
+// and FLY, with the command line's semantics (saved models agree with the
+// options given explicitly, meshes are built like a saved model beside
+// them, FLY's companion of ENV's volume is built when their volumes do not
+// fly together): cmd/collide and the batch jobs (internal/jobs) share
+// them, with the same messages.
 package source
 
 import (

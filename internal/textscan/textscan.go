@@ -58,6 +58,10 @@ type LineReader struct {
 	rerr     error // sticky error from src (io.EOF at the end)
 	Line     int   // 1-based number of the last line returned
 	Err      error // io error or ErrLineTooLong; nil at a clean EOF
+	// Offset is the number of bytes of the input up to the end of the
+	// last line returned, its line end included: the offset of the next
+	// line.
+	Offset int64
 }
 
 // NewLineReader returns a LineReader reading r through a large buffer.
@@ -136,6 +140,7 @@ func (lr *LineReader) line(b []byte, n int) ([]byte, bool) {
 		return nil, false
 	}
 	lr.pos += len(b) + n
+	lr.Offset += int64(len(b) + n)
 	lr.Line++
 	if lr.Line == 1 {
 		b = bytes.TrimPrefix(b, utf8BOM)

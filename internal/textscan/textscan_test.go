@@ -434,3 +434,40 @@ func FuzzParseFloat(f *testing.F) {
 		}
 	})
 }
+
+// TestLineReaderOffset checks Offset after each line: the offset of the
+// next line, so that the input from it reads the same lines as the rest of
+// the whole input (every line end kind, read one byte at a time too).
+func TestLineReaderOffset(t *testing.T) {
+	for _, in := range []string{
+		"", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\rb\r", "a\r", "\r\r", "a\r\rb", "a\r\r\nb",
+		"a\r\r\r\nb", "a\n\rb", "a\n\nb\r\rc\r\n\r\nd", "a\r \nb", "\xEF\xBB\xBFa\rb",
+	} {
+		for _, one := range []bool{false, true} {
+			var r io.Reader = strings.NewReader(in)
+			if one {
+				r = iotest.OneByteReader(r)
+			}
+			lr := NewLineReader(r)
+			var offsets []int64
+			var lines []string
+			for {
+				b, ok := lr.Next()
+				if !ok {
+					break
+				}
+				lines = append(lines, string(b))
+				offsets = append(offsets, lr.Offset)
+			}
+			if len(offsets) > 0 && offsets[len(offsets)-1] != int64(len(in)) {
+				t.Errorf("%q: offset after the last line %d, want %d", in, offsets[len(offsets)-1], len(in))
+			}
+			for i, off := range offsets {
+				rest, _ := readLines(t, strings.NewReader(in[off:]))
+				if !slices.Equal(rest, lines[i+1:]) {
+					t.Errorf("%q: after line %d (offset %d): lines %q, want %q", in, i+1, off, rest, lines[i+1:])
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package jsonl
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/collide3d/collide"
+)
+
+// SortLimit is the number of pairs Pairs holds per pose by default to write
+// them in ascending order.
+const SortLimit = 1 << 20
+
+// Pairs writes the line of collide check --json for each pose:
+//
+//	{"pose":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],"truncated":true,
+//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
+//
+// ("truncated" only for a pose stopped at Max pairs). The pairs of a pose
+// are held and written in ascending order, up to SortLimit of them: past
+// it, those held are written sorted and the others as they are found, so
+// that memory does not grow with the number of pairs.
+//
+// Call Begin, then Add for each pair found (it is the query's callback),
+// then End. The methods stop writing at the first write error, which Err
+// returns.
+type Pairs struct {
+	W         io.Writer
+	Max       int64 // the most pairs written per pose (--max-pairs); 0: no limit
+	SortLimit int   // the pairs held per pose; 0: the package's SortLimit
+
+	pose    int
+	n       int64 // pairs taken in this pose
+	held    []collide.Pair
+	spilled bool // the pose's pairs are being written as found
+	stopped bool // more than Max pairs: the query was stopped
+	first   bool // the next pair is the first of its list
+	b       []byte
+	err     error
+}
+
+// Begin starts the line of pose i.
+func (p *Pairs) Begin(i int) {
+	p.pose, p.n, p.held, p.spilled, p.stopped = i, 0, p.held[:0], false, false
+}
+
+// Add takes pair pr, found by the query; it returns false to stop the
+// query (more than Max pairs, or a write error).
+func (p *Pairs) Add(pr collide.Pair) bool {
+	if p.err != nil {
+		return false
+	}
+	if p.Max > 0 && p.n == p.Max {
+		p.stopped = true // there are more than Max
+		return false
+	}
+	p.n++
+	if p.spilled {
+		p.pair(pr)
+		return p.err == nil
+	}
+	p.held = append(p.held, pr)
+	limit := p.SortLimit
+	if limit <= 0 {
+		limit = SortLimit
+	}
+	if len(p.held) >= limit {
+		p.spill()
+	}
+	return p.err == nil
+}
+
+// N returns the number of pairs taken in the pose.
+func (p *Pairs) N() int64 { return p.n }
+
+// Spilled reports whether the pose's pairs are written as they are found.
+func (p *Pairs) Spilled() bool { return p.spilled }
+
+// Stopped reports whether the pose's query was stopped at Max pairs.
+func (p *Pairs) Stopped() bool { return p.stopped }
+
+// Err returns the first write error.
+func (p *Pairs) Err() error { return p.err }
+
+// spill writes the head of the line and the pairs held, sorted, and turns
+// to writing pairs as they are found.
+func (p *Pairs) spill() {
+	slices.SortFunc(p.held, collide.ComparePairs)
+	p.spilled = true
+	p.head(true)
+	for _, pr := range p.held {
+		p.pair(pr)
+	}
+	p.held = p.held[:0]
+}
+
+// End writes the rest of the pose's line: its pairs (unless written
+// already), whether it was stopped, its counts st and its time d.
+func (p *Pairs) End(st collide.Stats, d time.Duration) {
+	if !p.spilled {
+		slices.SortFunc(p.held, collide.ComparePairs)
+		p.head(p.n > 0)
+		for _, pr := range p.held {
+			p.pair(pr)
+		}
+	}
+	p.b = append(p.b[:0], ']')
+	if p.stopped {
+		p.b = append(p.b, `,"truncated":true`...)
+	}
+	sec, _ := json.Marshal(d.Seconds())
+	p.b = fmt.Appendf(p.b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":%s}`+"\n",
+		st.BVTests, st.TriTests, st.Updates, st.LeafTests, sec)
+	p.write(p.b)
+}
+
+// head writes the start of the pose's line, up to the pairs.
+func (p *Pairs) head(collided bool) {
+	p.b = strconv.AppendInt(append(p.b[:0], `{"pose":`...), int64(p.pose), 10)
+	p.b = strconv.AppendBool(append(p.b, `,"collide":`...), collided)
+	p.b = append(p.b, `,"pairs":[`...)
+	p.write(p.b)
+	p.first = true
+}
+
+// pair writes one pair, "[e,f]", after a comma but for the first.
+func (p *Pairs) pair(pr collide.Pair) {
+	b := p.b[:0]
+	if !p.first {
+		b = append(b, ',')
+	}
+	p.first = false
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(pr.Env), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(pr.Fly), 10)
+	p.b = append(b, ']')
+	p.write(p.b)
+}
+
+func (p *Pairs) write(b []byte) {
+	if p.err == nil {
+		_, p.err = p.W.Write(b)
+	}
+}
+
+// AppendDistance appends the line of collide distance --json for pose i,
+// whose query answered r in d, with the cut-off max (--max):
+//
+//	{"pose":N,"distance":D,"bound":B,"env":I,"fly":J,"p_env":[X,Y,Z],"p_fly":[X,Y,Z],
+//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
+//
+// or {"pose":N,"far":true,"max":D,"stats":{...},"seconds":S} for a pose
+// with nothing closer than max; a query stopped at its deadline adds
+// "stopped":true,"lower":L (without distance to points if it found
+// nothing below the cut-off).
+func AppendDistance(b []byte, i int, r *collide.DistanceResult, max float64, d time.Duration) []byte {
+	b = strconv.AppendInt(append(b, `{"pose":`...), int64(i), 10)
+	switch {
+	case r.Far:
+		b = AppendNumber(append(b, `,"far":true,"max":`...), max)
+	case r.Env < 0: // stopped before any pair below the cut-off
+	default:
+		b = AppendNumber(append(b, `,"distance":`...), r.Distance)
+		b = AppendNumber(append(b, `,"bound":`...), r.Bound)
+		b = strconv.AppendInt(append(b, `,"env":`...), int64(r.Env), 10)
+		b = strconv.AppendInt(append(b, `,"fly":`...), int64(r.Fly), 10)
+		b = AppendVec(append(b, `,"p_env":`...), r.PEnv)
+		b = AppendVec(append(b, `,"p_fly":`...), r.PFly)
+	}
+	if r.Stopped {
+		b = AppendNumber(append(b, `,"stopped":true,"lower":`...), r.Lower)
+	}
+	st := r.Stats
+	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":`,
+		st.BVTests, st.TriTests, st.Updates, st.LeafTests)
+	b = AppendNumber(b, d.Seconds())
+	return append(b, "}\n"...)
+}
+
+// AppendMotion appends the line of collide check --ccd --json for motion
+// i, whose query answered r in d:
+//
+//	{"motion":I,"hit":BOOL,"toi":[LO,HI],"pair":[envTri,flyTri],"maybe":BOOL,
+//	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N,"spans":N,"exact":N},"seconds":S}
+//
+// with toi on a hit, a maybe or a query stopped, pair on a hit only, and
+// "stopped":true after maybe when the deadline stopped the query.
+func AppendMotion(b []byte, i int, r *collide.TOIResult, d time.Duration) []byte {
+	b = strconv.AppendInt(append(b, `{"motion":`...), int64(i), 10)
+	b = strconv.AppendBool(append(b, `,"hit":`...), r.Hit)
+	if r.Hit || r.Maybe || r.Stopped {
+		b = AppendNumber(append(b, `,"toi":[`...), r.TOI.Lo)
+		b = AppendNumber(append(b, ','), r.TOI.Hi)
+		b = append(b, ']')
+	}
+	if r.Hit {
+		b = strconv.AppendInt(append(b, `,"pair":[`...), int64(r.Pair.Env), 10)
+		b = strconv.AppendInt(append(b, ','), int64(r.Pair.Fly), 10)
+		b = append(b, ']')
+	}
+	b = strconv.AppendBool(append(b, `,"maybe":`...), r.Maybe)
+	if r.Stopped {
+		b = append(b, `,"stopped":true`...)
+	}
+	st := r.Stats
+	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d,"spans":%d,"exact":%d},"seconds":`,
+		st.BVTests, st.TriTests, st.Updates, st.LeafTests, r.Spans, r.Exact)
+	b = AppendNumber(b, d.Seconds())
+	return append(b, "}\n"...)
+}
