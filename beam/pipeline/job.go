@@ -123,11 +123,12 @@ func planJob(ctx context.Context, j jobs.Job, size int) (*planned, []jobs.Shard)
 // error is for failures of the part file and of ctx (a failed shard has a
 // Result with Err set).
 func runShard(ctx context.Context, out string, s *jobs.Shard) (jobs.Result, error) {
-	if err := os.MkdirAll(partsDir(out, s.Job.ID), 0o777); err != nil {
-		return jobs.Result{}, err
-	}
 	var r jobs.Result
-	err := writeFile(partPath(out, s.Job.ID, s.Index), func(w io.Writer) error {
+	err := os.MkdirAll(partsDir(out, s.Job.ID), 0o777)
+	if err != nil {
+		return jobs.Result{}, fmt.Errorf("job %s: shard %d: %w", s.Job.ID, s.Index, err)
+	}
+	err = writeFile(partPath(out, s.Job.ID, s.Index), func(w io.Writer) error {
 		var err error
 		r, err = jobs.Run(ctx, s, jobs.Shared, w)
 		return err

@@ -109,3 +109,25 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
+
+// TestPipelineFails makes the pipeline fail (its parts directory cannot be
+// made): the status is 1 and the report says so.
+func TestPipelineFails(t *testing.T) {
+	dir := t.TempDir()
+	poses := filepath.Join(dir, "poses.txt")
+	var b bytes.Buffer
+	posegen.Write(&b, 10, 1)
+	os.WriteFile(poses, b.Bytes(), 0o644)
+	manifest := filepath.Join(dir, "jobs.jsonl")
+	os.WriteFile(manifest, []byte(`{"id":"j","query":"check","env":"gen:torus","fly":"gen:icosphere:radius=0.4","poses":"`+poses+`"}`+"\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	os.MkdirAll(out, 0o777)
+	os.WriteFile(filepath.Join(out, ".parts"), nil, 0o644) // not a directory
+	setFlags(t, manifest, out, 30)
+	var stderr bytes.Buffer
+	status := run(context.Background(), nil, &stderr)
+	if status != exitError || !strings.HasPrefix(stderr.String(), "j: failed: ") || !strings.Contains(stderr.String(), "no summary") ||
+		!strings.Contains(stderr.String(), "collide-beam: the pipeline failed: ") || !strings.Contains(stderr.String(), "job j: shard 0: mkdir ") {
+		t.Errorf("status %d, stderr:\n%s\nwant %d, the job without a summary and the pipeline's error", status, stderr.String(), exitError)
+	}
+}
