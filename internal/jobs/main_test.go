@@ -37,10 +37,10 @@ var testCLI = sync.OnceValues(func() (string, error) {
 		return "", fmt.Errorf("go build cmd/collide: %v\n%s", err, out)
 	}
 	return bin, nil
+})
+
 // runCLI runs the CLI built by testCLI with args in dir ("": the working
 // directory), returning its stdout, stderr and exit status.
-// runNCCLI runs the CLI with args (Job.Command) in dir, returning its
-// stdout, stderr and exit status.
 func runCLI(t *testing.T, dir string, args []string) (stdout, stderr []byte, code int) {
 	t.Helper()
 	bin, err := testCLI()
