@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,7 +21,6 @@ import (
 	"github.com/collide3d/collide/bench/toolpaths"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/internal/textscan"
-	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/nc"
 	"github.com/collide3d/collide/nc/gcode"
 	"github.com/collide3d/collide/nc/ncgen"
@@ -167,17 +165,6 @@ func (o *ncOptions) given(name string) bool {
 	return found
 }
 
-// isModelArg reports whether arg names a model (a mesh file by its
-// extension, a gen: model or a saved model) rather than a program.
-func isModelArg(arg string) bool {
-	if strings.HasPrefix(arg, srcpkg.GenPrefix) || strings.EqualFold(filepath.Ext(arg), savedExt) {
-		return true
-	}
-	path, _ := srcpkg.SplitMesh(arg)
-	_, ok := mesh.FormatFor(path)
-	return ok
-}
-
 // parseNumbers parses exactly n decimal numbers separated by spaces, tabs or
 // commas, for flag name.
 func parseNumbers(name, s string, n int, what string) ([]float64, error) {
@@ -222,7 +209,7 @@ func runNC(e *env, opts any, args []string) error {
 	case 0:
 		j.demo = true
 	case 1:
-		if isModelArg(args[0]) {
+		if srcpkg.IsModelArg(args[0]) {
 			return usagef("give the PROGRAM after the PART %s (or - to read it from the standard input)", args[0])
 		}
 		j.progArg = args[0]
@@ -230,7 +217,7 @@ func runNC(e *env, opts any, args []string) error {
 			return usagef("a PROGRAM alone is checked against --stock and --fixture: give one, or a PART before %s", args[0])
 		}
 	case 2:
-		if !isModelArg(args[0]) && isModelArg(args[1]) {
+		if !srcpkg.IsModelArg(args[0]) && srcpkg.IsModelArg(args[1]) {
 			return usagef("the PART comes first, then the PROGRAM (got %s %s)", args[0], args[1])
 		}
 		j.partArg, j.progArg = args[0], args[1]

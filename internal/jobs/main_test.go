@@ -1,6 +1,8 @@
 package jobs
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -36,6 +38,29 @@ var testCLI = sync.OnceValues(func() (string, error) {
 	}
 	return bin, nil
 })
+
+// runCLI runs the CLI built by testCLI with args in dir ("": the working
+// directory), returning its stdout, stderr and exit status.
+func runCLI(t *testing.T, dir string, args []string) (stdout, stderr []byte, code int) {
+	t.Helper()
+	bin, err := testCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("collide %q: %v", args, err)
+	}
+	return out.Bytes(), errb.Bytes(), code
+}
 
 // TestMain runs the tests, then removes the command line they built
 // (testCLI), if any.

@@ -11,7 +11,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,7 +21,6 @@ import (
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/internal/jsonl"
 	"github.com/collide3d/collide/internal/source"
-	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/nc"
 	"github.com/collide3d/collide/nc/gcode"
 	"github.com/collide3d/collide/nc/ncgen"
@@ -126,18 +124,6 @@ func ncFailf(j *Job, format string, args ...any) error {
 	return ncFail(j, fmt.Errorf(format, args...))
 }
 
-// ncIsModelArg reports whether arg names a model (a mesh file by its
-// extension, a gen: model or a saved model) rather than a program, as the
-// CLI tells them apart.
-func ncIsModelArg(arg string) bool {
-	if strings.HasPrefix(arg, source.GenPrefix) || strings.EqualFold(filepath.Ext(arg), source.SavedExt) {
-		return true
-	}
-	path, _ := source.SplitMesh(arg)
-	_, ok := mesh.FormatFor(path)
-	return ok
-}
-
 // ncBVNames lists the bounding volumes that have a hierarchy, as the CLI's
 // messages list them.
 func ncBVNames() string {
@@ -167,14 +153,14 @@ func (ncKind) setup(j *Job) (*ncSetup, error) {
 	case 0:
 		st.demo, st.prog = true, ncDemoName
 	case 1:
-		if ncIsModelArg(pos[0]) {
+		if source.IsModelArg(pos[0]) {
 			return nil, ncFailf(j, "give the PROGRAM after the PART %s (or - to read it from the standard input)", pos[0])
 		}
 		// A PROGRAM alone is checked against --stock and --fixture, which
 		// a job has not.
 		return nil, ncFailf(j, "a PROGRAM alone is checked against --stock and --fixture: give one, or a PART before %s", pos[0])
 	case 2:
-		if !ncIsModelArg(pos[0]) && ncIsModelArg(pos[1]) {
+		if !source.IsModelArg(pos[0]) && source.IsModelArg(pos[1]) {
 			return nil, ncFailf(j, "the PART comes first, then the PROGRAM (got %s %s)", pos[0], pos[1])
 		}
 	}

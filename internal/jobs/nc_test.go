@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -24,29 +23,6 @@ import (
 	"github.com/collide3d/collide/nc/gcode"
 	"github.com/collide3d/collide/nc/ncgen"
 )
-
-// runNCCLI runs the CLI with args (Job.Command) in dir, returning its
-// stdout, stderr and exit status.
-func runNCCLI(t *testing.T, dir string, args []string) (stdout, stderr []byte, code int) {
-	t.Helper()
-	bin, err := testCLI()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("collide %q: %v", args, err)
-	}
-	return out.Bytes(), errb.Bytes(), code
-}
 
 // runNCJob plans j in shards of size, runs the shards (the last first, all
 // on one cache) and returns their lines joined in shard order followed by
@@ -140,7 +116,7 @@ func TestNCJobs(t *testing.T) {
 	rel := func(p string) string { r, _ := filepath.Rel(dir, p); return r }
 	t.Chdir(dir) // paths are used as given: relative to the working directory
 	saved := "part.collide"
-	if _, stderr, code := runNCCLI(t, dir, []string{"build", "--bv", "obb", rel(part), "-o", saved}); code != 0 {
+	if _, stderr, code := runCLI(t, dir, []string{"build", "--bv", "obb", rel(part), "-o", saved}); code != 0 {
 		t.Fatalf("collide build: exit %d: %s", code, stderr)
 	}
 	c := NewCache()
@@ -152,7 +128,7 @@ func TestNCJobs(t *testing.T) {
 		{ID: "saved", Query: "nc", Part: saved, Program: rel(prog), Tool: ncTool},
 		{ID: "gen", Query: "nc", Part: "gen:icosphere:radius=20", Program: rel(prog), Tool: ncTool},
 	} {
-		want, stderr, code := runNCCLI(t, dir, j.Command())
+		want, stderr, code := runCLI(t, dir, j.Command())
 		if code != 0 {
 			t.Fatalf("job %s: collide %q: exit %d: %s", j.ID, j.Command(), code, stderr)
 		}
@@ -226,7 +202,7 @@ func TestNCFailures(t *testing.T) {
 	// The CLI prints a program's warnings before its error line.
 	warned := write("warned.nc", "G21 E5\nG0 X0 Y0 Z30\nG1 X1 F100\nG2 X5 Y5\n")
 	saved := filepath.Join(dir, "part.collide")
-	if _, stderr, code := runNCCLI(t, dir, []string{"build", "--bv", "obb", part, "-o", saved}); code != 0 {
+	if _, stderr, code := runCLI(t, dir, []string{"build", "--bv", "obb", part, "-o", saved}); code != 0 {
 		t.Fatalf("collide build: exit %d: %s", code, stderr)
 	}
 	badMesh := write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1\nf 1 2 3\n")
@@ -255,7 +231,7 @@ func TestNCFailures(t *testing.T) {
 	} {
 		j := c.j
 		j.ID, j.Query = "bad", "nc"
-		_, stderr, code := runNCCLI(t, dir, j.Command())
+		_, stderr, code := runCLI(t, dir, j.Command())
 		if code == 0 {
 			t.Errorf("%s: collide %q succeeded", c.name, j.Command())
 			continue
@@ -373,7 +349,7 @@ func TestNCEmptyProgram(t *testing.T) {
 	if len(p.Shards) != 1 || p.Units != 0 {
 		t.Errorf("%d shards of %d moves, want 1 of 0", len(p.Shards), p.Units)
 	}
-	want, stderr, code := runNCCLI(t, dir, j.Command())
+	want, stderr, code := runCLI(t, dir, j.Command())
 	if code != 0 {
 		t.Fatalf("collide %q: exit %d: %s", j.Command(), code, stderr)
 	}

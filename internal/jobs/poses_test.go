@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,26 +16,12 @@ import (
 	"github.com/collide3d/collide/geom"
 )
 
-// runPosesCLI runs the CLI with args, returning its stdout, stderr and
-// exit status.
+// runPosesCLI runs the CLI with args in the working directory, returning
+// its stdout, stderr and exit status.
 func runPosesCLI(t *testing.T, args []string) (stdout, stderr string, code int) {
 	t.Helper()
-	bin, err := testCLI()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	out, errb, code := runCLI(t, "", args)
+	return string(out), string(errb), code
 }
 
 // posesTiming matches the fields of a line that depend on the run.

@@ -263,3 +263,15 @@ func loadSaved(path string) (*Source, error) {
 	}
 	return &Source{Arg: path, Format: SavedFormat, Mesh: model.Mesh(), Saved: model}, nil
 }
+
+// IsModelArg reports whether arg names a model (a mesh file by its
+// extension, a gen: model or a saved model's suggested extension) rather
+// than another file, such as collide nc's program.
+func IsModelArg(arg string) bool {
+	if strings.HasPrefix(arg, GenPrefix) || strings.EqualFold(filepath.Ext(arg), SavedExt) {
+		return true
+	}
+	path, _ := SplitMesh(arg)
+	_, ok := mesh.FormatFor(path)
+	return ok
+}
