@@ -299,3 +299,47 @@ func TestShardTwice(t *testing.T) {
 	}
 	checkClean(t, out)
 }
+
+// TestShardFails changes a pose file between the plan and the shards: the
+// shards refuse it, and the job fails with their message, leaving no
+// output and no parts.
+func TestShardFails(t *testing.T) {
+	fixtures(t)
+	out := t.TempDir()
+	poses := filepath.Join(t.TempDir(), "poses.txt")
+	data, err := os.ReadFile(fix.poses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(poses, data, 0o644)
+	j := jobs.Job{ID: "changed", Query: "check", Env: fix.env, Fly: fix.fly, Poses: poses}
+	ctx := context.Background()
+	p, shards := planJob(ctx, j, testShard)
+	if p.Failed != nil {
+		t.Fatalf("job %s: %s", j.ID, p.Failed.Error)
+	}
+	os.WriteFile(poses, bytes.Replace(data, []byte("1"), []byte("2"), 1), 0o644)
+	var rs []jobs.Result
+	for i := range shards {
+		r, err := runShard(ctx, out, &shards[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	s, err := finishJob(out, p, rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the shard's message: %s", s.Error)
+	if s.OK || !strings.HasPrefix(s.Error, "collide check: ") || s.Lines != 0 {
+		t.Errorf("summary ok %v, error %q, lines %d; want failed with a message of the CLI's form", s.OK, s.Error, s.Lines)
+	}
+	if got := readSummary(t, out, j.ID); got.Error != s.Error {
+		t.Errorf("summary file's error %q, want %q", got.Error, s.Error)
+	}
+	if exists(OutputPath(out, j.ID)) {
+		t.Errorf("the failed job left %s", OutputPath(out, j.ID))
+	}
+	checkClean(t, out)
+}
