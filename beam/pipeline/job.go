@@ -81,15 +81,13 @@ func Run(ctx context.Context, js []jobs.Job, o Options) error {
 func Summaries(out string, js []jobs.Job) []Summary {
 	ss := make([]Summary, len(js))
 	for i, j := range js {
-		ss[i].ID, ss[i].Query = j.ID, j.Query
-		b, err := os.ReadFile(SummaryPath(out, j.ID))
-		if err == nil {
-			err = json.Unmarshal(b, &ss[i])
-		}
+		s, err := readSummaryFile(out, j.ID)
 		if err != nil {
-			ss[i].OK = false
-			ss[i].Error = fmt.Sprintf("no summary (the pipeline did not finish the job): %v", err)
+			s = Summary{}
+			s.ID, s.Query = j.ID, j.Query
+			s.Error = fmt.Sprintf("no summary (the pipeline did not finish the job): %v", err)
 		}
+		ss[i] = s
 	}
 	return ss
 }
@@ -141,13 +139,23 @@ func runShard(ctx context.Context, out string, s *jobs.Shard) (jobs.Result, erro
 
 // finishJob finishes the job p whose shards returned rs (in any order, a
 // shard's repeated Result counted once): it writes OUT/ID.jsonl from the
-// parts, then the summary, which it returns. A failed job's summary says
-// why, and its stale OUT/ID.jsonl is removed. The error is for failures of
-// the summary's file.
+// parts, then the summary, which it returns, then removes the parts. A
+// failed job's summary says why, and its stale OUT/ID.jsonl is removed. A
+// job whose summary is written already (a finish retried by the runner
+// after it wrote it; Prepare removed those of earlier runs) is finished:
+// its parts are removed, its output kept. The error is for failures of
+// the summary's file and of the parts' removal.
 func finishJob(out string, p *planned, rs []jobs.Result) (Summary, error) {
 	var s Summary
 	if p.Failed != nil {
 		s.Summary = *p.Failed
+	} else {
+		s.Summary.ID = p.Plan.Job.ID
+	}
+	if done, err := readSummaryFile(out, s.ID); err == nil {
+		return done, removeParts(out, s.ID)
+	}
+	if p.Failed != nil {
 		return s, conclude(out, &s)
 	}
 	rs = slices.Clone(rs)
@@ -156,18 +164,28 @@ func finishJob(out string, p *planned, rs []jobs.Result) (Summary, error) {
 	tail, js := jobs.Finish(p.Plan, rs)
 	s.Summary = js
 	if s.OK {
-		n, err := assemble(out, p.Plan.Job.ID, rs, tail)
+		n, err := assemble(out, s.ID, rs, tail)
 		if err != nil {
 			s.OK, s.Error = false, "collide-beam: "+err.Error()
 		} else {
-			s.Output, s.Bytes = filepath.Base(OutputPath(out, p.Plan.Job.ID)), n
+			s.Output, s.Bytes = filepath.Base(OutputPath(out, s.ID)), n
 		}
 	}
 	return s, conclude(out, &s)
 }
 
-// conclude removes the parts of the job of s, and its output if it failed,
-// and writes its summary.
+// readSummaryFile reads the summary of job id in out.
+func readSummaryFile(out, id string) (Summary, error) {
+	var s Summary
+	b, err := os.ReadFile(SummaryPath(out, id))
+	if err == nil {
+		err = json.Unmarshal(b, &s)
+	}
+	return s, err
+}
+
+// conclude removes the output of the job of s if it failed, writes its
+// summary and removes its parts.
 func conclude(out string, s *Summary) error {
 	if !s.OK {
 		s.Lines, s.Output, s.Bytes = 0, "", 0
@@ -175,18 +193,27 @@ func conclude(out string, s *Summary) error {
 			return err
 		}
 	}
-	if err := os.RemoveAll(partsDir(out, s.ID)); err != nil {
-		return err
-	}
-	os.Remove(filepath.Join(out, ".parts")) // when no other job's parts are left
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeFile(SummaryPath(out, s.ID), func(w io.Writer) error {
+	err = writeFile(SummaryPath(out, s.ID), func(w io.Writer) error {
 		_, err := w.Write(append(b, '\n'))
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	return removeParts(out, s.ID)
+}
+
+// removeParts removes the part files of job id in out.
+func removeParts(out, id string) error {
+	if err := os.RemoveAll(partsDir(out, id)); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(out, ".parts")) // when no other job's parts are left
+	return nil
 }
 
 // assemble writes OUT/ID.jsonl: the part files of the results rs (one a

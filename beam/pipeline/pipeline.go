@@ -27,8 +27,9 @@
 // concatenates the parts in shard order, streaming them (a worker's memory
 // does not grow with a job's lines), checks each part holds the lines its
 // shard reported, writes OUT/ID.jsonl under a temporary name renamed when
-// complete, removes the parts and writes the summary last: a summary says
-// the job is done.
+// complete, then the summary, then removes the parts: a summary says the
+// job is done, and a finish that the runner retries after it wrote the
+// summary keeps it and the output.
 //
 // Models are loaded once per worker process (jobs.Shared, keyed by the
 // file's digest). Paths in a job are used as given: on a cluster, every

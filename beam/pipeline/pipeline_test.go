@@ -343,3 +343,39 @@ func TestShardFails(t *testing.T) {
 	}
 	checkClean(t, out)
 }
+
+// TestFinishTwice finishes a job twice, as a runner retrying the finish
+// after it wrote the summary would: the second keeps the output.
+func TestFinishTwice(t *testing.T) {
+	fixtures(t)
+	out := t.TempDir()
+	ctx := context.Background()
+	for _, j := range []jobs.Job{goodJobs()[0], badJobs()[0]} {
+		p, shards := planJob(ctx, j, testShard)
+		var rs []jobs.Result
+		for i := range shards {
+			r, err := runShard(ctx, out, &shards[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs = append(rs, r)
+		}
+		first, err := finishJob(out, p, rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		output, _ := os.ReadFile(OutputPath(out, j.ID))
+		second, err := finishJob(out, p, rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(second) != fmt.Sprint(first) {
+			t.Errorf("job %s: finished again: %+v, want %+v", j.ID, second, first)
+		}
+		if again, _ := os.ReadFile(OutputPath(out, j.ID)); !bytes.Equal(again, output) {
+			t.Errorf("job %s: finished again, its output changed", j.ID)
+		}
+	}
+	checkLikeCLI(t, out, goodJobs()[0])
+	checkClean(t, out)
+}
