@@ -4,7 +4,7 @@
 // CLI's but for the timing fields, to OUT/ID.jsonl, with its summary in
 // OUT/ID.summary.json.
 //
-// The stages, each a DoFn of this file:
+// The stages (plan, run and finish are the DoFns of this file):
 //
 //	jobs (JSON)                   beam.Create
 //	  → plan                      jobs.PlanJob: the job's plan, keyed by id, and its shards
@@ -30,6 +30,10 @@
 // complete, then the summary, then removes the parts: a summary says the
 // job is done, and a finish that the runner retries after it wrote the
 // summary keeps it and the output.
+//
+// Run first removes the outputs and summaries that an earlier run left in
+// OUT for the same ids (Prepare), so that the files found after a run are
+// the run's.
 //
 // Models are loaded once per worker process (jobs.Shared, keyed by the
 // file's digest). Paths in a job are used as given: on a cluster, every
