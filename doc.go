@@ -156,6 +156,10 @@
 //   - internal/textscan (internal): the text formats' line reader and number parser
 //   - internal/textscan/syntaxtest (internal): the text codecs' shared test cases
 //
+// The Beam pipeline (cmd/collide-beam, which runs the CLI's batch jobs
+// in shards on Beam's runners, through internal/jobs) is a module of its
+// own, in beam/, so that this module's dependencies stay few.
+//
 // # Concurrency
 //
 // A built Model is immutable: any number of goroutines may query it at once,
