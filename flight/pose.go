@@ -2,6 +2,7 @@ package flight
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -21,16 +22,35 @@ const MaxLine = textscan.MaxLine
 // (geom.Pose.Validate). Nine zeros for the rotation are an error, not the
 // identity that a zero geom.Pose stands for: written in a file, they are
 // more likely a mistake.
-func ParsePose(s string) (geom.Pose, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f'
-	})
-	if len(fields) != 12 {
-		return geom.Pose{}, fmt.Errorf("want 12 numbers (r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz), got %d", len(fields))
+func ParsePose(s string) (geom.Pose, error) { return ParsePoseBytes([]byte(s)) }
+
+// ParsePoseBytes is ParsePose of the bytes of a line, which it does not
+// keep; it allocates nothing but its errors.
+func ParsePoseBytes(b []byte) (geom.Pose, error) {
+	var fields [12][]byte
+	n := 0
+	for i := 0; i < len(b); {
+		for i < len(b) && isPoseSep(b[i]) {
+			i++
+		}
+		if i == len(b) {
+			break
+		}
+		j := i
+		for j < len(b) && !isPoseSep(b[j]) {
+			j++
+		}
+		if n < len(fields) {
+			fields[n] = b[i:j]
+		}
+		n, i = n+1, j
+	}
+	if n != 12 {
+		return geom.Pose{}, fmt.Errorf("want 12 numbers (r00 r01 r02 r10 r11 r12 r20 r21 r22 tx ty tz), got %d", n)
 	}
 	var a [12]float64
 	for i, f := range fields {
-		x, e := textscan.ParseFloat([]byte(f))
+		x, e := textscan.ParseFloat(f)
 		switch e {
 		case textscan.NumOK:
 		case textscan.NumMalformed:
@@ -48,6 +68,12 @@ func ParsePose(s string) (geom.Pose, error) {
 		return geom.Pose{}, err
 	}
 	return p, nil
+}
+
+// isPoseSep reports whether c separates the numbers of a pose: a space, a
+// tab, a comma or another ASCII white space.
+func isPoseSep(c byte) bool {
+	return c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
 }
 
 // AppendPose appends the 12 numbers of p to dst, separated by spaces, in the
@@ -88,11 +114,11 @@ func ReadPoses(r io.Reader) ([]geom.Pose, error) {
 		if !ok {
 			break
 		}
-		text, _, _ := strings.Cut(string(b), "#")
-		if strings.TrimSpace(text) == "" {
+		text, _, _ := bytes.Cut(b, []byte("#"))
+		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
-		p, err := ParsePose(text)
+		p, err := ParsePoseBytes(text)
 		if err != nil {
 			return nil, &PoseError{Line: lr.Line, Err: err}
 		}

@@ -249,8 +249,8 @@ func (k poseKind) scan(j *Job, size int, check func(i int, p geom.Pose)) (*poseS
 		if !ok {
 			break
 		}
-		text, _, _ := strings.Cut(string(b), "#")
-		if strings.TrimSpace(text) == "" {
+		text, _, _ := bytes.Cut(b, []byte("#"))
+		if len(bytes.TrimSpace(text)) == 0 {
 			c, comment := strings.CutPrefix(strings.TrimSpace(string(b)), "#")
 			if header = header && comment; header && strings.HasPrefix(strings.TrimSpace(c), recordHeader) {
 				return nil, &Failure{Job: j.ID, Message: fmt.Sprintf("job %s: %s:%d: a flight record (its header names the models it flew): give its poses without the header, or run it with the CLI", j.ID, j.Poses, lr.Line)}
@@ -258,7 +258,7 @@ func (k poseKind) scan(j *Job, size int, check func(i int, p geom.Pose)) (*poseS
 			continue
 		}
 		header = false
-		p, err := flight.ParsePose(text)
+		p, err := flight.ParsePoseBytes(text)
 		if err != nil {
 			return nil, k.fail(j, fmt.Errorf("%s: %w", j.Poses, &flight.PoseError{Line: lr.Line, Err: err}))
 		}
@@ -568,11 +568,11 @@ func readShard(s *Shard) ([]geom.Pose, error) {
 		if !ok {
 			break
 		}
-		text, _, _ := strings.Cut(string(b), "#")
-		if strings.TrimSpace(text) == "" {
+		text, _, _ := bytes.Cut(b, []byte("#"))
+		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
-		p, err := flight.ParsePose(text)
+		p, err := flight.ParsePoseBytes(text)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", j.Poses, &flight.PoseError{Line: s.Line + lr.Line - 1, Err: err})
 		}
