@@ -17,16 +17,24 @@ func TestParsePoseFields(t *testing.T) {
 			return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\v' || r == '\f'
 		})
 	}
-	pieces := []string{"1", "0", "-0", "0.5", "1e-3", "x", "é", "\xff", "\u00a0", ",", " ", "\t", "\v", "\f", "\r", ",,", "  "}
+	pieces := []string{"1", "0", "-0", "0.5", "1e-3", "x", "é", "\xff", "\u00a0", ",", " ", "\t", "\v", "\f", "\r", ",,", "  "} // 9 words, then separators
 	rng := rand.New(rand.NewPCG(1, 2))
 	lines := []string{"", " ", "1 0 0 0 1 0 0 0 1 0 0 0", ",1,0,0,0,1,0,0,0,1,0,0,0,", "1 0 0 0 1 0 0 0 1 0 0 0 0", "1\u00a00 0 0 1 0 0 0 1 0 0 0"}
 	for range 20000 {
 		var b strings.Builder
-		// Mostly a number then separators, so that many lines have 12
-		// fields.
-		for range 10 + rng.IntN(5) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-			b.WriteString(pieces[5+rng.IntN(len(pieces)-5)])
+		// 11 to 13 words, most of them numbers, between runs of
+		// separators, so that most lines have 12 fields.
+		words, seps := pieces[:9], pieces[9:]
+		b.WriteString(seps[rng.IntN(len(seps))][:rng.IntN(2)])
+		for k := range 11 + rng.IntN(3) {
+			if k > 0 {
+				b.WriteString(seps[rng.IntN(len(seps))])
+			}
+			w := words[rng.IntN(4)]
+			if rng.IntN(8) == 0 {
+				w = words[rng.IntN(len(words))]
+			}
+			b.WriteString(w)
 		}
 		lines = append(lines, b.String())
 	}
