@@ -7,10 +7,13 @@
 //
 // A job runs in three steps, each a function of this package:
 //
-//   - PlanJob reads the job's poses or program, loads its models and checks
-//     everything the CLI checks before it prints its first line; it splits
-//     the job into Shards of consecutive poses, motions or moves. A job
-//     whose Plan fails fails whole, with the CLI's message (Failure).
+//   - PlanJob reads the job's poses or program, loads its models and
+//     splits the job into Shards of consecutive poses, motions or moves. A
+//     job whose PlanJob fails fails whole, with the CLI's message
+//     (Failure). What a shard can check alone, the shard checks (a pose
+//     job's plan only splits the pose file at its line ends: each shard
+//     parses its poses and checks that they place FLY), and Finish reports
+//     the error the CLI would have met first.
 //   - Run answers one shard, writing its lines in order: a shard depends on
 //     nothing but itself, so shards run anywhere, in any order, and a shard
 //     run twice writes the same lines.
@@ -206,9 +209,13 @@ type Result struct {
 	// Info is the kind's own counts (nc: the shard's nc.Summary).
 	Info json.RawMessage `json:",omitempty"`
 	// Err is the message of a shard that failed (the CLI's, "collide
-	// CMD: ..."), the job failing with it; ErrUnit is the unit it is
-	// for, so that Finish reports the first.
+	// CMD: ..."), the job failing with it. ErrRank and ErrUnit order the
+	// shards' errors as the CLI meets them, so that Finish reports the
+	// CLI's: the rank of the check that failed (a pose job's CLI reads
+	// every pose, then loads the models, then places every pose, then
+	// queries), then the line, pose, motion or move it failed at.
 	Err     string `json:",omitempty"`
+	ErrRank int    `json:",omitempty"`
 	ErrUnit int    `json:",omitempty"`
 }
 
@@ -322,7 +329,7 @@ func Finish(p *Plan, rs []Result) ([]byte, Summary) {
 	var failed *Result
 	for i := range rs {
 		r := &rs[i]
-		if r.Err != "" && (failed == nil || r.ErrUnit < failed.ErrUnit) {
+		if r.Err != "" && (failed == nil || r.ErrRank < failed.ErrRank || r.ErrRank == failed.ErrRank && r.ErrUnit < failed.ErrUnit) {
 			failed = r
 		}
 		s.Lines += r.Lines

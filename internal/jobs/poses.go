@@ -153,26 +153,30 @@ type poseScan struct {
 	shards []Shard
 }
 
-// plan reads the job's pose file in one pass, parsing and checking each
-// pose as the CLI does and splitting it into shards at line ends, in
-// memory that does not grow with the poses. The CLI reads the poses, then
-// loads the models, then checks that every pose places FLY: the plan loads
-// the models first, to check each pose as it is read, and reports the
-// errors in the CLI's order, so that the first error is the CLI's.
+// The ranks of a pose job's errors (Result.ErrRank), in the order the CLI
+// meets them: it reads every pose, then loads the models, then checks that
+// every pose places FLY, then queries.
+const (
+	errChanged  = iota // a file changed since the plan (not the CLI's)
+	errPoseLine        // a line of the pose file that does not parse; ErrUnit its line
+	errModels          // the models
+	errPlace           // a pose that does not place FLY; ErrUnit the pose
+	errQuery           // a query's error; ErrUnit the pose or motion
+)
+
+// plan splits the job's pose file into shards at line ends, in one pass
+// that does not parse the poses (the shards do, in parallel) and in memory
+// that does not grow with the poses, then loads the models. The errors it
+// finds are those the CLI meets before any pose is parsed (the file, a line
+// too long, no poses, too few for ccd), where no pose before them fails to
+// parse; a model that does not load fails the shards, after their poses'
+// errors, as the CLI reads the poses first.
 func (k poseKind) plan(ctx context.Context, j *Job, size int, c *Cache) (*Plan, error) {
 	bo, err := k.usage(j)
 	if err != nil {
 		return nil, err
 	}
-	m, modelErr := loadModels(j, bo, c)
-	var placeErr error // the first pose that does not place FLY
-	sc, err := k.scan(j, size, func(i int, p geom.Pose) {
-		if modelErr == nil && placeErr == nil {
-			if err := m.fly.CheckPose(p); err != nil {
-				placeErr = poseError(j.Poses, i, err)
-			}
-		}
-	})
+	sc, err := k.scan(j, size)
 	if err != nil {
 		return nil, err
 	}
@@ -181,22 +185,52 @@ func (k poseKind) plan(ctx context.Context, j *Job, size int, c *Cache) (*Plan, 
 	}
 	n := sc.n
 	if k.query == "ccd" && n < 2 {
+		if err := k.firstBadLine(j, 0); err != nil {
+			return nil, err
+		}
 		return nil, k.fail(j, fmt.Errorf("--ccd needs at least 2 poses, a motion from each to the next; %s has %d", j.Poses, n))
 	}
-	if modelErr != nil {
-		return nil, k.fail(j, modelErr)
-	}
-	if placeErr != nil {
-		return nil, k.fail(j, placeErr)
-	}
+	if m, err := loadModels(j, bo, c); err == nil {
+		for i := range sc.shards {
+			sc.shards[i].Models = []string{m.envSum, m.flySum}
+		}
+	} // else the shards, without the models' digests, fail with the models' error
 	units := n
 	if k.query == "ccd" {
 		units = n - 1
 	}
-	for i := range sc.shards {
-		sc.shards[i].Models = []string{m.envSum, m.flySum}
-	}
 	return &Plan{Job: *j, Units: units, Shards: sc.shards}, nil
+}
+
+// isPoseLine reports whether line b holds a pose (or a line that should):
+// not blank once a comment is cut.
+func isPoseLine(b []byte) bool {
+	text, _, _ := bytes.Cut(b, []byte("#"))
+	return len(bytes.TrimSpace(text)) > 0
+}
+
+// firstBadLine returns the CLI's error for the first pose line of j's pose
+// file that does not parse, before line upto if upto > 0, or nil.
+func (k poseKind) firstBadLine(j *Job, upto int) error {
+	f, err := os.Open(j.Poses)
+	if err != nil {
+		return k.fail(j, err)
+	}
+	defer f.Close()
+	lr := textscan.NewLineReader(f)
+	for {
+		b, ok := lr.Next()
+		if !ok || upto > 0 && lr.Line >= upto {
+			return nil
+		}
+		if !isPoseLine(b) {
+			continue
+		}
+		text, _, _ := bytes.Cut(b, []byte("#"))
+		if _, err := flight.ParsePoseBytes(text); err != nil {
+			return k.fail(j, fmt.Errorf("%s: %w", j.Poses, &flight.PoseError{Line: lr.Line, Err: err}))
+		}
+	}
 }
 
 // poseError is the error of pose i of file, as the CLI words it.
@@ -208,15 +242,16 @@ func poseError(file string, i int, err error) error {
 // record.go), a comment before the first pose.
 const recordHeader = "flight:"
 
-// scan reads the pose file of j, passing each pose to check, and returns
-// the number of poses and the shards of at most size units: a shard's
-// bytes run from the start of its first pose's line to the end of its
-// last pose's line (its line end included), so that no line is split
-// between two shards; a ccd shard of the motions
+// scan reads the pose file of j and returns the number of its pose lines
+// (not blank once a comment is cut; the shards parse them) and its shards
+// of at most size units: a shard's bytes run from the start of its first
+// pose's line to the end of its last pose's line (its line end included),
+// so that no line is split between two shards; a ccd shard of the motions
 // [a, a+N) holds the poses a to a+N, the last of them the first of the
-// next shard. The errors are the CLI's, but for a flight record (a pose
+// next shard. The errors are the CLI's (a line too long is the error only
+// when every pose line before it parses), but for a flight record (a pose
 // file whose header names its models), which is refused.
-func (k poseKind) scan(j *Job, size int, check func(i int, p geom.Pose)) (*poseScan, error) {
+func (k poseKind) scan(j *Job, size int) (*poseScan, error) {
 	f, err := os.Open(j.Poses)
 	if err != nil {
 		return nil, k.fail(j, err)
@@ -249,8 +284,7 @@ func (k poseKind) scan(j *Job, size int, check func(i int, p geom.Pose)) (*poseS
 		if !ok {
 			break
 		}
-		text, _, _ := bytes.Cut(b, []byte("#"))
-		if len(bytes.TrimSpace(text)) == 0 {
+		if !isPoseLine(b) {
 			c, comment := strings.CutPrefix(strings.TrimSpace(string(b)), "#")
 			if header = header && comment; header && strings.HasPrefix(strings.TrimSpace(c), recordHeader) {
 				return nil, &Failure{Job: j.ID, Message: fmt.Sprintf("job %s: %s:%d: a flight record (its header names the models it flew): give its poses without the header, or run it with the CLI", j.ID, j.Poses, lr.Line)}
@@ -258,13 +292,8 @@ func (k poseKind) scan(j *Job, size int, check func(i int, p geom.Pose)) (*poseS
 			continue
 		}
 		header = false
-		p, err := flight.ParsePoseBytes(text)
-		if err != nil {
-			return nil, k.fail(j, fmt.Errorf("%s: %w", j.Poses, &flight.PoseError{Line: lr.Line, Err: err}))
-		}
 		i := sc.n
 		sc.n++
-		check(i, p)
 		last = lr.Offset
 		switch {
 		case cur < 0:
@@ -279,6 +308,9 @@ func (k poseKind) scan(j *Job, size int, check func(i int, p geom.Pose)) (*poseS
 	}
 	if err := lr.Err; err != nil {
 		if errors.Is(err, textscan.ErrLineTooLong) {
+			if err := k.firstBadLine(j, lr.Line+1); err != nil {
+				return nil, err // the CLI parses the lines before it
+			}
 			return nil, k.fail(j, fmt.Errorf("%s: %w", j.Poses, &flight.PoseError{Line: lr.Line + 1, Err: fmt.Errorf("line longer than %d bytes", flight.MaxLine)}))
 		}
 		return nil, k.fail(j, fmt.Errorf("%s: %w", j.Poses, err))
@@ -418,35 +450,51 @@ var queryPool = sync.Pool{New: func() any { return new(collide.Query) }}
 func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Result, error) {
 	j := &s.Job
 	res := Result{Job: j.ID, Index: s.Index}
-	failed := func(unit int, err error) (Result, error) {
-		res.Err, res.ErrUnit = "collide "+k.cli+": "+err.Error(), unit
+	failed := func(rank, unit int, err error) (Result, error) {
+		res.Err, res.ErrRank, res.ErrUnit = "collide "+k.cli+": "+err.Error(), rank, unit
 		return res, nil
 	}
 	bo, err := k.usage(j)
 	if err != nil {
 		var f *Failure
 		if errors.As(err, &f) {
-			res.Err, res.ErrUnit = f.Message, s.First
+			res.Err, res.ErrRank, res.ErrUnit = f.Message, errChanged, s.First
 			return res, nil
 		}
 		return res, err
 	}
 	poses, err := readShard(s)
 	if err != nil {
-		return failed(s.First, err)
+		var pe *flight.PoseError
+		if errors.As(err, &pe) {
+			return failed(errPoseLine, pe.Line, err)
+		}
+		return failed(errChanged, s.Line, err)
+	}
+	if len(s.Models) == 0 { // the plan could not load the models: their error
+		_, err := loadModels(j, bo, c)
+		if err == nil {
+			err = fmt.Errorf("%s, %s: changed since the job was planned (they did not load then)", j.Env, j.Fly)
+		}
+		return failed(errModels, 0, err)
 	}
 	for i, arg := range []string{j.Env, j.Fly} {
 		sum, err := argDigest(arg, c)
-		if err == nil && (len(s.Models) != 2 || s.Models[i] != sum) {
+		if err == nil && s.Models[i] != sum {
 			err = errors.New("changed since the job was planned (its SHA-256 differs)")
 		}
 		if err != nil {
-			return failed(s.First, fmt.Errorf("%s: %w", arg, err))
+			return failed(errChanged, 0, fmt.Errorf("%s: %w", arg, err))
 		}
 	}
 	m, err := loadModels(j, bo, c)
 	if err != nil {
-		return failed(s.First, err)
+		return failed(errModels, 0, err)
+	}
+	for i, p := range poses {
+		if err := m.fly.CheckPose(p); err != nil {
+			return failed(errPlace, s.First+i, poseError(j.Poses, s.First+i, err))
+		}
 	}
 	q := queryPool.Get().(*collide.Query)
 	defer queryPool.Put(q)
@@ -456,7 +504,7 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 	case "check":
 		qo := collide.QueryOptions{All: j.All, Eps: j.Eps}
 		if err := q.Prepare(m.env, m.fly, qo); err != nil {
-			return failed(s.First, err)
+			return failed(errQuery, s.First, err)
 		}
 		pp := &jsonl.Pairs{W: bw}
 		for i, p := range poses {
@@ -469,7 +517,7 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 			st, err := q.Each(m.env, m.fly, p, qo, pp.Add)
 			d := time.Since(start)
 			if err != nil {
-				return failed(s.First+i, poseError(j.Poses, s.First+i, err))
+				return failed(errQuery, s.First+i, poseError(j.Poses, s.First+i, err))
 			}
 			total += d
 			if pp.N() > 0 {
@@ -482,7 +530,7 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 		}
 	case "distance":
 		if err := q.Prepare(m.env, m.fly, collide.QueryOptions{}); err != nil {
-			return failed(s.First, err)
+			return failed(errQuery, s.First, err)
 		}
 		var b []byte
 		for i, p := range poses {
@@ -493,7 +541,7 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 			r, err := q.Distance(m.env, m.fly, p, collide.DistanceOptions{Max: j.Max})
 			d := time.Since(start)
 			if err != nil {
-				return failed(s.First+i, poseError(j.Poses, s.First+i, err))
+				return failed(errQuery, s.First+i, poseError(j.Poses, s.First+i, err))
 			}
 			total += d
 			if !r.Far && r.Distance == 0 {
@@ -506,7 +554,7 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 		}
 	case "ccd":
 		if err := q.Prepare(m.env, m.fly, collide.QueryOptions{}); err != nil {
-			return failed(s.First, err)
+			return failed(errQuery, s.First, err)
 		}
 		var b []byte
 		for i := range len(poses) - 1 {
@@ -518,7 +566,7 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 			r, err := q.TimeOfImpactWith(m.env, m.fly, poses[i], poses[i+1], collide.TOIOptions{})
 			d := time.Since(start)
 			if err != nil {
-				return failed(mi, fmt.Errorf("motion %d (poses %d and %d of %s): %s", mi, mi, mi+1, j.Poses, strings.TrimPrefix(err.Error(), "collide: ")))
+				return failed(errQuery, mi, fmt.Errorf("motion %d (poses %d and %d of %s): %s", mi, mi, mi+1, j.Poses, strings.TrimPrefix(err.Error(), "collide: ")))
 			}
 			total += d
 			if r.Hit {
@@ -539,7 +587,8 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 }
 
 // readShard reads the poses of shard s from its bytes of the pose file,
-// checking their SHA-256 against the plan's.
+// checking their SHA-256 against the plan's. The error of a line that does
+// not parse wraps its *flight.PoseError.
 func readShard(s *Shard) ([]geom.Pose, error) {
 	j := &s.Job
 	f, err := os.Open(j.Poses)
@@ -568,10 +617,10 @@ func readShard(s *Shard) ([]geom.Pose, error) {
 		if !ok {
 			break
 		}
-		text, _, _ := bytes.Cut(b, []byte("#"))
-		if len(bytes.TrimSpace(text)) == 0 {
+		if !isPoseLine(b) {
 			continue
 		}
+		text, _, _ := bytes.Cut(b, []byte("#"))
 		p, err := flight.ParsePoseBytes(text)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", j.Poses, &flight.PoseError{Line: s.Line + lr.Line - 1, Err: err})

@@ -102,6 +102,31 @@ func runJob(t *testing.T, j Job, size int, c *Cache) (string, Summary) {
 	return all.String(), s
 }
 
+// jobSummary runs job j in shards of size (in reverse order) and returns
+// its summary: that of its failed plan, or Finish's.
+func jobSummary(t *testing.T, j Job, size int, c *Cache) Summary {
+	t.Helper()
+	ctx := context.Background()
+	p, err := PlanJob(ctx, j, size, c)
+	if err != nil {
+		var f *Failure
+		if !errors.As(err, &f) || f.Job != j.ID {
+			t.Fatalf("%s: plan: %v, want a Failure", j.ID, err)
+		}
+		return Failed(j, err)
+	}
+	var rs []Result
+	for i := len(p.Shards) - 1; i >= 0; i-- {
+		r, err := Run(ctx, &p.Shards[i], c, discard{})
+		if err != nil {
+			t.Fatalf("%s: shard %d: %v", j.ID, i, err)
+		}
+		rs = append(rs, r)
+	}
+	_, s := Finish(p, rs)
+	return s
+}
+
 // TestPoseJobsMatchCLI checks each kind's lines, joined in shard order for
 // shards of 1, 2, 3, 7 poses and one shard of all, against the CLI's
 // output for Job.Command(), byte for byte but for the timing fields.
@@ -224,6 +249,10 @@ func TestPoseJobErrors(t *testing.T) {
 		{Query: "ccd", Env: filepath.Join(dir, "missing.obj"), Fly: fly, Poses: one},
 		{Query: "check", Env: filepath.Join(dir, "missing.obj"), Fly: huge, Poses: far},
 		{Query: "distance", Env: env, Fly: huge, Poses: write("far-bad.txt", id+"1e308 0 0\n"+id+"0 0\n")},
+		{Query: "check", Env: env, Fly: fly, Poses: write("bad-long.txt", id+"0 0 0\n"+id+"0 x 0\n"+strings.Repeat(" ", 1<<20+1)+"\n")},
+		{Query: "check", Env: env, Fly: fly, Poses: write("good-long.txt", id+"0 0 0\n"+id+"0 1 0\n"+strings.Repeat(" ", 1<<20+1)+"\n")},
+		{Query: "ccd", Env: filepath.Join(dir, "missing.obj"), Fly: fly, Poses: write("one-bad.txt", "# one bad pose\n"+id+"0 x\n")},
+		{Query: "check", Env: env, Fly: huge, Poses: write("far-late.txt", id+"0 0 0\n"+id+"0 0 0\n"+id+"1e308 0 0\n"+id+"1e308 0 0\n")},
 	}
 	c := NewCache()
 	for i, j := range cliJobs {
@@ -234,17 +263,10 @@ func TestPoseJobErrors(t *testing.T) {
 			continue
 		}
 		want, _, _ := strings.Cut(stderr, "\n")
-		_, err := PlanJob(context.Background(), j, 1, c)
-		var f *Failure
-		if !errors.As(err, &f) {
-			t.Errorf("%s: plan: %v, want a Failure %q", j.ID, err, want)
-			continue
-		}
-		if f.Message != want || f.Job != j.ID {
-			t.Errorf("%s: collide %q: failure %q, want the CLI's %q", j.ID, j.Command(), f.Message, want)
-		}
-		if s := Failed(j, err); s.OK || s.Error != want {
-			t.Errorf("%s: summary %+v, want the error %q", j.ID, s, want)
+		for _, size := range []int{1, 2, 1000} {
+			if s := jobSummary(t, j, size, c); s.OK || s.Error != want {
+				t.Errorf("%s: collide %q, shards of %d: summary %+v, want the CLI's error %q", j.ID, j.Command(), size, s, want)
+			}
 		}
 	}
 
