@@ -229,7 +229,7 @@ type Summary struct {
 	// Error is the CLI's message for the same job ("collide CMD: ..."),
 	// when the job failed; no result file is written then.
 	Error  string `json:"error,omitempty"`
-	Units  int    `json:"units"`  // poses, motions or moves
+	Units  int    `json:"units"`  // poses, motions or moves (as planned, for a failed job too)
 	Unit   string `json:"unit"`   // "pose", "motion" or "move"
 	Shards int    `json:"shards"` // the shards it ran in
 	Lines  int64  `json:"lines"`  // the lines of OUT/ID.jsonl

@@ -100,7 +100,7 @@ func TestRun(t *testing.T) {
 	status := run(context.Background(), nil, &stderr)
 	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
 	if status != exitError || len(lines) != 2 || lines[0] != "good: ok: 100 poses, 100 lines" ||
-		!strings.HasPrefix(lines[1], "bad: failed: 0 poses, 0 lines: collide check: ") || !strings.Contains(lines[1], missing) {
+		!strings.HasPrefix(lines[1], "bad: failed: 100 poses, 0 lines: collide check: ") || !strings.Contains(lines[1], missing) {
 		t.Errorf("status %d, stderr:\n%s\nwant %d, good ok with 100 poses and bad failed with the CLI's message", status, stderr.String(), exitError)
 	}
 	for _, name := range []string{"good.jsonl", "good.summary.json", "bad.summary.json"} {
