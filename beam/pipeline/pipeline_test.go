@@ -319,14 +319,7 @@ func TestShardFails(t *testing.T) {
 		t.Fatalf("job %s: %s", j.ID, p.Failed.Error)
 	}
 	os.WriteFile(poses, bytes.Replace(data, []byte("1"), []byte("2"), 1), 0o644)
-	var rs []jobs.Result
-	for i := range shards {
-		r, err := runShard(ctx, out, &shards[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs = append(rs, r)
-	}
+	rs := runShards(t, out, shards)
 	s, err := finishJob(out, p, rs)
 	if err != nil {
 		t.Fatal(err)
@@ -352,14 +345,7 @@ func TestFinishTwice(t *testing.T) {
 	ctx := context.Background()
 	for _, j := range []jobs.Job{goodJobs()[0], badJobs()[0]} {
 		p, shards := planJob(ctx, j, testShard)
-		var rs []jobs.Result
-		for i := range shards {
-			r, err := runShard(ctx, out, &shards[i])
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs = append(rs, r)
-		}
+		rs := runShards(t, out, shards)
 		first, err := finishJob(out, p, rs)
 		if err != nil {
 			t.Fatal(err)
@@ -378,4 +364,18 @@ func TestFinishTwice(t *testing.T) {
 	}
 	checkLikeCLI(t, out, goodJobs()[0])
 	checkClean(t, out)
+}
+
+// runShards runs shards into out, in order, and returns their Results.
+func runShards(t *testing.T, out string, shards []jobs.Shard) []jobs.Result {
+	t.Helper()
+	var rs []jobs.Result
+	for i := range shards {
+		r, err := runShard(context.Background(), out, &shards[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	return rs
 }
