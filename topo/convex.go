@@ -1,0 +1,169 @@
+package topo
+
+import (
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// convex decides whether a closed, oriented, outward surface bounds a convex
+// solid; it returns nil if so, else the first test that fails.
+//
+// The criterion, each test exact:
+//
+//  1. one component, and Euler characteristic 2;
+//  2. no triangle of zero area (three collinear vertices);
+//  3. every edge is convex or flat: with triangle (a, b, c) using it from a
+//     to b and (b, a, d) its twin, d is not above the plane of (a, b, c)
+//     (Orient3D(a, b, c, d) ≤ 0), and when d is in that plane it lies on
+//     the other side of the line ab than c (not folded back onto the
+//     triangle);
+//  4. at every vertex v, every vertex of its link (the other vertices of
+//     the triangles around it) is on or below the plane of every triangle
+//     around v, and no two vertices of the link lie on one ray from v.
+//
+// Why it decides: (4)'s first half says the link, seen from v on the unit
+// sphere, lies on one side of the great circle of each of its arcs, so the
+// fan walks along the boundary of one convex spherical polygon, w times
+// (turning one way, by (3)); a second turn would meet the direction of the
+// first link vertex again, which (4)'s second half forbids, so w = 1 and the
+// star of v is the boundary of a convex cone. Then the surface is locally
+// convex at every point and locally an embedding (no zero-area triangle, no
+// fold); closed and connected, it is the boundary of a convex body by the
+// theorem of Hadamard and van Heijenoort (a compact connected locally convex
+// immersed surface with a point of strict convexity, e.g. a vertex extreme in
+// some direction, is embedded and bounds a convex body), outward since its
+// volume is positive. Conversely the welded boundary of a convex polyhedron,
+// triangulated without zero-area triangles, passes every test: the faces
+// around a vertex turn once around it, so no two link vertices share a ray.
+// A self-intersecting surface, or one wound more than once (a branched
+// cover, whose Gauss map has degree > 1), fails (4) or (3) at some vertex or
+// edge. Test (2) is conservative: a convex solid whose surface has a
+// zero-area triangle is reported not convex, with that reason. Test (4) is
+// quadratic in each vertex's degree.
+func (t *Topology) convex(m *mesh.TriMesh) *Reflex {
+	none := Edge{Tri: -1}
+	if t.Components != 1 {
+		return &Reflex{Reason: "components", Edge: none, Vertex: -1}
+	}
+	if t.Euler != 2 {
+		return &Reflex{Reason: "genus", Edge: none, Vertex: -1}
+	}
+	P := func(w int32) geom.Vec3 { return m.Verts[t.Rep[w]] }
+	for i, tr := range t.Tris {
+		if degenerate(tr) {
+			continue
+		}
+		if collinear(P(tr[0]), P(tr[1]), P(tr[2])) {
+			return &Reflex{Reason: "zero-area triangle", Edge: Edge{Tri: i, V: [2]int{int(m.Tris[i][0]), int(m.Tris[i][1])}}, Vertex: -1}
+		}
+	}
+	for h, g := range t.Twin {
+		if g < int32(h) {
+			continue
+		}
+		f, k := h/3, h%3
+		a, b, c := P(t.Tris[f][k]), P(t.Tris[f][(k+1)%3]), P(t.Tris[f][(k+2)%3])
+		d := P(t.Tris[g/3][(g%3+2)%3])
+		e := Edge{Tri: f, V: [2]int{int(m.Tris[f][k]), int(m.Tris[f][(k+1)%3])}}
+		switch s := geom.Orient3D(a, b, c, d); {
+		case s > 0:
+			return &Reflex{Reason: "reflex edge", Edge: e, Vertex: -1}
+		case s == 0 && sameSide(a, b, c, d):
+			return &Reflex{Reason: "folded edge", Edge: e, Vertex: -1}
+		}
+	}
+	// Corners grouped by vertex.
+	nv := len(t.Rep)
+	start := make([]int32, nv+1)
+	for _, tr := range t.Tris {
+		if degenerate(tr) {
+			continue
+		}
+		for _, v := range tr {
+			start[v+1]++
+		}
+	}
+	for i := 0; i < nv; i++ {
+		start[i+1] += start[i]
+	}
+	fill := append([]int32(nil), start[:nv]...)
+	corners := make([]int32, start[nv])
+	for f, tr := range t.Tris {
+		if degenerate(tr) {
+			continue
+		}
+		for k, v := range tr {
+			corners[fill[v]] = int32(3*f + k)
+			fill[v]++
+		}
+	}
+	for v := 0; v < nv; v++ {
+		cs := corners[start[v]:start[v+1]]
+		if len(cs) == 0 {
+			continue
+		}
+		pv := P(int32(v))
+		bad := func(reason string) *Reflex {
+			return &Reflex{Reason: reason, Edge: none, Vertex: int(t.Rep[v])}
+		}
+		for _, c := range cs {
+			f, k := c/3, c%3
+			p1, p2 := P(t.Tris[f][(k+1)%3]), P(t.Tris[f][(k+2)%3])
+			for _, c2 := range cs {
+				// Each link vertex is the next corner of some triangle.
+				w := P(t.Tris[c2/3][(c2%3+1)%3])
+				if geom.Orient3D(pv, p1, p2, w) > 0 {
+					return bad("reflex vertex")
+				}
+			}
+		}
+		for i, c := range cs {
+			w := P(t.Tris[c/3][(c%3+1)%3])
+			for _, c2 := range cs[i+1:] {
+				w2 := P(t.Tris[c2/3][(c2%3+1)%3])
+				if sameRay(pv, w, w2) {
+					return bad("vertex wound more than once")
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// collinear reports whether a, b, c lie on one line: their projections on
+// the three coordinate planes are all collinear.
+func collinear(a, b, c geom.Vec3) bool {
+	return geom.Orient2D(a.X, a.Y, b.X, b.Y, c.X, c.Y) == 0 &&
+		geom.Orient2D(a.Y, a.Z, b.Y, b.Z, c.Y, c.Z) == 0 &&
+		geom.Orient2D(a.Z, a.X, b.Z, b.X, c.Z, c.X) == 0
+}
+
+// sameSide reports whether d, coplanar with the non-collinear a, b, c, is
+// strictly on the side of line ab where c is, in a coordinate plane where
+// the triangle's projection is not flat (it keeps sides).
+func sameSide(a, b, c, d geom.Vec3) bool {
+	if s := geom.Orient2D(a.X, a.Y, b.X, b.Y, c.X, c.Y); s != 0 {
+		return s == geom.Orient2D(a.X, a.Y, b.X, b.Y, d.X, d.Y)
+	}
+	if s := geom.Orient2D(a.Y, a.Z, b.Y, b.Z, c.Y, c.Z); s != 0 {
+		return s == geom.Orient2D(a.Y, a.Z, b.Y, b.Z, d.Y, d.Z)
+	}
+	s := geom.Orient2D(a.Z, a.X, b.Z, b.X, c.Z, c.X)
+	return s != 0 && s == geom.Orient2D(a.Z, a.X, b.Z, b.X, d.Z, d.X)
+}
+
+// sameRay reports whether w and w2, both other than v, lie on one ray from
+// v: collinear with v and on the same side of it.
+func sameRay(v, w, w2 geom.Vec3) bool {
+	if w == w2 {
+		return true
+	}
+	if !collinear(v, w, w2) {
+		return false
+	}
+	side := func(a, b, c float64) bool { return (b > a) == (c > a) && (b < a) == (c < a) }
+	return side(v.X, w.X, w2.X) && side(v.Y, w.Y, w2.Y) && side(v.Z, w.Z, w2.Z)
+}
+
+// degenerate reports whether two of tr's welded vertices are one.
+func degenerate(tr [3]int32) bool { return tr[0] == tr[1] || tr[1] == tr[2] || tr[2] == tr[0] }
