@@ -18,7 +18,7 @@ import (
 // brute is the oracle: the flags and numbers of a mesh, computed directly
 // from their definitions, quadratic where that is simpler.
 type brute struct {
-	manifold, closed, oriented, outward, convex bool
+	manifold, closed, oriented, outward, convex  bool
 	vertices, edges, faces, components           int
 	boundary, nonManifoldEdges, nonManifoldVerts int
 	degenerate                                   int
