@@ -108,11 +108,17 @@ func (t *Topology) convex(m *mesh.TriMesh) *Reflex {
 		}
 		for _, c := range cs {
 			f, k := c/3, c%3
-			p1, p2 := P(t.Tris[f][(k+1)%3]), P(t.Tris[f][(k+2)%3])
+			i1, i2 := t.Tris[f][(k+1)%3], t.Tris[f][(k+2)%3]
+			p1, p2 := P(i1), P(i2)
 			for _, c2 := range cs {
-				// Each link vertex is the next corner of some triangle.
-				w := P(t.Tris[c2/3][(c2%3+1)%3])
-				if geom.Orient3D(pv, p1, p2, w) > 0 {
+				// Each link vertex is the next corner of some triangle;
+				// the triangle's own (coplanar, so the slow exact path of
+				// Orient3D) are skipped.
+				iw := t.Tris[c2/3][(c2%3+1)%3]
+				if iw == i1 || iw == i2 {
+					continue
+				}
+				if geom.Orient3D(pv, p1, p2, P(iw)) > 0 {
 					return bad("reflex vertex")
 				}
 			}
