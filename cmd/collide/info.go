@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/topo"
 )
 
 type infoOptions struct {
@@ -50,14 +51,20 @@ k and fly_leaf are 0 for the bounding volumes other than k-DOPs).`,
 }
 
 type jsonInfo struct {
-	File       string      `json:"file"`
-	Format     string      `json:"format"`
-	Vertices   int         `json:"vertices"`
-	Triangles  int         `json:"triangles"`
-	Bounds     *jsonBounds `json:"bounds"`
-	Degenerate int         `json:"degenerate"`
-	Duplicate  int         `json:"duplicate"`
-	Tree       *jsonTree   `json:"tree,omitempty"` // saved models only
+	File       string        `json:"file"`
+	Format     string        `json:"format"`
+	Vertices   int           `json:"vertices"`
+	Triangles  int           `json:"triangles"`
+	Bounds     *jsonBounds   `json:"bounds"`
+	Degenerate int           `json:"degenerate"`
+	Duplicate  int           `json:"duplicate"`
+	Tree       *jsonTree     `json:"tree,omitempty"` // saved models only
+	Manifold   bool          `json:"manifold"`
+	Closed     bool          `json:"closed"`
+	Oriented   bool          `json:"oriented"`
+	Outward    bool          `json:"outward"`
+	Convex     bool          `json:"convex"`
+	Topology   *jsonTopology `json:"topology"`
 }
 
 // jsonTree describes the hierarchy of a saved model.
@@ -159,6 +166,12 @@ func writeJSONInfo(w io.Writer, src *source) error {
 	if !s.Bounds.IsEmpty() {
 		r.Bounds = &jsonBounds{vecArray(s.Bounds.Min), vecArray(s.Bounds.Max)}
 	}
+	t, err := topologyOf(src)
+	if err != nil {
+		return err
+	}
+	r.Manifold, r.Closed, r.Oriented, r.Outward, r.Convex = t.Manifold, t.Closed, t.Oriented, t.Outward, t.Convex
+	r.Topology = topologyJSON(t)
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -175,6 +188,12 @@ func writeTextInfo(w io.Writer, src *source) error {
 	}
 	_, err := fmt.Fprintf(w, "%s\n  format      %s\n  vertices    %d\n  triangles   %d\n  bounds      %s\n  degenerate  %d\n  duplicate   %d\n",
 		src.Arg, src.Format, s.Vertices, s.Triangles, bounds, s.Degenerate, s.Duplicate)
+	if err == nil {
+		var t *topo.Topology
+		if t, err = topologyOf(src); err == nil {
+			err = writeTextTopology(w, t)
+		}
+	}
 	if t := treeInfo(src); t != nil && err == nil {
 		fly := "given to build"
 		if t.FlyLeafAuto {
@@ -196,6 +215,18 @@ func writeTextInfo(w io.Writer, src *source) error {
 		}
 	}
 	return err
+}
+
+// topologyOf returns the topology of src's mesh: the saved model's, which
+// it keeps, or computed.
+func topologyOf(src *source) (*topo.Topology, error) {
+	if src.Saved != nil {
+		return src.Saved.Topology(), nil
+	}
+	if err := src.Mesh.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", src.Arg, err)
+	}
+	return topo.Of(src.Mesh), nil
 }
 
 func vecArray(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }
