@@ -24,7 +24,15 @@ func infoCommand() *command {
 Describes each MODEL (a mesh file, gen:KIND[:key=value,...] or a model saved
 by 'collide build'): its format, vertex and triangle counts, bounds, and how
 many triangles are degenerate (zero area, decided exactly) or duplicates of an
-earlier triangle. For a saved model (format "collide") it also describes the
+earlier triangle; then its topology (package topo): vertices with equal
+coordinates welded, whether the surface is manifold (at most two triangles
+an edge, one fan of triangles a vertex), closed (manifold, no boundary
+edge), oriented (every edge used once each way), outward (closed, oriented,
+positive volume) and convex (the boundary of a convex solid), each decided
+exactly, the counts of vertices, edges, faces and components, the Euler
+characteristic and the genus, and a line for each flag that fails naming
+what breaks it (the first few edges, as two mesh vertices and a triangle
+that joins them, vertices or triangles). For a saved model (format "collide") it also describes the
 hierarchy: bounding volume, k, splitting rule and point, leaf size, flying
 leaf threshold τ, nodes, height and the bytes of the tree in memory. A MODEL
 that cannot be read is reported on stderr and the others are still described
@@ -33,8 +41,20 @@ that cannot be read is reported on stderr and the others are still described
 With --json each model prints one line:
   {"file":F,"format":F,"vertices":N,"triangles":N,
    "bounds":{"min":[x,y,z],"max":[x,y,z]},"degenerate":N,"duplicate":N}
-("bounds" is null for a mesh without triangles), and for a saved model a
-further key
+("bounds" is null for a mesh without triangles), then the keys
+  "manifold":BOOL,"closed":BOOL,"oriented":BOOL,"outward":BOOL,"convex":BOOL,
+  "topology":{"vertices":N,"welded":N,"edges":N,"faces":N,"components":N,
+    "euler":N,"genus":N,"volume_sign":S,"degenerate":L,"boundary_edges":E,
+    "non_manifold_edges":E,"non_manifold_vertices":L,"misoriented_edges":E,
+    "flipped":L,"non_orientable_components":N,"not_convex":C}
+(vertices counts the welded vertices, welded the mesh vertices merged; genus
+is null unless closed and oriented; volume_sign is the sign of the volume,
+0 unless closed and oriented; E is {"count":N,"first":[{"tri":T,"v":[A,B]},
+...]} and L is {"count":N,"first":[I,...]}, with up to 16 first offenders:
+degenerate lists the triangles collapsed by welding, flipped those whose
+orientation disagrees with the rest of their component; C is null or
+{"reason":R,"edge":{"tri":T,"v":[A,B]} or null,"vertex":V or null}), and
+for a saved model a further key
   "tree":{"bv":NAME,"k":N,"rule":R,"split":S,"leaf":N,"fly_leaf":N,
           "fly_leaf_auto":BOOL,"float64":BOOL,"compact":BOOL,"nodes":N,
           "height":N,"bytes":N}
