@@ -95,10 +95,12 @@ type Topology struct {
 	// Misoriented lists edges that break Oriented.
 	Misoriented    []Edge
 	NumMisoriented int
-	// Flipped lists, in the components that can be oriented consistently,
-	// the triangles of the smaller class (those whose orientation disagrees
-	// with the majority of their component); NonOrientable counts the
-	// components that cannot be oriented (a Möbius strip).
+	// Flipped lists, in each part of the surface joined through edges of
+	// two uses (a component, when the surface is manifold) that can be
+	// oriented consistently, the triangles of the smaller class (those
+	// whose orientation disagrees with the majority of their part);
+	// NonOrientable counts the parts that cannot be oriented (a Möbius
+	// strip).
 	Flipped       []int
 	NumFlipped    int
 	NonOrientable int
@@ -174,6 +176,7 @@ func Of(m *mesh.TriMesh) *Topology {
 	}
 	// first[hi] = index in byLo of the first use seen of edge (lo, hi); next
 	// chains the uses of one edge.
+	tu := newUnionFind(nt) // triangles joined through their edges
 	first := make([]int32, nv)
 	for i := range first {
 		first[i] = -1
@@ -205,6 +208,7 @@ func Of(m *mesh.TriMesh) *Topology {
 			n, fwd := 0, 0
 			for u := f; u >= 0; u = next[u] {
 				n++
+				tu.union(h/3, byLo[u]/3)
 				if head(byLo[u]) == int32(lo) {
 					fwd++
 				}
@@ -233,6 +237,12 @@ func Of(m *mesh.TriMesh) *Topology {
 		}
 	}
 	first, next, byLo = nil, nil, nil
+	for i := range t.Tris {
+		if !degen[i] && tu.find(int32(i)) == int32(i) {
+			t.Components++
+		}
+	}
+	tu = nil
 
 	// Fans: corners (3·t+k, at vertex Tris[t][k]) joined across edges of
 	// two uses; a vertex is manifold when its corners form one set.
@@ -331,9 +341,9 @@ func (t *Topology) weld(m *mesh.TriMesh) {
 	}
 }
 
-// orient counts the components and, in each, orients the triangles
-// consistently across edges of two uses (breadth first), listing the
-// smaller class as flipped, or counting the component as non-orientable.
+// orient orients the triangles consistently across edges of two uses
+// (depth first, a part at a time), listing in each part the smaller class
+// as flipped, or counting the part as non-orientable.
 func (t *Topology) orient(degen []bool) {
 	nt := len(t.Tris)
 	side := make([]int8, nt) // 0 unseen, +1 / -1 the class
@@ -343,7 +353,6 @@ func (t *Topology) orient(degen []bool) {
 		if degen[s] || side[s] != 0 {
 			continue
 		}
-		t.Components++
 		side[s] = 1
 		queue = append(queue[:0], int32(s))
 		comp = comp[:0]
@@ -376,7 +385,6 @@ func (t *Topology) orient(degen []bool) {
 				}
 			}
 		}
-		// Edges of more than two uses join components too.
 		if bad {
 			t.NonOrientable++
 			continue
@@ -395,26 +403,6 @@ func (t *Topology) orient(degen []bool) {
 				if len(t.Flipped) < MaxListed {
 					t.Flipped = append(t.Flipped, int(f))
 				}
-			}
-		}
-	}
-	// Components through edges of more than two uses: count again with a
-	// union-find over welded vertices when such edges exist (the search
-	// above does not cross them).
-	if t.NumNonManifoldEdges > 0 {
-		u := newUnionFind(len(t.Rep))
-		for i, tr := range t.Tris {
-			if !degen[i] {
-				u.union(tr[0], tr[1])
-				u.union(tr[0], tr[2])
-			}
-		}
-		seen := make([]bool, len(t.Rep))
-		t.Components = 0
-		for i, tr := range t.Tris {
-			if r := u.find(tr[0]); !degen[i] && !seen[r] {
-				seen[r] = true
-				t.Components++
 			}
 		}
 	}
