@@ -594,3 +594,16 @@ func BenchmarkOf(b *testing.B) {
 		Of(m)
 	}
 }
+
+// TestSmall checks an empty mesh, unused vertices and a flat closed surface
+// (two triangles back to back: closed and oriented, volume zero).
+func TestSmall(t *testing.T) {
+	if tp := check(t, "empty", &mesh.TriMesh{}); tp.Faces != 0 || !tp.Manifold || tp.Outward || tp.Components != 0 {
+		t.Errorf("empty: %+v", tp)
+	}
+	flat := &mesh.TriMesh{Verts: []geom.Vec3{{X: 9}, {X: 0}, {X: 1}, {Y: 1}}, Tris: [][3]int32{{1, 2, 3}, {1, 3, 2}}}
+	tp := check(t, "flat", flat)
+	if !tp.Closed || !tp.Oriented || tp.VolumeSign != 0 || tp.Outward || tp.Vertices != 3 || tp.Weld[0] != -1 {
+		t.Errorf("flat: %+v", tp)
+	}
+}
