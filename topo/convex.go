@@ -17,16 +17,21 @@ import (
 //     (Orient3D(a, b, c, d) ≤ 0), and when d is in that plane it lies on
 //     the other side of the line ab than c (not folded back onto the
 //     triangle);
-//  4. at every vertex v, every vertex of its link (the other vertices of
+//  4. at every vertex v, every vertex u of its link (the other vertices of
 //     the triangles around it) is on or below the plane of every triangle
-//     around v, and no two vertices of the link lie on one ray from v.
+//     (v, p, q) around v, and when u is in that plane (and is not p or q),
+//     it is not in the closed angle pvq.
 //
 // Why it decides: (4)'s first half says the link, seen from v on the unit
 // sphere, lies on one side of the great circle of each of its arcs, so the
-// fan walks along the boundary of one convex spherical polygon, w times
-// (turning one way, by (3)); a second turn would meet the direction of the
-// first link vertex again, which (4)'s second half forbids, so w = 1 and the
-// star of v is the boundary of a convex cone. Then the surface is locally
+// fan walks along the boundary of one convex spherical polygon (or a great
+// circle, at a flat vertex), w times (turning one way, by (3)). Walked once,
+// the triangles' angles at v tile that boundary, meeting only along the
+// edges between neighbours, so no link vertex is in the angle of a triangle
+// it is not a corner of; walked twice or more, the second turn passes the
+// direction of the first link vertex again, inside an angle or along an
+// edge, in a triangle of which it is not a corner, which (4)'s second half
+// forbids. So w = 1 and the star of v is the boundary of a convex cone. Then the surface is locally
 // convex at every point and locally an embedding (no zero-area triangle, no
 // fold); closed and connected, it is the boundary of a convex body by the
 // theorem of Hadamard and van Heijenoort (a compact connected locally convex
@@ -118,17 +123,13 @@ func (t *Topology) convex(m *mesh.TriMesh) *Reflex {
 				if iw == i1 || iw == i2 {
 					continue
 				}
-				if geom.Orient3D(pv, p1, p2, P(iw)) > 0 {
+				switch geom.Orient3D(pv, p1, p2, P(iw)) {
+				case 1:
 					return bad("reflex vertex")
-				}
-			}
-		}
-		for i, c := range cs {
-			w := P(t.Tris[c/3][(c%3+1)%3])
-			for _, c2 := range cs[i+1:] {
-				w2 := P(t.Tris[c2/3][(c2%3+1)%3])
-				if sameRay(pv, w, w2) {
-					return bad("vertex wound more than once")
+				case 0:
+					if inCone(pv, p1, p2, P(iw)) {
+						return bad("vertex wound more than once")
+					}
 				}
 			}
 		}
@@ -158,17 +159,29 @@ func sameSide(a, b, c, d geom.Vec3) bool {
 	return s != 0 && s == geom.Orient2D(a.Z, a.X, b.Z, b.X, d.Z, d.X)
 }
 
-// sameRay reports whether w and w2, both other than v, lie on one ray from
-// v: collinear with v and on the same side of it.
-func sameRay(v, w, w2 geom.Vec3) bool {
-	if w == w2 {
-		return true
+// inCone reports whether w, coplanar with v, a, b (not collinear), lies in
+// the closed cone of apex v spanned by a and b (an angle below π), in a
+// coordinate plane where the triangle's projection is not flat.
+func inCone(v, a, b, w geom.Vec3) bool {
+	x := func(p geom.Vec3, k int) (float64, float64) {
+		switch k {
+		case 0:
+			return p.X, p.Y
+		case 1:
+			return p.Y, p.Z
+		}
+		return p.Z, p.X
 	}
-	if !collinear(v, w, w2) {
-		return false
+	for k := 0; k < 3; k++ {
+		vx, vy := x(v, k)
+		ax, ay := x(a, k)
+		bx, by := x(b, k)
+		wx, wy := x(w, k)
+		if s := geom.Orient2D(vx, vy, ax, ay, bx, by); s != 0 {
+			return geom.Orient2D(vx, vy, ax, ay, wx, wy)*s >= 0 && geom.Orient2D(vx, vy, wx, wy, bx, by)*s >= 0
+		}
 	}
-	side := func(a, b, c float64) bool { return (b > a) == (c > a) && (b < a) == (c < a) }
-	return side(v.X, w.X, w2.X) && side(v.Y, w.Y, w2.Y) && side(v.Z, w.Z, w2.Z)
+	return false
 }
 
 // degenerate reports whether two of tr's welded vertices are one.

@@ -504,6 +504,26 @@ func TestBroken(t *testing.T) {
 			t.Errorf("%+v %+v", tp, tp.NotConvex)
 		}
 	})
+	t.Run("flat vertex wound twice", func(t *testing.T) {
+		// Vertex 0, flat, is circled twice by its link (angles 0, 120,
+		// 240, then 30, 150, 270), no two link vertices on one ray nor
+		// on one line; a vertex below closes the surface. Every edge is
+		// convex.
+		m := &mesh.TriMesh{Verts: []geom.Vec3{{}}}
+		for i := 0; i < 6; i++ {
+			a := math.Pi / 180 * float64((120*i+30*(i/3))%360)
+			m.Verts = append(m.Verts, geom.Vec3{X: math.Cos(a), Y: math.Sin(a)})
+		}
+		m.Verts = append(m.Verts, geom.Vec3{Z: -1})
+		for i := int32(0); i < 6; i++ {
+			a, b := 1+i, 1+(i+1)%6
+			m.Tris = append(m.Tris, [3]int32{0, a, b}, [3]int32{7, b, a})
+		}
+		tp := check(t, "flat wound twice", m)
+		if tp.Convex || !tp.Outward || tp.Euler != 2 || tp.NotConvex.Reason != "vertex wound more than once" || tp.NotConvex.Vertex != 0 {
+			t.Errorf("%+v %+v", tp, tp.NotConvex)
+		}
+	})
 }
 
 // tetra returns a tetrahedron with a vertex at c, the others at c + s·e_i,
