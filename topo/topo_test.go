@@ -169,8 +169,8 @@ func bruteOf(m *mesh.TriMesh) brute {
 			b.convex = false
 			return b
 		}
-		for _, j := range m.Tris {
-			for _, v := range j {
+		for _, j := range orig { // degenerate triangles are not part of the surface
+			for _, v := range m.Tris[j] {
 				if geom.Orient3D(t[0], t[1], t[2], m.Verts[v]) > 0 {
 					b.convex = false
 					return b
@@ -626,4 +626,31 @@ func TestSmall(t *testing.T) {
 	if !tp.Closed || !tp.Oriented || tp.VolumeSign != 0 || tp.Outward || tp.Vertices != 3 || tp.Weld[0] != -1 {
 		t.Errorf("flat: %+v", tp)
 	}
+}
+
+// FuzzOf checks Of against the oracle on small meshes made of the bytes:
+// vertices on a 3×3×3 grid (welds, coplanar and collinear triangles are
+// common), triangles of any three of them.
+func FuzzOf(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 0, 1, 2, 0, 2, 3, 0, 3, 1, 1, 3, 2})
+	f.Add([]byte{0, 9, 26, 13, 4, 5, 0, 1, 2, 2, 1, 0, 3, 4, 5})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 6 || len(b) > 120 {
+			return
+		}
+		nv := int(b[0])%12 + 3
+		if len(b) < 1+nv {
+			return
+		}
+		m := &mesh.TriMesh{}
+		for _, c := range b[1 : 1+nv] {
+			c %= 27
+			m.Verts = append(m.Verts, geom.Vec3{X: float64(c % 3), Y: float64(c / 3 % 3), Z: float64(c / 9)})
+		}
+		rest := b[1+nv:]
+		for i := 0; i+2 < len(rest); i += 3 {
+			m.Tris = append(m.Tris, [3]int32{int32(int(rest[i]) % nv), int32(int(rest[i+1]) % nv), int32(int(rest[i+2]) % nv)})
+		}
+		check(t, "fuzz", m)
+	})
 }
