@@ -6,45 +6,8 @@ import (
 )
 
 // convex decides whether a closed, oriented, outward surface bounds a convex
-// solid; it returns nil if so, else the first test that fails.
-//
-// The criterion, each test exact:
-//
-//  1. one component, and Euler characteristic 2;
-//  2. no triangle of zero area (three collinear vertices);
-//  3. every edge is convex or flat: with triangle (a, b, c) using it from a
-//     to b and (b, a, d) its twin, d is not above the plane of (a, b, c)
-//     (Orient3D(a, b, c, d) ≤ 0), and when d is in that plane it lies on
-//     the other side of the line ab than c (not folded back onto the
-//     triangle);
-//  4. at every vertex v, every vertex u of its link (the other vertices of
-//     the triangles around it) is on or below the plane of every triangle
-//     (v, p, q) around v, and when u is in that plane (and is not p or q),
-//     it is not in the closed angle pvq.
-//
-// Why it decides: (4)'s first half says the link, seen from v on the unit
-// sphere, lies on one side of the great circle of each of its arcs, so the
-// fan walks along the boundary of one convex spherical polygon (or a great
-// circle, at a flat vertex), w times (turning one way, by (3)). Walked once,
-// the triangles' angles at v tile that boundary, meeting only along the
-// edges between neighbours, so no link vertex is in the angle of a triangle
-// it is not a corner of; walked twice or more, the second turn passes the
-// direction of the first link vertex again, inside an angle or along an
-// edge, in a triangle of which it is not a corner, which (4)'s second half
-// forbids. So w = 1 and the star of v is the boundary of a convex cone. Then the surface is locally
-// convex at every point and locally an embedding (no zero-area triangle, no
-// fold); closed and connected, it is the boundary of a convex body by the
-// theorem of Hadamard and van Heijenoort (a compact connected locally convex
-// immersed surface with a point of strict convexity, e.g. a vertex extreme in
-// some direction, is embedded and bounds a convex body), outward since its
-// volume is positive. Conversely the welded boundary of a convex polyhedron,
-// triangulated without zero-area triangles, passes every test: the faces
-// around a vertex turn once around it, so no two link vertices share a ray.
-// A self-intersecting surface, or one wound more than once (a branched
-// cover, whose Gauss map has degree > 1), fails (4) or (3) at some vertex or
-// edge. Test (2) is conservative: a convex solid whose surface has a
-// zero-area triangle is reported not convex, with that reason. Test (4) is
-// quadratic in each vertex's degree.
+// solid (the criterion of the package doc's # Convexity); it returns nil if
+// so, else the first test that fails.
 func (t *Topology) convex(m *mesh.TriMesh) *Reflex {
 	none := Edge{Tri: -1}
 	if t.Components != 1 {

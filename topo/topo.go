@@ -23,13 +23,53 @@
 //   - Outward: closed, oriented, and the signed volume Σ det(a, b, c)/6 over the
 //     triangles is positive, decided exactly.
 //   - Convex: the surface is the boundary of a convex solid, outward oriented
-//     (see Topology.Convex for the exact criterion and why it decides it).
+//     (see # Convexity for the exact criterion and why it decides it).
 //
 // Each test is exact: it uses geom.Orient3D and geom.Orient2D, and the volume
 // sums with a float filter and an exact fallback. Of runs in time linear in the
-// mesh (expected: a hash map welds the vertices), apart from the convexity test at a vertex,
-// which is quadratic in the vertex's degree. A Topology is immutable once built
-// and safe for concurrent reads.
+// mesh (expected: a hash map welds the vertices), apart from the convexity
+// test at a vertex, which is quadratic in the vertex's degree. A Topology is
+// immutable once built and safe for concurrent reads.
+//
+// # Convexity
+//
+// Convex is decided by these tests, each exact:
+//
+//  1. one component, and Euler characteristic 2;
+//  2. no triangle of zero area (three collinear vertices);
+//  3. every edge is convex or flat: with triangle (a, b, c) using it from a
+//     to b and (b, a, d) its twin, d is not above the plane of (a, b, c)
+//     (Orient3D(a, b, c, d) ≤ 0), and when d is in that plane it lies on
+//     the other side of the line ab than c (not folded back onto the
+//     triangle);
+//  4. at every vertex v, every vertex u of its link (the other vertices of
+//     the triangles around it) is on or below the plane of every triangle
+//     (v, p, q) around v, and when u is in that plane (and is not p or q),
+//     it is not in the closed angle pvq.
+//
+// Why it decides: (4)'s first half says the link, seen from v on the unit
+// sphere, lies on one side of the great circle of each of its arcs, so the
+// fan walks along the boundary of one convex spherical polygon (or a great
+// circle, at a flat vertex), w times (turning one way, by (3)). Walked once,
+// the triangles' angles at v tile that boundary, meeting only along the
+// edges between neighbours, so no link vertex is in the angle of a triangle
+// it is not a corner of; walked twice or more, the second turn passes the
+// direction of the first link vertex again, inside an angle or along an
+// edge, in a triangle of which it is not a corner, which (4)'s second half
+// forbids. So w = 1 and the star of v is the boundary of a convex cone. Then the surface is locally
+// convex at every point and locally an embedding (no zero-area triangle, no
+// fold); closed and connected, it is the boundary of a convex body by the
+// theorem of Hadamard and van Heijenoort (a compact connected locally convex
+// immersed surface with a point of strict convexity, e.g. a vertex extreme in
+// some direction, is embedded and bounds a convex body), outward since its
+// volume is positive. Conversely the welded boundary of a convex polyhedron,
+// triangulated without zero-area triangles, passes every test: the faces
+// around a vertex turn once around it, so no two link vertices share a ray.
+// A self-intersecting surface, or one wound more than once (a branched
+// cover, whose Gauss map has degree > 1), fails (4) or (3) at some vertex or
+// edge. Test (2) is conservative: a convex solid whose surface has a
+// zero-area triangle is reported not convex, with that reason. Test (4) is
+// quadratic in each vertex's degree.
 package topo
 
 import (
@@ -75,8 +115,8 @@ type Topology struct {
 	Vertices, Edges, Faces, Components, Euler, Genus int
 	// Welded counts the mesh vertices merged into an earlier one.
 	Welded int
-	// Volume6 is the sign of six times the signed volume (-1, 0, +1), when
-	// the surface is closed and oriented, else 0.
+	// VolumeSign is the sign of the signed volume (-1, 0, +1), decided
+	// exactly, when the surface is closed and oriented, else 0.
 	VolumeSign int
 
 	// Degenerate lists the degenerate triangles (NumDegenerate in all).
@@ -119,7 +159,8 @@ type Reflex struct {
 	Vertex int
 }
 
-// Of returns the topology of m, which must be valid (m.Validate).
+// Of returns the topology of m, which must be valid (m.Validate: an index
+// out of range panics). It allocates about 170 bytes a triangle.
 func Of(m *mesh.TriMesh) *Topology {
 	t := &Topology{Weld: make([]int32, len(m.Verts)), Tris: make([][3]int32, len(m.Tris)),
 		Twin: make([]int32, 3*len(m.Tris)), Genus: -1}
