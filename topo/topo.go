@@ -64,10 +64,11 @@
 // some direction, is embedded and bounds a convex body), outward since its
 // volume is positive. Conversely the welded boundary of a convex polyhedron,
 // triangulated without zero-area triangles, passes every test: the faces
-// around a vertex turn once around it, so no two link vertices share a ray.
-// A self-intersecting surface, or one wound more than once (a branched
-// cover, whose Gauss map has degree > 1), fails (4) or (3) at some vertex or
-// edge. Test (2) is conservative: a convex solid whose surface has a
+// around a vertex turn once around it, so no link vertex is in the angle of
+// a triangle it is not a corner of. A self-intersecting surface, or one
+// wound more than once (a branched cover, whose Gauss map has degree > 1),
+// fails (1), (3) or (4): by the theorem, a surface that passes them all is
+// embedded and bounds its convex hull once. Test (2) is conservative: a convex solid whose surface has a
 // zero-area triangle is reported not convex, with that reason. Test (4) is
 // quadratic in each vertex's degree.
 package topo
