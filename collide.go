@@ -13,6 +13,7 @@ import (
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/topo"
 
 	// The codecs register themselves with mesh.Load.
 	_ "github.com/collide3d/collide/mesh/gltf"
@@ -163,6 +164,9 @@ type Model struct {
 	// reach bounds |x|, |y|, |z| over the vertices: a pose moves no
 	// vertex further than |R|·reach + |t| from the origin.
 	reach geom.Vec3
+	// topo is the topology of mesh, computed once, when first asked.
+	topoOnce sync.Once
+	topo     *topo.Topology
 }
 
 // newModel returns the model of m built with o, with hierarchy t (nil for

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/topo"
 )
 
 type infoOptions struct {
@@ -23,7 +24,15 @@ func infoCommand() *command {
 Describes each MODEL (a mesh file, gen:KIND[:key=value,...] or a model saved
 by 'collide build'): its format, vertex and triangle counts, bounds, and how
 many triangles are degenerate (zero area, decided exactly) or duplicates of an
-earlier triangle. For a saved model (format "collide") it also describes the
+earlier triangle; then its topology (package topo): vertices with equal
+coordinates welded, whether the surface is manifold (at most two triangles
+an edge, one fan of triangles a vertex), closed (manifold, no boundary
+edge), oriented (every edge used once each way), outward (closed, oriented,
+positive volume) and convex (the boundary of a convex solid), each decided
+exactly, the counts of vertices, edges, faces and components, the Euler
+characteristic and the genus, and a line for each flag that fails naming
+what breaks it (the first few edges, as two mesh vertices and a triangle
+that joins them, vertices or triangles). For a saved model (format "collide") it also describes the
 hierarchy: bounding volume, k, splitting rule and point, leaf size, flying
 leaf threshold τ, nodes, height and the bytes of the tree in memory. A MODEL
 that cannot be read is reported on stderr and the others are still described
@@ -32,8 +41,20 @@ that cannot be read is reported on stderr and the others are still described
 With --json each model prints one line:
   {"file":F,"format":F,"vertices":N,"triangles":N,
    "bounds":{"min":[x,y,z],"max":[x,y,z]},"degenerate":N,"duplicate":N}
-("bounds" is null for a mesh without triangles), and for a saved model a
-further key
+("bounds" is null for a mesh without triangles), then the keys
+  "manifold":BOOL,"closed":BOOL,"oriented":BOOL,"outward":BOOL,"convex":BOOL,
+  "topology":{"vertices":N,"welded":N,"edges":N,"faces":N,"components":N,
+    "euler":N,"genus":N,"volume_sign":S,"degenerate":L,"boundary_edges":E,
+    "non_manifold_edges":E,"non_manifold_vertices":L,"misoriented_edges":E,
+    "flipped":L,"non_orientable_components":N,"not_convex":C}
+(vertices counts the welded vertices, welded the mesh vertices merged; genus
+is null unless closed and oriented; volume_sign is the sign of the volume,
+0 unless closed and oriented; E is {"count":N,"first":[{"tri":T,"v":[A,B]},
+...]} and L is {"count":N,"first":[I,...]}, with up to 16 first offenders:
+degenerate lists the triangles collapsed by welding, flipped those whose
+orientation disagrees with the rest of their component; C is null or
+{"reason":R,"edge":{"tri":T,"v":[A,B]} or null,"vertex":V or null}), and
+for a saved model a further key
   "tree":{"bv":NAME,"k":N,"rule":R,"split":S,"leaf":N,"fly_leaf":N,
           "fly_leaf_auto":BOOL,"float64":BOOL,"compact":BOOL,"nodes":N,
           "height":N,"bytes":N}
@@ -50,14 +71,20 @@ k and fly_leaf are 0 for the bounding volumes other than k-DOPs).`,
 }
 
 type jsonInfo struct {
-	File       string      `json:"file"`
-	Format     string      `json:"format"`
-	Vertices   int         `json:"vertices"`
-	Triangles  int         `json:"triangles"`
-	Bounds     *jsonBounds `json:"bounds"`
-	Degenerate int         `json:"degenerate"`
-	Duplicate  int         `json:"duplicate"`
-	Tree       *jsonTree   `json:"tree,omitempty"` // saved models only
+	File       string        `json:"file"`
+	Format     string        `json:"format"`
+	Vertices   int           `json:"vertices"`
+	Triangles  int           `json:"triangles"`
+	Bounds     *jsonBounds   `json:"bounds"`
+	Degenerate int           `json:"degenerate"`
+	Duplicate  int           `json:"duplicate"`
+	Tree       *jsonTree     `json:"tree,omitempty"` // saved models only
+	Manifold   bool          `json:"manifold"`
+	Closed     bool          `json:"closed"`
+	Oriented   bool          `json:"oriented"`
+	Outward    bool          `json:"outward"`
+	Convex     bool          `json:"convex"`
+	Topology   *jsonTopology `json:"topology"`
 }
 
 // jsonTree describes the hierarchy of a saved model.
@@ -159,6 +186,12 @@ func writeJSONInfo(w io.Writer, src *source) error {
 	if !s.Bounds.IsEmpty() {
 		r.Bounds = &jsonBounds{vecArray(s.Bounds.Min), vecArray(s.Bounds.Max)}
 	}
+	t, err := topologyOf(src)
+	if err != nil {
+		return err
+	}
+	r.Manifold, r.Closed, r.Oriented, r.Outward, r.Convex = t.Manifold, t.Closed, t.Oriented, t.Outward, t.Convex
+	r.Topology = topologyJSON(t)
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -175,6 +208,12 @@ func writeTextInfo(w io.Writer, src *source) error {
 	}
 	_, err := fmt.Fprintf(w, "%s\n  format      %s\n  vertices    %d\n  triangles   %d\n  bounds      %s\n  degenerate  %d\n  duplicate   %d\n",
 		src.Arg, src.Format, s.Vertices, s.Triangles, bounds, s.Degenerate, s.Duplicate)
+	if err == nil {
+		var t *topo.Topology
+		if t, err = topologyOf(src); err == nil {
+			err = writeTextTopology(w, t)
+		}
+	}
 	if t := treeInfo(src); t != nil && err == nil {
 		fly := "given to build"
 		if t.FlyLeafAuto {
@@ -196,6 +235,18 @@ func writeTextInfo(w io.Writer, src *source) error {
 		}
 	}
 	return err
+}
+
+// topologyOf returns the topology of src's mesh: the saved model's, which
+// it keeps, or computed.
+func topologyOf(src *source) (*topo.Topology, error) {
+	if src.Saved != nil {
+		return src.Saved.Topology(), nil
+	}
+	if err := src.Mesh.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", src.Arg, err)
+	}
+	return topo.Of(src.Mesh), nil
 }
 
 func vecArray(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }

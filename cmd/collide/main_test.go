@@ -652,6 +652,12 @@ type jsonInfoLine struct {
 		Height      int    `json:"height"`
 		Bytes       int64  `json:"bytes"`
 	} `json:"tree"` // saved models only
+	Manifold bool          `json:"manifold"`
+	Closed   bool          `json:"closed"`
+	Oriented bool          `json:"oriented"`
+	Outward  bool          `json:"outward"`
+	Convex   bool          `json:"convex"`
+	Topology *jsonTopology `json:"topology"`
 }
 
 func parseInfo(t *testing.T, out string) []jsonInfoLine {
@@ -662,9 +668,9 @@ func parseInfo(t *testing.T, out string) []jsonInfoLine {
 		if err := json.Unmarshal([]byte(s), &raw); err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		want := []string{"bounds", "degenerate", "duplicate", "file", "format", "triangles", "vertices"}
+		want := []string{"bounds", "closed", "convex", "degenerate", "duplicate", "file", "format", "manifold", "oriented", "outward", "topology", "triangles", "vertices"}
 		if _, ok := raw["tree"]; ok && string(raw["format"]) == `"collide"` {
-			want = []string{"bounds", "degenerate", "duplicate", "file", "format", "tree", "triangles", "vertices"}
+			want = []string{"bounds", "closed", "convex", "degenerate", "duplicate", "file", "format", "manifold", "oriented", "outward", "topology", "tree", "triangles", "vertices"}
 		}
 		if !slices.Equal(sortedKeys(raw), want) {
 			t.Fatalf("%q: keys %v, want %v", s, sortedKeys(raw), want)
