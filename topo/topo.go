@@ -1,6 +1,6 @@
 // Package topo builds the edge structure of a triangle mesh and decides, exactly,
 // the properties of the surface it forms: manifold, closed, consistently
-// oriented, outward-oriented and convex (Zachmann's object level, issue 35). It
+// oriented, outward-oriented and convex (the object level of Zachmann's thesis). It
 // also says what breaks each property: boundary edges, non-manifold edges and
 // vertices, flipped faces, the first reflex edge or vertex.
 //
@@ -56,19 +56,20 @@
 // it is not a corner of; walked twice or more, the second turn passes the
 // direction of the first link vertex again, inside an angle or along an
 // edge, in a triangle of which it is not a corner, which (4)'s second half
-// forbids. So w = 1 and the star of v is the boundary of a convex cone. Then the surface is locally
-// convex at every point and locally an embedding (no zero-area triangle, no
-// fold); closed and connected, it is the boundary of a convex body by the
-// theorem of Hadamard and van Heijenoort (a compact connected locally convex
-// immersed surface with a point of strict convexity, e.g. a vertex extreme in
-// some direction, is embedded and bounds a convex body), outward since its
-// volume is positive. Conversely the welded boundary of a convex polyhedron,
-// triangulated without zero-area triangles, passes every test: the faces
-// around a vertex turn once around it, so no link vertex is in the angle of
-// a triangle it is not a corner of. A self-intersecting surface, or one
-// wound more than once (a branched cover, whose Gauss map has degree > 1),
-// fails (1), (3) or (4): by the theorem, a surface that passes them all is
-// embedded and bounds its convex hull once. Test (2) is conservative: a convex solid whose surface has a
+// forbids. So w = 1 and the star of v is the boundary of a convex cone. Then
+// the surface is locally convex at every point and locally an embedding (no
+// zero-area triangle, no fold); closed and connected, it is the boundary of
+// a convex body by the theorem of Hadamard and van Heijenoort (a compact
+// connected locally convex immersed surface with a point of strict
+// convexity, e.g. a vertex extreme in some direction, is embedded and bounds
+// a convex body), outward since its volume is positive. Conversely the
+// welded boundary of a convex polyhedron, triangulated without zero-area
+// triangles, passes every test: the faces around a vertex turn once around
+// it, so no link vertex is in the angle of a triangle it is not a corner of.
+// A self-intersecting surface, or one wound more than once (a branched
+// cover, whose Gauss map has degree > 1), fails (1), (3) or (4): by the
+// theorem, a surface that passes them all is embedded and bounds its convex
+// hull once. Test (2) is conservative: a convex solid whose surface has a
 // zero-area triangle is reported not convex, with that reason. Test (4) is
 // quadratic in each vertex's degree.
 package topo
