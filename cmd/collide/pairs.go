@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -19,23 +18,22 @@ var sortLimit = jsonl.SortLimit
 
 // pairPrinter prints the result of each pose of check, in text or as JSON
 // Lines (jsonl.Pairs writes the JSON lines, as the Beam pipeline's shards
-// do), streaming the pairs of a pose once there are more than sortLimit.
-// Its methods stop writing at the first write error, which err holds.
+// do), streaming the pairs of a pose once there are more than sortLimit
+// (jsonl.PairHold, in text). Its methods stop writing at the first write
+// error, which err holds.
 type pairPrinter struct {
 	w    *bufio.Writer
 	json bool
 	all  bool
 	max  int64 // the most pairs printed per pose (--max-pairs); 0: no limit
 
-	js *jsonl.Pairs // the JSON lines, with json
+	js *jsonl.Pairs   // the JSON lines, with json
+	h  jsonl.PairHold // the pose's pairs, in text
 
-	pose    int
-	n       int64 // pairs taken in this pose
-	held    []collide.Pair
-	spilled bool // the pose's pairs are being printed as found
-	stopped bool // more than max pairs: the query was stopped
-	num     []byte
-	err     error
+	pose int
+	n    int64 // pairs taken in this pose
+	num  []byte
+	err  error
 }
 
 // begin starts pose i.
@@ -48,7 +46,22 @@ func (p *pairPrinter) begin(i int) {
 		p.n, p.err = 0, p.js.Err()
 		return
 	}
-	p.pose, p.n, p.held, p.spilled, p.stopped = i, 0, p.held[:0], false, false
+	if p.h.Spill == nil {
+		p.h.Spill = func(held []collide.Pair) bool {
+			p.printf("pose %d: collide, over %d pairs, listed as found:\n", p.pose, len(held))
+			for _, pr := range held {
+				p.pair(pr)
+			}
+			return p.err == nil
+		}
+		p.h.Stream = func(pr collide.Pair) bool {
+			p.pair(pr)
+			return p.err == nil
+		}
+	}
+	p.h.Max, p.h.Limit = p.max, sortLimit
+	p.pose, p.n = i, 0
+	p.h.Begin()
 }
 
 // add takes pair pr, found by the query; it returns false to stop the query
@@ -59,35 +72,9 @@ func (p *pairPrinter) add(pr collide.Pair) bool {
 		p.n, p.err = p.js.N(), p.js.Err()
 		return ok
 	}
-	if p.err != nil {
-		return false
-	}
-	if p.max > 0 && p.n == p.max {
-		p.stopped = true // there are more than max
-		return false
-	}
-	p.n++
-	if p.spilled {
-		p.pair(pr)
-		return p.err == nil
-	}
-	p.held = append(p.held, pr)
-	if len(p.held) >= sortLimit {
-		p.spill()
-	}
-	return p.err == nil
-}
-
-// spill prints the head of the pose's result and the pairs held, sorted,
-// and turns to printing pairs as they are found.
-func (p *pairPrinter) spill() {
-	slices.SortFunc(p.held, collide.ComparePairs)
-	p.spilled = true
-	p.printf("pose %d: collide, over %d pairs, listed as found:\n", p.pose, len(p.held))
-	for _, pr := range p.held {
-		p.pair(pr)
-	}
-	p.held = p.held[:0]
+	ok := p.err == nil && p.h.Add(pr)
+	p.n = p.h.N()
+	return ok
 }
 
 // end prints the rest of the pose's result: its pairs (unless printed
@@ -98,25 +85,23 @@ func (p *pairPrinter) end(st collide.Stats, d time.Duration) {
 		p.err = p.js.Err()
 		return
 	}
-	collided := p.n > 0
 	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, fmtDuration(d))
 	more := ""
-	if p.stopped {
+	if p.h.Stopped() {
 		more = fmt.Sprintf(", stopped at --max-pairs %d", p.max)
 	}
 	switch {
-	case p.spilled:
+	case p.h.Spilled():
 		p.printf("pose %d: %d %s%s (%s)\n", p.pose, p.n, plural(int(p.n), "pair", "pairs"), more, stats)
-	case !collided:
+	case p.n == 0:
 		p.printf("pose %d: no contact (%s)\n", p.pose, stats)
 	case p.all:
-		slices.SortFunc(p.held, collide.ComparePairs)
 		p.printf("pose %d: collide, %d %s%s (%s)\n", p.pose, p.n, plural(int(p.n), "pair", "pairs"), more, stats)
-		for _, pr := range p.held {
+		for _, pr := range p.h.Held() {
 			p.pair(pr)
 		}
 	default:
-		pr := p.held[0]
+		pr := p.h.Held()[0]
 		p.printf("pose %d: collide, first pair %d %d (%s)\n", p.pose, pr.Env, pr.Fly, stats)
 	}
 }

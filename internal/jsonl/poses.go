@@ -15,15 +15,84 @@ import (
 // them in ascending order.
 const SortLimit = 1 << 20
 
+// PairHold holds the pairs a query finds for one pose, for its output to
+// list them in ascending order: up to Limit of them. Past Limit it hands
+// those held, sorted, to Spill, and then each pair found to Stream as it
+// is found, so that memory does not grow with the number of pairs. It
+// stops the query after Max pairs (Stopped). Spill and Stream return false
+// to stop the query (a write error). It is the part of the check lines'
+// printers that the JSON (Pairs) and the CLI's text share.
+type PairHold struct {
+	Max    int64 // the most pairs taken per pose (--max-pairs); 0: no limit
+	Limit  int   // the pairs held per pose; 0: SortLimit
+	Spill  func(held []collide.Pair) bool
+	Stream func(collide.Pair) bool
+
+	n       int64 // pairs taken in this pose
+	held    []collide.Pair
+	spilled bool // the pose's pairs are being streamed
+	stopped bool // more than Max pairs: the query was stopped
+	failed  bool // Spill or Stream returned false
+}
+
+// Begin starts a pose.
+func (h *PairHold) Begin() {
+	h.n, h.held, h.spilled, h.stopped, h.failed = 0, h.held[:0], false, false, false
+}
+
+// Add takes pair pr, found by the query; it returns false to stop the
+// query (more than Max pairs, or a callback returned false).
+func (h *PairHold) Add(pr collide.Pair) bool {
+	if h.failed {
+		return false
+	}
+	if h.Max > 0 && h.n == h.Max {
+		h.stopped = true // there are more than Max
+		return false
+	}
+	h.n++
+	if h.spilled {
+		h.failed = !h.Stream(pr)
+		return !h.failed
+	}
+	h.held = append(h.held, pr)
+	limit := h.Limit
+	if limit <= 0 {
+		limit = SortLimit
+	}
+	if len(h.held) >= limit {
+		slices.SortFunc(h.held, collide.ComparePairs)
+		h.spilled = true
+		h.failed = !h.Spill(h.held)
+		h.held = h.held[:0]
+	}
+	return !h.failed
+}
+
+// Held returns the pairs held, sorted: every pair of the pose unless it
+// spilled.
+func (h *PairHold) Held() []collide.Pair {
+	slices.SortFunc(h.held, collide.ComparePairs)
+	return h.held
+}
+
+// N returns the number of pairs taken in the pose.
+func (h *PairHold) N() int64 { return h.n }
+
+// Spilled reports whether the pose's pairs are streamed as they are found.
+func (h *PairHold) Spilled() bool { return h.spilled }
+
+// Stopped reports whether the pose's query was stopped at Max pairs.
+func (h *PairHold) Stopped() bool { return h.stopped }
+
 // Pairs writes the line of collide check --json for each pose:
 //
 //	{"pose":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],"truncated":true,
 //	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
 //
 // ("truncated" only for a pose stopped at Max pairs). The pairs of a pose
-// are held and written in ascending order, up to SortLimit of them: past
-// it, those held are written sorted and the others as they are found, so
-// that memory does not grow with the number of pairs.
+// are written in ascending order, up to SortLimit of them: past it, those
+// held are written sorted and the others as they are found (PairHold).
 //
 // Call Begin, then Add for each pair found (it is the query's callback),
 // then End. The methods stop writing at the first write error, which Err
@@ -33,83 +102,54 @@ type Pairs struct {
 	Max       int64 // the most pairs written per pose (--max-pairs); 0: no limit
 	SortLimit int   // the pairs held per pose; 0: the package's SortLimit
 
-	pose    int
-	n       int64 // pairs taken in this pose
-	held    []collide.Pair
-	spilled bool // the pose's pairs are being written as found
-	stopped bool // more than Max pairs: the query was stopped
-	first   bool // the next pair is the first of its list
-	b       []byte
-	err     error
+	h     PairHold
+	pose  int
+	first bool // the next pair is the first of its list
+	b     []byte
+	err   error
 }
 
 // Begin starts the line of pose i.
 func (p *Pairs) Begin(i int) {
-	p.pose, p.n, p.held, p.spilled, p.stopped = i, 0, p.held[:0], false, false
+	if p.h.Spill == nil {
+		p.h.Spill = func(held []collide.Pair) bool {
+			p.head(true)
+			for _, pr := range held {
+				p.pair(pr)
+			}
+			return p.err == nil
+		}
+		p.h.Stream = func(pr collide.Pair) bool {
+			p.pair(pr)
+			return p.err == nil
+		}
+	}
+	p.h.Max, p.h.Limit = p.Max, p.SortLimit
+	p.pose = i
+	p.h.Begin()
 }
 
 // Add takes pair pr, found by the query; it returns false to stop the
 // query (more than Max pairs, or a write error).
-func (p *Pairs) Add(pr collide.Pair) bool {
-	if p.err != nil {
-		return false
-	}
-	if p.Max > 0 && p.n == p.Max {
-		p.stopped = true // there are more than Max
-		return false
-	}
-	p.n++
-	if p.spilled {
-		p.pair(pr)
-		return p.err == nil
-	}
-	p.held = append(p.held, pr)
-	limit := p.SortLimit
-	if limit <= 0 {
-		limit = SortLimit
-	}
-	if len(p.held) >= limit {
-		p.spill()
-	}
-	return p.err == nil
-}
+func (p *Pairs) Add(pr collide.Pair) bool { return p.err == nil && p.h.Add(pr) }
 
 // N returns the number of pairs taken in the pose.
-func (p *Pairs) N() int64 { return p.n }
-
-// Spilled reports whether the pose's pairs are written as they are found.
-func (p *Pairs) Spilled() bool { return p.spilled }
-
-// Stopped reports whether the pose's query was stopped at Max pairs.
-func (p *Pairs) Stopped() bool { return p.stopped }
+func (p *Pairs) N() int64 { return p.h.N() }
 
 // Err returns the first write error.
 func (p *Pairs) Err() error { return p.err }
 
-// spill writes the head of the line and the pairs held, sorted, and turns
-// to writing pairs as they are found.
-func (p *Pairs) spill() {
-	slices.SortFunc(p.held, collide.ComparePairs)
-	p.spilled = true
-	p.head(true)
-	for _, pr := range p.held {
-		p.pair(pr)
-	}
-	p.held = p.held[:0]
-}
-
 // End writes the rest of the pose's line: its pairs (unless written
 // already), whether it was stopped, its counts st and its time d.
 func (p *Pairs) End(st collide.Stats, d time.Duration) {
-	if !p.spilled {
-		slices.SortFunc(p.held, collide.ComparePairs)
-		p.head(p.n > 0)
-		for _, pr := range p.held {
+	if !p.h.Spilled() {
+		p.head(p.h.N() > 0)
+		for _, pr := range p.h.Held() {
 			p.pair(pr)
 		}
 	}
 	p.b = append(p.b[:0], ']')
-	if p.stopped {
+	if p.h.Stopped() {
 		p.b = append(p.b, `,"truncated":true`...)
 	}
 	sec, _ := json.Marshal(d.Seconds())
