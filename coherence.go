@@ -69,9 +69,7 @@ func (q *Query) Resume(p *Pending, b Budget, fn func(Pair) bool) Stats {
 	if p.Done() {
 		return Stats{}
 	}
-	if q.each == nil {
-		q.each = func(x bvh.Pair) bool { return q.fn(Pair{Env: x.Env, Fly: x.Fly}) }
-	}
+	q.callbacks()
 	q.fn = fn
 	st := p.p.Resume(&q.s, bvh.Budget{Tests: b.Tests, Deadline: b.Deadline}, q.each)
 	q.fn = nil
@@ -96,6 +94,9 @@ type DistanceOptions struct {
 	// The zero value bounds nothing; models without a hierarchy (Brute)
 	// ignore it.
 	Budget Budget
+	// Solid treats both models as solids (QueryOptions.Solid): the
+	// distance is 0 when one is inside the other.
+	Solid bool
 }
 
 // DistanceResult is the answer of a distance query.

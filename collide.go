@@ -13,6 +13,7 @@ import (
 	"github.com/collide3d/collide/bvh"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/solid"
 	"github.com/collide3d/collide/topo"
 
 	// The codecs register themselves with mesh.Load.
@@ -79,6 +80,20 @@ type QueryOptions struct {
 	// and Patches, which implies it, for the pairs grouped in connected
 	// patches in Result.Patches. A query without them costs what it did.
 	Contacts, Patches bool
+	// Solid treats both models as solids (Model.Solid): they are also in
+	// contact when one is inside the other with their surfaces apart,
+	// which Result.Inside and Stats.Inside report (there is no triangle
+	// pair to name). A model whose surface is not closed, manifold and
+	// oriented is then an error wrapping ErrNotSolid that says what breaks.
+	Solid bool
+	// Method chooses the exact test (MethodAuto, the zero value, chooses
+	// by the models' topology); Result.Method says which one decided.
+	Method Method
+	// Plane, if not nil, is the pair's separating-plane cache, kept by the
+	// caller from one query of the pair to the next (as a world keeps one
+	// per pair of objects); nil uses the Query's own, which remembers the
+	// last pair's.
+	Plane *Plane
 	// Experiment selects traversal variants for experiments; applications
 	// leave it zero.
 	Experiment Experiment
@@ -118,6 +133,14 @@ type Stats struct {
 	// Skipped counts the pairs of nodes of a Front kept without a test:
 	// the flying model has moved less since than they were proved apart.
 	Skipped int64
+	// Convex counts the convex tests (MethodConvex): PlaneHits of them
+	// proved the pair apart with its cached plane, PlaneNew with a new
+	// plane; the others went on to the tree test.
+	Convex, PlaneHits, PlaneNew int64
+	// SolidTests counts the point-in-solid tests of queries of solids
+	// (QueryOptions.Solid); Inside the queries whose answer was one model
+	// inside the other.
+	SolidTests, Inside int64
 }
 
 // Add adds the counts of s to st.
@@ -127,6 +150,11 @@ func (st *Stats) Add(s Stats) {
 	st.Updates += s.Updates
 	st.LeafTests += s.LeafTests
 	st.Skipped += s.Skipped
+	st.Convex += s.Convex
+	st.PlaneHits += s.PlaneHits
+	st.PlaneNew += s.PlaneNew
+	st.SolidTests += s.SolidTests
+	st.Inside += s.Inside
 }
 
 // Result is the answer to one query.
@@ -146,7 +174,14 @@ type Result struct {
 	// when QueryOptions.Patches asked.
 	Contacts []Contact
 	Patches  []Patch
-	Stats    Stats
+	// Inside says, for a query of solids (QueryOptions.Solid) whose
+	// surfaces are apart, which model is inside the other (Collide is then
+	// true and Pairs empty).
+	Inside Inside
+	// Method is the test that decided: MethodConvex when a separating
+	// plane proved the models apart, else MethodTree.
+	Method Method
+	Stats  Stats
 }
 
 // ComparePairs orders pairs as Result.Pairs lists them: by Env, then Fly.
@@ -167,6 +202,11 @@ type Model struct {
 	// topo is the topology of mesh, computed once, when first asked.
 	topoOnce sync.Once
 	topo     *topo.Topology
+	// solid is the solid that mesh bounds, or solidErr why there is none,
+	// made once, when first asked.
+	solidOnce sync.Once
+	solid     *solid.Solid
+	solidErr  error
 }
 
 // newModel returns the model of m built with o, with hierarchy t (nil for
@@ -325,6 +365,17 @@ type Query struct {
 	// max is the query's MaxPairs; truncated says that it found more.
 	max       int
 	truncated bool
+	// in is what the last query's solid test found (QueryOptions.Solid);
+	// decided the test that decided it (Result.Method).
+	in      Inside
+	decided Method
+	// plane is the separating-plane cache of queries without their own
+	// (QueryOptions.Plane).
+	plane Plane
+	// nhit counts the pairs the current walk reported; hitFn, made once,
+	// counts them and passes them on to fn.
+	nhit  int
+	hitFn func(Pair) bool
 	// cs and pt hold the contacts and patches of the last query that asked
 	// for them.
 	cs contactSet
@@ -405,7 +456,8 @@ func (q *Query) collide(env *Model, envPose *geom.Pose, fly *Model, rel *geom.Po
 	st := q.walk(env, fly, rel, o, q.hit)
 	slices.SortFunc(q.pairs, ComparePairs)
 	maybe := len(q.pairs) == 0 && o.Pending != nil && !o.Pending.Done()
-	*r = Result{Collide: len(q.pairs) > 0, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe, Stats: st}
+	*r = Result{Collide: len(q.pairs) > 0 || q.in != NotInside, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe,
+		Inside: q.in, Method: q.decided, Stats: st}
 	if o.Contacts || o.Patches {
 		// Contact geometry, from r.Pairs at rel, placed in the common
 		// frame by envPose.
@@ -415,17 +467,39 @@ func (q *Query) collide(env *Model, envPose *geom.Pose, fly *Model, rel *geom.Po
 
 // walk is Query.CollideFunc once the query is checked, fly at pose rel in
 // env's frame.
+// It runs the phases of the object level around the tree test: the convex
+// test first (a separating plane proves the models apart), then the tree
+// test, then, for solids whose surfaces are apart, the containment test.
 func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(Pair) bool) Stats {
+	var st Stats
+	q.in, q.decided = NotInside, MethodConvex
+	if q.separated(env, fly, rel, o, &st) {
+		if o.Pending != nil {
+			*o.Pending = Pending{} // decided: nothing pending
+		}
+		return st
+	}
+	q.decided = MethodTree
+	q.callbacks()
+	q.nhit, q.fn = 0, fn
+	st.Add(q.tree(env, fly, rel, o))
+	q.fn = nil
+	if o.Solid && q.nhit == 0 && (o.Pending == nil || o.Pending.Done()) {
+		if q.in = q.inside(env, fly, rel, o, &st); q.in != NotInside {
+			st.Inside++
+		}
+	}
+	return st
+}
+
+// tree is the tree test of walk (or brute force), reporting to q.hitFn.
+func (q *Query) tree(env, fly *Model, rel *geom.Pose, o *QueryOptions) Stats {
 	if env.tree == nil || fly.tree == nil {
 		if o.Pending != nil {
 			*o.Pending = Pending{} // brute force has no budget: done
 		}
-		return bruteForce(env, fly, *rel, *o, fn)
+		return bruteForce(env, fly, *rel, *o, q.hitFn)
 	}
-	if q.each == nil {
-		q.each = func(p bvh.Pair) bool { return q.fn(Pair{Env: p.Env, Fly: p.Fly}) }
-	}
-	q.fn = fn
 	bo := bvh.QueryOptions{All: o.All, Eps: o.Eps, Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot, State: &q.ps}
 	if o.Front != nil {
 		bo.Front = &o.Front.f
@@ -436,9 +510,16 @@ func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(P
 			bo.Budget.Tests = math.MaxInt64
 		}
 	}
-	st := bvh.Collide(env.tree, fly.tree, *rel, bo, &q.s, q.each)
-	q.fn = nil
-	return statsOf(st)
+	return statsOf(bvh.Collide(env.tree, fly.tree, *rel, bo, &q.s, q.each))
+}
+
+// callbacks makes q's callbacks, once: hitFn counts the pairs of a walk
+// and passes them on to q.fn; each passes bvh's pairs to hitFn.
+func (q *Query) callbacks() {
+	if q.hitFn == nil {
+		q.hitFn = func(p Pair) bool { q.nhit++; return q.fn(p) }
+		q.each = func(p bvh.Pair) bool { return q.hitFn(Pair{Env: p.Env, Fly: p.Fly}) }
+	}
 }
 
 // checkBuilt returns the error of a query of two models of which one is
@@ -477,6 +558,19 @@ func checkOptions(env, fly *Model, o *QueryOptions) error {
 	}
 	if o.MaxPairs < 0 {
 		return fmt.Errorf("collide: %w: MaxPairs %d is negative", ErrInvalidQuery, o.MaxPairs)
+	}
+	if o.Method > MethodConvex {
+		return fmt.Errorf("collide: %w: unknown %v", ErrInvalidQuery, o.Method)
+	}
+	if o.Solid {
+		for _, m := range [2]struct {
+			m    *Model
+			name string
+		}{{env, "environment"}, {fly, "flying model"}} {
+			if _, err := m.m.Solid(); err != nil {
+				return fmt.Errorf("%w (the %s)", err, m.name)
+			}
+		}
 	}
 	return nil
 }

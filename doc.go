@@ -99,6 +99,7 @@
 //   - bv: bounding volumes: k-DOPs, oriented boxes, spheres (fitting, overlap, tumbling)
 //   - hull: convex hulls, exactly, and hill climbing on them
 //   - topo: the edge structure of a mesh and its flags, exactly: manifold, closed, oriented, outward, convex
+//   - solid: exact point-in-polyhedron: inside the solid a closed, oriented surface bounds
 //   - bvh: the bounding-volume trees: build, traverse, save and load (the engine)
 //   - bvh/internal/specialize (internal): copies a generic function per type arguments (bvh's traversal, per kind)
 //   - bvh/internal/specialize/cmd/specialize (internal): the command go generate runs for it

@@ -345,7 +345,8 @@ func (w *World) test(wk *worker, wi int32, i int) {
 	}
 	rel := relPose(env.pose, fly.pose)
 	off := len(wk.buf)
-	s, err := wk.q.Each(env.model.m, fly.model.m, rel, collide.QueryOptions{All: w.opts.All, Eps: w.opts.Eps, Front: w.narrow.fr[i]}, wk.fn)
+	s, err := wk.q.Each(env.model.m, fly.model.m, rel, collide.QueryOptions{All: w.opts.All, Eps: w.opts.Eps, Front: w.narrow.fr[i],
+		Solid: w.opts.Solid, Method: w.opts.Method}, wk.fn)
 	if err != nil {
 		wk.err = err
 		return
@@ -360,7 +361,7 @@ func (w *World) test(wk *worker, wi int32, i int) {
 	if len(ps) > 1 {
 		slices.SortFunc(ps, collide.ComparePairs)
 	}
-	w.narrow.res[i] = result{hit: len(ps) > 0, worker: wi, off: int32(off), n: int32(len(ps))}
+	w.narrow.res[i] = result{hit: len(ps) > 0 || s.Inside > 0, worker: wi, off: int32(off), n: int32(len(ps))}
 	if f := w.narrow.tested; f != nil {
 		f()
 	}

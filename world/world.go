@@ -62,6 +62,15 @@ type Options struct {
 	// FrontMinTris triangles: for smaller ones a test from the roots costs
 	// less than a front's upkeep.
 	Fronts FrontPolicy
+	// Solid treats every object as a solid (collide.QueryOptions.Solid):
+	// two objects are also in contact when one is inside the other, with
+	// no triangle pair to name. Add refuses a model whose surface bounds no
+	// solid.
+	Solid bool
+	// Method chooses each pair's exact test (collide.QueryOptions.Method);
+	// the zero value chooses by the models' topology, the convex test for
+	// two convex models. StepStats.Query counts the convex tests.
+	Method collide.Method
 }
 
 // FrontPolicy says which pairs of a world keep a front.
