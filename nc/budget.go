@@ -65,7 +65,7 @@ func (c *Checker) startBudget(done <-chan struct{}) {
 }
 
 // tests returns the tests counted so far.
-func (c *Checker) tests() int64 { return c.st.Exact + c.st.Queries }
+func (c *Checker) tests() int64 { return c.st.Exact + c.st.Queries + c.st.Inside }
 
 // startMove starts a move's budget and reports whether the whole check's
 // has run out (the check then stops before the move).
