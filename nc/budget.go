@@ -21,9 +21,10 @@ import (
 // deadline of a move is relative to its start, hence a duration rather
 // than collide.Budget's time. The zero value bounds nothing.
 type MoveBudget struct {
-	// Tests > 0 is the most tests a move makes (Stats.Exact and
-	// Stats.Queries: exact tests of a solid against a triangle and
-	// searches of the targets' trees).
+	// Tests > 0 is the most tests a move makes (Stats.Exact,
+	// Stats.Queries and Stats.Inside: exact tests of a solid against a
+	// triangle, searches of the targets' trees and tests of a point
+	// against a target's solid).
 	Tests int64
 	// Time > 0 is the most time a move takes, from when it is read.
 	Time time.Duration

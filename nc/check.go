@@ -216,7 +216,7 @@ type Options struct {
 	// MinDepth within rounding) is kept. It is machining's allowance for a
 	// finishing path that touches its surface, or cuts it by less than the
 	// machine's resolution. The default, 0, reports every contact. A tool
-	// inside the stock is always reported.
+	// inside the stock, or inside a solid (Solid), is always reported.
 	MinDepth float64
 	// Progress, if not nil, is called now and then with the moves checked
 	// and the total (-1 when CheckReader does not know it).
