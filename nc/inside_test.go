@@ -293,3 +293,82 @@ func TestSolidAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestWindingByTree checks the winding number found through the target's
+// tree, along the ray that leaves the box soonest, against the solid's own
+// count over every triangle (solid.Winding), for every kind of tree: at
+// points on a grid through a subdivided box's vertices (rays through its
+// edges and vertices, points on its faces, edges and corners), and at
+// random points in and around a sphere and the demo's mold closed into a
+// block, near and far from the origin.
+func TestWindingByTree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 2))
+	hf, err := ncgen.Mold(20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk, err := ncgen.Block(hf, hf.Bounds().Min.Z-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type scene struct {
+		m   *mesh.TriMesh
+		pts []geom.Vec3
+	}
+	var scenes []scene
+	for _, c := range []geom.Vec3{{}, geom.V(3e7, -1e9, 5e8)} {
+		bx := gen.Must(gen.Box(geom.AABB{Min: c, Max: c.Add(geom.V(3, 6, 9))}, 3))
+		var pts []geom.Vec3
+		for i := -1; i <= 7; i++ {
+			for j := -1; j <= 7; j++ {
+				for k := -1; k <= 7; k++ {
+					pts = append(pts, c.Add(geom.V(float64(i)/2, float64(j), float64(k)*3/2)))
+				}
+			}
+		}
+		scenes = append(scenes, scene{bx, pts})
+		sp := gen.Must(gen.Icosphere(c, 10, 500))
+		pts = nil
+		for range 300 {
+			pts = append(pts, c.Add(geom.V(rng.Float64()*24-12, rng.Float64()*24-12, rng.Float64()*24-12)))
+		}
+		pts = append(pts, sp.Verts[:20]...)
+		scenes = append(scenes, scene{sp, pts})
+	}
+	b := blk.Bounds()
+	var pts []geom.Vec3
+	for range 400 {
+		s := b.Size()
+		pts = append(pts, b.Min.Add(geom.V(rng.Float64()*s.X, rng.Float64()*s.Y, rng.Float64()*s.Z*1.1)))
+	}
+	scenes = append(scenes, scene{blk, append(pts, blk.Verts[:50]...)})
+	for si, sc := range scenes {
+		inside, on := 0, 0
+		for _, bv := range []collide.BV{collide.KDOP6, collide.KDOP18, collide.OBB, collide.Sphere, collide.RSS, collide.BoxTree, collide.Brute} {
+			part := build(t, sc.m, bv)
+			c, err := New(part, Options{Tool: mustTool(t, "ball 2 4"), Solid: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tg := c.targets[0]
+			for _, p := range sc.pts {
+				w, o := c.winding(p, tg)
+				ww, oo := tg.solid.Winding(p)
+				if w != ww || o != oo {
+					t.Fatalf("scene %d, %v: at %v: winding %d (on %v), want %d (on %v)", si, bv, p, w, o, ww, oo)
+				}
+				if bv == collide.Brute {
+					if ww != 0 {
+						inside++
+					}
+					if oo {
+						on++
+					}
+				}
+			}
+		}
+		if inside == 0 || inside == len(sc.pts) || (si%2 == 0 && si < 4 && on == 0) {
+			t.Errorf("scene %d: %d of %d points inside, %d on the surface: the test tests little", si, inside, len(sc.pts), on)
+		}
+	}
+}
