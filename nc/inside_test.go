@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -370,5 +371,63 @@ func TestWindingByTree(t *testing.T) {
 		if inside == 0 || inside == len(sc.pts) || (si%2 == 0 && si < 4 && on == 0) {
 			t.Errorf("scene %d: %d of %d points inside, %d on the surface: the test tests little", si, inside, len(sc.pts), on)
 		}
+	}
+}
+
+// TestSolidParts checks that with Solid a move's violations and work
+// still depend on the move alone: random moves in and around a sphere,
+// checked whole and in parts of 7 in reverse order on one Checker, give
+// the same violations and summed summaries (the inside tests included).
+func TestSolidParts(t *testing.T) {
+	sphere := gen.Must(gen.Icosphere(geom.Vec3{}, 10, 180))
+	rng := rand.New(rand.NewPCG(35, 7))
+	moves := randomMoves(rng, geom.AABB{Min: geom.V(-14, -14, -14), Max: geom.V(14, 14, 14)}, 200)
+	part := build(t, sphere, collide.KDOP18)
+	o := Options{Tool: mustTool(t, "ball 2 2, shank 2 1, holder 3 1"), Solid: true}
+	whole, err := New(part, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []Violation
+	wantSum, err := whole.CheckReader(&partMoves{moves: moves}, func(v Violation) bool {
+		want = append(want, v)
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantSum.Stats.Inside == 0 || !slices.ContainsFunc(want, func(v Violation) bool { return v.Inside }) {
+		t.Fatalf("%d inside tests, no inside violation: the test tests little", wantSum.Stats.Inside)
+	}
+	const size = 7
+	c, err := New(part, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := (len(moves) + size - 1) / size
+	parts := make([][]Violation, n)
+	sums := make([]Summary, n)
+	for k := n - 1; k >= 0; k-- {
+		first := k * size
+		sums[k], err = c.CheckReader(&partMoves{first: first, moves: moves[first:min(first+size, len(moves))]}, func(v Violation) bool {
+			parts[k] = append(parts[k], v)
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []Violation
+	var sum Summary
+	for k := range n {
+		got = append(got, parts[k]...)
+		sum.Add(sums[k])
+	}
+	sum.Seconds, wantSum.Seconds = 0, 0
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parts: %d violations, want the whole check's %d (first differing: %+v)", len(got), len(want), firstDiff(got, want))
+	}
+	if !reflect.DeepEqual(sum, wantSum) {
+		t.Errorf("parts: summaries added = %+v, want %+v", sum, wantSum)
 	}
 }
