@@ -129,9 +129,12 @@ as it is found,
    "s0":S,"s1":S,"depth":D,"depth_max":D,"clearance":C,"graze":false,"triangles":[...]}
 (with "fixture":I, the --fixture's index from 0, when the target is a
 fixture, and "inside":true, no triangles, for a tool part inside the stock
-or, with --solid, inside the part or a fixture), then {"summary":{...}}. The summary counts the moves, those
-checked (of non-zero length), the violations by kind (and the runs), the
-time and the moves checked per second. --quiet prints the summary only.
+or, with --solid, inside the part or a fixture: "inside it (no triangle
+met)" in text), then {"summary":{...}}. The summary counts the moves,
+those checked (of non-zero length), the violations by kind (and the runs),
+the time and the moves checked per second (with --solid, "solid":true and
+"inside_tests", the tests of a point against the solids; "inside tests"
+in text). --quiet prints the summary only.
 The program is checked as it is read, in memory that does not grow with
 its length (see package nc/gcode's Reader: an axis first given more than
 %d moves into the program needs --start). G-code warnings go to stderr
