@@ -257,8 +257,10 @@ type Checker struct {
 	near  []solid
 	bud   budgetState
 	// inside[i] is what the move's last tool part tested against target
-	// i (a solid) says of the tool: inside, outside or unknown.
-	inside []insideAnswer
+	// i (a solid) says of the tool: inside, outside or unknown;
+	// insideTop[i] the top of that part.
+	inside    []insideAnswer
+	insideTop []float64
 }
 
 // target is something the tool must not meet.

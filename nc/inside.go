@@ -28,10 +28,11 @@ import (
 // position's z beyond 2^52 times the part's length, is the float nearest
 // its lowest point taken instead.
 //
-// The tool's parts are stacked, each touching the next, so a part that
-// meets no triangle above one that met none is in the same piece of the
-// complement: its answer is the one below (Stats.Inside counts the tests
-// made).
+// The tool's parts are stacked, each touching the next (as ParseTool
+// stacks them), so a part that meets no triangle above one that met none
+// is in the same piece of the complement: its answer is the one below
+// (Stats.Inside counts the tests made). A part that starts above the top
+// of the one below (a tool made by hand with a gap) is tested itself.
 //
 // The winding number is the signed count of the triangles that a ray from
 // the point crosses (solid.Crossing, along +x, its origin perturbed
@@ -150,6 +151,7 @@ const (
 func (c *Checker) startInside() {
 	if len(c.inside) != len(c.targets) {
 		c.inside = make([]insideAnswer, len(c.targets))
+		c.insideTop = make([]float64, len(c.targets))
 	}
 	clear(c.inside)
 }
@@ -159,14 +161,14 @@ func (c *Checker) startInside() {
 // answer for the role above.
 func (c *Checker) insideSolid(m gcode.Move, rs *roleState, ti int, tg *target) bool {
 	a := c.inside[ti]
-	if a == insideUnknown {
+	if a == insideUnknown || rs.z0 > c.insideTop[ti] {
 		c.st.Inside++
 		a = insideNo
 		if w, on := c.winding(rolePoint(m.To, rs), tg); !on && w != 0 {
 			a = insideYes
 		}
 	}
-	c.inside[ti] = a
+	c.inside[ti], c.insideTop[ti] = a, rs.z1
 	return a == insideYes
 }
 

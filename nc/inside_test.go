@@ -431,3 +431,18 @@ func TestSolidParts(t *testing.T) {
 		t.Errorf("parts: summaries added = %+v, want %+v", sum, wantSum)
 	}
 }
+
+// TestSolidToolWithGap checks a tool made by hand whose shank starts well
+// above its cutter's top: the cutter inside the box, the shank above it,
+// the shank is tested itself rather than given the cutter's answer.
+func TestSolidToolWithGap(t *testing.T) {
+	part := build(t, cube(geom.Vec3{}, 10), collide.KDOP18)
+	tool := Tool{Parts: []Part{
+		{Shape: Cyl, Role: Cutting, R0: 1, R1: 1, Z0: 0, Z1: 2},
+		{Shape: Cyl, Role: Shank, R0: 1, R1: 1, Z0: 30, Z1: 32},
+	}}
+	vs := check(t, part, Options{Tool: tool, Solid: true}, []gcode.Move{line(gcode.Linear, geom.V(-5, 0, -5), geom.V(5, 0, -5))})
+	if got, want := describe(vs), "gouge cutter part inside"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
