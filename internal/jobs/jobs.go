@@ -80,6 +80,7 @@ type Job struct {
 	Part    string `json:"part,omitempty"`
 	Tool    string `json:"tool,omitempty"`
 	Program string `json:"program,omitempty"`
+	Solid   bool   `json:"solid,omitempty"` // nc: the part as a solid (--solid)
 }
 
 // Queries are the values of Job.Query.

@@ -101,6 +101,7 @@ func (k poseKind) usage(j *Job) (collide.BuildOptions, error) {
 		{"part", j.Part != "", false},
 		{"tool", j.Tool != "", false},
 		{"program", j.Program != "", false},
+		{"solid", j.Solid, false},
 	}
 	for _, e := range extra {
 		if e.set && !e.ok {

@@ -280,6 +280,7 @@ func TestPoseJobErrors(t *testing.T) {
 		{Job{Query: "distance", Env: env, Fly: fly, Poses: good, Eps: 0.1}, `query distance does not take "eps"`},
 		{Job{Query: "ccd", Env: env, Fly: fly, Poses: good, Eps: 0.1}, `query ccd does not take "eps"`},
 		{Job{Query: "ccd", Env: env, Fly: fly, Poses: good, All: true}, `query ccd does not take "all"`},
+		{Job{Query: "check", Env: env, Fly: fly, Poses: good, Solid: true}, `query check does not take "solid"`},
 		{Job{Query: "check", Env: env, Fly: fly, Poses: good, Program: "p.nc"}, `query check does not take "program"`},
 		{Job{Query: "check", Env: env, Fly: fly}, `query check needs "poses"`},
 		{Job{Query: "distance", Fly: fly, Poses: good}, `query distance needs "env"`},
