@@ -7,8 +7,8 @@
 //
 // The manifest has one job a line (JSON: "id", "query" = check | distance |
 // ccd | nc, "env", "fly", "poses", "all", "eps", "max", "bv", and for nc
-// "part", "tool", "program", "solid": each what the CLI's flag or argument of that
-// name means; see package internal/jobs). For each job it writes
+// "part", "tool", "program", "solid": each what the CLI's flag or argument
+// of that name means; see package internal/jobs). For each job it writes
 // OUT/ID.jsonl, the lines the CLI prints with --json for the same job (the
 // same bytes but for the timing fields: "seconds" and "stats" of each
 // line, the timing fields of nc's summary line), and OUT/ID.summary.json:
