@@ -43,6 +43,7 @@ func describe(vs []Violation) string {
 func TestSolidConstructed(t *testing.T) {
 	box := cube(geom.Vec3{}, 10)
 	far := cube(geom.V(1e6, -1e6, 1e6), 10)
+	huge := cube(geom.V(0, 0, 1e18), 1e5)
 	sphere := gen.Must(gen.Icosphere(geom.Vec3{}, 10, 320))
 	speck := gen.Must(gen.Icosphere(geom.V(0, 0, -0.5), 0.1, 80))
 	feed := func(a, b geom.Vec3) gcode.Move { return line(gcode.Linear, a, b) }
@@ -72,6 +73,7 @@ func TestSolidConstructed(t *testing.T) {
 		{"line outside the sphere, inside its box", sphere, "ball 1 1", Options{}, feed(geom.V(9.5, 9.5, 9.5), geom.V(9.5, 9.5, 8)), "", ""},
 		{"far from the origin, inside", far, "ball 2 4, shank 2 3", Options{}, feed(geom.V(1e6-5, -1e6, 1e6-5), geom.V(1e6+5, -1e6, 1e6-5)), "gouge cutter part inside; shank shank part inside", ""},
 		{"far from the origin, outside", far, "ball 2 4, shank 2 3", Options{}, feed(geom.V(1e6-5, -1e6+12, 1e6-5), geom.V(1e6+5, -1e6+12, 1e6-5)), "", ""},
+		{"at z 1e18, where the shank's heights hold no float", huge, "ball 2 4, shank 2 3", Options{}, feed(geom.V(-5, 0, 1e18), geom.V(5, 0, 1e18)), "gouge cutter part inside; shank shank part inside", ""},
 		{"a speck of a part inside the swept cutter", speck, "flat 10 4", Options{}, feed(geom.V(-3, 0, -1), geom.V(3, 0, -1)), "gouge cutter part", "gouge cutter part"},
 		{"a speck of a part inside the swept cutter, discrete", speck, "flat 10 4", Options{Discrete: true}, feed(geom.V(-30, 0, -1), geom.V(0, 0, -1)), "gouge cutter part", "gouge cutter part"},
 	}
