@@ -63,13 +63,15 @@
 //     a piece of the part swallowed whole by the cutter is a gouge. The
 //     part and the fixtures are their surfaces, as everywhere in collide: a
 //     tool entirely inside a closed part, touching none of its triangles,
-//     is not detected, and a path that enters the part is reported on the
-//     move that crosses the surface. With Options.Solid they are the solids
+//     is not detected unless Options.Solid asks, and a path that enters the
+//     part is reported on the move that crosses the surface. With Options.Solid they are the solids
 //     they bound (each must be closed and oriented: collide.Model.Solid):
 //     a tool part that meets no triangle of one over a move is connected
 //     and off its surface, so one point of it decides whether it is
-//     inside, exactly, by the solid's winding number (package solid); if
-//     it is, that is a violation (Violation.Inside) of the kind the surface
+//     inside, exactly, by the solid's winding number (package solid: its
+//     crossings counted along an axis ray, found by the target's tree; a
+//     part above one that met nothing either takes its answer); if it is,
+//     that is a violation (Violation.Inside) of the kind the surface
 //     would give, with the part's radius as its depth (it stays inside
 //     however much it shrinks) and no triangles. The point is the tool's
 //     tip at the move's end for the cutter, the lowest float on the axis
