@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
+	"github.com/collide3d/collide/mesh/off"
 	"github.com/collide3d/collide/nc/gcode"
 	"github.com/collide3d/collide/nc/ncgen"
 )
@@ -447,4 +449,67 @@ func TestSolidToolWithGap(t *testing.T) {
 	if got, want := describe(vs), "gouge cutter part inside"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+}
+
+// TestSolidRealMesh checks random moves of a small ball end in and around
+// a real closed mesh (libcgal-demo's elephant, skipped when it is not
+// installed): Solid adds to the surface's violations exactly the cutters
+// that meet no triangle and whose ball's centre, another point of the
+// same cutter, is inside by the solid's count over every triangle.
+func TestSolidRealMesh(t *testing.T) {
+	f, err := os.Open("/tmp/cdef/cgal/data/meshes/elephant.off")
+	if err != nil {
+		t.Skip("libcgal-demo's meshes are not installed")
+	}
+	defer f.Close()
+	m, err := off.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := m.Bounds()
+	r := b.Size().X / 40
+	tool := mustTool(t, fmt.Sprintf("ball %g %g", 2*r, 2*r))
+	rng := rand.New(rand.NewPCG(35, 11))
+	var moves []gcode.Move
+	for i := range 400 {
+		a := geom.V(b.Min.X+rng.Float64()*b.Size().X, b.Min.Y+rng.Float64()*b.Size().Y, b.Min.Z+rng.Float64()*b.Size().Z)
+		moves = append(moves, gcode.Move{Line: i + 1, Kind: gcode.Linear, From: a, To: a.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(r / 2))})
+	}
+	part := build(t, m, collide.KDOP18)
+	o := Options{Tool: tool, NoDetail: true}
+	plain := check(t, part, o, moves)
+	o.Solid = true
+	solid := check(t, part, o, moves)
+	s, err := part.Solid()
+	if err != nil {
+		t.Fatal(err)
+	}
+	met := map[int]bool{}
+	for _, v := range plain {
+		met[v.Move] = true
+	}
+	var want, got []int
+	for i, mv := range moves {
+		if !met[i] && s.Contains(mv.To.Add(geom.V(0, 0, r))) {
+			want = append(want, i)
+		}
+	}
+	var rest []Violation
+	for _, v := range solid {
+		if v.Inside {
+			got = append(got, v.Move)
+		} else {
+			rest = append(rest, v)
+		}
+	}
+	if !slices.Equal(keys(rest), keys(plain)) {
+		t.Errorf("Solid changed the surface violations")
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("inside at moves %v, want %v", got, want)
+	}
+	if len(want) < 10 || len(want) > 390 {
+		t.Errorf("%d of 400 moves inside: the test tests little", len(want))
+	}
+	t.Logf("%d moves meet the surface, %d inside", len(met), len(want))
 }
