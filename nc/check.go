@@ -296,7 +296,7 @@ type roleState struct {
 	zlo, zhi, rmax float64
 	radius         float64
 	// z0..z1 are the heights of the role's parts (without the
-	// tolerance): its axis between them lies in the part.
+	// tolerance): the axis between them lies in its parts, stacked.
 	z0, z1 float64
 	// proxy[i] is the axis as a model of target i's volume (nil for a
 	// target without a hierarchy).
