@@ -387,5 +387,11 @@ func (st Stats) String() string {
 	if st.Skipped != 0 {
 		s += fmt.Sprintf(", skipped %d", st.Skipped)
 	}
+	if st.SolidTests != 0 {
+		s += fmt.Sprintf(", solid tests %d", st.SolidTests)
+	}
+	if st.Inside != 0 {
+		s += fmt.Sprintf(", inside %d", st.Inside)
+	}
 	return s
 }

@@ -52,8 +52,42 @@ type Budget struct {
 // "maybe": the pairs it found are in contact (a contact is never wrong),
 // but "no contact" needs the rest, which Query.Resume tests later, within
 // another budget. The zero value is done; a Pending belongs to one query.
+//
+// A query of solids (QueryOptions.Solid) stopped by its budget has not
+// decided containment either, which needs the surfaces found apart: the
+// Resume that finishes its tree test without a pair found in any part runs
+// the containment test, counts it in the Stats it returns (SolidTests,
+// Inside) and leaves the answer in Pending.Inside.
 type Pending struct {
-	p bvh.Pending
+	p   bvh.Pending
+	sol pendingSolid
+}
+
+// pendingSolid is what a query of solids leaves for Resume's containment
+// test: its models and pose (env nil: none to run), whether a pair was
+// found, and the answer once run.
+type pendingSolid struct {
+	env, fly *Model
+	rel      geom.Pose
+	found    bool
+	in       Inside
+}
+
+// Inside returns what the containment test of a query of solids found,
+// once the Resume that finished the query ran it (NotInside before, and
+// for a query that is not of solids or found a pair).
+func (p *Pending) Inside() Inside { return p.sol.in }
+
+// deferInside keeps in o.Pending what Resume needs for the containment
+// test of a query of solids that its budget stopped.
+func (q *Query) deferInside(env, fly *Model, rel *geom.Pose, o *QueryOptions) {
+	if o.Pending == nil {
+		return
+	}
+	o.Pending.sol = pendingSolid{}
+	if o.Solid && !o.Pending.Done() {
+		o.Pending.sol = pendingSolid{env: env, fly: fly, rel: *rel, found: q.nhit > 0}
+	}
 }
 
 // Done reports whether the query has nothing left to test.
@@ -64,16 +98,29 @@ func (p *Pending) Left() int { return p.p.Left() }
 
 // Resume goes on with the query p holds, within budget b (zero: to the
 // end), calling fn for each pair in contact that the earlier parts did not
-// report, and returns this part's counts; p then holds what is left.
+// report, and returns this part's counts; p then holds what is left. The
+// Resume that finishes a query of solids runs its containment test (see
+// Pending).
 func (q *Query) Resume(p *Pending, b Budget, fn func(Pair) bool) Stats {
 	if p.Done() {
 		return Stats{}
 	}
 	q.callbacks()
-	q.fn = fn
-	st := p.p.Resume(&q.s, bvh.Budget{Tests: b.Tests, Deadline: b.Deadline}, q.each)
+	q.nhit, q.fn = 0, fn
+	st := statsOf(p.p.Resume(&q.s, bvh.Budget{Tests: b.Tests, Deadline: b.Deadline}, q.each))
 	q.fn = nil
-	return statsOf(st)
+	if ps := &p.sol; ps.env != nil {
+		ps.found = ps.found || q.nhit > 0
+		if p.Done() {
+			if !ps.found {
+				if ps.in = q.inside(ps.env, ps.fly, &ps.rel, nil, &st); ps.in != NotInside {
+					st.Inside++
+				}
+			}
+			ps.env, ps.fly = nil, nil
+		}
+	}
+	return st
 }
 
 // statsOf returns bvh's counts as the facade's.

@@ -369,6 +369,7 @@ type Query struct {
 	// decided the test that decided it (Result.Method).
 	in      Inside
 	decided Method
+	sol     solidScratch // the solid test's placed flying model
 	// plane is the separating-plane cache of queries without their own
 	// (QueryOptions.Plane).
 	plane Plane
@@ -489,6 +490,7 @@ func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(P
 			st.Inside++
 		}
 	}
+	q.deferInside(env, fly, rel, o)
 	return st
 }
 
