@@ -212,7 +212,7 @@ func (q *Query) DistanceBetween(ctx context.Context, env *Model, envPose geom.Po
 	if ctx == nil {
 		return DistanceResult{}, fmt.Errorf("collide: %w: nil context (use context.Background())", ErrInvalidQuery)
 	}
-	rel, err := q.check(env, &envPose, fly, &flyPose, &QueryOptions{})
+	rel, err := q.check(env, &envPose, fly, &flyPose, &QueryOptions{Solid: o.Solid})
 	if err != nil {
 		return DistanceResult{}, err
 	}

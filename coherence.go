@@ -142,7 +142,12 @@ type DistanceOptions struct {
 	// ignore it.
 	Budget Budget
 	// Solid treats both models as solids (QueryOptions.Solid): the
-	// distance is 0 when one is inside the other.
+	// distance is 0 when one is inside the other (DistanceResult.Inside),
+	// decided first, by one vertex per component of each (a vertex inside
+	// the other solid puts the two solids in contact, whether its
+	// component is wholly inside or crosses the other surface); else the
+	// search runs as without it. A model whose surface bounds no solid is
+	// then an error wrapping ErrNotSolid.
 	Solid bool
 }
 
@@ -168,7 +173,12 @@ type DistanceResult struct {
 	Bound float64
 	// Far says that no two triangles are closer than DistanceOptions.Max.
 	Far bool
-	// Env and Fly are the witness triangles (-1 if Far); PEnv and PFly
+	// Inside, with DistanceOptions.Solid, says which model has a vertex
+	// inside the other's solid: Distance, Bound and Lower are then 0, Env
+	// and Fly -1 (no triangle pair), PEnv = PFly that vertex, and Stats
+	// count the point tests (SolidTests, Inside).
+	Inside Inside
+	// Env and Fly are the witness triangles (-1 if Far or Inside); PEnv and PFly
 	// their closest points, in the common frame the poses place both
 	// models in (envPose applied to the points found in env's frame; for
 	// the deprecated Distance, env's frame). On contact PEnv = PFly is a
@@ -210,6 +220,13 @@ func (q *Query) Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (Di
 // rel in env's frame, and its result in env's frame.
 func (q *Query) distance(ctx context.Context, env, fly *Model, rel geom.Pose, o DistanceOptions) DistanceResult {
 	var r DistanceResult
+	var solidStats Stats
+	if o.Solid {
+		if in := q.inside(env, fly, &rel, nil, &solidStats); in != NotInside {
+			solidStats.Inside++
+			return DistanceResult{Inside: in, Env: -1, Fly: -1, PEnv: q.sol.at, PFly: q.sol.at, Stats: solidStats}
+		}
+	}
 	if env.tree == nil || fly.tree == nil {
 		r = bruteDistance(env, fly, rel, o, ctx.Done())
 	} else {
@@ -221,6 +238,7 @@ func (q *Query) distance(ctx context.Context, env, fly *Model, rel geom.Pose, o 
 	if r.Env >= 0 && r.Distance > 0 {
 		r.Bound = geom.TriTriDistanceBound(env.mesh.Triangle(int(r.Env)), rel.ApplyTriangle(fly.mesh.Triangle(int(r.Fly))))
 	}
+	r.Stats.Add(solidStats)
 	return r
 }
 

@@ -42,7 +42,8 @@ func (m *Model) Solid() (*solid.Solid, error) {
 
 // inside decides, for solids whose surfaces the tree test found apart,
 // whether one is inside the other, fly at pose rel in env's frame; it
-// counts its point tests in st (SolidTests) and returns which.
+// counts its point tests in st (SolidTests) and returns which, the vertex
+// found inside in q.sol.at (in env's frame).
 //
 // Apart, each connected component of one surface is wholly inside or
 // wholly outside the other solid, so one vertex per component decides
@@ -75,6 +76,7 @@ func (q *Query) inside(env, fly *Model, rel *geom.Pose, o *QueryOptions, st *Sta
 		}
 		st.SolidTests++
 		if es.Contains(p) {
+			q.sol.at = p
 			return FlyInEnv
 		}
 	}
@@ -94,6 +96,7 @@ func (q *Query) inside(env, fly *Model, rel *geom.Pose, o *QueryOptions, st *Sta
 		}
 		st.SolidTests++
 		if w, on := solid.Scan(q.sol.tris, q.sol.boxes, env.mesh.Verts[v]); !on && w != 0 {
+			q.sol.at = env.mesh.Verts[v]
 			return EnvInFly
 		}
 	}
@@ -105,6 +108,7 @@ func (q *Query) inside(env, fly *Model, rel *geom.Pose, o *QueryOptions, st *Sta
 type solidScratch struct {
 	tris  []geom.Triangle
 	boxes []geom.AABB
+	at    geom.Vec3 // the vertex inside, of the last test that found one
 }
 
 // place fills sc with m's triangles placed at rel, vertex by vertex as the

@@ -308,3 +308,58 @@ func TestStatsStringSolid(t *testing.T) {
 		t.Errorf("%q", s)
 	}
 }
+
+// TestSolidDistance: with Solid, the distance is 0 when one model is
+// inside the other, the witness a vertex inside; otherwise the distance
+// without it.
+func TestSolidDistance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 21))
+	var q collide.Query
+	n := map[collide.Inside]int{}
+	for _, sc := range solidPairs(rng) {
+		for _, bv := range []collide.BV{collide.Brute, collide.KDOP18, collide.OBB} {
+			env, _ := collide.Build(sc.env, collide.BuildOptions{BV: bv})
+			fly, _ := collide.Build(sc.fly, collide.BuildOptions{BV: bv})
+			for pi, pose := range sc.poses {
+				if pi%3 != 0 {
+					continue // the oracle's cases are TestSolidAgainstOracle's
+				}
+				r, err := collide.Collide(env, geom.Pose{}, fly, pose, collide.QueryOptions{Solid: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				d, err := q.DistanceBetween(t.Context(), env, geom.Pose{}, fly, pose, collide.DistanceOptions{Solid: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				d0, _ := q.DistanceBetween(t.Context(), env, geom.Pose{}, fly, pose, collide.DistanceOptions{})
+				switch {
+				case r.Inside != collide.NotInside:
+					n[r.Inside]++
+					if d.Distance != 0 || d.Inside != r.Inside || d.Env != -1 || d.PEnv != d.PFly || d.Stats.Inside != 1 {
+						t.Fatalf("%s, pose %d, %v: inside %v; distance %+v", sc.name, pi, bv, r.Inside, d)
+					}
+					if d0.Distance <= 0 {
+						t.Fatalf("%s, pose %d, %v: apart, but the surfaces' distance is %v", sc.name, pi, bv, d0.Distance)
+					}
+				case r.Collide:
+					if d.Distance != 0 {
+						t.Fatalf("%s, pose %d, %v: contact, distance %v", sc.name, pi, bv, d.Distance)
+					}
+				default:
+					if d.Distance != d0.Distance || d.Inside != collide.NotInside || d.Env != d0.Env {
+						t.Fatalf("%s, pose %d, %v: apart: %+v; without Solid %+v", sc.name, pi, bv, d, d0)
+					}
+				}
+			}
+		}
+	}
+	if n[collide.FlyInEnv] == 0 || n[collide.EnvInFly] == 0 {
+		t.Errorf("cases %v: one is missing", n)
+	}
+	box, _ := collide.Build(cube(geom.Vec3{}, 1, 1), collide.BuildOptions{})
+	open, _ := collide.Build(&mesh.TriMesh{Verts: box.Mesh().Verts, Tris: box.Mesh().Tris[1:]}, collide.BuildOptions{})
+	if _, err := collide.DistanceBetween(t.Context(), box, geom.Pose{}, open, geom.Pose{}, collide.DistanceOptions{Solid: true}); !errors.Is(err, collide.ErrNotSolid) {
+		t.Errorf("open model: %v", err)
+	}
+}
