@@ -40,6 +40,12 @@ func (m *Model) Solid() (*solid.Solid, error) {
 	return m.solid, m.solidErr
 }
 
+// Inside returns what the containment test of q's last query of solids
+// found (Result.Inside), for the callers of CollideFunc, which returns its
+// Stats only; NotInside after a query that is not of solids or found a
+// pair.
+func (q *Query) Inside() Inside { return q.in }
+
 // inside decides, for solids whose surfaces the tree test found apart,
 // whether one is inside the other, fly at pose rel in env's frame; it
 // counts its point tests in st (SolidTests) and returns which, the vertex
