@@ -2,8 +2,8 @@ package collide
 
 import (
 	"errors"
-	"fmt"
 	"math"
+	"strings"
 
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
@@ -32,13 +32,27 @@ const (
 // that says what breaks. Safe for concurrent use.
 func (m *Model) Solid() (*solid.Solid, error) {
 	m.solidOnce.Do(func() {
-		m.solid, m.solidErr = solid.New(m.mesh, m.Topology())
-		if m.solidErr != nil {
-			m.solidErr = fmt.Errorf("collide: %w: %w", ErrNotSolid, m.solidErr)
+		var err error
+		if m.solid, err = solid.New(m.mesh, m.Topology()); err != nil {
+			m.solidErr = &notSolidError{err}
 		}
 	})
 	return m.solid, m.solidErr
 }
+
+// notSolidError is the error of Model.Solid: "collide: not a solid: " and
+// what breaks, wrapping ErrNotSolid and package solid's error.
+type notSolidError struct{ err error }
+
+func (e *notSolidError) Error() string {
+	msg := e.err.Error()
+	if !strings.HasPrefix(msg, ErrNotSolid.Error()) {
+		msg = ErrNotSolid.Error() + ": " + msg
+	}
+	return "collide: " + msg
+}
+
+func (e *notSolidError) Unwrap() []error { return []error{ErrNotSolid, e.err} }
 
 // Inside returns what the containment test of q's last query of solids
 // found (Result.Inside), for the callers of CollideFunc, which returns its
