@@ -2,7 +2,6 @@ package collide
 
 import (
 	"errors"
-	"math"
 	"strings"
 
 	"github.com/collide3d/collide/geom"
@@ -102,7 +101,7 @@ func (q *Query) inside(env, fly *Model, rel *geom.Pose, o *QueryOptions, st *Sta
 	}
 	ev, eboxes := es.Components()
 	fb := fs.Bounds()
-	if !ident {
+	if !ident && len(ev) > 0 {
 		fb = placedBox(fb, rel)
 	}
 	placed := false
@@ -151,31 +150,18 @@ func (sc *solidScratch) place(m *mesh.TriMesh, rel *geom.Pose, ident bool) {
 }
 
 // placedBox returns a box that holds every point of b as rel.Apply places
-// it: the box of b's placed corners (the placed box is their hull, exactly
-// for the pose's R and T), padded by more than twice the rounding of
-// Apply, 3·2⁻⁵²·(3m·r + |T|) for coordinates of magnitude m and rows of R
-// of magnitude r.
+// it, rel's rotation orthonormal to within 10⁻⁶ (as every query's pose
+// is checked to be): the box around the ball about b's placed center of
+// radius |b's half diagonal|·(1 + 10⁻⁵) (R stretches a length by less
+// than 1 + 4·10⁻⁶), padded by 10⁻¹⁴·(3m + |T|∞), more than twice the
+// rounding of Apply (a point's and the center's, each below 5·2⁻⁵³ of
+// that) and of the center and the half diagonal, for coordinates of
+// magnitude m. One Apply: cheaper than the box of the placed corners.
 func placedBox(b geom.AABB, rel *geom.Pose) geom.AABB {
-	out := geom.EmptyAABB()
-	for c := range 8 {
-		p := b.Min
-		if c&1 != 0 {
-			p.X = b.Max.X
-		}
-		if c&2 != 0 {
-			p.Y = b.Max.Y
-		}
-		if c&4 != 0 {
-			p.Z = b.Max.Z
-		}
-		out = out.Union(geom.AABB{Min: rel.Apply(p), Max: rel.Apply(p)})
-	}
 	m := b.Min.Abs().Max(b.Max.Abs())
-	r := 1.0
-	for _, row := range rel.Normalize().R {
-		r = max(r, math.Abs(row[0]), math.Abs(row[1]), math.Abs(row[2]))
-	}
 	t := rel.T.Abs()
-	pad := 1e-14*(3*max(m.X, m.Y, m.Z)*r+max(t.X, t.Y, t.Z)) + 1e-300
-	return out.Expanded(pad)
+	c := rel.Apply(b.Min.Add(b.Max).Scale(0.5))
+	r := b.Max.Sub(b.Min).Scale(0.5).Norm()*(1+1e-5) + 1e-14*(3*max(m.X, m.Y, m.Z)+max(t.X, t.Y, t.Z)) + 1e-300
+	d := geom.Vec3{X: r, Y: r, Z: r}
+	return geom.AABB{Min: c.Sub(d), Max: c.Add(d)}
 }
