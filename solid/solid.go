@@ -21,6 +21,26 @@
 // consistently between the triangles sharing it. Every sign is an exact
 // geom.Orient2D or geom.Orient3D: there is no retry, no tolerance and no
 // randomness.
+//
+// # Cost
+//
+// New indexes the triangles by a uniform grid over the yz-plane of the
+// solid's box, about one cell per triangle (coarser when long triangles
+// would fill more than 8 cells each on average): cell c lists every
+// triangle whose bounding box meets the closed cell, and the ray from p
+// along +x can only cross triangles listed in p's cell, so Winding tests
+// those only (the index filters, conservatively; the decisions are the
+// exact tests above). On real meshes a cell lists a few triangles and a
+// point costs O(1): measured (a loaded machine, the best of 3 runs) at
+// random points of the box of each closed mesh of Debian's libcgal-demo
+// from 5,558 to 88,928 triangles, 0.13 to 0.85 µs a point (bunny00, 75,408
+// triangles: 0.66 µs) against 30 to 475 µs for the scan of every triangle
+// (Scan); on a 100,820-triangle sphere 0.4 µs against 1 ms. A solid of
+// FromTriangles (a surface placed for one query) scans for its first few
+// points and builds the index only then. New also finds one vertex and the
+// box of each connected component (Components), which is what a test of
+// two surfaces found apart needs: each component of one is wholly inside
+// or wholly outside the other solid.
 package solid
 
 import (
