@@ -70,9 +70,10 @@ func (q *Query) Inside() Inside { return q.in }
 // places them (rel.Apply, the identity left as is), so the answer is exact
 // for the coordinates the tree test decided on: first fly's components
 // against env's solid (its index, in env's frame); then env's components
-// against fly's surface placed at rel, by a scan of its triangles, placed
-// in q's scratch only when a component's box lies in fly's placed box (a
-// conservative filter). Fly inside env is reported when both hold.
+// against fly's surface placed at rel, by a scan of its triangles
+// (solid.ScanMesh) over its vertices placed in q's scratch, only when a
+// component's box lies in fly's placed box (a conservative filter). Fly
+// inside env is reported when both hold.
 func (q *Query) inside(env, fly *Model, rel *geom.Pose, o *QueryOptions, st *Stats) Inside {
 	es, err := env.Solid()
 	if err != nil {
@@ -104,17 +105,16 @@ func (q *Query) inside(env, fly *Model, rel *geom.Pose, o *QueryOptions, st *Sta
 	if !ident && len(ev) > 0 {
 		fb = placedBox(fb, rel)
 	}
-	placed := false
+	var placed []geom.Vec3
 	for i, v := range ev {
 		if !fb.ContainsBox(eboxes[i]) {
 			continue // a component inside fly lies in fly's box
 		}
-		if !placed {
-			q.sol.place(fly.mesh, rel, ident)
-			placed = true
+		if placed == nil {
+			placed = q.sol.place(fly.mesh, rel, ident)
 		}
 		st.SolidTests++
-		if w, on := solid.Scan(q.sol.tris, q.sol.boxes, env.mesh.Verts[v]); !on && w != 0 {
+		if w, on := solid.ScanMesh(placed, fly.mesh.Tris, env.mesh.Verts[v]); !on && w != 0 {
 			q.sol.at = env.mesh.Verts[v]
 			return EnvInFly
 		}
@@ -123,30 +123,28 @@ func (q *Query) inside(env, fly *Model, rel *geom.Pose, o *QueryOptions, st *Sta
 }
 
 // solidScratch is a Query's scratch for the solid test: the flying
-// model's triangles placed at the query's pose, and their boxes.
+// model's vertices placed at the query's pose.
 type solidScratch struct {
-	tris  []geom.Triangle
-	boxes []geom.AABB
+	verts []geom.Vec3
 	at    geom.Vec3 // the vertex inside, of the last test that found one
 }
 
-// place fills sc with m's triangles placed at rel, vertex by vertex as the
-// tree test places them.
-func (sc *solidScratch) place(m *mesh.TriMesh, rel *geom.Pose, ident bool) {
-	n := len(m.Tris)
-	if cap(sc.tris) < n {
-		sc.tris, sc.boxes = make([]geom.Triangle, n), make([]geom.AABB, n)
+// place returns m's vertices placed at rel, as the tree test places them
+// (the identity: m's own), in sc's buffer.
+func (sc *solidScratch) place(m *mesh.TriMesh, rel *geom.Pose, ident bool) []geom.Vec3 {
+	if ident {
+		return m.Verts
 	}
-	sc.tris, sc.boxes = sc.tris[:n], sc.boxes[:n]
-	for i, ix := range m.Tris {
-		t := &sc.tris[i]
-		for k, x := range ix {
-			if t[k] = m.Verts[x]; !ident {
-				t[k] = rel.Apply(t[k])
-			}
-		}
-		sc.boxes[i] = t.Bounds()
+	n := len(m.Verts)
+	if cap(sc.verts) < n {
+		sc.verts = make([]geom.Vec3, n)
 	}
+	sc.verts = sc.verts[:n]
+	r := *rel
+	for i, v := range m.Verts {
+		sc.verts[i] = r.Apply(v)
+	}
+	return sc.verts
 }
 
 // placedBox returns a box that holds every point of b as rel.Apply places

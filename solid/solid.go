@@ -273,6 +273,27 @@ func Scan(tris []geom.Triangle, boxes []geom.AABB, p geom.Vec3) (w int, on bool)
 	return w, false
 }
 
+// ScanMesh is Scan for the triangles tris over the vertices verts (a
+// mesh's, placed by a pose for one query: its vertices placed once each),
+// with no boxes: a triangle is skipped at once when its three vertices lie
+// on one side of p in y or z, or before p in x.
+func ScanMesh(verts []geom.Vec3, tris [][3]int32, p geom.Vec3) (w int, on bool) {
+	for _, ix := range tris {
+		a, b, c := &verts[ix[0]], &verts[ix[1]], &verts[ix[2]]
+		if a.Y < p.Y && b.Y < p.Y && c.Y < p.Y || a.Y > p.Y && b.Y > p.Y && c.Y > p.Y ||
+			a.Z < p.Z && b.Z < p.Z && c.Z < p.Z || a.Z > p.Z && b.Z > p.Z && c.Z > p.Z ||
+			a.X < p.X && b.X < p.X && c.X < p.X {
+			continue
+		}
+		t := geom.Triangle{*a, *b, *c}
+		if !(a.X > p.X && b.X > p.X && c.X > p.X) && geom.TriTri(t, geom.Triangle{p, p, p}) {
+			return 0, true // p is in t's box
+		}
+		w += Crossing(&t, p)
+	}
+	return w, false
+}
+
 // Contains reports whether p is in the interior of the solid: off the
 // surface with a nonzero winding number.
 func (s *Solid) Contains(p geom.Vec3) bool {

@@ -121,13 +121,15 @@ func TestWindingAgainstRational(t *testing.T) {
 					w     int
 					onSur bool
 				}{
-					{"New", 0, false}, {"FromTriangles", 0, false}, {"Scan", 0, false},
+					{"New", 0, false}, {"FromTriangles", 0, false}, {"Scan", 0, false}, {"ScanMesh", 0, false},
 				} {
 					switch got.how {
 					case "New":
 						got.w, got.onSur = s.Winding(p)
 					case "FromTriangles":
 						got.w, got.onSur = lazy.Winding(p)
+					case "ScanMesh":
+						got.w, got.onSur = solid.ScanMesh(sc.m.Verts, sc.m.Tris, p)
 					default:
 						got.w, got.onSur = solid.Scan(tris, nil, p)
 					}
@@ -169,8 +171,9 @@ func TestWindingIndexMatchesScan(t *testing.T) {
 		for _, p := range probes(rng, m, 300) {
 			w, on := s.Winding(p)
 			sw, son := solid.Scan(tris, s.Boxes(), p)
-			if w != sw || on != son {
-				t.Fatalf("Winding(%v) = %d, %v; Scan says %d, %v", p, w, on, sw, son)
+			mw, mon := solid.ScanMesh(m.Verts, m.Tris, p)
+			if w != sw || on != son || w != mw || on != mon {
+				t.Fatalf("Winding(%v) = %d, %v; Scan says %d, %v, ScanMesh %d, %v", p, w, on, sw, son, mw, mon)
 			}
 		}
 	}
