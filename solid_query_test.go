@@ -14,23 +14,6 @@ import (
 	"github.com/collide3d/collide/mesh/gen"
 )
 
-// joinMeshes returns the meshes as one; flip[i] reverses mesh i's
-// triangles (a cavity, inside a surface around it).
-func joinMeshes(ms []*mesh.TriMesh, flip ...bool) *mesh.TriMesh {
-	out := &mesh.TriMesh{}
-	for i, m := range ms {
-		off := int32(len(out.Verts))
-		out.Verts = append(out.Verts, m.Verts...)
-		for _, t := range m.Tris {
-			if i < len(flip) && flip[i] {
-				t[1], t[2] = t[2], t[1]
-			}
-			out.Tris = append(out.Tris, [3]int32{t[0] + off, t[1] + off, t[2] + off})
-		}
-	}
-	return out
-}
-
 func cube(c geom.Vec3, h float64, n int) *mesh.TriMesh {
 	d := geom.Vec3{X: h, Y: h, Z: h}
 	return gen.Must(gen.Box(geom.AABB{Min: c.Sub(d), Max: c.Add(d)}, n))
@@ -79,14 +62,14 @@ func solidPairs(rng *rand.Rand) []struct {
 } {
 	far := geom.Vec3{X: 3e6, Y: -1e6, Z: 5e5}
 	box := cube(geom.Vec3{}, 2, 2)
-	hollow := joinMeshes([]*mesh.TriMesh{box, cube(geom.Vec3{}, 1, 1)}, false, true)
+	hollow := testgeom.Join([]*mesh.TriMesh{box, cube(geom.Vec3{}, 1, 1)}, false, true)
 	torus := gen.Must(gen.Torus(geom.Vec3{}, 1.5, 0.5, 100))
-	twoSpheres := joinMeshes([]*mesh.TriMesh{gen.Must(gen.Icosphere(geom.Vec3{X: -1.2}, 0.8, 80)), gen.Must(gen.Icosphere(geom.Vec3{X: 1.2}, 0.8, 20))})
+	twoSpheres := testgeom.Join([]*mesh.TriMesh{gen.Must(gen.Icosphere(geom.Vec3{X: -1.2}, 0.8, 80)), gen.Must(gen.Icosphere(geom.Vec3{X: 1.2}, 0.8, 20))})
 	small := gen.Must(gen.Icosphere(geom.Vec3{}, 0.25, 20))
 	smallBox := cube(geom.Vec3{}, 0.5, 1)
 	big := cube(geom.Vec3{}, 4, 1)
-	bigHollow := joinMeshes([]*mesh.TriMesh{big, cube(geom.Vec3{}, 0.5, 1)}, false, true)
-	pair := joinMeshes([]*mesh.TriMesh{small, cube(geom.Vec3{X: 4}, 0.3, 1)})
+	bigHollow := testgeom.Join([]*mesh.TriMesh{big, cube(geom.Vec3{}, 0.5, 1)}, false, true)
+	pair := testgeom.Join([]*mesh.TriMesh{small, cube(geom.Vec3{X: 4}, 0.3, 1)})
 	random := func(n int, spread float64, at geom.Vec3) []geom.Pose {
 		ps := make([]geom.Pose, n)
 		for i := range ps {
@@ -210,16 +193,8 @@ func TestSolidEnvPose(t *testing.T) {
 func TestSolidRefused(t *testing.T) {
 	box := cube(geom.Vec3{}, 1, 1)
 	closed, _ := collide.Build(box, collide.BuildOptions{})
-	for _, c := range []struct {
-		name string
-		m    *mesh.TriMesh
-		want string
-	}{
-		{"open", &mesh.TriMesh{Verts: box.Verts, Tris: box.Tris[1:]}, "not closed"},
-		{"flipped", &mesh.TriMesh{Verts: box.Verts, Tris: append([][3]int32{{box.Tris[0][0], box.Tris[0][2], box.Tris[0][1]}}, box.Tris[1:]...)}, "not oriented"},
-		{"non-manifold", &mesh.TriMesh{Verts: box.Verts, Tris: append(append([][3]int32{}, box.Tris...), box.Tris[0])}, "not manifold"},
-	} {
-		bad, err := collide.Build(c.m, collide.BuildOptions{})
+	for _, c := range testgeom.NotSolids(box) {
+		bad, err := collide.Build(c.Mesh, collide.BuildOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,12 +203,12 @@ func TestSolidRefused(t *testing.T) {
 			who      string
 		}{{closed, bad, "flying model"}, {bad, closed, "environment"}} {
 			_, err := collide.Collide(w.env, geom.Pose{}, w.fly, geom.Pose{}, collide.QueryOptions{Solid: true})
-			if !errors.Is(err, collide.ErrNotSolid) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), w.who) {
-				t.Errorf("%s %s: %v; want ErrNotSolid naming the %s and %q", c.name, w.who, err, w.who, c.want)
+			if !errors.Is(err, collide.ErrNotSolid) || !strings.Contains(err.Error(), c.Why) || !strings.Contains(err.Error(), w.who) {
+				t.Errorf("%s %s: %v; want ErrNotSolid naming the %s and %q", c.Name, w.who, err, w.who, c.Why)
 			}
 		}
 		if _, err := collide.Collide(closed, geom.Pose{}, bad, geom.Pose{}, collide.QueryOptions{}); err != nil {
-			t.Errorf("%s without Solid: %v", c.name, err)
+			t.Errorf("%s without Solid: %v", c.Name, err)
 		}
 	}
 }

@@ -15,22 +15,6 @@ import (
 	"github.com/collide3d/collide/topo"
 )
 
-// concat returns the meshes as one; flip[i] reverses mesh i's triangles.
-func concat(ms []*mesh.TriMesh, flip ...bool) *mesh.TriMesh {
-	out := &mesh.TriMesh{}
-	for i, m := range ms {
-		off := int32(len(out.Verts))
-		out.Verts = append(out.Verts, m.Verts...)
-		for _, t := range m.Tris {
-			if i < len(flip) && flip[i] {
-				t[1], t[2] = t[2], t[1]
-			}
-			out.Tris = append(out.Tris, [3]int32{t[0] + off, t[1] + off, t[2] + off})
-		}
-	}
-	return out
-}
-
 // scenes are the closed surfaces the tests classify points against:
 // spheres, boxes (axis-aligned faces: rays along edges and through
 // vertices) and tori, nested (winding 2 inside both, or a hollow shell with
@@ -51,11 +35,11 @@ func scenes() []struct {
 		{"sphere", sphere},
 		{"box", box},
 		{"torus", torus},
-		{"inward sphere", concat([]*mesh.TriMesh{sphere}, true)},
-		{"box in box", concat([]*mesh.TriMesh{box, unit})},
-		{"hollow box", concat([]*mesh.TriMesh{box, unit}, false, true)},
-		{"sphere in box, far, rotated", concat([]*mesh.TriMesh{box, sphere}).Transform(rot)},
-		{"torus around sphere, far", concat([]*mesh.TriMesh{torus, gen.Must(gen.Icosphere(geom.Vec3{}, 0.3, 20))}).Transform(geom.Translation(geom.Vec3{X: -7e5, Y: 1e5, Z: 3}))},
+		{"inward sphere", testgeom.Join([]*mesh.TriMesh{sphere}, true)},
+		{"box in box", testgeom.Join([]*mesh.TriMesh{box, unit})},
+		{"hollow box", testgeom.Join([]*mesh.TriMesh{box, unit}, false, true)},
+		{"sphere in box, far, rotated", testgeom.Join([]*mesh.TriMesh{box, sphere}).Transform(rot)},
+		{"torus around sphere, far", testgeom.Join([]*mesh.TriMesh{torus, gen.Must(gen.Icosphere(geom.Vec3{}, 0.3, 20))}).Transform(geom.Translation(geom.Vec3{X: -7e5, Y: 1e5, Z: 3}))},
 	}
 }
 
@@ -182,23 +166,11 @@ func TestWindingIndexMatchesScan(t *testing.T) {
 // TestNotSolid refuses open, non-manifold and flipped surfaces, saying why.
 func TestNotSolid(t *testing.T) {
 	box := gen.Must(gen.Box(geom.AABB{Max: geom.Vec3{X: 1, Y: 1, Z: 1}}, 1))
-	open := &mesh.TriMesh{Verts: box.Verts, Tris: box.Tris[1:]}
-	flipped := &mesh.TriMesh{Verts: box.Verts, Tris: append([][3]int32{{box.Tris[0][0], box.Tris[0][2], box.Tris[0][1]}}, box.Tris[1:]...)}
-	twice := &mesh.TriMesh{Verts: box.Verts, Tris: append(append([][3]int32{}, box.Tris...), box.Tris[0])}
-	for _, c := range []struct {
-		name string
-		m    *mesh.TriMesh
-		want string
-	}{
-		{"open", open, "not closed: 3 boundary edges"},
-		{"flipped", flipped, "not oriented"},
-		{"non-manifold", twice, "not manifold"},
-		{"empty", &mesh.TriMesh{}, "no triangle"},
-	} {
-		_, err := solid.New(c.m, topo.Of(c.m))
+	for _, c := range append(testgeom.NotSolids(box), testgeom.NotSolid{Name: "empty", Mesh: &mesh.TriMesh{}, Why: "no triangle"}) {
+		_, err := solid.New(c.Mesh, topo.Of(c.Mesh))
 		var ns *solid.NotSolidError
-		if !errors.As(err, &ns) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: New: %v, want a *NotSolidError saying %q", c.name, err, c.want)
+		if !errors.As(err, &ns) || !strings.Contains(err.Error(), c.Why) {
+			t.Errorf("%s: New: %v, want a *NotSolidError saying %q", c.Name, err, c.Why)
 		}
 	}
 }
@@ -208,7 +180,7 @@ func TestComponents(t *testing.T) {
 	box := gen.Must(gen.Box(geom.AABB{Min: geom.Vec3{X: -2, Y: -2, Z: -2}, Max: geom.Vec3{X: 2, Y: 2, Z: 2}}, 2))
 	sphere := gen.Must(gen.Icosphere(geom.Vec3{}, 1, 80))
 	far := gen.Must(gen.Icosphere(geom.Vec3{X: 10}, 1, 20))
-	m := concat([]*mesh.TriMesh{box, sphere, far})
+	m := testgeom.Join([]*mesh.TriMesh{box, sphere, far})
 	s, err := solid.New(m, topo.Of(m))
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/testgeom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 	"github.com/collide3d/collide/world"
@@ -19,14 +20,7 @@ func cubeMesh(h float64, n int) *mesh.TriMesh {
 
 // hollowMesh is a box of half-size h with a cavity of half-size c.
 func hollowMesh(h, c float64) *mesh.TriMesh {
-	out, in := cubeMesh(h, 2), cubeMesh(c, 1)
-	m := &mesh.TriMesh{Verts: append(append([]geom.Vec3{}, out.Verts...), in.Verts...)}
-	m.Tris = append(m.Tris, out.Tris...)
-	off := int32(len(out.Verts))
-	for _, t := range in.Tris {
-		m.Tris = append(m.Tris, [3]int32{t[0] + off, t[2] + off, t[1] + off})
-	}
-	return m
+	return testgeom.Join([]*mesh.TriMesh{cubeMesh(h, 2), cubeMesh(c, 1)}, false, true)
 }
 
 // TestSolidWorldMatchesPairwise moves small solids in and out of bigger
@@ -123,29 +117,21 @@ func TestSolidWorldMatchesPairwise(t *testing.T) {
 // or flipped model, saying what breaks; other worlds take it.
 func TestSolidWorldRefuses(t *testing.T) {
 	box := cubeMesh(1, 1)
-	for _, c := range []struct {
-		name string
-		m    *mesh.TriMesh
-		want string
-	}{
-		{"open", &mesh.TriMesh{Verts: box.Verts, Tris: box.Tris[1:]}, "not closed"},
-		{"flipped", &mesh.TriMesh{Verts: box.Verts, Tris: append([][3]int32{{box.Tris[0][0], box.Tris[0][2], box.Tris[0][1]}}, box.Tris[1:]...)}, "not oriented"},
-		{"non-manifold", &mesh.TriMesh{Verts: box.Verts, Tris: append(append([][3]int32{}, box.Tris...), box.Tris[0])}, "not manifold"},
-	} {
-		m, err := collide.Build(c.m, collide.BuildOptions{})
+	for _, c := range testgeom.NotSolids(box) {
+		m, err := collide.Build(c.Mesh, collide.BuildOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		w, _ := world.New(world.Options{Solid: true})
-		if _, err := w.Add(m, geom.Pose{}, world.ObjectOptions{}); !errors.Is(err, collide.ErrNotSolid) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: Add: %v; want ErrNotSolid saying %q", c.name, err, c.want)
+		if _, err := w.Add(m, geom.Pose{}, world.ObjectOptions{}); !errors.Is(err, collide.ErrNotSolid) || !strings.Contains(err.Error(), c.Why) {
+			t.Errorf("%s: Add: %v; want ErrNotSolid saying %q", c.Name, err, c.Why)
 		}
 		if w.Len() != 0 {
-			t.Errorf("%s: the refused model was added", c.name)
+			t.Errorf("%s: the refused model was added", c.Name)
 		}
 		w, _ = world.New(world.Options{})
 		if _, err := w.Add(m, geom.Pose{}, world.ObjectOptions{}); err != nil {
-			t.Errorf("%s, not solid: Add: %v", c.name, err)
+			t.Errorf("%s, not solid: Add: %v", c.Name, err)
 		}
 	}
 }
