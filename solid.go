@@ -2,6 +2,7 @@ package collide
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/collide3d/collide/geom"
@@ -25,6 +26,19 @@ const (
 	FlyInEnv                // (a part of) the flying model is inside the environment
 	EnvInFly                // (a part of) the environment is inside the flying model
 )
+
+// String returns "not inside", "fly in env" or "env in fly".
+func (in Inside) String() string {
+	switch in {
+	case NotInside:
+		return "not inside"
+	case FlyInEnv:
+		return "fly in env"
+	case EnvInFly:
+		return "env in fly"
+	}
+	return "Inside(" + strconv.Itoa(int(in)) + ")"
+}
 
 // Solid returns the solid that m's surface bounds (package solid), made
 // the first time it is asked and kept, or an error wrapping ErrNotSolid

@@ -282,6 +282,11 @@ func TestStatsStringSolid(t *testing.T) {
 	if s := (collide.Stats{}).String(); strings.Contains(s, "solid") || strings.Contains(s, "inside") {
 		t.Errorf("%q", s)
 	}
+	for in, want := range map[collide.Inside]string{collide.NotInside: "not inside", collide.FlyInEnv: "fly in env", collide.EnvInFly: "env in fly", 7: "Inside(7)"} {
+		if got := in.String(); got != want {
+			t.Errorf("Inside(%d).String() = %q, want %q", in, got, want)
+		}
+	}
 }
 
 // TestSolidDistance: with Solid, the distance is 0 when one model is
