@@ -85,6 +85,11 @@ type QueryOptions struct {
 	// which Result.Inside and Stats.Inside report (there is no triangle
 	// pair to name). A model whose surface is not closed, manifold and
 	// oriented is then an error wrapping ErrNotSolid that says what breaks.
+	// The containment test runs once the tree test has found no pair; a
+	// query its Budget stopped runs it in the Resume that finishes it
+	// (Pending.Inside). Its cost: one exact point test a component of fly
+	// (package solid's index of env), then, only for a component of env
+	// within fly's box, a scan of fly's triangles placed at the pose.
 	Solid bool
 	// Method chooses the exact test (MethodAuto, the zero value, chooses
 	// by the models' topology); Result.Method says which one decided.
@@ -369,6 +374,7 @@ type Query struct {
 	// decided the test that decided it (Result.Method).
 	in      Inside
 	decided Method
+	sol     solidScratch // the solid test's placed flying model
 	// plane is the separating-plane cache of queries without their own
 	// (QueryOptions.Plane).
 	plane Plane
@@ -489,6 +495,7 @@ func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(P
 			st.Inside++
 		}
 	}
+	q.deferInside(env, fly, rel, o)
 	return st
 }
 

@@ -48,6 +48,7 @@ type cand = uint64
 // result is the exact test of one candidate.
 type result struct {
 	hit    bool
+	in     Inside
 	worker int32
 	off, n int32
 }
@@ -361,7 +362,7 @@ func (w *World) test(wk *worker, wi int32, i int) {
 	if len(ps) > 1 {
 		slices.SortFunc(ps, collide.ComparePairs)
 	}
-	w.narrow.res[i] = result{hit: len(ps) > 0 || s.Inside > 0, worker: wi, off: int32(off), n: int32(len(ps))}
+	w.narrow.res[i] = result{hit: len(ps) > 0 || s.Inside > 0, in: insideOf(wk.q.Inside(), swap), worker: wi, off: int32(off), n: int32(len(ps))}
 	if f := w.narrow.tested; f != nil {
 		f()
 	}
@@ -393,7 +394,7 @@ func (w *World) update(st *StepStats) {
 				w.objs[b].ncont++
 			}
 			c := &w.cs[idx]
-			c.Step = w.step
+			c.Step, c.Inside = w.step, r.in
 			c.Pairs = append(c.Pairs[:0], nw.workers[r.worker].buf[r.off:r.off+r.n]...)
 			st.Pairs += len(c.Pairs)
 			nw.events = append(nw.events, event{key, kind, idx})
@@ -475,7 +476,7 @@ func (w *World) endContactsOf(id ID) {
 	for idx := range w.cs {
 		c := &w.cs[idx]
 		if c.live && (c.A == id || c.B == id) {
-			w.ended = append(w.ended, contact{Contact: Contact{A: c.A, B: c.B, Step: c.Step, Since: c.Since, Pairs: slices.Clone(c.Pairs)}})
+			w.ended = append(w.ended, contact{Contact: Contact{A: c.A, B: c.B, Step: c.Step, Since: c.Since, Pairs: slices.Clone(c.Pairs), Inside: c.Inside}})
 			w.dropSlot(pairKey(c.A, c.B), int32(idx))
 		}
 	}
@@ -592,4 +593,16 @@ func (w *World) dropFronts() {
 			w.spare = append(w.spare, pf)
 		}
 	}
+}
+
+// insideOf returns a pair's Inside from its query's, env being B (swap) or
+// A.
+func insideOf(in collide.Inside, swap bool) Inside {
+	switch {
+	case in == collide.FlyInEnv && !swap, in == collide.EnvInFly && swap:
+		return BInA
+	case in == collide.NotInside:
+		return NotInside
+	}
+	return AInB
 }

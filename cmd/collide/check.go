@@ -36,6 +36,8 @@ type checkOptions struct {
 	// contacts asks for each pair's contact geometry and the patches
 	// (--contacts); depth for the patches' depth intervals (--depth).
 	contacts, depth bool
+	// solid treats both models as solids (--solid).
+	solid bool
 }
 
 func checkCommand() *command {
@@ -75,6 +77,18 @@ as they are found (seconds then includes writing them), so memory stays the
 same however many pairs there are. --max-pairs N stops each pose's query
 after N pairs; a pose stopped so, with more pairs than N, says so
 ("truncated":true in JSON, after the pairs).
+
+--solid treats ENV and FLY as solids, the volumes their surfaces bound:
+a pose where one is inside the other, their surfaces apart, is a contact
+too, with no pair; it prints "collide: fly inside env" (or "env inside
+fly"), and with --json "inside":"fly" (or "env") after the pairs (the key
+only then). It is decided exactly, by one vertex of each connected
+component of each surface, placed as the query places FLY, against the
+other solid (an exact winding number). Both models must be closed,
+manifold and consistently oriented meshes: another is an error naming
+the file and what breaks (a boundary, non-manifold or misoriented edge;
+'collide info' lists them). --solid with --ccd or --contacts is a usage
+error.
 
 --contacts adds the geometry of each pair (with or without --all): how
 the two triangles meet (touch, or cross: one surface passes through the
@@ -187,6 +201,7 @@ the kind by timing first-contact queries at the poses.`,
 			fs.BoolVar(&o.ccd, "ccd", false, "continuous collision: when FLY first touches ENV moving from each pose of --poses to the next")
 			fs.BoolVar(&o.contacts, "contacts", false, "print each pair's contact (kind, points, normal) and the contact patches")
 			fs.BoolVar(&o.depth, "depth", false, "with --contacts, bound each patch's penetration depth along its normal (closed meshes)")
+			fs.BoolVar(&o.solid, "solid", false, "treat ENV and FLY as solids: one inside the other is a contact (closed, oriented meshes only)")
 			fs.DurationVar(&o.deadline, "deadline", 0, "with --ccd, stop each motion's query after `DURATION` (e.g. 20ms) and say what it proved (0: no limit)")
 			return o
 		},
@@ -231,11 +246,20 @@ func runCheck(e *env, opts any, args []string) error {
 		return usagef("--contacts with --ccd: the continuous query reports a time and a pair, not contact geometry")
 	case o.depth && !o.contacts:
 		return usagef("--depth bounds the depth of the contact patches: it needs --contacts")
+	case o.solid && o.ccd:
+		return usagef("--solid with --ccd: the continuous query reports when the surfaces first touch, not containment")
+	case o.solid && o.contacts:
+		return usagef("--solid with --contacts: a model inside the other has no contact geometry to print")
 	}
 
 	poses, envModel, flyModel, err := posesAndModels(e, "check", args, o, &o.build, bo)
 	if err != nil {
 		return err
+	}
+	if o.solid {
+		if err := checkSolids(args, envModel, flyModel); err != nil {
+			return err
+		}
 	}
 	if o.ccd {
 		return checkMotions(e, o, poses, envModel, flyModel)
@@ -249,7 +273,7 @@ func runCheck(e *env, opts any, args []string) error {
 	defer status.end()
 	w := bufio.NewWriter(status.output(e.stdout))
 	fl := newFlusher(w)
-	q := collide.QueryOptions{All: o.all, Eps: o.eps, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
+	q := collide.QueryOptions{All: o.all, Eps: o.eps, Solid: o.solid, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
 	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
 	var query collide.Query
 	// Build what the first query would (the flying view, the scratch)
@@ -272,10 +296,11 @@ func runCheck(e *env, opts any, args []string) error {
 			return poseError(o, i, err)
 		}
 		total += d
-		if pp.n > 0 {
+		in := query.Inside()
+		if pp.n > 0 || in != collide.NotInside {
 			hits++
 		}
-		pp.end(st, d)
+		pp.end(st, in, d)
 		done.Store(int64(i + 1))
 		if pp.err != nil {
 			return fmt.Errorf("writing output: %w", pp.err)
@@ -289,6 +314,17 @@ func runCheck(e *env, opts any, args []string) error {
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// checkSolids returns the error of --solid for models that bound no
+// solid: it names the file (args: ENV's, then FLY's) and what breaks.
+func checkSolids(args []string, envModel, flyModel *collide.Model) error {
+	for i, m := range []*collide.Model{envModel, flyModel} {
+		if _, err := m.Solid(); err != nil {
+			return fmt.Errorf("%s: --solid: %s", args[i], strings.TrimPrefix(err.Error(), "collide: "))
+		}
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ type worldOptions struct {
 	workers int
 	seed    uint64
 	n       int
+	solid   bool
 }
 
 func worldCommand() *command {
@@ -56,7 +57,16 @@ one line per step,
    "stats":{"moved":N,"candidates":N,"tested":N,"contacts":N,"began":N,
    "kept":N,"ended":N,"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},
    "seconds":{"motion":S,"bound":S,"broad":S,"narrow":S,"update":S}}
-then {"summary":{...}}. --quiet prints the summary only. An interrupt
+then {"summary":{...}}. --quiet prints the summary only.
+
+--solid treats every object as a solid, the volume its surface bounds: an
+object inside another, their surfaces apart, is a contact too, with no
+pair of triangles; its line says "ball1 bin: ball1 inside bin" (with
+--json, the contact gets "inside":"ball1", the name of the object
+inside, and no pairs; the key only then). It is decided exactly, as
+'collide check --solid' decides it. Every model must be a closed,
+manifold and consistently oriented mesh: another is an error naming the
+object and what breaks. An interrupt
 (Ctrl-C) stops the play after the step it is in: the steps played are
 printed, the summary is not, and the exit status is 130.
 
@@ -70,6 +80,7 @@ Broad phases (--broad): %s.`, builtinHelp(), strings.Join(world.BroadPhases(), "
 			fs.BoolVar(&o.quiet, "quiet", false, "print the summary only")
 			intFlag(fs, &o.workers, "workers", 0, "run the exact tests on `N` goroutines (0: one per core)")
 			intFlag(fs, &o.seed, "seed", 1, "random `SEED` of the motions (and of a built-in scene; a scene file's own seed by default)")
+			fs.BoolVar(&o.solid, "solid", false, "treat every object as a solid: one inside another is a contact (closed, oriented models only)")
 			intFlag(fs, &o.n, "n", 0, "the number `N` of objects of a built-in scene that takes one (default: the scene's)")
 			return o
 		},
@@ -137,7 +148,7 @@ func runWorld(e *env, opts any, args []string) error {
 	}
 
 	var p *scene.Player
-	wo := world.Options{Broad: mk, All: o.all, Workers: o.workers}
+	wo := world.Options{Broad: mk, All: o.all, Workers: o.workers, Solid: o.solid}
 	withTicker(e, true, func(elapsed time.Duration) string {
 		return fmt.Sprintf("building %s: %.1f s", s.Name, elapsed.Seconds())
 	}, func() {
@@ -200,9 +211,10 @@ type worldPrinter struct {
 }
 
 type jsonContact struct {
-	A     string     `json:"a"`
-	B     string     `json:"b"`
-	Pairs [][2]int32 `json:"pairs"`
+	A      string     `json:"a"`
+	B      string     `json:"b"`
+	Pairs  [][2]int32 `json:"pairs"`
+	Inside string     `json:"inside,omitempty"` // --solid: the name of the object inside the other
 }
 
 type jsonWorldStats struct {
@@ -254,7 +266,7 @@ func (pr *worldPrinter) step(p *scene.Player, st world.StepStats) error {
 			},
 		}
 		for c := range w.AllContacts() {
-			jc := jsonContact{A: p.Name(c.A), B: p.Name(c.B), Pairs: make([][2]int32, 0, c.Len())}
+			jc := jsonContact{A: p.Name(c.A), B: p.Name(c.B), Pairs: make([][2]int32, 0, c.Len()), Inside: insideName(p, c)}
 			for tp := range c.All() {
 				jc.Pairs = append(jc.Pairs, [2]int32{tp.A, tp.B})
 			}
@@ -265,6 +277,16 @@ func (pr *worldPrinter) step(p *scene.Player, st world.StepStats) error {
 	fmt.Fprintf(pr.w, "step %d: %d %s in contact (moved %d, candidates %d, tested %d, began %d, ended %d)\n",
 		p.Steps(), st.Contacts, plural(st.Contacts, "pair", "pairs"), st.Moved, st.Candidates, st.Tested, st.Began, st.Ended)
 	for c := range w.AllContacts() {
+		if in := insideName(p, c); in != "" {
+			out := p.Name(c.A)
+			if out == in {
+				out = p.Name(c.B)
+			}
+			if _, err := fmt.Fprintf(pr.w, "  %s %s: %s inside %s\n", p.Name(c.A), p.Name(c.B), in, out); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			continue
+		}
 		if !pr.all {
 			q := c.At(0)
 			if _, err := fmt.Fprintf(pr.w, "  %s %s: first pair %d %d\n", p.Name(c.A), p.Name(c.B), q.A, q.B); err != nil {
@@ -280,6 +302,18 @@ func (pr *worldPrinter) step(p *scene.Player, st world.StepStats) error {
 		}
 	}
 	return nil
+}
+
+// insideName returns the name of the object of c inside the other (a
+// world of solids), or "" for a contact of the surfaces.
+func insideName(p *scene.Player, c *world.Contact) string {
+	switch c.Inside {
+	case world.AInB:
+		return p.Name(c.A)
+	case world.BInA:
+		return p.Name(c.B)
+	}
+	return ""
 }
 
 func writeWorldLine(w io.Writer, v any) error {
