@@ -387,5 +387,8 @@ func (st Stats) String() string {
 	if st.Skipped != 0 {
 		s += fmt.Sprintf(", skipped %d", st.Skipped)
 	}
+	if st.Convex != 0 {
+		s += fmt.Sprintf(", convex %d (plane hits %d, new %d)", st.Convex, st.PlaneHits, st.PlaneNew)
+	}
 	return s
 }

@@ -207,6 +207,8 @@ type Model struct {
 	solidOnce sync.Once
 	solid     *solid.Solid
 	solidErr  error
+	// convex is what the convex test keeps of the model (convex.go).
+	convex convexState
 }
 
 // newModel returns the model of m built with o, with hierarchy t (nil for
@@ -389,12 +391,13 @@ var queryPool = sync.Pool{New: func() any { return new(Query) }}
 
 // Forget drops what q remembers of the pair of models of its last query
 // (the last first contact, which the next first-contact query of the same
-// pair tests first; an ExactRoot query's climb): q's next query answers as
+// pair tests first; an ExactRoot query's climb; the separating plane of
+// the convex test): q's next query answers as
 // a fresh Query's, or the function Collide's, would, with q's buffers. A
 // caller that reuses one Query over unrelated poses of the same pair and
 // wants each pose's answer independent of the order (package batch) calls
 // it before each query; it costs a few stores.
-func (q *Query) Forget() { q.ps = bvh.PairState{} }
+func (q *Query) Forget() { q.ps = bvh.PairState{}; q.plane.Reset() }
 
 // ErrInvalidQuery is wrapped by the error of a query that cannot be asked:
 // a nil or unbuilt model, a tolerance that is not a finite number ≥ 0, or
