@@ -87,7 +87,8 @@ type QueryOptions struct {
 	// oriented is then an error wrapping ErrNotSolid that says what breaks.
 	Solid bool
 	// Method chooses the exact test (MethodAuto, the zero value, chooses
-	// by the models' topology); Result.Method says which one decided.
+	// by the models' topology: see Method.Resolve and AutoConvexTris);
+	// Result.Method says which one decided.
 	Method Method
 	// Plane, if not nil, is the pair's separating-plane cache, kept by the
 	// caller from one query of the pair to the next (as a world keeps one
