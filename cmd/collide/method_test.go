@@ -65,3 +65,18 @@ func TestWorldMethod(t *testing.T) {
 		t.Errorf("no contact in any step: the test tests nothing\n%s", steps[0])
 	}
 }
+
+// TestBenchObjectsUsage checks bench --objects' refusals (the experiment
+// itself is tested in package bench/objects).
+func TestBenchObjectsUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "--objects", "--worlds"},
+		{"bench", "--objects", "--scenes", "f16"},
+		{"bench", "--objects", "-o", ""},
+	} {
+		_, errs, code := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errs, "--objects") && !strings.Contains(errs, "-o") {
+			t.Errorf("collide %q: exit %d, %q: want a usage error", args, code, errs)
+		}
+	}
+}
