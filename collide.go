@@ -373,8 +373,10 @@ type Query struct {
 	in      Inside
 	decided Method
 	// plane is the separating-plane cache of queries without their own
-	// (QueryOptions.Plane).
+	// (QueryOptions.Plane); tried, the plane of a convex test that left
+	// the query to the tree test (told what that found, then nil).
 	plane Plane
+	tried *Plane
 	// nhit counts the pairs the current walk reported; hitFn, made once,
 	// counts them and passes them on to fn.
 	nhit  int
@@ -488,6 +490,7 @@ func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(P
 	q.nhit, q.fn = 0, fn
 	st.Add(q.tree(env, fly, rel, o))
 	q.fn = nil
+	q.afterTree()
 	if o.Solid && q.nhit == 0 && (o.Pending == nil || o.Pending.Done()) {
 		if q.in = q.inside(env, fly, rel, o, &st); q.in != NotInside {
 			st.Inside++

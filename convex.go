@@ -154,5 +154,16 @@ func (q *Query) separated(env, fly *Model, rel *geom.Pose, o *QueryOptions, st *
 		st.PlaneNew++
 		return true
 	}
+	q.tried = pl
 	return false
+}
+
+// afterTree tells the plane of a convex test that left the query to the
+// tree test whether the tree test found a contact: while the pair stays in
+// contact, its next convex tests try one direction only (sep.Cache.Touching).
+func (q *Query) afterTree() {
+	if q.tried != nil {
+		q.tried.c.Touching(q.nhit > 0)
+		q.tried = nil
+	}
 }

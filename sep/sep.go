@@ -57,7 +57,9 @@
 // Apart first tries the cache's direction (the last plane that proved the
 // pair apart, with the hull vertices where its supports were, so that the
 // climbs take a few steps when the pose changed little): one support on
-// each shape and the proof. When it fails, GJK (Gilbert, Johnson and
+// each shape and the proof. When the caller has said that the pair was in
+// contact at its last test (Cache.Touching), that is all: one direction,
+// the last GJK reached, and NotProved if it fails. Otherwise GJK (Gilbert, Johnson and
 // Keerthi) looks for the point of the Minkowski difference B − A nearest
 // the origin, in float64, from that direction; every direction it tries is
 // put to the proof with the supports it computed anyway, and the first
@@ -114,14 +116,17 @@ type Cache struct {
 	a, b   *Shape
 	dir    geom.Vec3
 	ia, ib int32
-	ok     bool
+	// ok says that dir proved the pair apart at the last Apart (else dir
+	// is the last direction GJK reached); touch that the caller's test
+	// found the pair in contact after it (Touching).
+	ok, touch bool
 }
 
 // Reset empties c.
 func (c *Cache) Reset() { *c = Cache{} }
 
-// Dir returns the cached direction (from A toward B) and whether there is
-// one.
+// Dir returns the cached direction (from A toward B) and whether it proved
+// the pair apart at the last Apart.
 func (c *Cache) Dir() (geom.Vec3, bool) { return c.dir, c.ok }
 
 // Outcome is the answer of Apart.
@@ -168,41 +173,67 @@ func Apart(a, b *Shape, p geom.Pose, eps float64, c *Cache) Outcome {
 	ia, ib := int(c.ia), int(c.ib)
 	v := c.dir
 	cached := c.ok
-	if !cached {
-		v = p.Apply(b.center).Sub(a.center)
-	}
 	if v == (geom.Vec3{}) || !v.IsFinite() {
-		v = geom.Vec3{X: 1}
+		v = p.Apply(b.center).Sub(a.center)
+		if v == (geom.Vec3{}) || !v.IsFinite() {
+			v = geom.Vec3{X: 1}
+		}
 	}
+	if c.touch && !cached {
+		// In contact at the last test: the last direction only.
+		_, _, ja, jb, ok := pr.test(v, ia, ib)
+		c.ia, c.ib = int32(ja), int32(jb)
+		if !ok {
+			return NotProved
+		}
+		c.dir, c.ok, c.touch = v, true, false
+		return New
+	}
+	out, v, ia, ib := search(&pr, v, ia, ib, cached)
+	c.dir, c.ia, c.ib, c.ok = v, int32(ia), int32(ib), out != NotProved
+	if out != NotProved {
+		c.touch = false
+	}
+	return out
+}
+
+// search runs GJK from direction v, the hull vertices ia and ib where the
+// supports' climbs start, each direction put to the proof; it returns the
+// outcome and the last direction with its supports.
+func search(pr *prover, v geom.Vec3, ia, ib int, cached bool) (Outcome, geom.Vec3, int, int) {
 	var g gjk
 	for it := 0; it < maxIter; it++ {
-		var pa, pb geom.Vec3
-		var ok bool
-		pa, pb, ia, ib, ok = pr.test(v, ia, ib)
+		pa, pb, ja, jb, ok := pr.test(v, ia, ib)
+		ia, ib = ja, jb
 		if ok {
-			c.dir, c.ia, c.ib, c.ok = v, int32(ia), int32(ib), true
 			if it == 0 && cached {
-				return Cached
+				return Cached, v, ia, ib
 			}
-			return New
+			return New, v, ia, ib
 		}
 		w := pb.Sub(pa)
 		vv, vw := v.Dot(v), v.Dot(w)
 		if it > 0 && !(vv-vw > 1e-13*vv) {
-			return NotProved // no progress: touching, or within rounding
+			return NotProved, v, ia, ib // no progress: touching, or within rounding
 		}
-		if !g.add(w) {
-			return NotProved
+		next := v
+		if !g.add(w) || !g.closest(&next) {
+			return NotProved, v, ia, ib // no progress, or the origin is in the simplex
 		}
-		if !g.closest(&v) {
-			return NotProved // the origin is in the simplex
+		if !next.IsFinite() || !(next.Dot(next) > 1e-28*g.scale()) {
+			return NotProved, v, ia, ib
 		}
-		if !v.IsFinite() || !(v.Dot(v) > 1e-28*g.scale()) {
-			return NotProved
-		}
+		v = next
 	}
-	return NotProved
+	return NotProved, v, ia, ib
 }
+
+// Touching tells c that the caller's exact test, run after Apart answered
+// NotProved, found the pair in contact (or not): while it is, the next
+// Apart tries the last direction GJK reached only, one support on each
+// shape, before it gives up, rather than a whole search, which a pair in
+// contact would run in vain at every query.
+func (c *Cache) Touching(in bool) { c.touch = in }
 
 // Separates reports whether the direction n proves A and B, placed by p,
 // apart within tolerance eps ≥ 0 (the proof of the package doc, with exact
