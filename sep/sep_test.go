@@ -193,16 +193,29 @@ func TestApartCache(t *testing.T) {
 	a, b := sep.NewShape(sa.Verts), sep.NewShape(sb.Verts)
 	var c sep.Cache
 	count := map[sep.Outcome]int{}
+	apartMissed := 0
 	for i := range 400 {
 		ang := float64(i) * 0.01
 		p := geom.FromAxisAngle(geom.V(1, 1, 0), ang, geom.V(-4+0.02*float64(i), 0.3, 0))
 		out := sep.Apart(a, b, p, 0, &c)
 		count[out]++
-		if out != sep.NotProved && len(testgeom.Brute(sa, sb, p, 0)) > 0 {
+		contact := len(testgeom.Brute(sa, sb, p, 0)) > 0
+		if out != sep.NotProved && contact {
 			t.Fatalf("step %d: %v while in contact", i, out)
+		}
+		if out == sep.NotProved {
+			c.Touching(contact) // as collide's query does after its tree test
+			// Beyond 1.75 the cylinder (within 0.71 of its centre) is
+			// outside the sphere's hull: apart means a plane exists.
+			if !contact && p.T.Norm() > 1.75 {
+				apartMissed++
+			}
 		}
 	}
 	t.Logf("outcomes %v", count)
+	if apartMissed > 0 {
+		t.Errorf("%d steps with the hulls apart not proved: the pair leaving contact should find a plane at once", apartMissed)
+	}
 	if count[sep.Cached] < 100 || count[sep.New] == 0 || count[sep.NotProved] == 0 {
 		t.Errorf("outcomes %v: want many cached, some new and some not proved (the shapes pass through each other)", count)
 	}
