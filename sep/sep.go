@@ -58,7 +58,7 @@
 // pair apart, with the hull vertices where its supports were, so that the
 // climbs take a few steps when the pose changed little): one support on
 // each shape and the proof. When the caller has said that the pair was in
-// contact at its last test (Cache.Touching), that is all: one direction,
+// contact at its last tests (Cache.Touching), that is all: one direction,
 // the last GJK reached, and NotProved if it fails. Otherwise GJK (Gilbert, Johnson and
 // Keerthi) looks for the point of the Minkowski difference B − A nearest
 // the origin, in float64, from that direction; every direction it tries is
@@ -117,9 +117,10 @@ type Cache struct {
 	dir    geom.Vec3
 	ia, ib int32
 	// ok says that dir proved the pair apart at the last Apart (else dir
-	// is the last direction GJK reached); touch that the caller's test
-	// found the pair in contact after it (Touching).
-	ok, touch bool
+	// is the last direction GJK reached); touch counts the caller's tests
+	// in a row that found the pair in contact (Touching), up to 255.
+	ok    bool
+	touch uint8
 }
 
 // Reset empties c.
@@ -179,20 +180,20 @@ func Apart(a, b *Shape, p geom.Pose, eps float64, c *Cache) Outcome {
 			v = geom.Vec3{X: 1}
 		}
 	}
-	if c.touch && !cached {
-		// In contact at the last test: the last direction only.
+	if c.touch >= touchRuns && !cached {
+		// In contact at the last tests: the last direction only.
 		_, _, ja, jb, ok := pr.test(v, ia, ib)
 		c.ia, c.ib = int32(ja), int32(jb)
 		if !ok {
 			return NotProved
 		}
-		c.dir, c.ok, c.touch = v, true, false
+		c.dir, c.ok, c.touch = v, true, 0
 		return New
 	}
 	out, v, ia, ib := search(&pr, v, ia, ib, cached)
 	c.dir, c.ia, c.ib, c.ok = v, int32(ia), int32(ib), out != NotProved
 	if out != NotProved {
-		c.touch = false
+		c.touch = 0
 	}
 	return out
 }
@@ -228,12 +229,26 @@ func search(pr *prover, v geom.Vec3, ia, ib int, cached bool) (Outcome, geom.Vec
 	return NotProved, v, ia, ib
 }
 
+// touchRuns is the number of tests in a row that must find a pair in
+// contact before Apart tries one direction only: a pair that bounces off
+// (in contact at one query) gets a whole search at the next, one that
+// rests in contact does not.
+const touchRuns = 2
+
 // Touching tells c that the caller's exact test, run after Apart answered
-// NotProved, found the pair in contact (or not): while it is, the next
-// Apart tries the last direction GJK reached only, one support on each
-// shape, before it gives up, rather than a whole search, which a pair in
-// contact would run in vain at every query.
-func (c *Cache) Touching(in bool) { c.touch = in }
+// NotProved, found the pair in contact (or not). Once it has found it so
+// touchRuns times in a row, the next Apart tries the last direction GJK
+// reached only, one support on each shape, before it gives up, rather
+// than a whole search, which a pair resting in contact would run in vain
+// at every query.
+func (c *Cache) Touching(in bool) {
+	switch {
+	case !in:
+		c.touch = 0
+	case c.touch < 255:
+		c.touch++
+	}
+}
 
 // Separates reports whether the direction n proves A and B, placed by p,
 // apart within tolerance eps ≥ 0 (the proof of the package doc, with exact
