@@ -58,12 +58,12 @@
 // pair apart, with the hull vertices where its supports were, so that the
 // climbs take a few steps when the pose changed little): one support on
 // each shape and the proof. When the caller has said that the pair was in
-// contact at its last tests (Cache.Touching), that is all: one direction,
-// the last GJK reached, and NotProved if it fails. Otherwise GJK (Gilbert, Johnson and
-// Keerthi) looks for the point of the Minkowski difference B − A nearest
-// the origin, in float64, from that direction; every direction it tries is
-// put to the proof with the supports it computed anyway, and the first
-// proved is kept in the cache. GJK stops with NotProved when the difference
+// contact at its last two tests (Cache.Touching), that is all: one
+// direction, the last GJK reached, and NotProved if it fails. Otherwise
+// GJK (Gilbert, Johnson and Keerthi) looks for the point of the Minkowski
+// difference B − A nearest the origin, in float64, from that direction;
+// every direction it tries is put to the proof with the supports it
+// computed anyway, and the first proved is kept in the cache. GJK stops with NotProved when the difference
 // contains the origin, when it stops progressing (the sets touch, or their
 // gap is within its rounding), or after maxIter iterations.
 //
