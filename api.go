@@ -387,6 +387,9 @@ func (st Stats) String() string {
 	if st.Skipped != 0 {
 		s += fmt.Sprintf(", skipped %d", st.Skipped)
 	}
+	if st.Convex != 0 {
+		s += fmt.Sprintf(", convex %d (plane hits %d, new %d)", st.Convex, st.PlaneHits, st.PlaneNew)
+	}
 	if st.SolidTests != 0 {
 		s += fmt.Sprintf(", solid tests %d", st.SolidTests)
 	}

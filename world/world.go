@@ -69,7 +69,10 @@ type Options struct {
 	Solid bool
 	// Method chooses each pair's exact test (collide.QueryOptions.Method);
 	// the zero value chooses by the models' topology, the convex test for
-	// two convex models. StepStats.Query counts the convex tests.
+	// two convex models. A pair given the convex test keeps its
+	// separating plane (collide.Plane) from step to step while its boxes
+	// overlap, as it keeps its front. StepStats.Query counts the convex
+	// tests, the plane hits and the new planes.
 	Method collide.Method
 }
 
@@ -239,6 +242,18 @@ type World struct {
 	// Options.Fronts); spare, fronts to reuse.
 	fronts map[uint64]*pairFront
 	spare  []*pairFront
+	// planes holds the separating planes of the pairs tested with the
+	// convex test at the last step (see Options.Method); spareP, planes
+	// to reuse.
+	planes map[uint64]*pairPlane
+	spareP []*pairPlane
+}
+
+// pairPlane is a pair's separating-plane cache, with the step that last
+// used it.
+type pairPlane struct {
+	p    collide.Plane
+	step int64
 }
 
 // pairFront is a pair's front, with the step that last used it.
@@ -271,6 +286,7 @@ func New(o Options) (*World, error) {
 		models:   map[*collide.Model]*model{},
 		contacts: map[uint64]int32{},
 		fronts:   map[uint64]*pairFront{},
+		planes:   map[uint64]*pairPlane{},
 	}
 	if o.Spheres {
 		w.spheres, _ = w.phase.(broad.Spheres)

@@ -88,6 +88,9 @@ func (p *pairPrinter) end(st collide.Stats, in collide.Inside, d time.Duration) 
 		return
 	}
 	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s%s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, solidStats(st), fmtDuration(d))
+	if st.PlaneHits+st.PlaneNew > 0 {
+		stats = "apart by a plane, " + stats
+	}
 	more := ""
 	if p.h.Stopped() {
 		more = fmt.Sprintf(", stopped at --max-pairs %d", p.max)

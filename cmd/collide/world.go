@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/scene"
 	"github.com/collide3d/collide/world"
 )
@@ -29,6 +30,7 @@ type worldOptions struct {
 	seed    uint64
 	n       int
 	solid   bool
+	method  string
 }
 
 func worldCommand() *command {
@@ -70,6 +72,17 @@ object and what breaks. An interrupt
 (Ctrl-C) stops the play after the step it is in: the steps played are
 printed, the summary is not, and the exit status is 130.
 
+--method chooses each pair's exact test: tree walks the two models' trees;
+convex first looks for a plane separating the two models' vertices (the
+pair's plane from the step before, kept while the pair's boxes overlap,
+then a new one found by GJK), proved exactly, and leaves the pair to the
+tree test when there is none; auto, the default, takes convex for two
+models whose topology is convex (see 'collide info'), tree otherwise. The
+answers are the same; the summary then counts the convex tests, those the
+pair's plane proved (the cache's hits), those a new plane proved and those
+left to the tree test, and --json's step lines add "convex", "plane_hits"
+and "plane_new" when not 0.
+
 Broad phases (--broad): %s.`, builtinHelp(), strings.Join(world.BroadPhases(), ", ")),
 		flags: func(fs *flag.FlagSet) any {
 			o := &worldOptions{fs: fs}
@@ -78,6 +91,7 @@ Broad phases (--broad): %s.`, builtinHelp(), strings.Join(world.BroadPhases(), "
 			fs.BoolVar(&o.all, "all", false, "find every pair of triangles in contact for each pair of objects (default: the first)")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per step, then the summary")
 			fs.BoolVar(&o.quiet, "quiet", false, "print the summary only")
+			fs.StringVar(&o.method, "method", "auto", "each pair's exact `TEST`: auto (convex for two convex models, else tree), tree or convex")
 			intFlag(fs, &o.workers, "workers", 0, "run the exact tests on `N` goroutines (0: one per core)")
 			intFlag(fs, &o.seed, "seed", 1, "random `SEED` of the motions (and of a built-in scene; a scene file's own seed by default)")
 			fs.BoolVar(&o.solid, "solid", false, "treat every object as a solid: one inside another is a contact (closed, oriented models only)")
@@ -148,7 +162,11 @@ func runWorld(e *env, opts any, args []string) error {
 	}
 
 	var p *scene.Player
-	wo := world.Options{Broad: mk, All: o.all, Workers: o.workers, Solid: o.solid}
+	method, err := collide.ParseMethod(o.method)
+	if err != nil {
+		return usagef("--method: %s", strings.TrimPrefix(err.Error(), "collide: "))
+	}
+	wo := world.Options{Broad: mk, All: o.all, Workers: o.workers, Solid: o.solid, Method: method}
 	withTicker(e, true, func(elapsed time.Duration) string {
 		return fmt.Sprintf("building %s: %.1f s", s.Name, elapsed.Seconds())
 	}, func() {
@@ -229,6 +247,9 @@ type jsonWorldStats struct {
 	TriTests   int64 `json:"tri_tests"`
 	Updates    int64 `json:"updates"`
 	LeafTests  int64 `json:"leaf_tests"`
+	Convex     int64 `json:"convex,omitempty"`
+	PlaneHits  int64 `json:"plane_hits,omitempty"`
+	PlaneNew   int64 `json:"plane_new,omitempty"`
 }
 
 type jsonPhaseSeconds struct {
@@ -259,6 +280,7 @@ func (pr *worldPrinter) step(p *scene.Player, st world.StepStats) error {
 				Moved: st.Moved, Candidates: st.Candidates, Tested: st.Tested, Contacts: st.Contacts,
 				Began: st.Began, Kept: st.Kept, Ended: st.Ended,
 				BVTests: st.Query.BVTests, TriTests: st.Query.TriTests, Updates: st.Query.Updates, LeafTests: st.Query.LeafTests,
+				Convex: st.Query.Convex, PlaneHits: st.Query.PlaneHits, PlaneNew: st.Query.PlaneNew,
 			},
 			Seconds: jsonPhaseSeconds{
 				Motion: p.MotionTime().Seconds(), Bound: st.Bound.Seconds(), Broad: st.Broad.Seconds(),
@@ -358,6 +380,10 @@ func writeWorldSummary(w io.Writer, p *scene.Player, o *worldOptions, t *scene.T
 	per := func(n int64) float64 { return float64(n) / float64(max(t.Steps, 1)) }
 	fmt.Fprintf(w, "per step     moved %.1f, candidates %.1f, tested %.1f, Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f\n",
 		per(t.Moved), per(t.Candidates), per(t.Tested), per(t.Query.BVTests), per(t.Query.TriTests), per(t.Query.Updates), per(t.Query.LeafTests))
+	if q := t.Query; q.Convex != 0 {
+		fmt.Fprintf(w, "convex       %d tests: %d proved apart by the pair's plane (%.1f%%), %d by a new plane, %d left to the tree test\n",
+			q.Convex, q.PlaneHits, 100*float64(q.PlaneHits)/float64(q.Convex), q.PlaneNew, q.Convex-q.PlaneHits-q.PlaneNew)
+	}
 	fmt.Fprintf(w, "time         %10s %10s %10s %10s\n", "total", "median", "p99", "max")
 	for _, ph := range []struct {
 		name string
