@@ -389,16 +389,15 @@ func (j *ncJob) loadModels(e *env, o *ncOptions, bv collide.BV) error {
 	}
 	if o.solid {
 		// Each model's solid, now, to name its file if it is none (the
-		// checker would name it only as the part or a fixture's index).
-		name := j.partArg
-		if j.part != nil {
-			if _, err := j.part.Solid(); err != nil {
-				return fmt.Errorf("--solid: %s: %w", name, err)
+		// checker would name it only as the part or a fixture's index),
+		// as check's --solid names it.
+		names := append([]string{j.partArg}, o.fixtures...)
+		for i, m := range append([]*collide.Model{j.part}, j.fixtures...) {
+			if m == nil {
+				continue
 			}
-		}
-		for i, f := range j.fixtures {
-			if _, err := f.Solid(); err != nil {
-				return fmt.Errorf("--solid: --fixture %s: %w", o.fixtures[i], err)
+			if _, err := m.Solid(); err != nil {
+				return fmt.Errorf("%s: --solid: %s", names[i], strings.TrimPrefix(err.Error(), "collide: "))
 			}
 		}
 	}

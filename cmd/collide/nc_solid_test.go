@@ -112,8 +112,8 @@ func TestNCSolidNotClosed(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{open, prog}, "--solid: " + open + ": "},
-		{[]string{closed, "--fixture", open, prog}, "--solid: --fixture " + open + ": "},
+		{[]string{open, prog}, open + ": --solid: not a solid: "},
+		{[]string{closed, "--fixture", open, prog}, open + ": --solid: not a solid: "},
 	} {
 		args := append([]string{"nc", "--tool", "ball 2 4", "--solid"}, c.args...)
 		_, stderr, code := runCLI(t, args...)

@@ -70,17 +70,17 @@ type Job struct {
 	Fly   string `json:"fly,omitempty"`
 	Poses string `json:"poses,omitempty"`
 
-	All bool    `json:"all,omitempty"` // check: every pair
-	Eps float64 `json:"eps,omitempty"` // check, nc: the tolerance
-	Max float64 `json:"max,omitempty"` // distance: the cut-off
-	BV  string  `json:"bv,omitempty"`  // the bounding volume (default: the command's; not "auto", which times queries)
+	All   bool    `json:"all,omitempty"`   // check: every pair
+	Solid bool    `json:"solid,omitempty"` // check, distance, nc: the models (nc: the part) as solids (--solid)
+	Eps   float64 `json:"eps,omitempty"`   // check, nc: the tolerance
+	Max   float64 `json:"max,omitempty"`   // distance: the cut-off
+	BV    string  `json:"bv,omitempty"`    // the bounding volume (default: the command's; not "auto", which times queries)
 
 	// nc: the part, the tool and the program; neither part nor program
 	// (nor tool) checks the built-in demo.
 	Part    string `json:"part,omitempty"`
 	Tool    string `json:"tool,omitempty"`
 	Program string `json:"program,omitempty"`
-	Solid   bool   `json:"solid,omitempty"` // nc: the part as a solid (--solid)
 }
 
 // Queries are the values of Job.Query.

@@ -274,7 +274,7 @@ func (st *ncSetup) loadPart(j *Job) (*ncPart, error) {
 		name = ncDemoName
 	}
 	if _, err := p.model.Solid(); err != nil {
-		return nil, ncFailf(j, "--solid: %s: %w", name, err)
+		return nil, ncFailf(j, "%s: --solid: %s", name, strings.TrimPrefix(err.Error(), "collide: "))
 	}
 	return p, nil
 }
