@@ -197,11 +197,10 @@ func BenchmarkSolid(b *testing.B) {
 }
 
 // BenchmarkInsideTest times one inside test of a point against the demo's
-// mold closed into a block (101,120 triangles): through the tree (the
-// checker's) and over every triangle (solid.Winding), at the ends of the
-// demo's moves.
+// mold closed into a block (101,120 triangles), as the checker makes it
+// (solid.Winding), at the ends of the demo's moves.
 func BenchmarkInsideTest(b *testing.B) {
-	hf, text, spec := ncgen.Demo()
+	hf, text, _ := ncgen.Demo()
 	blk, err := ncgen.Block(hf, hf.Bounds().Min.Z-10)
 	if err != nil {
 		b.Fatal(err)
@@ -210,37 +209,21 @@ func BenchmarkInsideTest(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	s, err := part.Solid()
+	if err != nil {
+		b.Fatal(err)
+	}
 	p, err := gcode.Read(strings.NewReader(text), "demo.nc", gcode.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := New(part, Options{Tool: mustTool(b, spec), Solid: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	tg := c.targets[0]
-	for _, tree := range []bool{true, false} {
-		name := "scan"
-		if tree {
-			name = "tree"
+	b.ReportAllocs()
+	i, in := 0, 0
+	for b.Loop() {
+		if w, _ := s.Winding(p.Moves[i].To); w != 0 {
+			in++
 		}
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			i, in := 0, 0
-			for b.Loop() {
-				pt := p.Moves[i].To
-				var w int
-				if tree {
-					w, _ = c.winding(pt, tg)
-				} else {
-					w, _ = tg.solid.Winding(pt)
-				}
-				if w != 0 {
-					in++
-				}
-				i = (i + 1) % len(p.Moves)
-			}
-			b.ReportMetric(float64(in)/float64(b.N), "inside/test")
-		})
+		i = (i + 1) % len(p.Moves)
 	}
+	b.ReportMetric(float64(in)/float64(b.N), "inside/test")
 }

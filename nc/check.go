@@ -269,10 +269,7 @@ type target struct {
 	index int
 	model *collide.Model  // nil for the stock
 	solid *solidpkg.Solid // the model's solid, with Options.Solid
-	// rays are the models of the rays that winding casts through the
-	// tree, with Options.Solid (rayModels).
-	rays  [rayDirs]*collide.Model
-	tree  bool // the model has a hierarchy (not collide.Brute)
+	tree  bool            // the model has a hierarchy (not collide.Brute)
 	mesh  *mesh.TriMesh
 	box   geom.AABB // the stock's box, or the mesh's bounds
 	stamp []uint32
@@ -368,15 +365,6 @@ func New(part *collide.Model, o Options) (*Checker, error) {
 	}
 	if len(c.targets) == 0 {
 		return nil, errors.New("nc: nothing to check against (no part, fixture or stock)")
-	}
-	for _, tg := range c.targets {
-		if tg.solid != nil && tg.tree {
-			rays, err := rayModels(tg)
-			if err != nil {
-				return nil, err
-			}
-			tg.rays = rays
-		}
 	}
 	return c, nil
 }

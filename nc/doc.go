@@ -68,8 +68,7 @@
 //     they bound (each must be closed and oriented: collide.Model.Solid):
 //     a tool part that meets no triangle of one over a move is connected
 //     and off its surface, so one point of it decides whether it is
-//     inside, exactly, by the solid's winding number (package solid: its
-//     crossings counted along an axis ray, found by the target's tree; a
+//     inside, exactly, by the solid's winding number (package solid; a
 //     part above one that met nothing either takes its answer); if it is,
 //     that is a violation (Violation.Inside) of the kind the surface
 //     would give, with the part's radius as its depth (it stays inside
