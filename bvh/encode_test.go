@@ -338,8 +338,8 @@ func TestReadCrafted(t *testing.T) {
 	}{
 		{"magic", leaf1, func(b []byte, l layout) { b[0] = 'X' }, "not a collide model file (bad magic)", func(layout) int { return 0 }},
 		{"text", []byte("solid cube\n"), nil, "bad magic", func(layout) int { return 0 }},
-		{"version", leaf1, func(b []byte, l layout) { put32(b, 8, 3) }, "unsupported version 3 (this build reads versions 1 to 2)", func(layout) int { return 8 }},
-		{"version 0", leaf1, func(b []byte, l layout) { put32(b, 8, 0) }, "unsupported version 0 (this build reads versions 1 to 2)", func(layout) int { return 8 }},
+		{"version", leaf1, func(b []byte, l layout) { put32(b, 8, 4) }, "unsupported version 4 (this build reads versions 1 to 3)", func(layout) int { return 8 }},
+		{"version 0", leaf1, func(b []byte, l layout) { put32(b, 8, 0) }, "unsupported version 0 (this build reads versions 1 to 3)", func(layout) int { return 8 }},
 		{"kind", leaf1, func(b []byte, l layout) { put32(b, 12, 9) }, "bounding-volume kind 9", func(layout) int { return 12 }},
 		{"kind-k", leaf1, func(b []byte, l layout) { put32(b, 12, 2) }, "k = 18 for a obb tree (want 0)", func(layout) int { return 16 }},
 		{"k13", leaf1, func(b []byte, l layout) { put32(b, 16, 13) }, "k = 13 is not supported", func(layout) int { return 16 }},

@@ -164,9 +164,17 @@ type Reflex struct {
 // Of returns the topology of m, which must be valid (m.Validate: an index
 // out of range panics). It allocates about 170 bytes a triangle.
 func Of(m *mesh.TriMesh) *Topology {
-	t := &Topology{Weld: make([]int32, len(m.Verts)), Tris: make([][3]int32, len(m.Tris)),
-		Twin: make([]int32, 3*len(m.Tris)), Genus: -1}
+	t := &Topology{Weld: make([]int32, len(m.Verts)), Tris: make([][3]int32, len(m.Tris))}
 	t.weld(m)
+	t.build(m)
+	return t
+}
+
+// build computes the rest of t from its Weld, Rep, Tris and Welded: the
+// edges and everything else, in linear time but for the convexity test.
+func (t *Topology) build(m *mesh.TriMesh) {
+	t.Twin = make([]int32, 3*len(m.Tris))
+	t.Genus = -1
 	nv := len(t.Rep)
 	nt := len(m.Tris)
 	degen := make([]bool, nt)
@@ -338,7 +346,11 @@ func Of(m *mesh.TriMesh) *Topology {
 	t.Closed = t.Manifold && t.NumBoundary == 0
 	t.Oriented = t.NumMisoriented == 0
 
-	t.orient(degen)
+	// With every edge of two uses used once each way, each part is of one
+	// class: nothing is flipped, every part can be oriented.
+	if t.NumMisoriented > 0 {
+		t.orient(degen)
+	}
 	if t.Closed && t.Oriented {
 		t.Genus = (2*t.Components - t.Euler) / 2
 		t.VolumeSign = volumeSign(m, degen)
@@ -348,7 +360,6 @@ func Of(m *mesh.TriMesh) *Topology {
 		t.NotConvex = t.convex(m)
 		t.Convex = t.NotConvex == nil
 	}
-	return t
 }
 
 func (t *Topology) addMisoriented(e Edge) {

@@ -1,0 +1,394 @@
+package topo
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh"
+)
+
+// FormatName is the Format of the *mesh.FormatError values Decode returns.
+const FormatName = "topology"
+
+// The encoding of a Topology, which Encode writes and Decode reads, is
+// little-endian throughout; nv is the number of mesh vertices, nw that of
+// welded vertices (len(Rep)):
+//
+//	offset   size    field
+//	0        8       nv: uint64, len(m.Verts)
+//	8        8       nw: uint64 ≤ nv
+//	16       4       flags: uint32, bit 0 Manifold, 1 Closed, 2 Oriented,
+//	                 3 Outward, 4 Convex, the others 0
+//	20       8·15    Vertices, Edges, Faces, Components, Euler, Genus,
+//	                 Welded, VolumeSign, NumDegenerate, NumBoundary,
+//	                 NumNonManifoldEdges, NumNonManifoldVerts,
+//	                 NumMisoriented, NumFlipped, NonOrientable: int64
+//	140      …       the lists Degenerate, Boundary, NonManifoldEdges,
+//	                 NonManifoldVerts, Misoriented, Flipped: each a uint32
+//	                 length ≤ MaxListed, then its entries, int32 (an Edge
+//	                 is Tri, V[0], V[1])
+//	L        20      NotConvex: uint32 reason (0: nil; 1 to 7: components,
+//	                 genus, zero-area triangle, reflex edge, folded edge,
+//	                 reflex vertex, vertex wound more than once), then
+//	                 Edge.Tri, Edge.V[0], Edge.V[1], Vertex: int32
+//	W = L+20 4·nv    Weld: int32
+//	W+4·nv   4·nw    the welded vertices in increasing order of their
+//	                 coordinates (x, then y, then z): int32
+//
+// The last array is not part of a Topology: it is the certificate that
+// lets Decode check in linear time, without hashing, that the welded
+// vertices are distinct (each is less than the next). Rep, Tris and Twin
+// are not stored: Decode derives them.
+
+// reasons are the NotConvex reasons in the order of their codes (1 on).
+var reasons = [...]string{"components", "genus", "zero-area triangle", "reflex edge", "folded edge",
+	"reflex vertex", "vertex wound more than once"}
+
+// headSize is the size of the fixed part of the encoding.
+const headSize = 20 + 8*15
+
+// Encode returns the encoding of t, the topology of m (Of(m)), that Decode
+// reads back; it is about 4·(len(m.Verts)+t.Vertices) bytes, plus a fixed
+// part of 160 to 1,500 bytes. It sorts the welded vertices, in time
+// O(n log n).
+func Encode(m *mesh.TriMesh, t *Topology) []byte {
+	le := binary.LittleEndian
+	b := make([]byte, 0, headSize+6*4+20+4*len(t.Weld)+4*len(t.Rep)+4*3*6*MaxListed)
+	b = le.AppendUint64(b, uint64(len(t.Weld)))
+	b = le.AppendUint64(b, uint64(len(t.Rep)))
+	var flags uint32
+	for i, f := range []bool{t.Manifold, t.Closed, t.Oriented, t.Outward, t.Convex} {
+		if f {
+			flags |= 1 << i
+		}
+	}
+	b = le.AppendUint32(b, flags)
+	for _, c := range t.counts() {
+		b = le.AppendUint64(b, uint64(*c))
+	}
+	i32 := func(v int) { b = le.AppendUint32(b, uint32(int32(v))) }
+	ints := func(l []int) {
+		i32(len(l))
+		for _, v := range l {
+			i32(v)
+		}
+	}
+	edges := func(l []Edge) {
+		i32(len(l))
+		for _, e := range l {
+			i32(e.Tri)
+			i32(e.V[0])
+			i32(e.V[1])
+		}
+	}
+	ints(t.Degenerate)
+	edges(t.Boundary)
+	edges(t.NonManifoldEdges)
+	ints(t.NonManifoldVerts)
+	edges(t.Misoriented)
+	ints(t.Flipped)
+	if r := t.NotConvex; r == nil {
+		b = append(b, make([]byte, 20)...)
+	} else {
+		i32(slices.Index(reasons[:], r.Reason) + 1)
+		i32(r.Edge.Tri)
+		i32(r.Edge.V[0])
+		i32(r.Edge.V[1])
+		i32(r.Vertex)
+	}
+	for _, w := range t.Weld {
+		b = le.AppendUint32(b, uint32(w))
+	}
+	order := make([]int32, len(t.Rep))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return cmpVec(m.Verts[t.Rep[x]], m.Verts[t.Rep[y]]) })
+	for _, w := range order {
+		b = le.AppendUint32(b, uint32(w))
+	}
+	return b
+}
+
+// cmpVec orders points by x, then y, then z (-0 == +0).
+func cmpVec(a, b geom.Vec3) int {
+	if c := cmp.Compare(a.X, b.X); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Y, b.Y); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Z, b.Z)
+}
+
+// counts returns pointers to t's counts in the order of the encoding.
+func (t *Topology) counts() [15]*int {
+	return [15]*int{&t.Vertices, &t.Edges, &t.Faces, &t.Components, &t.Euler, &t.Genus,
+		&t.Welded, &t.VolumeSign, &t.NumDegenerate, &t.NumBoundary, &t.NumNonManifoldEdges,
+		&t.NumNonManifoldVerts, &t.NumMisoriented, &t.NumFlipped, &t.NonOrientable}
+}
+
+var countNames = [15]string{"Vertices", "Edges", "Faces", "Components", "Euler", "Genus",
+	"Welded", "VolumeSign", "NumDegenerate", "NumBoundary", "NumNonManifoldEdges",
+	"NumNonManifoldVerts", "NumMisoriented", "NumFlipped", "NonOrientable"}
+
+// decoder reads an encoding, recording the first error.
+type decoder struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (d *decoder) errorf(at int, format string, args ...any) {
+	if d.err == nil {
+		d.err = &mesh.FormatError{Format: FormatName, Offset: int64(at), Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (d *decoder) take(n int, what string) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if len(d.b)-d.off < n {
+		d.errorf(len(d.b), "truncated: the topology ends at byte %d inside %s", len(d.b), what)
+		return nil
+	}
+	p := d.b[d.off : d.off+n]
+	d.off += n
+	return p
+}
+
+func (d *decoder) u32(what string) uint32 {
+	if p := d.take(4, what); p != nil {
+		return binary.LittleEndian.Uint32(p)
+	}
+	return 0
+}
+
+func (d *decoder) u64(what string) uint64 {
+	if p := d.take(8, what); p != nil {
+		return binary.LittleEndian.Uint64(p)
+	}
+	return 0
+}
+
+func (d *decoder) i32(what string) int { return int(int32(d.u32(what))) }
+
+// list reads a list's length, capped at MaxListed, and returns it (0 after
+// an error).
+func (d *decoder) list(what string) int {
+	at := d.off
+	n := d.u32(what)
+	if n > MaxListed {
+		d.errorf(at, "%s lists %d entries, more than %d", what, n, MaxListed)
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) ints(what string) []int {
+	var l []int
+	for range d.list(what) {
+		l = append(l, d.i32(what))
+	}
+	return l
+}
+
+func (d *decoder) edges(what string) []Edge {
+	var l []Edge
+	for range d.list(what) {
+		l = append(l, Edge{Tri: d.i32(what), V: [2]int{d.i32(what), d.i32(what)}})
+	}
+	return l
+}
+
+// Decode reads the encoding b of the topology of m that Encode wrote, and
+// checks it fully, so that whatever the bytes it returns Of(m), field by
+// field, or an error. m must be valid (m.Validate). Problems are reported
+// as a *mesh.FormatError with Format FormatName and the offset in b of the
+// field at fault. Decode never panics.
+//
+// The check costs much less than Of where Of costs most: it welds the
+// vertices without hashing, checking the stored Weld in linear time (each
+// vertex has the coordinates of its welded vertex, the welded vertices are
+// numbered in the order of their first use, and the stored order proves
+// them distinct); it then builds the edges, components and fans from the
+// weld as Of does, in linear time, and compares every stored flag, count
+// and list with them. The exact volume sign is recomputed (a float sum,
+// rarely exact), and so is convexity when the surface is outward (Of's
+// test, quadratic in the degree of each vertex): a forged Convex could
+// make a query trust a convex test where the model is not convex, so it is
+// not taken on faith.
+func Decode(m *mesh.TriMesh, b []byte) (*Topology, error) {
+	d := &decoder{b: b}
+	nv, nw := d.u64("the header"), d.u64("the header")
+	switch {
+	case d.err != nil:
+		return nil, d.err
+	case nv != uint64(len(m.Verts)):
+		d.errorf(0, "topology of %d vertices for a mesh of %d", nv, len(m.Verts))
+	case nw > nv:
+		d.errorf(8, "%d welded vertices, more than the %d vertices", nw, nv)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	s := &Topology{}
+	flagsAt := d.off
+	flags := d.u32("the flags")
+	if flags >= 1<<5 {
+		d.errorf(flagsAt, "unknown flags %#x", flags)
+	}
+	stored := []*bool{&s.Manifold, &s.Closed, &s.Oriented, &s.Outward, &s.Convex}
+	for i, f := range stored {
+		*f = flags&(1<<i) != 0
+	}
+	countsAt := d.off
+	for _, c := range s.counts() {
+		*c = int(int64(d.u64("the counts")))
+	}
+	var listAt [7]int
+	listAt[0] = d.off
+	s.Degenerate = d.ints("Degenerate")
+	listAt[1] = d.off
+	s.Boundary = d.edges("Boundary")
+	listAt[2] = d.off
+	s.NonManifoldEdges = d.edges("NonManifoldEdges")
+	listAt[3] = d.off
+	s.NonManifoldVerts = d.ints("NonManifoldVerts")
+	listAt[4] = d.off
+	s.Misoriented = d.edges("Misoriented")
+	listAt[5] = d.off
+	s.Flipped = d.ints("Flipped")
+	listAt[6] = d.off
+	if r := d.u32("NotConvex"); r > uint32(len(reasons)) {
+		d.errorf(listAt[6], "unknown NotConvex reason %d", r)
+	} else if r > 0 {
+		s.NotConvex = &Reflex{Reason: reasons[r-1], Edge: Edge{Tri: d.i32("NotConvex"),
+			V: [2]int{d.i32("NotConvex"), d.i32("NotConvex")}}, Vertex: d.i32("NotConvex")}
+	} else {
+		d.take(16, "NotConvex")
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	weldAt := d.off
+	if want := uint64(weldAt) + 4*(nv+nw); uint64(len(b)) != want {
+		d.errorf(len(b), "the topology is %d bytes, want %d for %d vertices, %d welded", len(b), want, nv, nw)
+		return nil, d.err
+	}
+	t := &Topology{Weld: make([]int32, nv), Tris: make([][3]int32, len(m.Tris))}
+	if err := t.checkWeld(m, b[weldAt:], int(nw), weldAt); err != nil {
+		return nil, err
+	}
+	t.build(m)
+
+	// Every stored field, compared with what the mesh gives.
+	got := []bool{t.Manifold, t.Closed, t.Oriented, t.Outward, t.Convex}
+	for i, name := range []string{"Manifold", "Closed", "Oriented", "Outward", "Convex"} {
+		if *stored[i] != got[i] {
+			return nil, badf(flagsAt, "stored %s = %v, the mesh gives %v", name, *stored[i], got[i])
+		}
+	}
+	for i, c := range t.counts() {
+		if sc := s.counts()[i]; *sc != *c {
+			return nil, badf(countsAt+8*i, "stored %s = %d, the mesh gives %d", countNames[i], *sc, *c)
+		}
+	}
+	switch {
+	case !slices.Equal(s.Degenerate, t.Degenerate):
+		return nil, badf(listAt[0], "stored Degenerate %v, the mesh gives %v", s.Degenerate, t.Degenerate)
+	case !slices.Equal(s.Boundary, t.Boundary):
+		return nil, badf(listAt[1], "stored Boundary %v, the mesh gives %v", s.Boundary, t.Boundary)
+	case !slices.Equal(s.NonManifoldEdges, t.NonManifoldEdges):
+		return nil, badf(listAt[2], "stored NonManifoldEdges %v, the mesh gives %v", s.NonManifoldEdges, t.NonManifoldEdges)
+	case !slices.Equal(s.NonManifoldVerts, t.NonManifoldVerts):
+		return nil, badf(listAt[3], "stored NonManifoldVerts %v, the mesh gives %v", s.NonManifoldVerts, t.NonManifoldVerts)
+	case !slices.Equal(s.Misoriented, t.Misoriented):
+		return nil, badf(listAt[4], "stored Misoriented %v, the mesh gives %v", s.Misoriented, t.Misoriented)
+	case !slices.Equal(s.Flipped, t.Flipped):
+		return nil, badf(listAt[5], "stored Flipped %v, the mesh gives %v", s.Flipped, t.Flipped)
+	case (s.NotConvex == nil) != (t.NotConvex == nil) || s.NotConvex != nil && *s.NotConvex != *t.NotConvex:
+		return nil, badf(listAt[6], "stored NotConvex %v, the mesh gives %v", s.NotConvex, t.NotConvex)
+	}
+	return t, nil
+}
+
+func badf(at int, format string, args ...any) error {
+	return &mesh.FormatError{Format: FormatName, Offset: int64(at), Msg: fmt.Sprintf(format, args...)}
+}
+
+// checkWeld reads the stored Weld (w, then the sorted welded vertices, at
+// offset at of the encoding) into t, checks it and derives Rep, Tris and
+// Welded, as weld computes them: in linear time, without hashing.
+func (t *Topology) checkWeld(m *mesh.TriMesh, w []byte, nw, at int) error {
+	le := binary.LittleEndian
+	nv := len(m.Verts)
+	for v := range t.Weld {
+		x := int32(le.Uint32(w[4*v:]))
+		if x < -1 || int(x) >= nw {
+			return badf(at+4*v, "vertex %d welded to %d, out of range [-1, %d)", v, x, nw)
+		}
+		t.Weld[v] = x
+	}
+	if nw > 0 {
+		t.Rep = make([]int32, nw)
+	}
+	// The welded vertices are numbered in the order of their first use,
+	// each the first mesh vertex of its position.
+	used := make([]bool, nv)
+	next := int32(0)
+	for i, tr := range m.Tris {
+		for k, v := range tr {
+			x := t.Weld[v]
+			switch {
+			case x < 0:
+				return badf(at+4*int(v), "vertex %d, which triangle %d uses, is welded to none", v, i)
+			case x == next:
+				t.Rep[x] = v
+				next++
+			case x > next:
+				return badf(at+4*int(v), "vertex %d welded to %d before %d is used", v, x, next)
+			case !used[v]:
+				if p, q := m.Verts[v], m.Verts[t.Rep[x]]; p.X != q.X || p.Y != q.Y || p.Z != q.Z {
+					return badf(at+4*int(v), "vertex %d %v welded to %d at vertex %d %v", v, p, x, t.Rep[x], q)
+				}
+			}
+			used[v] = true
+			t.Tris[i][k] = x
+		}
+	}
+	for v, u := range used {
+		if u {
+			t.Welded++
+		} else if t.Weld[v] != -1 {
+			return badf(at+4*v, "vertex %d, which no triangle uses, is welded to %d", v, t.Weld[v])
+		}
+	}
+	t.Welded -= nw
+	if int(next) != nw {
+		return badf(8, "%d welded vertices, the triangles use %d", nw, next)
+	}
+	// The certificate: every welded vertex once, in increasing order, so
+	// no two are at one position.
+	sAt := at + 4*nv
+	seen := make([]bool, nw)
+	prev := int32(-1)
+	for i := range nw {
+		x := int32(le.Uint32(w[4*nv+4*i:]))
+		if x < 0 || int(x) >= nw || seen[x] {
+			return badf(sAt+4*i, "welded vertex %d out of range [0, %d) or listed twice in the order", x, nw)
+		}
+		seen[x] = true
+		if prev >= 0 {
+			if p, q := m.Verts[t.Rep[prev]], m.Verts[t.Rep[x]]; cmpVec(p, q) >= 0 {
+				return badf(sAt+4*i, "welded vertex %d %v does not come after %d %v: the order is wrong or they are one", x, q, prev, p)
+			}
+		}
+		prev = x
+	}
+	return nil
+}
