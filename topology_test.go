@@ -255,3 +255,47 @@ func TestSaveTopologyForged(t *testing.T) {
 		t.Errorf("LoadModel: %v", err)
 	}
 }
+
+// BenchmarkReadModelTopology measures loading a saved model of 10^6
+// triangles, then asking its topology, from a file without the topology
+// (format version 2: computed when asked) and with it (version 3: checked
+// as read), for a convex mesh (whose convexity the check recomputes) and a
+// non-convex one; it reports the file size per triangle.
+func BenchmarkReadModelTopology(b *testing.B) {
+	for _, kind := range []string{"icosphere", "torus"} {
+		k, _ := gen.Lookup(kind)
+		m, _ := k.Generate(map[string]float64{"tris": 1000000})
+		md, err := collide.Build(m, collide.BuildOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := md.Save(&buf); err != nil {
+			b.Fatal(err)
+		}
+		v3 := slices.Clone(buf.Bytes())
+		tr, err := bvh.Read(bytes.NewReader(v3))
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf.Reset()
+		tr.WriteTo(&buf)
+		v2 := buf.Bytes()
+		for _, c := range []struct {
+			name string
+			data []byte
+		}{{"v2", v2}, {"v3", v3}} {
+			b.Run(kind+"/"+c.name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.ReportMetric(float64(len(c.data))/float64(len(m.Tris)), "B/tri")
+				for b.Loop() {
+					md, err := collide.ReadModel(bytes.NewReader(c.data))
+					if err != nil {
+						b.Fatal(err)
+					}
+					md.Topology()
+				}
+			})
+		}
+	}
+}
