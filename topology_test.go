@@ -204,19 +204,20 @@ func TestSaveTopologyForged(t *testing.T) {
 		t.Fatal(err)
 	}
 	le := binary.LittleEndian
-	weld := len(extra) - 4*len(m.Verts) - 4*len(topo.Of(m).Rep) // the Weld array, in the section
+	tp := topo.Of(m)
+	weld := len(extra) - 4*(len(m.Verts)+len(tp.Rep)+3*len(m.Tris)+tp.Edges) // the Weld array, in the section
 	cases := []struct {
 		name string
 		edit func(b []byte) []byte
 		at   int64
 		msg  string
 	}{
-		{"closed", func(b []byte) []byte { b[at+16] &^= 2; return b }, at + 16, "topology: stored Closed = false, the mesh gives true"},
-		{"convex", func(b []byte) []byte { b[at+16] |= 16; return b }, at + 16, "topology: stored Convex = true"},
-		{"genus", func(b []byte) []byte { le.PutUint64(b[at+20+8*5:], 2); return b }, at + 20 + 8*5, "topology: stored Genus = 2"},
+		{"closed", func(b []byte) []byte { b[at+24] &^= 2; return b }, at + 24, "topology: stored Closed = false, the mesh gives true"},
+		{"convex", func(b []byte) []byte { b[at+24] |= 16; return b }, at + 24, "topology: stored Convex = true"},
+		{"genus", func(b []byte) []byte { le.PutUint64(b[at+28+8*5:], 2); return b }, at + 28 + 8*5, "topology: stored Genus = 2"},
 		{"weld", func(b []byte) []byte { le.PutUint32(b[at+int64(weld)+4*7:], 3); return b }, at + int64(weld) + 4*7, "topology: vertex 7"},
-		{"order", func(b []byte) []byte {
-			o := at + int64(len(extra)) - 8 // the last two welded vertices swapped
+		{"edge order", func(b []byte) []byte {
+			o := at + int64(len(extra)) - 8 // the last two edges swapped
 			x := le.Uint64(b[o:])
 			le.PutUint64(b[o:], x>>32|x<<32)
 			return b
@@ -245,7 +246,7 @@ func TestSaveTopologyForged(t *testing.T) {
 		}
 	}
 	b := slices.Clone(data)
-	b[at+16] ^= 1
+	b[at+24] ^= 1
 	fixCRC(b)
 	path := filepath.Join(t.TempDir(), "forged.collide")
 	if err := os.WriteFile(path, b, 0o644); err != nil {

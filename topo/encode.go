@@ -15,18 +15,19 @@ const FormatName = "topology"
 
 // The encoding of a Topology, which Encode writes and Decode reads, is
 // little-endian throughout; nv is the number of mesh vertices, nw that of
-// welded vertices (len(Rep)):
+// welded vertices (len(Rep)), nt that of triangles, ne that of edges:
 //
 //	offset   size    field
 //	0        8       nv: uint64, len(m.Verts)
 //	8        8       nw: uint64 ≤ nv
-//	16       4       flags: uint32, bit 0 Manifold, 1 Closed, 2 Oriented,
+//	16       8       ne: uint64 ≤ 3·nt
+//	24       4       flags: uint32, bit 0 Manifold, 1 Closed, 2 Oriented,
 //	                 3 Outward, 4 Convex, the others 0
-//	20       8·15    Vertices, Edges, Faces, Components, Euler, Genus,
+//	28       8·15    Vertices, Edges, Faces, Components, Euler, Genus,
 //	                 Welded, VolumeSign, NumDegenerate, NumBoundary,
 //	                 NumNonManifoldEdges, NumNonManifoldVerts,
 //	                 NumMisoriented, NumFlipped, NonOrientable: int64
-//	140      …       the lists Degenerate, Boundary, NonManifoldEdges,
+//	148      …       the lists Degenerate, Boundary, NonManifoldEdges,
 //	                 NonManifoldVerts, Misoriented, Flipped: each a uint32
 //	                 length ≤ MaxListed, then its entries, int32 (an Edge
 //	                 is Tri, V[0], V[1])
@@ -35,30 +36,41 @@ const FormatName = "topology"
 //	                 reflex vertex, vertex wound more than once), then
 //	                 Edge.Tri, Edge.V[0], Edge.V[1], Vertex: int32
 //	W = L+20 4·nv    Weld: int32
-//	W+4·nv   4·nw    the welded vertices in increasing order of their
+//	O=W+4·nv 4·nw    the welded vertices in increasing order of their
 //	                 coordinates (x, then y, then z): int32
+//	O+4·nw   12·nt   the edge of each half-edge 3·t+k: the first
+//	                 half-edge along it (the least), int32, -1 for those of
+//	                 degenerate triangles
+//	O+4·nw   4·ne    each edge's first half-edge, the edges in increasing
+//	 +12·nt          order of their welded vertices (lower, then upper):
+//	                 int32
 //
-// The last array is not part of a Topology: it is the certificate that
-// lets Decode check in linear time, without hashing, that the welded
-// vertices are distinct (each is less than the next). Rep, Tris and Twin
-// are not stored: Decode derives them.
+// The last three arrays are not part of a Topology: they are the
+// certificates that let Decode check in linear time, without hashing, that
+// the welded vertices are distinct (each is less than the next), and
+// that the half-edges given one edge are all its uses (the edges so given
+// are distinct: each is less than the next). Rep, Tris and Twin are not
+// stored: Decode derives them.
 
 // reasons are the NotConvex reasons in the order of their codes (1 on).
 var reasons = [...]string{"components", "genus", "zero-area triangle", "reflex edge", "folded edge",
 	"reflex vertex", "vertex wound more than once"}
 
 // headSize is the size of the fixed part of the encoding.
-const headSize = 20 + 8*15
+const headSize = 28 + 8*15
 
 // Encode returns the encoding of t, the topology of m (Of(m)), that Decode
-// reads back; it is about 4·(len(m.Verts)+t.Vertices) bytes, plus a fixed
-// part of 160 to 1,500 bytes. It sorts the welded vertices, in time
-// O(n log n).
+// reads back: 4·(len(m.Verts) + t.Vertices + t.Edges) + 12·len(m.Tris)
+// bytes, plus a fixed part of 168 to 1,500 bytes (about 22 bytes a
+// triangle for a closed surface). It sorts the welded vertices and the
+// half-edges, in time O(n log n).
 func Encode(m *mesh.TriMesh, t *Topology) []byte {
 	le := binary.LittleEndian
-	b := make([]byte, 0, headSize+6*4+20+4*len(t.Weld)+4*len(t.Rep)+4*3*6*MaxListed)
+	first, order := edgeCert(t)
+	b := make([]byte, 0, headSize+6*4+20+4*(len(t.Weld)+len(t.Rep)+len(first)+len(order))+4*3*6*MaxListed)
 	b = le.AppendUint64(b, uint64(len(t.Weld)))
 	b = le.AppendUint64(b, uint64(len(t.Rep)))
+	b = le.AppendUint64(b, uint64(len(order)))
 	var flags uint32
 	for i, f := range []bool{t.Manifold, t.Closed, t.Oriented, t.Outward, t.Convex} {
 		if f {
@@ -102,15 +114,56 @@ func Encode(m *mesh.TriMesh, t *Topology) []byte {
 	for _, w := range t.Weld {
 		b = le.AppendUint32(b, uint32(w))
 	}
-	order := make([]int32, len(t.Rep))
-	for i := range order {
-		order[i] = int32(i)
+	welded := make([]int32, len(t.Rep))
+	for i := range welded {
+		welded[i] = int32(i)
 	}
-	slices.SortFunc(order, func(x, y int32) int { return cmpVec(m.Verts[t.Rep[x]], m.Verts[t.Rep[y]]) })
-	for _, w := range order {
-		b = le.AppendUint32(b, uint32(w))
+	slices.SortFunc(welded, func(x, y int32) int { return cmpVec(m.Verts[t.Rep[x]], m.Verts[t.Rep[y]]) })
+	for _, a := range [][]int32{welded, first, order} {
+		for _, w := range a {
+			b = le.AppendUint32(b, uint32(w))
+		}
 	}
 	return b
+}
+
+// edgeCert returns the first half-edge of each half-edge's edge (-1 for
+// degenerate triangles), and the edges' first half-edges in increasing
+// order of their welded vertices.
+func edgeCert(t *Topology) (first, edges []int32) {
+	nh := int32(3 * len(t.Tris))
+	hs := make([]int32, 0, nh)
+	first = make([]int32, nh)
+	for h := range nh {
+		first[h] = -1
+		if !degenerate(t.Tris[h/3]) {
+			hs = append(hs, h)
+		}
+	}
+	slices.SortFunc(hs, func(a, b int32) int {
+		la, ha := t.edgeKey(a)
+		lb, hb := t.edgeKey(b)
+		return cmp.Or(cmp.Compare(la, lb), cmp.Compare(ha, hb), cmp.Compare(a, b))
+	})
+	for i, h := range hs {
+		if i == 0 || t.edgeKeyDiffers(hs[i-1], h) {
+			edges = append(edges, h)
+		}
+		first[h] = edges[len(edges)-1]
+	}
+	return first, edges
+}
+
+// edgeKey returns the welded vertices of half-edge h, lower first.
+func (t *Topology) edgeKey(h int32) (lo, hi int32) {
+	a, b := t.Tris[h/3][h%3], t.Tris[h/3][(h%3+1)%3]
+	return min(a, b), max(a, b)
+}
+
+func (t *Topology) edgeKeyDiffers(g, h int32) bool {
+	gl, gh := t.edgeKey(g)
+	hl, hh := t.edgeKey(h)
+	return gl != hl || gh != hh
 }
 
 // cmpVec orders points by x, then y, then z (-0 == +0).
@@ -215,16 +268,20 @@ func (d *decoder) edges(what string) []Edge {
 // vertices without hashing, checking the stored Weld in linear time (each
 // vertex has the coordinates of its welded vertex, the welded vertices are
 // numbered in the order of their first use, and the stored order proves
-// them distinct); it then builds the edges, components and fans from the
-// weld as Of does, in linear time, and compares every stored flag, count
-// and list with them. The exact volume sign is recomputed (a float sum,
+// them distinct); it groups the half-edges into edges as stored, checking
+// in linear time that each edge's half-edges join its two vertices and
+// that the edges are distinct (by their stored order), so that each holds
+// all its uses; it then derives the twins, components and fans as Of
+// does, in linear time, and compares every stored flag, count and list
+// with them. The exact volume sign is recomputed (a float sum,
 // rarely exact), and so is convexity when the surface is outward (Of's
 // test, quadratic in the degree of each vertex): a forged Convex could
 // make a query trust a convex test where the model is not convex, so it is
 // not taken on faith.
 func Decode(m *mesh.TriMesh, b []byte) (*Topology, error) {
 	d := &decoder{b: b}
-	nv, nw := d.u64("the header"), d.u64("the header")
+	nv, nw, ne := d.u64("the header"), d.u64("the header"), d.u64("the header")
+	nh := 3 * uint64(len(m.Tris))
 	switch {
 	case d.err != nil:
 		return nil, d.err
@@ -232,6 +289,8 @@ func Decode(m *mesh.TriMesh, b []byte) (*Topology, error) {
 		d.errorf(0, "topology of %d vertices for a mesh of %d", nv, len(m.Verts))
 	case nw > nv:
 		d.errorf(8, "%d welded vertices, more than the %d vertices", nw, nv)
+	case ne > nh:
+		d.errorf(16, "%d edges, more than the %d half-edges", ne, nh)
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -276,15 +335,21 @@ func Decode(m *mesh.TriMesh, b []byte) (*Topology, error) {
 		return nil, d.err
 	}
 	weldAt := d.off
-	if want := uint64(weldAt) + 4*(nv+nw); uint64(len(b)) != want {
-		d.errorf(len(b), "the topology is %d bytes, want %d for %d vertices, %d welded", len(b), want, nv, nw)
+	if want := uint64(weldAt) + 4*(nv+nw+nh+ne); uint64(len(b)) != want {
+		d.errorf(len(b), "the topology is %d bytes, want %d for %d vertices, %d welded, %d triangles and %d edges",
+			len(b), want, nv, nw, nh/3, ne)
 		return nil, d.err
 	}
 	t := &Topology{Weld: make([]int32, nv), Tris: make([][3]int32, len(m.Tris))}
 	if err := t.checkWeld(m, b[weldAt:], int(nw), weldAt); err != nil {
 		return nil, err
 	}
-	t.build(m)
+	degen := t.degenerates()
+	eAt := weldAt + 4*int(nv+nw)
+	if err := t.checkEdges(m, b[eAt:], int(ne), eAt, degen); err != nil {
+		return nil, err
+	}
+	t.finish(m, degen)
 
 	// Every stored field, compared with what the mesh gives.
 	got := []bool{t.Manifold, t.Closed, t.Oriented, t.Outward, t.Convex}
@@ -389,6 +454,130 @@ func (t *Topology) checkWeld(m *mesh.TriMesh, w []byte, nw, at int) error {
 			}
 		}
 		prev = x
+	}
+	return nil
+}
+
+// checkEdges reads the stored edges (the first half-edge of each
+// half-edge's edge, then the edges in order, from b, at offset at of the
+// encoding), checks them and sets Twin, Edges, the boundary, non-manifold
+// and misoriented edges and Components, as edges computes them: in linear
+// time, without hashing, but for sorting the few edges of one lower vertex
+// while the lists are not full.
+func (t *Topology) checkEdges(m *mesh.TriMesh, b []byte, ne, at int, degen []bool) error {
+	le := binary.LittleEndian
+	nh := 3 * len(t.Tris)
+	first := make([]int32, nh)
+	uses := make([]int32, nh) // of each edge, at its first half-edge
+	fwd := make([]int32, nh)  // of those, the uses from its lower vertex
+	reps := 0
+	for h := range int32(nh) {
+		r := int32(le.Uint32(b[4*h:]))
+		if degen[h/3] {
+			if r != -1 {
+				return badf(at+4*int(h), "half-edge %d of degenerate triangle %d given edge %d (want -1)", h, h/3, r)
+			}
+			first[h] = -1
+			continue
+		}
+		if r < 0 || r > h {
+			return badf(at+4*int(h), "half-edge %d given edge %d, out of range [0, %d]", h, r, h)
+		}
+		if r == h {
+			reps++
+		} else if first[r] != r {
+			return badf(at+4*int(h), "half-edge %d given edge %d, which is not an edge's first half-edge", h, r)
+		}
+		lo, hi := t.edgeKey(h)
+		if rl, rh := t.edgeKey(r); rl != lo || rh != hi {
+			return badf(at+4*int(h), "half-edge %d (%d-%d) given edge %d (%d-%d)", h, lo, hi, r, rl, rh)
+		}
+		first[h] = r
+		uses[r]++
+		if t.Tris[h/3][h%3] == lo {
+			fwd[r]++
+		}
+	}
+	eAt := at + 4*nh
+	if ne != reps {
+		return badf(16, "%d edges, the half-edges give %d", ne, reps)
+	}
+	// The edges, each less than the next: distinct, so every use of an
+	// edge is given it; none is listed twice, so all are.
+	edges := make([]int32, ne)
+	pl, ph := int32(-1), int32(-1)
+	for j := range ne {
+		r := int32(le.Uint32(b[4*nh+4*j:]))
+		if r < 0 || int(r) >= nh || first[r] != r {
+			return badf(eAt+4*j, "edge %d is not an edge's first half-edge", r)
+		}
+		lo, hi := t.edgeKey(r)
+		if lo < pl || lo == pl && hi <= ph {
+			return badf(eAt+4*j, "edge %d (%d-%d) does not come after %d-%d: the order is wrong or they are one", r, lo, hi, pl, ph)
+		}
+		pl, ph = lo, hi
+		edges[j] = r
+	}
+	t.Edges = ne
+	t.Twin = make([]int32, nh)
+	tu := newUnionFind(len(t.Tris))
+	for h := range int32(nh) {
+		t.Twin[h] = -1
+		if r := first[h]; r >= 0 && r != h {
+			tu.union(h/3, r/3)
+			if uses[r] == 2 {
+				t.Twin[h], t.Twin[r] = r, h
+			}
+		}
+	}
+	for i := range t.Tris {
+		if !degen[i] && tu.find(int32(i)) == int32(i) {
+			t.Components++
+		}
+	}
+	misoriented := func(r int32) bool { n, f := uses[r], fwd[r]; return n == 2 && f != 1 || n > 2 && 2*f != n }
+	for _, r := range edges {
+		switch {
+		case uses[r] == 1:
+			t.NumBoundary++
+		case uses[r] > 2:
+			t.NumNonManifoldEdges++
+		}
+		if misoriented(r) {
+			t.NumMisoriented++
+		}
+	}
+	// The lists, in Of's order: by lower vertex, then by first half-edge.
+	edgeOf := func(h int32) Edge {
+		tr := m.Tris[h/3]
+		return Edge{Tri: int(h / 3), V: [2]int{int(tr[h%3]), int(tr[(h%3+1)%3])}}
+	}
+	full := func() bool {
+		return len(t.Boundary) == min(MaxListed, t.NumBoundary) && len(t.NonManifoldEdges) == min(MaxListed, t.NumNonManifoldEdges) &&
+			len(t.Misoriented) == min(MaxListed, t.NumMisoriented)
+	}
+	var run []int32
+	for j := 0; j < ne && !full(); {
+		lo, _ := t.edgeKey(edges[j])
+		run = run[:0]
+		for ; j < ne; j++ {
+			if l, _ := t.edgeKey(edges[j]); l != lo {
+				break
+			}
+			run = append(run, edges[j])
+		}
+		slices.Sort(run)
+		for _, r := range run {
+			if uses[r] == 1 && len(t.Boundary) < MaxListed {
+				t.Boundary = append(t.Boundary, edgeOf(r))
+			}
+			if uses[r] > 2 && len(t.NonManifoldEdges) < MaxListed {
+				t.NonManifoldEdges = append(t.NonManifoldEdges, edgeOf(r))
+			}
+			if misoriented(r) && len(t.Misoriented) < MaxListed {
+				t.Misoriented = append(t.Misoriented, edgeOf(r))
+			}
+		}
 	}
 	return nil
 }

@@ -40,7 +40,7 @@ func formatError(t *testing.T, what string, err error) *mesh.FormatError {
 type layout struct {
 	list                   [6]int // Degenerate, Boundary, NonManifoldEdges, NonManifoldVerts, Misoriented, Flipped
 	lists, notConvex, weld int
-	order                  int
+	order, first, edges    int
 }
 
 func layoutOf(b []byte) layout {
@@ -54,6 +54,8 @@ func layoutOf(b []byte) layout {
 	l.notConvex = at
 	l.weld = at + 20
 	l.order = l.weld + 4*int(le.Uint64(b))
+	l.first = l.order + 4*int(le.Uint64(b[8:]))
+	l.edges = len(b) - 4*int(le.Uint64(b[16:]))
 	return l
 }
 
@@ -82,7 +84,7 @@ func TestDecodeForged(t *testing.T) {
 		}
 	}
 	loose.Tris = append(loose.Tris, [3]int32{1, 1, 2})
-	count := func(i int) int { return 20 + 8*i }
+	count := func(i int) int { return 28 + 8*i }
 	set32 := func(b []byte, at int, v int32) { le.PutUint32(b[at:], uint32(v)) }
 	get32 := func(b []byte, at int) int32 { return int32(le.Uint32(b[at:])) }
 	cases := []struct {
@@ -98,10 +100,10 @@ func TestDecodeForged(t *testing.T) {
 			le.PutUint64(b[8:], le.Uint64(b[8:])-1)
 			return b[:len(b)-4]
 		}, "out of range [-1, 7)", nil},
-		{"flag-closed", box, func(b []byte, l layout) []byte { b[16] &^= 2; return b }, "stored Closed = false", func(layout) int { return 16 }},
-		{"flag-convex", torus, func(b []byte, l layout) []byte { b[16] |= 16; return b }, "stored Convex = true", func(layout) int { return 16 }},
-		{"flag-convex-off", box, func(b []byte, l layout) []byte { b[16] &^= 16; return b }, "stored Convex = false", func(layout) int { return 16 }},
-		{"flag-unknown", box, func(b []byte, l layout) []byte { b[16] |= 32; return b }, "unknown flags", func(layout) int { return 16 }},
+		{"flag-closed", box, func(b []byte, l layout) []byte { b[24] &^= 2; return b }, "stored Closed = false", func(layout) int { return 24 }},
+		{"flag-convex", torus, func(b []byte, l layout) []byte { b[24] |= 16; return b }, "stored Convex = true", func(layout) int { return 24 }},
+		{"flag-convex-off", box, func(b []byte, l layout) []byte { b[24] &^= 16; return b }, "stored Convex = false", func(layout) int { return 24 }},
+		{"flag-unknown", box, func(b []byte, l layout) []byte { b[24] |= 32; return b }, "unknown flags", func(layout) int { return 24 }},
 		{"edges", box, func(b []byte, l layout) []byte { le.PutUint64(b[count(1):], 17); return b }, "stored Edges = 17", func(layout) int { return count(1) }},
 		{"genus", torus, func(b []byte, l layout) []byte { le.PutUint64(b[count(5):], 0); return b }, "stored Genus = 0", func(layout) int { return count(5) }},
 		{"volume", box, func(b []byte, l layout) []byte { le.PutUint64(b[count(7):], ^uint64(0)); return b }, "stored VolumeSign = -1", func(layout) int { return count(7) }},
@@ -142,6 +144,50 @@ func TestDecodeForged(t *testing.T) {
 			copy(b[l.order+4:], x)
 			return b
 		}, "does not come after", func(l layout) int { return l.order + 4 }},
+		{"ne", box, func(b []byte, l layout) []byte { le.PutUint64(b[16:], 99); return b }, "99 edges, more than the 36 half-edges", func(layout) int { return 16 }},
+		{"ne-short", box, func(b []byte, l layout) []byte {
+			le.PutUint64(b[16:], le.Uint64(b[16:])-1)
+			return b[:len(b)-4]
+		}, "17 edges, the half-edges give 18", func(layout) int { return 16 }},
+		{"first-range", box, func(b []byte, l layout) []byte { set32(b, l.first+4*5, 6); return b }, "half-edge 5 given edge 6, out of range [0, 5]", func(l layout) int { return l.first + 20 }},
+		{"first-other", box, func(b []byte, l layout) []byte {
+			// Half-edge 1's edge given as half-edge 0's.
+			set32(b, l.first+4, 0)
+			return b
+		}, "half-edge 1", func(l layout) int { return l.first + 4 }},
+		{"first-not-first", box, func(b []byte, l layout) []byte {
+			// The twin (the later use) of half-edge 0 given as its own edge's
+			// first, and half-edge 0 given it.
+			tw := Of(box).Twin[0]
+			set32(b, l.first, tw)
+			return b
+		}, "out of range", func(l layout) int { return l.first }},
+		{"first-degenerate", loose, func(b []byte, l layout) []byte { set32(b, l.first+4*3*12, 0); return b }, "of degenerate triangle 12 given edge 0 (want -1)", func(l layout) int { return l.first + 4*36 }},
+		{"first-split", box, func(b []byte, l layout) []byte {
+			// The later use of an edge made an edge of its own, listed
+			// after the first in the order: the order proves them one.
+			tw := Of(box).Twin[0]
+			set32(b, l.first+4*int(tw), tw)
+			le.PutUint64(b[16:], le.Uint64(b[16:])+1)
+			e := slices.Clone(b[l.edges:])
+			i := slices.Index(slices.Collect(func(yield func(int32) bool) {
+				for j := 0; j < len(e); j += 4 {
+					if !yield(get32(e, j)) {
+						return
+					}
+				}
+			}), 0)
+			b = append(b[:l.edges+4*i+4], le.AppendUint32(nil, uint32(tw))...)
+			return append(b, e[4*i+4:]...)
+		}, "the order is wrong or they are one", nil},
+		{"edges-swap", box, func(b []byte, l layout) []byte {
+			x := slices.Clone(b[l.edges : l.edges+4])
+			copy(b[l.edges:], b[l.edges+4:l.edges+8])
+			copy(b[l.edges+4:], x)
+			return b
+		}, "does not come after", func(l layout) int { return l.edges + 4 }},
+		{"edges-twice", box, func(b []byte, l layout) []byte { copy(b[l.edges+4:], b[l.edges:l.edges+4]); return b }, "does not come after", func(l layout) int { return l.edges + 4 }},
+		{"edges-not-first", box, func(b []byte, l layout) []byte { set32(b, l.edges, Of(box).Twin[0]); return b }, "is not an edge's first half-edge", func(l layout) int { return l.edges }},
 		{"size", box, func(b []byte, l layout) []byte { return append(b, 0) }, "want", nil},
 		{"truncated", box, func(b []byte, l layout) []byte { return b[:50] }, "truncated", func(layout) int { return 50 }},
 	}

@@ -173,11 +173,15 @@ func Of(m *mesh.TriMesh) *Topology {
 // build computes the rest of t from its Weld, Rep, Tris and Welded: the
 // edges and everything else, in linear time but for the convexity test.
 func (t *Topology) build(m *mesh.TriMesh) {
-	t.Twin = make([]int32, 3*len(m.Tris))
-	t.Genus = -1
-	nv := len(t.Rep)
-	nt := len(m.Tris)
-	degen := make([]bool, nt)
+	degen := t.degenerates()
+	t.edges(m, degen)
+	t.finish(m, degen)
+}
+
+// degenerates lists the degenerate triangles, counts the others (Faces)
+// and returns which are degenerate.
+func (t *Topology) degenerates() []bool {
+	degen := make([]bool, len(t.Tris))
 	for i, tr := range t.Tris {
 		if tr[0] == tr[1] || tr[1] == tr[2] || tr[2] == tr[0] {
 			degen[i] = true
@@ -189,6 +193,15 @@ func (t *Topology) build(m *mesh.TriMesh) {
 			t.Faces++
 		}
 	}
+	return degen
+}
+
+// edges groups the half-edges into edges: it sets Twin, Edges, the
+// boundary, non-manifold and misoriented edges, and Components.
+func (t *Topology) edges(m *mesh.TriMesh, degen []bool) {
+	t.Twin = make([]int32, 3*len(m.Tris))
+	nv := len(t.Rep)
+	nt := len(m.Tris)
 	// Half-edges grouped by their lower vertex (counting sort), then by the
 	// upper one with a scratch mark per vertex: linear, no hashing.
 	start := make([]int32, nv+1)
@@ -293,8 +306,15 @@ func (t *Topology) build(m *mesh.TriMesh) {
 			t.Components++
 		}
 	}
-	tu = nil
+}
 
+// finish computes the rest from the edges: the fans, the flags, the
+// orientation, the volume's sign and convexity.
+func (t *Topology) finish(m *mesh.TriMesh, degen []bool) {
+	t.Genus = -1
+	nv := len(t.Rep)
+	nt := len(m.Tris)
+	head := func(h int32) int32 { return t.Tris[h/3][h%3] }
 	// Fans: corners (3·t+k, at vertex Tris[t][k]) joined across edges of
 	// two uses; a vertex is manifold when its corners form one set.
 	cu := newUnionFind(3 * nt)
