@@ -129,41 +129,65 @@ func Encode(m *mesh.TriMesh, t *Topology) []byte {
 
 // edgeCert returns the first half-edge of each half-edge's edge (-1 for
 // degenerate triangles), and the edges' first half-edges in increasing
-// order of their welded vertices.
-func edgeCert(t *Topology) (first, edges []int32) {
-	nh := int32(3 * len(t.Tris))
-	hs := make([]int32, 0, nh)
+// order of their welded vertices: the half-edges grouped by their lower
+// vertex (counting sort), then by the upper one with a mark per vertex, as
+// Of groups them.
+func edgeCert(t *Topology) (first, order []int32) {
+	nv, nh := len(t.Rep), int32(3*len(t.Tris))
+	start := make([]int32, nv+1)
+	for h := range nh {
+		if !degenerate(t.Tris[h/3]) {
+			lo, _ := t.edgeKey(h)
+			start[lo+1]++
+		}
+	}
+	for i := range nv {
+		start[i+1] += start[i]
+	}
+	fill := slices.Clone(start[:nv])
+	byLo := make([]int32, start[nv])
 	first = make([]int32, nh)
 	for h := range nh {
 		first[h] = -1
 		if !degenerate(t.Tris[h/3]) {
-			hs = append(hs, h)
+			lo, _ := t.edgeKey(h)
+			byLo[fill[lo]] = h
+			fill[lo]++
 		}
 	}
-	slices.SortFunc(hs, func(a, b int32) int {
-		la, ha := t.edgeKey(a)
-		lb, hb := t.edgeKey(b)
-		return cmp.Or(cmp.Compare(la, lb), cmp.Compare(ha, hb), cmp.Compare(a, b))
-	})
-	for i, h := range hs {
-		if i == 0 || t.edgeKeyDiffers(hs[i-1], h) {
-			edges = append(edges, h)
-		}
-		first[h] = edges[len(edges)-1]
+	mark := fill[:0] // the first use of edge (lo, hi) at mark[hi], or -1
+	for range nv {
+		mark = append(mark, -1)
 	}
-	return first, edges
+	order = make([]int32, 0, len(byLo)/2)
+	for lo := range nv {
+		n := len(order)
+		for _, h := range byLo[start[lo]:start[lo+1]] {
+			_, hi := t.edgeKey(h)
+			if mark[hi] < 0 {
+				mark[hi] = h
+				order = append(order, h)
+			}
+			first[h] = mark[hi]
+		}
+		edges := order[n:]
+		slices.SortFunc(edges, func(a, b int32) int {
+			_, ha := t.edgeKey(a)
+			_, hb := t.edgeKey(b)
+			return cmp.Compare(ha, hb)
+		})
+		for _, h := range edges {
+			_, hi := t.edgeKey(h)
+			mark[hi] = -1
+		}
+	}
+	return first, order
 }
 
 // edgeKey returns the welded vertices of half-edge h, lower first.
 func (t *Topology) edgeKey(h int32) (lo, hi int32) {
 	a, b := t.Tris[h/3][h%3], t.Tris[h/3][(h%3+1)%3]
 	return min(a, b), max(a, b)
-}
-
-func (t *Topology) edgeKeyDiffers(g, h int32) bool {
-	gl, gh := t.edgeKey(g)
-	hl, hh := t.edgeKey(h)
-	return gl != hl || gh != hh
 }
 
 // cmpVec orders points by x, then y, then z (-0 == +0).
