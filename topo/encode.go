@@ -297,11 +297,18 @@ func (d *decoder) edges(what string) []Edge {
 // that the edges are distinct (by their stored order), so that each holds
 // all its uses; it then derives the twins, components and fans as Of
 // does, in linear time, and compares every stored flag, count and list
-// with them. The exact volume sign is recomputed (a float sum,
-// rarely exact), and so is convexity when the surface is outward (Of's
-// test, quadratic in the degree of each vertex): a forged Convex could
-// make a query trust a convex test where the model is not convex, so it is
-// not taken on faith.
+// with them. The exact volume sign is recomputed (a float sum, rarely
+// exact: linear), and so is convexity when the surface is outward, with
+// Of's test (quadratic in the degree of each vertex; it stops at the first
+// failure, early on most non-convex surfaces): a forged Convex must not be
+// taken on faith, as a test that relies on convexity (a support point
+// found by hill climbing over the edges is the farthest one only on a
+// convex surface) would then answer wrongly, and rechecking a stored
+// false also checks the NotConvex that info prints.
+//
+// On 10^6 triangles Decode costs about half as much as Of on a non-convex
+// surface, and about three quarters on a convex one, where the convexity
+// test, rechecked, is most of both.
 func Decode(m *mesh.TriMesh, b []byte) (*Topology, error) {
 	d := &decoder{b: b}
 	nv, nw, ne := d.u64("the header"), d.u64("the header"), d.u64("the header")

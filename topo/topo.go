@@ -31,6 +31,18 @@
 // test at a vertex, which is quadratic in the vertex's degree. A Topology is
 // immutable once built and safe for concurrent reads.
 //
+// # Saving
+//
+// Encode writes a Topology for saving beside its mesh, and Decode reads it
+// back and checks it against the mesh, so that a saved model need not
+// compute it again (collide.Model.Save keeps it in the saved model's extra
+// section: the file and its checksum are package bvh's, the section's
+// contents and their check this package's, so bvh does not depend on it).
+// The encoding holds certificates beside the structure, sorted lists of the
+// welded vertices and of the edges, with which Decode checks everything in
+// linear time without hashing; it recomputes the volume's sign and, for an
+// outward surface, convexity (see Decode for the costs).
+//
 // # Convexity
 //
 // Convex is decided by these tests, each exact:
