@@ -53,7 +53,7 @@ import (
 //	N = T+12·nt  nn·s          nodes, depth first, of s bytes each (below)
 //	O = N+nn·s   4·no          triangle order: int32
 //	E = O+4·no   8             version 3 only: the extra section's length x:
-//	                           uint64 ≤ 2^16 + 16·(nv+nt)
+//	                           uint64 ≤ 2^16 + 16·nv + 32·nt
 //	E+8          x             version 3 only: the extra section
 //	C            4             CRC-32C (Castagnoli) of bytes [0, C), where C
 //	                           is O+4·no (versions 1, 2) or E+8+x (3)
@@ -125,7 +125,7 @@ const formatVersion = 3
 
 // maxExtra bounds the length of an extra section Read accepts for nv
 // vertices and nt triangles.
-func maxExtra(nv, nt int) int64 { return 1<<16 + 16*int64(nv+nt) }
+func maxExtra(nv, nt int) int64 { return 1<<16 + 16*int64(nv) + 32*int64(nt) }
 
 // headerFixed is the size of the header before the offsets.
 const headerFixed = 40

@@ -668,6 +668,7 @@ func TestReadForgedKinds(t *testing.T) {
 // capped.
 func TestReadExtra(t *testing.T) {
 	// Large enough for an extra section of more than one chunk (1 MiB).
+	// The limit: 2^16 bytes, 16 a vertex and 32 a triangle.
 	tr, v2 := encSave(t, gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 44000)), bvh.Options{Leaf: 8})
 	if _, extra, _, err := bvh.ReadExtra(bytes.NewReader(v2)); err != nil || extra != nil {
 		t.Fatalf("version 2: extra %q, %v", extra, err)
@@ -690,7 +691,7 @@ func TestReadExtra(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := tr.WriteExtra(io.Discard, make([]byte, 1<<16+16*(len(tr.Mesh().Verts)+len(tr.Mesh().Tris))+1)); err == nil {
+	if _, err := tr.WriteExtra(io.Discard, make([]byte, 1<<16+16*len(tr.Mesh().Verts)+32*len(tr.Mesh().Tris)+1)); err == nil {
 		t.Error("an extra section over the limit is written")
 	}
 }
