@@ -258,10 +258,10 @@ func TestSaveTopologyForged(t *testing.T) {
 }
 
 // BenchmarkReadModelTopology measures loading a saved model of 10^6
-// triangles, then asking its topology, from a file without the topology
-// (format version 2: computed when asked) and with it (version 3: checked
-// as read), for a convex mesh (whose convexity the check recomputes) and a
-// non-convex one; it reports the file size per triangle.
+// triangles, alone and then asking its topology, from a file without the
+// topology (format version 2: computed when asked) and with it (version 3:
+// checked as read), for a convex mesh (whose convexity the check
+// recomputes) and a non-convex one; it reports the file size per triangle.
 func BenchmarkReadModelTopology(b *testing.B) {
 	for _, kind := range []string{"icosphere", "torus"} {
 		k, _ := gen.Lookup(kind)
@@ -285,7 +285,8 @@ func BenchmarkReadModelTopology(b *testing.B) {
 		for _, c := range []struct {
 			name string
 			data []byte
-		}{{"v2", v2}, {"v3", v3}} {
+			topo bool
+		}{{"v2-load", v2, false}, {"v2-load+topology", v2, true}, {"v3-load+topology", v3, true}} {
 			b.Run(kind+"/"+c.name, func(b *testing.B) {
 				b.ReportAllocs()
 				b.ReportMetric(float64(len(c.data))/float64(len(m.Tris)), "B/tri")
@@ -294,7 +295,9 @@ func BenchmarkReadModelTopology(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					md.Topology()
+					if c.topo {
+						md.Topology()
+					}
 				}
 			})
 		}
