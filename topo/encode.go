@@ -13,8 +13,20 @@ import (
 // FormatName is the Format of the *mesh.FormatError values Decode returns.
 const FormatName = "topology"
 
-// The encoding of a Topology, which Encode writes and Decode reads, is
-// little-endian throughout; nv is the number of mesh vertices, nw that of
+// reasons are the NotConvex reasons in the order of their codes (1 on).
+var reasons = [...]string{"components", "genus", "zero-area triangle", "reflex edge", "folded edge",
+	"reflex vertex", "vertex wound more than once"}
+
+// headSize is the size of the fixed part of the encoding.
+const headSize = 28 + 8*15
+
+// Encode returns the encoding of t, the topology of m (Of(m)), that Decode
+// reads back: 4·(len(m.Verts) + len(t.Rep) + t.Edges) + 12·len(m.Tris)
+// bytes and a fixed part of 192 to 960 (about 22 bytes a triangle for a
+// closed surface). It sorts the welded vertices, in time O(n log n), and
+// groups the half-edges as Of does.
+//
+// The encoding is little-endian throughout; nv is the number of mesh vertices, nw that of
 // welded vertices (len(Rep)), nt that of triangles, ne that of edges:
 //
 //	offset   size    field
@@ -51,19 +63,6 @@ const FormatName = "topology"
 // that the half-edges given one edge are all its uses (the edges so given
 // are distinct: each is less than the next). Rep, Tris and Twin are not
 // stored: Decode derives them.
-
-// reasons are the NotConvex reasons in the order of their codes (1 on).
-var reasons = [...]string{"components", "genus", "zero-area triangle", "reflex edge", "folded edge",
-	"reflex vertex", "vertex wound more than once"}
-
-// headSize is the size of the fixed part of the encoding.
-const headSize = 28 + 8*15
-
-// Encode returns the encoding of t, the topology of m (Of(m)), that Decode
-// reads back: 4·(len(m.Verts) + t.Vertices + t.Edges) + 12·len(m.Tris)
-// bytes, plus a fixed part of 168 to 1,500 bytes (about 22 bytes a
-// triangle for a closed surface). It sorts the welded vertices and the
-// half-edges, in time O(n log n).
 func Encode(m *mesh.TriMesh, t *Topology) []byte {
 	le := binary.LittleEndian
 	first, order := edgeCert(t)
