@@ -56,7 +56,7 @@ func ReadModel(r io.Reader) (*Model, error) {
 			}
 			return nil, err
 		}
-		md.topoOnce.Do(func() { md.topo = tp })
+		md.topoOnce.Do(func() { md.topo = tp; md.convex.topoKnown.Store(true) })
 	}
 	return md, nil
 }
