@@ -107,7 +107,7 @@ func (w *walk[X]) setup(o *request, env, fly *Tree, k int, pose *geom.Pose, root
 		w.front.moved, w.front.lastMove = fr.moved, fr.lastMove
 	case modeResume:
 		pd := o.Pending
-		w.stack = append(w.stack[:0], pd.items.([]item[X])...)
+		w.stack = append(w.stack[:0], *pd.items.(*[]item[X])...)
 		w.budget.bud = newBudget(o.Budget, pd)
 		return pd.seen
 	case modeBudget:

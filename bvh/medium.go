@@ -1,0 +1,227 @@
+package bvh
+
+import (
+	"maps"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/collide3d/collide/geom"
+)
+
+// This file is the medium grain of Zachmann's thesis (chapter 6): one
+// pair of models tested on two goroutines. His two processes took the two
+// directions of his pairwise test (P's edges against Q's faces, Q's
+// against P's); ours is one traversal of two trees, whose natural split
+// is its pairs of nodes: the walk starts on the caller's goroutine, as a
+// budgeted walk (modeBudget) of a few dozen pairs, and the pairs of nodes
+// it leaves on its stack are shared by two workers, each taking the next
+// one as it goes (dynamic balancing, an atomic counter) and walking it to
+// its end as a resumed walk (modeResume) in its own Scratch. The early
+// exit is an atomic flag (Budget.Stop), set by the worker that finds the
+// first contact and looked at by the other every 256 pairs of nodes (the
+// thesis's flag was not locked, which Go's memory model does not allow).
+
+// Medium is the state of medium-grain queries (CollideMedium): a scratch
+// for each of the two walks and the pairs they share. Like a Scratch, it
+// serves one query at a time; the zero value is ready to use.
+type Medium struct {
+	pd   Pending // the first walk's rest: the pairs the workers share
+	w    [2]mediumWorker
+	next atomic.Int64 // the next pair of pd to take
+	stop atomic.Bool  // set by the worker that stops the query
+	n    int          // the pairs of pd
+	top  bool         // take them from the top of the stack (first contact)
+	// done receives when worker 1, on a helper goroutine, has finished.
+	done chan struct{}
+	// Minimal, if > 0, is the least number of pairs of nodes the first
+	// walk leaves for the workers (0: mediumItems); for the tests.
+	minItems int
+}
+
+// mediumWorker is one of the two walks of a medium-grain query.
+type mediumWorker struct {
+	s   Scratch
+	pd  Pending // the pair being walked
+	fn  func(Pair) bool
+	hit func(Pair) bool // made once: fn, stopping both walks when it says so
+	st  Stats
+}
+
+// mediumItems is the least number of pairs of nodes the first walk leaves
+// for the two workers, and mediumChunk the tests it walks before it looks
+// again: a depth-first walk's stack holds pairs of decreasing size, about
+// half the work in its bottom pair, so that a few of them are enough for
+// two workers to balance.
+const (
+	mediumItems = 8
+	mediumChunk = 16
+)
+
+// CollideMedium is Collide on two goroutines (Zachmann's medium grain):
+// the same pairs, in first-contact mode a pair in contact (the one that
+// either walk found first; not necessarily the one Collide finds), each
+// pair reported once but for box-trees, whose leaves share triangles: a
+// pair may then be reported by both walks, and the caller drops the
+// repeats. fn[0] is called on the caller's goroutine, fn[1] on another
+// (each by one goroutine at a time); either returns false to stop the
+// query. The statistics are the sum of both walks' (each re-bounds or
+// moves the flying volumes it needs: Updates may exceed Collide's).
+//
+// A query with a Front, a Budget or Restart, or one whose walk ends within
+// its first few dozen pairs of nodes, runs on the caller's goroutine alone
+// (fn[0]), as Collide. A query with a State does not test its last
+// contact first (see PairState) but climbs with it (ExactRoot). The
+// second goroutine is one of a few helpers kept by the package; when none
+// is free (other medium-grain queries hold them), the caller walks both
+// halves itself.
+func CollideMedium(env, fly *Tree, pose geom.Pose, o QueryOptions, m *Medium, fn [2]func(Pair) bool) Stats {
+	if o.Front != nil || o.Restart || !o.Budget.IsZero() || o.Pending != nil {
+		return Collide(env, fly, pose, o, &m.w[0].s, fn[0])
+	}
+	if !SameKind(env, fly) || env.impl.len() == 0 || fly.impl.len() == 0 {
+		return Collide(env, fly, pose, o, &m.w[0].s, fn[0])
+	}
+	m.stop.Store(false)
+	w0 := &m.w[0]
+	w0.fn = fn[0]
+	if w0.hit == nil {
+		w0.hit = m.hitFn(0)
+		m.w[1].hit = m.hitFn(1)
+	}
+	// The first walk, on the caller's goroutine, until it leaves enough
+	// pairs (or ends).
+	least := m.minItems
+	if least <= 0 {
+		least = mediumItems
+	}
+	po := o
+	po.Budget, po.Pending = Budget{Tests: mediumChunk}, &m.pd
+	st := collide(env, fly, pose, po.request(), &w0.s, w0.hit)
+	for !m.pd.Done() && m.pd.Left() < least && !m.stop.Load() {
+		st.Add(m.pd.Resume(&w0.s, Budget{Tests: mediumChunk}, w0.hit))
+	}
+	if m.pd.Done() || m.stop.Load() {
+		return st
+	}
+	// The two workers share the pairs left.
+	m.w[1].fn = fn[1]
+	m.n, m.top = m.pd.Left(), !o.All
+	m.next.Store(0)
+	for i := range m.w {
+		wk := &m.w[i]
+		wk.st = Stats{}
+		if wk.pd.seen == nil {
+			wk.pd.seen = map[Pair]struct{}{}
+		}
+		clear(wk.pd.seen)
+		maps.Copy(wk.pd.seen, m.pd.seen)
+	}
+	if m.done == nil {
+		m.done = make(chan struct{}, 1)
+	}
+	helped := false
+	startHelpers()
+	select {
+	case helpers <- m:
+		helped = true
+	default:
+	}
+	m.work(0)
+	if helped {
+		<-m.done
+	} else {
+		m.work(1)
+	}
+	st.Add(m.w[0].st)
+	st.Add(m.w[1].st)
+	m.w[0].fn, m.w[1].fn = nil, nil
+	return st
+}
+
+// hitFn returns worker i's callback: the caller's, then, when it says
+// stop or in first-contact mode, the flag that stops the other walk.
+func (m *Medium) hitFn(i int) func(Pair) bool {
+	wk := &m.w[i]
+	return func(p Pair) bool {
+		if m.stop.Load() {
+			return false
+		}
+		if !wk.fn(p) || !m.pd.o.All {
+			m.stop.Store(true)
+			return false
+		}
+		return true
+	}
+}
+
+// work is worker i's walk: it takes the next pair of m.pd and walks it to
+// its end, until none is left or the query stops.
+func (m *Medium) work(i int) {
+	wk := &m.w[i]
+	for !m.stop.Load() {
+		j := int(m.next.Add(1)) - 1
+		if j >= m.n {
+			return
+		}
+		if m.top {
+			j = m.n - 1 - j // the top of the stack: the pairs a walk would take next
+		}
+		m.pd.pass(&wk.pd, j)
+		wk.st.Add(wk.pd.Resume(&wk.s, Budget{Stop: &m.stop}, wk.hit))
+	}
+}
+
+// pass makes to hold the pair j that pd has left, and only it, with pd's
+// query and to's own set of pairs reported (box-trees).
+func (pd *Pending) pass(to *Pending, j int) {
+	seen := to.seen
+	items := to.items
+	*to = Pending{env: pd.env, fly: pd.fly, pose: pd.pose, o: pd.o, items: items, n: 1, seen: seen}
+	switch s := pd.items.(type) {
+	case *[]item[noFrame]:
+		to.items = passItem(to.items, (*s)[j])
+	case *[]item[boxFrame]:
+		to.items = passItem(to.items, (*s)[j])
+	default:
+		panic("bvh: a Pending of an unknown kind of pairs")
+	}
+	// The resumed walk climbs with the caller's State (ExactRoot), which
+	// two walks must not share: the workers climb afresh.
+	to.o.State = nil
+}
+
+// passItem returns items (a *[]item[X], or nil) holding it alone, reusing
+// its array.
+func passItem[X any](items any, it item[X]) any {
+	s, ok := items.(*[]item[X])
+	if !ok {
+		s = new([]item[X])
+		items = s
+	}
+	*s = append((*s)[:0], it)
+	return items
+}
+
+// helpers carries medium-grain queries to the helper goroutines, which
+// run their worker 1; a send succeeds only when a helper is waiting.
+var (
+	helpers     = make(chan *Medium)
+	helpersOnce sync.Once
+)
+
+// startHelpers starts the helper goroutines, once: one per CPU, each
+// waiting for a query (they live as long as the program, idle between
+// queries, as a pool's workers do).
+func startHelpers() {
+	helpersOnce.Do(func() {
+		for range max(1, runtime.GOMAXPROCS(0)) {
+			go func() {
+				for m := range helpers {
+					m.work(1)
+					m.done <- struct{}{}
+				}
+			}()
+		}
+	})
+}
