@@ -20,17 +20,19 @@ type medium struct {
 // their pairs, and their union, ascending and without repeats (box-trees'
 // walks may both find a pair), goes to q.hitFn.
 func (q *Query) medium(env, fly *Model, rel *geom.Pose, bo bvh.QueryOptions) Stats {
-	md := q.md
-	if md == nil {
-		md = new(medium)
-		for i := range md.fns {
-			md.fns[i] = func(p bvh.Pair) bool {
-				md.got[i] = append(md.got[i], Pair{Env: p.Env, Fly: p.Fly})
+	if q.md == nil {
+		// (A variable of its own for the closures: md, assigned twice,
+		// would move to the heap, an allocation per query.)
+		nm := new(medium)
+		for i := range nm.fns {
+			nm.fns[i] = func(p bvh.Pair) bool {
+				nm.got[i] = append(nm.got[i], Pair{Env: p.Env, Fly: p.Fly})
 				return true
 			}
 		}
-		q.md = md
+		q.md = nm
 	}
+	md := q.md
 	md.got[0], md.got[1] = md.got[0][:0], md.got[1][:0]
 	st := statsOf(bvh.CollideMedium(env.tree, fly.tree, *rel, bo, &md.m, md.fns))
 	all := append(append(md.all[:0], md.got[0]...), md.got[1]...)
