@@ -31,12 +31,16 @@ type Medium struct {
 	next atomic.Int64 // the next pair of pd to take
 	stop atomic.Bool  // set by the worker that stops the query
 	n    int          // the pairs of pd
+	all  bool         // the query's All
 	top  bool         // take them from the top of the stack (first contact)
+	// first is the pair a first-contact query reported (found).
+	first Pair
+	found bool
 	// done receives when worker 1, on a helper goroutine, has finished.
 	done chan struct{}
-	// Minimal, if > 0, is the least number of pairs of nodes the first
-	// walk leaves for the workers (0: mediumItems); for the tests.
-	minItems int
+	// minItems and firstTests, if > 0, replace mediumItems and
+	// mediumFirst (for the tests).
+	minItems, firstTests int
 }
 
 // mediumWorker is one of the two walks of a medium-grain query.
@@ -48,33 +52,37 @@ type mediumWorker struct {
 	st  Stats
 }
 
-// mediumItems is the least number of pairs of nodes the first walk leaves
-// for the two workers, and mediumChunk the tests it walks before it looks
-// again: a depth-first walk's stack holds pairs of decreasing size, about
-// half the work in its bottom pair, so that a few of them are enough for
-// two workers to balance.
+// mediumFirst is the pairs of nodes the first walk tests before it shares
+// the rest: a query that ends within them (a small one, or a first contact
+// found early) runs on the caller's goroutine alone, where a helper's
+// wake-up would cost more than it gains. mediumItems is the least number
+// of pairs it leaves for the two workers, and mediumChunk the tests it
+// walks on until it does: a depth-first walk's stack holds pairs of
+// decreasing size, about half the work in its bottom pair, so that a few
+// of them are enough for two workers to balance.
 const (
+	mediumFirst = 128
 	mediumItems = 8
 	mediumChunk = 16
 )
 
 // CollideMedium is Collide on two goroutines (Zachmann's medium grain):
-// the same pairs, in first-contact mode a pair in contact (the one that
-// either walk found first; not necessarily the one Collide finds), each
-// pair reported once but for box-trees, whose leaves share triangles: a
-// pair may then be reported by both walks, and the caller drops the
-// repeats. fn[0] is called on the caller's goroutine, fn[1] on another
-// (each by one goroutine at a time); either returns false to stop the
-// query. The statistics are the sum of both walks' (each re-bounds or
-// moves the flying volumes it needs: Updates may exceed Collide's).
+// the same pairs, each reported once but for box-trees, whose leaves share
+// triangles (a pair may then be reported by both walks, and the caller
+// drops the repeats); in first-contact mode one pair in contact, the one
+// that either walk found first (not necessarily the one Collide finds).
+// fn[0] is called on the caller's goroutine, fn[1] on another (each by
+// one goroutine at a time); either returns false to stop the query. The
+// statistics are the sum of both walks' (each re-bounds or moves the
+// flying volumes it needs: Updates may exceed Collide's).
 //
-// A query with a Front, a Budget or Restart, or one whose walk ends within
-// its first few dozen pairs of nodes, runs on the caller's goroutine alone
-// (fn[0]), as Collide. A query with a State does not test its last
-// contact first (see PairState) but climbs with it (ExactRoot). The
-// second goroutine is one of a few helpers kept by the package; when none
-// is free (other medium-grain queries hold them), the caller walks both
-// halves itself.
+// The walk starts on the caller's goroutine; a query that ends within its
+// first 128 pairs of nodes, or one with a Front, a Budget or Restart, runs
+// there alone (fn[0]), as Collide. A first-contact query with a State
+// tests the pair's last contact first and keeps the one it finds, as
+// Collide does. The second goroutine is one of a few helpers kept by the
+// package; when none is free (other medium-grain queries hold them), the
+// caller walks both halves itself.
 func CollideMedium(env, fly *Tree, pose geom.Pose, o QueryOptions, m *Medium, fn [2]func(Pair) bool) Stats {
 	if o.Front != nil || o.Restart || !o.Budget.IsZero() || o.Pending != nil {
 		return Collide(env, fly, pose, o, &m.w[0].s, fn[0])
@@ -83,6 +91,10 @@ func CollideMedium(env, fly *Tree, pose geom.Pose, o QueryOptions, m *Medium, fn
 		return Collide(env, fly, pose, o, &m.w[0].s, fn[0])
 	}
 	m.stop.Store(false)
+	m.all, m.found = o.All, false
+	if !o.All && o.State != nil && m.tryHint(env, fly, &pose, o, fn[0]) {
+		return Stats{TriTests: 1}
+	}
 	w0 := &m.w[0]
 	w0.fn = fn[0]
 	if w0.hit == nil {
@@ -96,12 +108,17 @@ func CollideMedium(env, fly *Tree, pose geom.Pose, o QueryOptions, m *Medium, fn
 		least = mediumItems
 	}
 	po := o
-	po.Budget, po.Pending = Budget{Tests: mediumChunk}, &m.pd
+	first := int64(m.firstTests)
+	if first <= 0 {
+		first = mediumFirst
+	}
+	po.Budget, po.Pending = Budget{Tests: first}, &m.pd
 	st := collide(env, fly, pose, po.request(), &w0.s, w0.hit)
 	for !m.pd.Done() && m.pd.Left() < least && !m.stop.Load() {
 		st.Add(m.pd.Resume(&w0.s, Budget{Tests: mediumChunk}, w0.hit))
 	}
 	if m.pd.Done() || m.stop.Load() {
+		m.keepHint(env, fly, o)
 		return st
 	}
 	// The two workers share the pairs left.
@@ -136,18 +153,62 @@ func CollideMedium(env, fly *Tree, pose geom.Pose, o QueryOptions, m *Medium, fn
 	st.Add(m.w[0].st)
 	st.Add(m.w[1].st)
 	m.w[0].fn, m.w[1].fn = nil, nil
+	m.keepHint(env, fly, o)
 	return st
 }
 
+// tryHint tests the pair of triangles the last first contact of env and
+// fly found (o.State's, see PairState), as a sequential query does before
+// it walks, and reports whether it is in contact (reported to fn).
+func (m *Medium) tryHint(env, fly *Tree, pose *geom.Pose, o QueryOptions, fn func(Pair) bool) bool {
+	h := o.State.hintFor(env, fly)
+	if !h.ok {
+		return false
+	}
+	a := env.mesh.Triangle(int(h.p.Env))
+	b := fly.mesh.Triangle(int(h.p.Fly))
+	if !pose.IsIdentity() {
+		// As the tester places a flying vertex: Pose.Apply.
+		b = geom.Triangle{pose.Apply(b[0]), pose.Apply(b[1]), pose.Apply(b[2])}
+	}
+	hit := false
+	if o.Eps == 0 {
+		hit = geom.TriTri(a, b)
+	} else {
+		hit = geom.TriTriWithin(a, b, o.Eps)
+	}
+	if hit {
+		fn(h.p)
+	}
+	return hit
+}
+
+// keepHint records the pair a first-contact query found in its State, for
+// the next query's tryHint.
+func (m *Medium) keepHint(env, fly *Tree, o QueryOptions) {
+	if m.found && o.State != nil {
+		h := o.State.hintFor(env, fly)
+		h.p, h.ok = m.first, true
+	}
+}
+
 // hitFn returns worker i's callback: the caller's, then, when it says
-// stop or in first-contact mode, the flag that stops the other walk.
+// stop, the flag that stops the other walk. In first-contact mode the walk
+// that sets the flag first reports its pair, and the other none.
 func (m *Medium) hitFn(i int) func(Pair) bool {
 	wk := &m.w[i]
 	return func(p Pair) bool {
 		if m.stop.Load() {
 			return false
 		}
-		if !wk.fn(p) || !m.pd.o.All {
+		if !m.all {
+			if m.stop.CompareAndSwap(false, true) {
+				m.first, m.found = p, true
+				wk.fn(p)
+			}
+			return false
+		}
+		if !wk.fn(p) {
 			m.stop.Store(true)
 			return false
 		}

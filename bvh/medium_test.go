@@ -36,11 +36,12 @@ func mediumPairs(env, fly *bvh.Tree, pose geom.Pose, o bvh.QueryOptions, m *bvh.
 
 // TestCollideMedium checks the medium grain against the sequential query
 // on the configurations of the conformance suite but the slow builds' (by
-// default a sixth of them per scene, in turn) over the adversarial scenes at random poses, with the
-// first walk leaving 2 or 8 pairs to share, with or without a tolerance,
-// in turn: all pairs, the same set; first
-// contact, in contact iff the sequential query is, with a pair of that set
-// (one from each walk at most); and some queries did share their walk.
+// default a sixth of them per scene, in turn) over the adversarial scenes
+// at random poses, the first walk testing 16 or 64 pairs of nodes and
+// leaving 2 or 8 to share, with or without a tolerance, in turn: all
+// pairs, the same set; first contact, in contact iff the sequential query
+// is, with one pair of that set, with and without a State (which tests the
+// last contact first); and some queries did share their walk.
 func TestCollideMedium(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 35))
 	shared := 0
@@ -63,7 +64,8 @@ func TestCollideMedium(t *testing.T) {
 			fly := must(bvh.Build(sc.Fly, cf.opts))
 			for _, least := range []int{2, 8}[si%2:] {
 				var m bvh.Medium
-				m.SetMinItems(least)
+				var ps bvh.PairState
+				m.SetMinItems(least, 8*least)
 				for i, p := range poses {
 					for _, eps := range []float64{0, 0.01 * size}[:1+(i+si)%2] {
 						o := cf.q
@@ -78,14 +80,17 @@ func TestCollideMedium(t *testing.T) {
 							shared++
 						}
 						o.All = false
-						first, calls := mediumPairs(env, fly, p, o, &m)
-						switch {
-						case len(want) == 0 && len(first) != 0:
-							t.Errorf("%s %v pose %d eps %g: first contact %v, sequential none", sc.Name, cf, i, eps, first)
-						case len(want) > 0 && (len(first) == 0 || calls[0] > 1 || calls[1] > 1):
-							t.Errorf("%s %v pose %d eps %g: first contact: %v (calls %v), want one pair a walk", sc.Name, cf, i, eps, first, calls)
-						case len(want) > 0 && !slices.Contains(want, first[0]):
-							t.Errorf("%s %v pose %d eps %g: first contact %v is not in contact", sc.Name, cf, i, eps, first)
+						for _, state := range []*bvh.PairState{nil, &ps} {
+							o.State = state
+							first, calls := mediumPairs(env, fly, p, o, &m)
+							switch {
+							case len(want) == 0 && len(first) != 0:
+								t.Errorf("%s %v pose %d eps %g state %v: first contact %v, sequential none", sc.Name, cf, i, eps, state != nil, first)
+							case len(want) > 0 && (len(first) != 1 || calls[0]+calls[1] != 1):
+								t.Errorf("%s %v pose %d eps %g state %v: first contact: %v (calls %v), want one pair", sc.Name, cf, i, eps, state != nil, first, calls)
+							case len(want) > 0 && !slices.Contains(want, first[0]):
+								t.Errorf("%s %v pose %d eps %g state %v: first contact %v is not in contact", sc.Name, cf, i, eps, state != nil, first)
+							}
 						}
 					}
 				}
