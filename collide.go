@@ -95,9 +95,9 @@ type QueryOptions struct {
 	// last pair's.
 	Plane *Plane
 	// Medium runs the tree test on two goroutines (Zachmann's medium
-	// grain, bvh.CollideMedium): the pairs of nodes of the walk's first
-	// levels are shared by the Query's goroutine and a helper, each
-	// taking the next as it goes, and the first contact found stops both.
+	// grain, bvh.CollideMedium): the pairs of nodes the walk leaves after
+	// its first 128 are shared by the Query's goroutine and a helper,
+	// about half the work each, and the first contact found stops both.
 	// The answer is the same (all pairs: the same pairs; first contact: a
 	// pair in contact, the least of those found, maybe not the one a
 	// sequential query finds), sooner on large models when a core is

@@ -14,12 +14,14 @@ import (
 // directions of his pairwise test (P's edges against Q's faces, Q's
 // against P's); ours is one traversal of two trees, whose natural split
 // is its pairs of nodes: the walk starts on the caller's goroutine, as a
-// budgeted walk (modeBudget) of a few dozen pairs, and the pairs of nodes
-// it leaves on its stack are shared by two workers, each taking the next
-// one as it goes (dynamic balancing, an atomic counter) and walking it to
-// its end as a resumed walk (modeResume) in its own Scratch. The early
-// exit is an atomic flag (Budget.Stop), set by the worker that finds the
-// first contact and looked at by the other every 256 pairs of nodes (the
+// budgeted walk (modeBudget) of 128 pairs, and the pairs of nodes it
+// leaves on its stack are shared by two workers, the bottom one (about
+// half the work: for k-DOP trees, which descend the environment first, one
+// child of the environment's root against the flying tree) to one and the
+// others to the other (see work), each walking its share to its end as a
+// resumed walk (modeResume) in its own Scratch. The early exit is an
+// atomic flag (Budget.Stop), set by the worker that finds the first
+// contact and looked at by the other every 256 pairs of nodes (the
 // thesis's flag was not locked, which Go's memory model does not allow).
 
 // Medium is the state of medium-grain queries (CollideMedium): a scratch
@@ -39,8 +41,10 @@ type Medium struct {
 	// done receives when worker 1, on a helper goroutine, has finished.
 	done chan struct{}
 	// minItems and firstTests, if > 0, replace mediumItems and
-	// mediumFirst (for the tests).
+	// mediumFirst; dynamic shares the pairs dynamically (see work). For
+	// the tests and measurements.
 	minItems, firstTests int
+	dynamic              bool
 }
 
 // mediumWorker is one of the two walks of a medium-grain query.
@@ -216,10 +220,29 @@ func (m *Medium) hitFn(i int) func(Pair) bool {
 	}
 }
 
-// work is worker i's walk: it takes the next pair of m.pd and walks it to
-// its end, until none is left or the query stops.
+// work is worker i's walk. Statically (the default), worker 0 walks the
+// bottom pair of m.pd's stack and worker 1 the others, each in one walk:
+// a depth-first walk's stack holds pairs of halving size, so each has
+// about half the work, and a walk re-bounds each flying node it needs
+// once (a k-DOP tree's flying nodes are re-bounded once per walk: a
+// worker taking the pairs one at a time, as m.dynamic has it, re-bounded
+// the flying tree for each, since most pairs of a walk that descends the
+// environment first share its flying root). Dynamically, each worker
+// takes the next pair as it goes and walks it, until none is left or the
+// query stops.
 func (m *Medium) work(i int) {
 	wk := &m.w[i]
+	if !m.dynamic {
+		lo, hi := 0, 1
+		if i == 1 {
+			lo, hi = 1, m.n
+		}
+		if lo < hi {
+			m.pd.pass(&wk.pd, lo, hi)
+			wk.st.Add(wk.pd.Resume(&wk.s, Budget{Stop: &m.stop}, wk.hit))
+		}
+		return
+	}
 	for !m.stop.Load() {
 		j := int(m.next.Add(1)) - 1
 		if j >= m.n {
@@ -228,22 +251,22 @@ func (m *Medium) work(i int) {
 		if m.top {
 			j = m.n - 1 - j // the top of the stack: the pairs a walk would take next
 		}
-		m.pd.pass(&wk.pd, j)
+		m.pd.pass(&wk.pd, j, j+1)
 		wk.st.Add(wk.pd.Resume(&wk.s, Budget{Stop: &m.stop}, wk.hit))
 	}
 }
 
-// pass makes to hold the pair j that pd has left, and only it, with pd's
-// query and to's own set of pairs reported (box-trees).
-func (pd *Pending) pass(to *Pending, j int) {
+// pass makes to hold the pairs [lo, hi) that pd has left, and only them,
+// with pd's query and to's own set of pairs reported (box-trees).
+func (pd *Pending) pass(to *Pending, lo, hi int) {
 	seen := to.seen
 	items := to.items
-	*to = Pending{env: pd.env, fly: pd.fly, pose: pd.pose, o: pd.o, items: items, n: 1, seen: seen}
+	*to = Pending{env: pd.env, fly: pd.fly, pose: pd.pose, o: pd.o, items: items, n: hi - lo, seen: seen}
 	switch s := pd.items.(type) {
 	case *[]item[noFrame]:
-		to.items = passItem(to.items, (*s)[j])
+		to.items = passItems(to.items, (*s)[lo:hi])
 	case *[]item[boxFrame]:
-		to.items = passItem(to.items, (*s)[j])
+		to.items = passItems(to.items, (*s)[lo:hi])
 	default:
 		panic("bvh: a Pending of an unknown kind of pairs")
 	}
@@ -252,15 +275,15 @@ func (pd *Pending) pass(to *Pending, j int) {
 	to.o.State = nil
 }
 
-// passItem returns items (a *[]item[X], or nil) holding it alone, reusing
-// its array.
-func passItem[X any](items any, it item[X]) any {
+// passItems returns items (a *[]item[X], or nil) holding its alone,
+// reusing its array.
+func passItems[X any](items any, its []item[X]) any {
 	s, ok := items.(*[]item[X])
 	if !ok {
 		s = new([]item[X])
 		items = s
 	}
-	*s = append((*s)[:0], it)
+	*s = append((*s)[:0], its...)
 	return items
 }
 

@@ -38,7 +38,7 @@ func mediumPairs(env, fly *bvh.Tree, pose geom.Pose, o bvh.QueryOptions, m *bvh.
 // on the configurations of the conformance suite but the slow builds' (by
 // default a sixth of them per scene, in turn) over the adversarial scenes
 // at random poses, the first walk testing 16 or 64 pairs of nodes and
-// leaving 2 or 8 to share, with or without a tolerance, in turn: all
+// leaving 2 or 8 to share (then dynamically), with or without a tolerance, in turn: all
 // pairs, the same set; first contact, in contact iff the sequential query
 // is, with one pair of that set, with and without a State (which tests the
 // last contact first); and some queries did share their walk.
@@ -66,6 +66,7 @@ func TestCollideMedium(t *testing.T) {
 				var m bvh.Medium
 				var ps bvh.PairState
 				m.SetMinItems(least, 8*least)
+				m.SetDynamic(least == 8)
 				for i, p := range poses {
 					for _, eps := range []float64{0, 0.01 * size}[:1+(i+si)%2] {
 						o := cf.q

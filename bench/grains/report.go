@@ -47,8 +47,8 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 	if len(r.Medium) > 0 {
 		w.WriteString("## Medium grain: one pair on two goroutines\n\n")
 		fmt.Fprintf(w, "Two tori (major radius 1, minor 0.3, about the triangles shown each), one tumbling through, around and away "+
-			"from the other over %d poses, queried with collide.Query sequentially and with QueryOptions.Medium (the walk's first "+
-			"pairs of nodes shared by two goroutines as they go, the first contact stopping both), %d rounds taking turns, "+
+			"from the other over %d poses, queried with collide.Query sequentially and with QueryOptions.Medium (the pairs of nodes "+
+			"the walk leaves after its first 128 shared by two goroutines, about half each, the first contact stopping both), %d rounds taking turns, "+
 			"the fastest kept. Speed-up is sequential ÷ medium. *Differ* counts the poses whose answers differ (in contact or not; "+
 			"all pairs: the pairs): 0. The thesis's speed-ups (section 6.6: two processes per pair, two objects, 5000 frames, "+
 			"the arbitrary pairwise test and box-trees; first contact) are beside ours.\n\n", c.Frames, c.Rounds)
