@@ -212,7 +212,7 @@ func (q *Query) DistanceBetween(ctx context.Context, env *Model, envPose geom.Po
 	if ctx == nil {
 		return DistanceResult{}, fmt.Errorf("collide: %w: nil context (use context.Background())", ErrInvalidQuery)
 	}
-	rel, err := q.check(env, &envPose, fly, &flyPose, &QueryOptions{})
+	rel, err := q.check(env, &envPose, fly, &flyPose, &QueryOptions{Solid: o.Solid})
 	if err != nil {
 		return DistanceResult{}, err
 	}
@@ -386,6 +386,15 @@ func (st Stats) String() string {
 	}
 	if st.Skipped != 0 {
 		s += fmt.Sprintf(", skipped %d", st.Skipped)
+	}
+	if st.Convex != 0 {
+		s += fmt.Sprintf(", convex %d (plane hits %d, new %d)", st.Convex, st.PlaneHits, st.PlaneNew)
+	}
+	if st.SolidTests != 0 {
+		s += fmt.Sprintf(", solid tests %d", st.SolidTests)
+	}
+	if st.Inside != 0 {
+		s += fmt.Sprintf(", inside %d", st.Inside)
 	}
 	return s
 }

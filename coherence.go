@@ -52,8 +52,42 @@ type Budget struct {
 // "maybe": the pairs it found are in contact (a contact is never wrong),
 // but "no contact" needs the rest, which Query.Resume tests later, within
 // another budget. The zero value is done; a Pending belongs to one query.
+//
+// A query of solids (QueryOptions.Solid) stopped by its budget has not
+// decided containment either, which needs the surfaces found apart: the
+// Resume that finishes its tree test without a pair found in any part runs
+// the containment test, counts it in the Stats it returns (SolidTests,
+// Inside) and leaves the answer in Pending.Inside.
 type Pending struct {
-	p bvh.Pending
+	p   bvh.Pending
+	sol pendingSolid
+}
+
+// pendingSolid is what a query of solids leaves for Resume's containment
+// test: its models and pose (env nil: none to run), whether a pair was
+// found, and the answer once run.
+type pendingSolid struct {
+	env, fly *Model
+	rel      geom.Pose
+	found    bool
+	in       Inside
+}
+
+// Inside returns what the containment test of a query of solids found,
+// once the Resume that finished the query ran it (NotInside before, and
+// for a query that is not of solids or found a pair).
+func (p *Pending) Inside() Inside { return p.sol.in }
+
+// deferInside keeps in o.Pending what Resume needs for the containment
+// test of a query of solids that its budget stopped.
+func (q *Query) deferInside(env, fly *Model, rel *geom.Pose, o *QueryOptions) {
+	if o.Pending == nil {
+		return
+	}
+	o.Pending.sol = pendingSolid{}
+	if o.Solid && !o.Pending.Done() {
+		o.Pending.sol = pendingSolid{env: env, fly: fly, rel: *rel, found: q.nhit > 0}
+	}
 }
 
 // Done reports whether the query has nothing left to test.
@@ -64,16 +98,29 @@ func (p *Pending) Left() int { return p.p.Left() }
 
 // Resume goes on with the query p holds, within budget b (zero: to the
 // end), calling fn for each pair in contact that the earlier parts did not
-// report, and returns this part's counts; p then holds what is left.
+// report, and returns this part's counts; p then holds what is left. The
+// Resume that finishes a query of solids runs its containment test (see
+// Pending).
 func (q *Query) Resume(p *Pending, b Budget, fn func(Pair) bool) Stats {
 	if p.Done() {
 		return Stats{}
 	}
 	q.callbacks()
-	q.fn = fn
-	st := p.p.Resume(&q.s, bvh.Budget{Tests: b.Tests, Deadline: b.Deadline}, q.each)
+	q.nhit, q.fn = 0, fn
+	st := statsOf(p.p.Resume(&q.s, bvh.Budget{Tests: b.Tests, Deadline: b.Deadline}, q.each))
 	q.fn = nil
-	return statsOf(st)
+	if ps := &p.sol; ps.env != nil {
+		ps.found = ps.found || q.nhit > 0
+		if p.Done() {
+			if !ps.found {
+				if ps.in = q.inside(ps.env, ps.fly, &ps.rel, nil, &st); ps.in != NotInside {
+					st.Inside++
+				}
+			}
+			ps.env, ps.fly = nil, nil
+		}
+	}
+	return st
 }
 
 // statsOf returns bvh's counts as the facade's.
@@ -95,7 +142,12 @@ type DistanceOptions struct {
 	// ignore it.
 	Budget Budget
 	// Solid treats both models as solids (QueryOptions.Solid): the
-	// distance is 0 when one is inside the other.
+	// distance is 0 when one is inside the other (DistanceResult.Inside),
+	// decided first, by one vertex per component of each (a vertex inside
+	// the other solid puts the two solids in contact, whether its
+	// component is wholly inside or crosses the other surface); else the
+	// search runs as without it. A model whose surface bounds no solid is
+	// then an error wrapping ErrNotSolid.
 	Solid bool
 }
 
@@ -121,7 +173,12 @@ type DistanceResult struct {
 	Bound float64
 	// Far says that no two triangles are closer than DistanceOptions.Max.
 	Far bool
-	// Env and Fly are the witness triangles (-1 if Far); PEnv and PFly
+	// Inside, with DistanceOptions.Solid, says which model has a vertex
+	// inside the other's solid: Distance, Bound and Lower are then 0, Env
+	// and Fly -1 (no triangle pair), PEnv = PFly that vertex, and Stats
+	// count the point tests (SolidTests, Inside).
+	Inside Inside
+	// Env and Fly are the witness triangles (-1 if Far or Inside); PEnv and PFly
 	// their closest points, in the common frame the poses place both
 	// models in (envPose applied to the points found in env's frame; for
 	// the deprecated Distance, env's frame). On contact PEnv = PFly is a
@@ -163,6 +220,13 @@ func (q *Query) Distance(env, fly *Model, pose geom.Pose, o DistanceOptions) (Di
 // rel in env's frame, and its result in env's frame.
 func (q *Query) distance(ctx context.Context, env, fly *Model, rel geom.Pose, o DistanceOptions) DistanceResult {
 	var r DistanceResult
+	var solidStats Stats
+	if o.Solid {
+		if in := q.inside(env, fly, &rel, nil, &solidStats); in != NotInside {
+			solidStats.Inside++
+			return DistanceResult{Inside: in, Env: -1, Fly: -1, PEnv: q.sol.at, PFly: q.sol.at, Stats: solidStats}
+		}
+	}
 	if env.tree == nil || fly.tree == nil {
 		r = bruteDistance(env, fly, rel, o, ctx.Done())
 	} else {
@@ -174,6 +238,7 @@ func (q *Query) distance(ctx context.Context, env, fly *Model, rel geom.Pose, o 
 	if r.Env >= 0 && r.Distance > 0 {
 		r.Bound = geom.TriTriDistanceBound(env.mesh.Triangle(int(r.Env)), rel.ApplyTriangle(fly.mesh.Triangle(int(r.Fly))))
 	}
+	r.Stats.Add(solidStats)
 	return r
 }
 

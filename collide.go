@@ -85,9 +85,15 @@ type QueryOptions struct {
 	// which Result.Inside and Stats.Inside report (there is no triangle
 	// pair to name). A model whose surface is not closed, manifold and
 	// oriented is then an error wrapping ErrNotSolid that says what breaks.
+	// The containment test runs once the tree test has found no pair; a
+	// query its Budget stopped runs it in the Resume that finishes it
+	// (Pending.Inside). Its cost: one exact point test a component of fly
+	// (package solid's index of env), then, only for a component of env
+	// within fly's box, a scan of fly's triangles placed at the pose.
 	Solid bool
 	// Method chooses the exact test (MethodAuto, the zero value, chooses
-	// by the models' topology); Result.Method says which one decided.
+	// by the models' topology: see Method.Resolve and AutoConvexTris);
+	// Result.Method says which one decided.
 	Method Method
 	// Plane, if not nil, is the pair's separating-plane cache, kept by the
 	// caller from one query of the pair to the next (as a world keeps one
@@ -218,6 +224,8 @@ type Model struct {
 	solidOnce sync.Once
 	solid     *solid.Solid
 	solidErr  error
+	// convex is what the convex test keeps of the model (convex.go).
+	convex convexState
 }
 
 // newModel returns the model of m built with o, with hierarchy t (nil for
@@ -380,9 +388,12 @@ type Query struct {
 	// decided the test that decided it (Result.Method).
 	in      Inside
 	decided Method
+	sol     solidScratch // the solid test's placed flying model
 	// plane is the separating-plane cache of queries without their own
-	// (QueryOptions.Plane).
+	// (QueryOptions.Plane); tried, the plane of a convex test that left
+	// the query to the tree test (told what that found, then nil).
 	plane Plane
+	tried *Plane
 	// nhit counts the pairs the current walk reported; hitFn, made once,
 	// counts them and passes them on to fn.
 	nhit  int
@@ -403,12 +414,13 @@ var queryPool = sync.Pool{New: func() any { return new(Query) }}
 
 // Forget drops what q remembers of the pair of models of its last query
 // (the last first contact, which the next first-contact query of the same
-// pair tests first; an ExactRoot query's climb): q's next query answers as
+// pair tests first; an ExactRoot query's climb; the separating plane of
+// the convex test): q's next query answers as
 // a fresh Query's, or the function Collide's, would, with q's buffers. A
 // caller that reuses one Query over unrelated poses of the same pair and
 // wants each pose's answer independent of the order (package batch) calls
 // it before each query; it costs a few stores.
-func (q *Query) Forget() { q.ps = bvh.PairState{} }
+func (q *Query) Forget() { q.ps = bvh.PairState{}; q.plane.Reset() }
 
 // ErrInvalidQuery is wrapped by the error of a query that cannot be asked:
 // a nil or unbuilt model, a tolerance that is not a finite number ≥ 0, or
@@ -498,11 +510,13 @@ func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(P
 	q.nhit, q.fn = 0, fn
 	st.Add(q.tree(env, fly, rel, o))
 	q.fn = nil
+	q.afterTree()
 	if o.Solid && q.nhit == 0 && (o.Pending == nil || o.Pending.Done()) {
 		if q.in = q.inside(env, fly, rel, o, &st); q.in != NotInside {
 			st.Inside++
 		}
 	}
+	q.deferInside(env, fly, rel, o)
 	return st
 }
 

@@ -80,6 +80,25 @@
 // pair of models by timing the candidates' queries, and gives the models
 // of the kind chosen, built as any other.
 //
+// # Convex objects
+//
+// QueryOptions.Method chooses a pair's exact test. MethodTree walks the
+// two trees. MethodConvex first looks for a plane that separates the two
+// models' vertices (package sep: the pair's last plane, kept in a Plane,
+// then GJK), proved for the computed coordinates, so that "apart" is exact
+// for any models; when no plane is proved the tree test decides. Two
+// convex models that are apart have a plane, which GJK finds unless their
+// gap is within its rounding; while they move
+// little the last one proves the next query with one hill-climbing step or
+// two on each model's hull. MethodAuto, the zero value, takes MethodConvex
+// for two models whose topology says they are convex: a model of at most
+// AutoConvexTris triangles has its topology computed for that on first
+// use (about 1 µs a triangle, once); a bigger one counts only when its
+// topology is already known (Model.Topology). Result.Method says which
+// test decided, and Stats counts the convex tests, the plane hits and the
+// new planes. A query decided by a plane does not walk the trees: its Front
+// keeps the state of the last walk, still valid for the next.
+//
 // QueryOptions.Experiment holds traversal variants for the experiments of
 // the k-DOP paper, and Model.Tree the hierarchy, for experiments that need
 // package bvh; applications need neither.
@@ -99,6 +118,7 @@
 //   - bv: bounding volumes: k-DOPs, oriented boxes, spheres (fitting, overlap, tumbling)
 //   - hull: convex hulls, exactly, and hill climbing on them
 //   - topo: the edge structure of a mesh and its flags, exactly: manifold, closed, oriented, outward, convex
+//   - sep: proving two point sets apart with a separating plane (GJK, certified exactly), with a per-pair cache
 //   - solid: exact point-in-polyhedron: inside the solid a closed, oriented surface bounds
 //   - bvh: the bounding-volume trees: build, traverse, save and load (the engine)
 //   - bvh/internal/specialize (internal): copies a generic function per type arguments (bvh's traversal, per kind)
@@ -136,6 +156,7 @@
 //   - bench/toolpaths: the dissertation's NC tool-path verification experiments
 //   - bench/queries: issue 30's queries (distance, time of impact, builds) with every kind, each in a process of its own
 //   - bench/grains: Zachmann's medium grain and concurrent module against the coarse grain
+//   - bench/objects: Zachmann's convex objects and separating planes, and a world of convex objects, tree test against convex test
 //   - bench/peers: the Go side of collide-peers, the driver of the peer libraries
 //   - python/bench/gobatch: the Go side of the Python package's batch benchmark (python/bench/bench_batch.py)
 //   - bench/internal/md (internal): the reports' markdown tables and formats

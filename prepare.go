@@ -21,7 +21,8 @@ const preparePairs = 1024
 // models (the flying volumes at the pose, the transformed vertices, the
 // traversal's stack, the pairs), which Prepare also writes once so that
 // their memory is mapped; with o.Experiment.ExactRoot, the convex hull of
-// fly. flight.Fly calls it before its first step.
+// fly; when o.Method resolves to MethodConvex, the two models' hulls of the
+// convex test. flight.Fly calls it before its first step.
 //
 // Prepare runs a query with fly placed far from env, which finds nothing,
 // and returns the error that query would return (ErrInvalidQuery: nil or
@@ -34,6 +35,10 @@ func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
 	if err := checkOptions(env, fly, &o); err != nil {
 		return err
 	}
+	if o.Method.Resolve(env, fly) == MethodConvex {
+		env.shape() // the convex test's hulls
+		fly.shape()
+	}
 	if env.tree == nil || fly.tree == nil {
 		return nil // brute force: nothing kept from one query to the next
 	}
@@ -43,6 +48,7 @@ func (q *Query) Prepare(env, fly *Model, o QueryOptions) error {
 		w := o
 		w.MaxPairs, w.Experiment.ExactRoot = 0, false
 		w.Front, w.Budget, w.Pending = nil, Budget{}, nil
+		w.Method = MethodTree // a plane would prove the far pose without a walk
 		if _, err := q.Collide(env, geom.Pose{}, fly, pose, w); err != nil {
 			return err
 		}

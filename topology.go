@@ -9,6 +9,6 @@ import "github.com/collide3d/collide/topo"
 // a model read by ReadModel computes it again, as the saved format does not
 // hold it. Safe for concurrent use.
 func (m *Model) Topology() *topo.Topology {
-	m.topoOnce.Do(func() { m.topo = topo.Of(m.mesh) })
+	m.topoOnce.Do(func() { m.topo = topo.Of(m.mesh); m.convex.topoKnown.Store(true) })
 	return m.topo
 }

@@ -40,7 +40,9 @@
 // then B's), Contact.At and Contact.Len. World.Contact looks a pair of
 // objects up; World.AllContacts iterates over every contact and
 // World.AllObjects over the objects, beside the callback forms Contacts and
-// Objects (the same sequences).
+// Objects (the same sequences). In a world of solids (Options.Solid) an
+// object inside another, their surfaces apart, is a contact too, with no
+// pair of triangles: Contact.Inside says which object is inside the other.
 //
 // # Exactness
 //

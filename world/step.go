@@ -48,6 +48,7 @@ type cand = uint64
 // result is the exact test of one candidate.
 type result struct {
 	hit    bool
+	in     Inside
 	worker int32
 	off, n int32
 }
@@ -79,6 +80,7 @@ type narrow struct {
 	workers []*worker
 	cands   []cand
 	fr      []*collide.Front // the candidates' fronts (nil: none)
+	pl      []*collide.Plane // the candidates' planes (nil: none)
 	tmp     []cand           // the radix sort's scratch
 	res     []result
 	events  []event
@@ -184,6 +186,7 @@ func (w *World) StepContext(ctx context.Context) (StepStats, error) {
 	st.Tested = len(nw.cands)
 	nw.medium = w.opts.Medium && w.opts.Workers > 1 && len(nw.cands) < w.opts.Workers
 	w.attachFronts(&st)
+	w.attachPlanes()
 	err := w.testAll(&st)
 	nw.done = nil
 	if err != nil {
@@ -194,6 +197,7 @@ func (w *World) StepContext(ctx context.Context) (StepStats, error) {
 		return StepStats{}, err
 	}
 	w.dropFronts()
+	w.dropPlanes()
 	t3 := time.Now()
 	st.Narrow = t3.Sub(t2)
 
@@ -350,7 +354,7 @@ func (w *World) test(wk *worker, wi int32, i int) {
 	rel := relPose(env.pose, fly.pose)
 	off := len(wk.buf)
 	s, err := wk.q.Each(env.model.m, fly.model.m, rel, collide.QueryOptions{All: w.opts.All, Eps: w.opts.Eps, Front: w.narrow.fr[i],
-		Solid: w.opts.Solid, Method: w.opts.Method, Medium: w.narrow.medium}, wk.fn)
+		Solid: w.opts.Solid, Method: w.opts.Method, Plane: w.narrow.pl[i], Medium: w.narrow.medium}, wk.fn)
 	if err != nil {
 		wk.err = err
 		return
@@ -365,7 +369,7 @@ func (w *World) test(wk *worker, wi int32, i int) {
 	if len(ps) > 1 {
 		slices.SortFunc(ps, collide.ComparePairs)
 	}
-	w.narrow.res[i] = result{hit: len(ps) > 0 || s.Inside > 0, worker: wi, off: int32(off), n: int32(len(ps))}
+	w.narrow.res[i] = result{hit: len(ps) > 0 || s.Inside > 0, in: insideOf(wk.q.Inside(), swap), worker: wi, off: int32(off), n: int32(len(ps))}
 	if f := w.narrow.tested; f != nil {
 		f()
 	}
@@ -397,7 +401,7 @@ func (w *World) update(st *StepStats) {
 				w.objs[b].ncont++
 			}
 			c := &w.cs[idx]
-			c.Step = w.step
+			c.Step, c.Inside = w.step, r.in
 			c.Pairs = append(c.Pairs[:0], nw.workers[r.worker].buf[r.off:r.off+r.n]...)
 			st.Pairs += len(c.Pairs)
 			nw.events = append(nw.events, event{key, kind, idx})
@@ -479,7 +483,7 @@ func (w *World) endContactsOf(id ID) {
 	for idx := range w.cs {
 		c := &w.cs[idx]
 		if c.live && (c.A == id || c.B == id) {
-			w.ended = append(w.ended, contact{Contact: Contact{A: c.A, B: c.B, Step: c.Step, Since: c.Since, Pairs: slices.Clone(c.Pairs)}})
+			w.ended = append(w.ended, contact{Contact: Contact{A: c.A, B: c.B, Step: c.Step, Since: c.Since, Pairs: slices.Clone(c.Pairs), Inside: c.Inside}})
 			w.dropSlot(pairKey(c.A, c.B), int32(idx))
 		}
 	}
@@ -597,6 +601,58 @@ func (w *World) dropFronts() {
 		if pf.step != w.step {
 			delete(w.fronts, key)
 			w.spare = append(w.spare, pf)
+		}
+	}
+}
+
+// insideOf returns a pair's Inside from its query's, env being B (swap) or
+// A.
+func insideOf(in collide.Inside, swap bool) Inside {
+	switch {
+	case in == collide.FlyInEnv && !swap, in == collide.EnvInFly && swap:
+		return BInA
+	case in == collide.NotInside:
+		return NotInside
+	}
+	return AInB
+}
+
+// attachPlanes gives each candidate that the convex test decides (its
+// models' method resolves to collide.MethodConvex) its separating plane:
+// the one it kept at the last step, or a fresh one.
+func (w *World) attachPlanes() {
+	nw := &w.narrow
+	nw.pl = slices.Grow(nw.pl[:0], len(nw.cands))[:len(nw.cands)]
+	for i, key := range nw.cands {
+		nw.pl[i] = nil
+		if w.opts.Method == collide.MethodTree {
+			continue
+		}
+		a, b := &w.objs[ID(key>>32)], &w.objs[ID(uint32(key))]
+		if w.opts.Method.Resolve(a.model.m, b.model.m) != collide.MethodConvex {
+			continue
+		}
+		pp := w.planes[key]
+		if pp == nil {
+			if n := len(w.spareP); n > 0 {
+				pp, w.spareP = w.spareP[n-1], w.spareP[:n-1]
+				pp.p.Reset()
+			} else {
+				pp = new(pairPlane)
+			}
+			w.planes[key] = pp
+		}
+		pp.step = w.step
+		nw.pl[i] = &pp.p
+	}
+}
+
+// dropPlanes sets aside the planes of the pairs not tested at this step.
+func (w *World) dropPlanes() {
+	for key, pp := range w.planes {
+		if pp.step != w.step {
+			delete(w.planes, key)
+			w.spareP = append(w.spareP, pp)
 		}
 	}
 }

@@ -75,7 +75,10 @@ type Options struct {
 	Medium bool
 	// Method chooses each pair's exact test (collide.QueryOptions.Method);
 	// the zero value chooses by the models' topology, the convex test for
-	// two convex models. StepStats.Query counts the convex tests.
+	// two convex models. A pair given the convex test keeps its
+	// separating plane (collide.Plane) from step to step while its boxes
+	// overlap, as it keeps its front. StepStats.Query counts the convex
+	// tests, the plane hits and the new planes.
 	Method collide.Method
 }
 
@@ -126,6 +129,31 @@ type Contact struct {
 	// Step is the number of the step (counted from 1) that last tested the
 	// pair; Since is the step at which it started touching.
 	Step, Since int64
+	// Inside says, in a world of solids (Options.Solid), that the contact
+	// is one object inside the other with their surfaces apart (Pairs is
+	// then empty), and which: AInB or BInA; NotInside (the zero value)
+	// for a contact of the surfaces.
+	Inside Inside
+}
+
+// Inside says which object of a Contact is inside the other.
+type Inside uint8
+
+const (
+	NotInside Inside = iota // the surfaces touch: no containment
+	AInB                    // (a part of) object A is inside object B's solid
+	BInA                    // (a part of) object B is inside object A's solid
+)
+
+// String returns "none", "A in B" or "B in A".
+func (i Inside) String() string {
+	switch i {
+	case AInB:
+		return "A in B"
+	case BInA:
+		return "B in A"
+	}
+	return "none"
 }
 
 // TriPair is a pair of triangles in contact of a Contact: A is the index
@@ -220,6 +248,18 @@ type World struct {
 	// Options.Fronts); spare, fronts to reuse.
 	fronts map[uint64]*pairFront
 	spare  []*pairFront
+	// planes holds the separating planes of the pairs tested with the
+	// convex test at the last step (see Options.Method); spareP, planes
+	// to reuse.
+	planes map[uint64]*pairPlane
+	spareP []*pairPlane
+}
+
+// pairPlane is a pair's separating-plane cache, with the step that last
+// used it.
+type pairPlane struct {
+	p    collide.Plane
+	step int64
 }
 
 // pairFront is a pair's front, with the step that last used it.
@@ -252,6 +292,7 @@ func New(o Options) (*World, error) {
 		models:   map[*collide.Model]*model{},
 		contacts: map[uint64]int32{},
 		fronts:   map[uint64]*pairFront{},
+		planes:   map[uint64]*pairPlane{},
 	}
 	if o.Spheres {
 		w.spheres, _ = w.phase.(broad.Spheres)
@@ -269,12 +310,19 @@ func (w *World) SetCallbacks(c Callbacks) { w.cb = c }
 // Add inserts an instance of m at pose p and returns its ID; the object is
 // tested at the next Step. m must be built, its bounding volume compatible
 // with the models of the world's other objects (collide.BV.Compatible),
-// and p a valid pose for it (the zero rotation stands for the identity: the
+// its surface the boundary of a solid in a world of solids (Options.Solid:
+// else the error wraps collide.ErrNotSolid and says what breaks), and p a
+// valid pose for it (the zero rotation stands for the identity: the
 // zero Pose is the identity, Pose{T: v} a translation).
 func (w *World) Add(m *collide.Model, p geom.Pose, o ObjectOptions) (ID, error) {
 	p = normPose(p)
 	if m == nil || m.Mesh() == nil {
 		return -1, fmt.Errorf("world: Add: %w: the model is nil or not built", collide.ErrInvalidQuery)
+	}
+	if w.opts.Solid {
+		if _, err := m.Solid(); err != nil {
+			return -1, fmt.Errorf("world: Add: the object's model (Options.Solid): %w", err)
+		}
 	}
 	md, err := w.model(m)
 	if err != nil {

@@ -51,6 +51,8 @@ type benchOptions struct {
 	ccdPeers bool
 	// nc runs the NC verification experiments (package bench/toolpaths).
 	nc bool
+	// objects runs the object-level experiments (package bench/objects).
+	objects bool
 	// queries runs issue 30's rows with every kind (package
 	// bench/queries), each query under cap (builds and the driver's runs
 	// ten times it), a run past it waited for up to drain.
@@ -192,6 +194,19 @@ at the moves' ends. It writes nc.md: per environment and test the
 contacts, the time of each tree (the least of --rounds rounds, default 3)
 and OBB ÷ 18-DOP, and the dissertation's conclusions checked against
 them. The full run takes about four minutes, --quick about 20 seconds.
+With --objects, bench instead runs the object-level experiments of
+Zachmann's thesis (sections 3.4.1 and 3.4.2): two spheres, then two
+cones, of 2×60, 2×120 and 2×250 triangles tumbling in a cage, each frame
+tested with the tree test and with the convex test (--method convex:
+the pair's separating plane, GJK for a new one, each proved exactly),
+the answers checked to agree at every frame; two cones of 100 triangles
+with the plane cache (its hits, new planes and fall-backs to the tree
+test beside the thesis's error rates); and a world of 1,000 small convex
+objects (--steps steps, default 100) played with each method. It writes
+objects.md with the thesis's figures beside ours; times are the least of
+--rounds rounds (default 3). The full run takes about a minute, --quick
+a few seconds.
+
 With --queries, bench instead times the queries of issue 30 with every
 kind of tree: the distance of homer to bull (Debian's libcgal-demo meshes;
 those rows are left out, saying so, when they are not installed) at the
@@ -250,6 +265,7 @@ seconds.`,
 			fs.BoolVar(&o.front, "front", false, "run the front-tracking and budget experiments instead (see below)")
 			fs.BoolVar(&o.ccdPeers, "ccd-peers", false, "compare collide's continuous collision with FCL's instead (see below)")
 			fs.BoolVar(&o.nc, "nc", false, "run the NC tool-path verification experiments instead (see below)")
+			fs.BoolVar(&o.objects, "objects", false, "run the convex-object and separating-plane experiments instead (see below)")
 			fs.BoolVar(&o.queries, "queries", false, "time issue 30's queries and builds with every kind instead (see below)")
 			fs.DurationVar(&o.cap, "cap", 0, "with --queries: kill a query past `D` and report it as \"> cap\" (default 10s, 500ms with --quick)")
 			fs.StringVar(&o.before, "before", "", "with --queries: run every row in the collide program `FILE` too (built from an earlier commit with bench --queries), before this one")
@@ -287,6 +303,9 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.nc {
 		return runBenchNC(e, o)
+	}
+	if o.objects {
+		return runBenchObjects(e, o)
 	}
 	if !o.peers && (o.driver != "" || (o.rounds != 0 && !o.front) || o.slowSteps != 0) {
 		return usagef("--driver, --rounds and --slow-steps go with --peers (and --rounds with --front)")

@@ -36,6 +36,10 @@ type checkOptions struct {
 	// contacts asks for each pair's contact geometry and the patches
 	// (--contacts); depth for the patches' depth intervals (--depth).
 	contacts, depth bool
+	// solid treats both models as solids (--solid).
+	solid bool
+	// method is the exact test (--method).
+	method string
 }
 
 func checkCommand() *command {
@@ -75,6 +79,18 @@ as they are found (seconds then includes writing them), so memory stays the
 same however many pairs there are. --max-pairs N stops each pose's query
 after N pairs; a pose stopped so, with more pairs than N, says so
 ("truncated":true in JSON, after the pairs).
+
+--solid treats ENV and FLY as solids, the volumes their surfaces bound:
+a pose where one is inside the other, their surfaces apart, is a contact
+too, with no pair; it prints "collide: fly inside env" (or "env inside
+fly"), and with --json "inside":"fly" (or "env") after the pairs (the key
+only then). It is decided exactly, by one vertex of each connected
+component of each surface, placed as the query places FLY, against the
+other solid (an exact winding number). Both models must be closed,
+manifold and consistently oriented meshes: another is an error naming
+the file and what breaks (a boundary, non-manifold or misoriented edge;
+'collide info' lists them). --solid with --ccd or --contacts is a usage
+error.
 
 --contacts adds the geometry of each pair (with or without --all): how
 the two triangles meet (touch, or cross: one surface passes through the
@@ -123,6 +139,16 @@ build' saves the trees for many runs. brute tests every pair (the oracle).
 bits each: less than half the memory, queries 5 to 30%% slower) choose how
 the hierarchies are built; --restart and --exact-root choose traversal
 variants, for experiments.
+
+--method chooses the exact test: tree walks the two trees; convex first
+looks for a plane separating the two models' vertices (GJK, the plane
+proved exactly for the computed coordinates) and leaves the pose to the
+tree test when there is none; auto, the default, takes convex for two
+models whose topology is convex (see 'collide info'), tree otherwise. The
+answers are the same; in text, a pose a plane decided says "apart by a
+plane" beside its counts (bv tests and tri tests are then 0). Each pose
+starts without the plane of the pose before, as it forgets the first
+contact.
 
 --bv auto chooses the kind for the pair of models: it builds the candidate
 trees (aabb, kdop14, kdop18, kdop26, obb) of both and times their queries
@@ -187,6 +213,8 @@ the kind by timing first-contact queries at the poses.`,
 			fs.BoolVar(&o.ccd, "ccd", false, "continuous collision: when FLY first touches ENV moving from each pose of --poses to the next")
 			fs.BoolVar(&o.contacts, "contacts", false, "print each pair's contact (kind, points, normal) and the contact patches")
 			fs.BoolVar(&o.depth, "depth", false, "with --contacts, bound each patch's penetration depth along its normal (closed meshes)")
+			fs.BoolVar(&o.solid, "solid", false, "treat ENV and FLY as solids: one inside the other is a contact (closed, oriented meshes only)")
+			fs.StringVar(&o.method, "method", "auto", "the exact `TEST`: auto (convex for two convex models, else tree), tree or convex")
 			fs.DurationVar(&o.deadline, "deadline", 0, "with --ccd, stop each motion's query after `DURATION` (e.g. 20ms) and say what it proved (0: no limit)")
 			return o
 		},
@@ -217,6 +245,10 @@ func runCheck(e *env, opts any, args []string) error {
 	if o.maxPairs < 0 {
 		return usagef("--max-pairs must be >= 0, not %d", o.maxPairs)
 	}
+	method, err := collide.ParseMethod(o.method)
+	if err != nil {
+		return usagef("--method: %s", strings.TrimPrefix(err.Error(), "collide: "))
+	}
 	if o.ccd {
 		if err := checkCCDUsage(o); err != nil {
 			return err
@@ -231,11 +263,20 @@ func runCheck(e *env, opts any, args []string) error {
 		return usagef("--contacts with --ccd: the continuous query reports a time and a pair, not contact geometry")
 	case o.depth && !o.contacts:
 		return usagef("--depth bounds the depth of the contact patches: it needs --contacts")
+	case o.solid && o.ccd:
+		return usagef("--solid with --ccd: the continuous query reports when the surfaces first touch, not containment")
+	case o.solid && o.contacts:
+		return usagef("--solid with --contacts: a model inside the other has no contact geometry to print")
 	}
 
 	poses, envModel, flyModel, err := posesAndModels(e, "check", args, o, &o.build, bo)
 	if err != nil {
 		return err
+	}
+	if o.solid {
+		if err := checkSolids(args, envModel, flyModel); err != nil {
+			return err
+		}
 	}
 	if o.ccd {
 		return checkMotions(e, o, poses, envModel, flyModel)
@@ -249,7 +290,7 @@ func runCheck(e *env, opts any, args []string) error {
 	defer status.end()
 	w := bufio.NewWriter(status.output(e.stdout))
 	fl := newFlusher(w)
-	q := collide.QueryOptions{All: o.all, Eps: o.eps, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
+	q := collide.QueryOptions{All: o.all, Eps: o.eps, Solid: o.solid, Method: method, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
 	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
 	var query collide.Query
 	// Build what the first query would (the flying view, the scratch)
@@ -272,10 +313,11 @@ func runCheck(e *env, opts any, args []string) error {
 			return poseError(o, i, err)
 		}
 		total += d
-		if pp.n > 0 {
+		in := query.Inside()
+		if pp.n > 0 || in != collide.NotInside {
 			hits++
 		}
-		pp.end(st, d)
+		pp.end(st, in, d)
 		done.Store(int64(i + 1))
 		if pp.err != nil {
 			return fmt.Errorf("writing output: %w", pp.err)
@@ -289,6 +331,17 @@ func runCheck(e *env, opts any, args []string) error {
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// checkSolids returns the error of --solid for models that bound no
+// solid: it names the file (args: ENV's, then FLY's) and what breaks.
+func checkSolids(args []string, envModel, flyModel *collide.Model) error {
+	for i, m := range []*collide.Model{envModel, flyModel} {
+		if _, err := m.Solid(); err != nil {
+			return fmt.Errorf("%s: --solid: %s", args[i], strings.TrimPrefix(err.Error(), "collide: "))
+		}
 	}
 	return nil
 }

@@ -27,6 +27,7 @@ type distanceOptions struct {
 	deadline time.Duration
 	json     bool
 	signed   bool
+	solid    bool
 }
 
 // distanceProgressMin is the number of poses from which distance shows its
@@ -96,6 +97,18 @@ Without --json each pose prints a line, and more than one pose a summary:
 the number of poses, in contact, stopped and far, the least, median and
 largest distance, and the time querying.
 
+--solid treats ENV and FLY as solids, the volumes their surfaces bound:
+the distance is 0 when a vertex of one is inside the other (one inside
+the other, or their surfaces crossing), decided exactly before the search
+by one vertex of each connected component of each surface; the pose then
+prints "contact: fly inside env" (or "env inside fly") and the vertex,
+with --json
+  {"pose":N,"distance":0,"inside":"fly"|"env","p_env":[X,Y,Z],"p_fly":[X,Y,Z],
+   "stats":{...},"seconds":S}
+(the key "inside" only then; both points are the vertex). Both models must
+be closed, manifold and consistently oriented meshes: another is an error
+naming the file and what breaks. --solid with --signed is a usage error.
+
 --signed prints the signed distance instead (depth.SignedDistance): the
 distance when the models are apart, 0 when they touch, and, when both are
 closed meshes whose solids interpenetrate, minus the length of a
@@ -156,6 +169,7 @@ stdout is not a terminal, from the start.`,
 			floatFlag(fs, &o.max, "max", 0, "cut-off `D` >= 0: look only for triangles closer than D, else report the pose far (0: none)")
 			fs.DurationVar(&o.deadline, "deadline", 0, "stop each pose's search after `DURATION` (e.g. 5ms), printing the best distance found and a lower bound (0: none)")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines, one object per pose")
+			fs.BoolVar(&o.solid, "solid", false, "treat ENV and FLY as solids: the distance is 0 when one is inside the other (closed, oriented meshes only)")
 			fs.BoolVar(&o.signed, "signed", false, "print the signed distance: negative, a certified penetration bound, when closed meshes interpenetrate")
 			return o
 		},
@@ -186,12 +200,20 @@ func runDistance(e *env, opts any, args []string) error {
 			return usagef("--%s is empty (omit it for the identity pose)", f.name)
 		}
 	}
+	if o.solid && o.signed {
+		return usagef("--solid with --signed: the signed distance treats closed meshes as solids already (a solid inside the other is penetrating)")
+	}
 	// poseError names poses as check's do.
 	where := &checkOptions{pose: o.pose, poses: o.poses}
 
 	poses, envModel, flyModel, err := posesAndModels(e, "distance", args, where, &o.build, bo)
 	if err != nil {
 		return err
+	}
+	if o.solid {
+		if err := checkSolids(args, envModel, flyModel); err != nil {
+			return err
+		}
 	}
 
 	// The default kind is said on stderr, a terminal, when stdout is not
@@ -224,7 +246,7 @@ func runDistance(e *env, opts any, args []string) error {
 		fl := newFlusher(w)
 		for i, p := range poses {
 			start := time.Now()
-			do := collide.DistanceOptions{Max: o.max}
+			do := collide.DistanceOptions{Max: o.max, Solid: o.solid}
 			if o.deadline > 0 {
 				do.Budget.Deadline = start.Add(o.deadline)
 			}
@@ -304,7 +326,7 @@ func (p *distancePrinter) print(i int, r *collide.DistanceResult, d time.Duratio
 		return err
 	}
 	st := r.Stats
-	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, fmtDuration(d))
+	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s%s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, solidStats(st), fmtDuration(d))
 	var err error
 	switch {
 	case r.Stopped && r.Env < 0:
@@ -312,6 +334,10 @@ func (p *distancePrinter) print(i int, r *collide.DistanceResult, d time.Duratio
 	case r.Stopped:
 		_, err = fmt.Fprintf(p.w, "pose %d: stopped at the deadline, distance between %s and %s (error <= %s), triangles %d %d, closest points %s %s (%s)\n",
 			i, formatFloat(r.Lower), formatFloat(r.Distance), formatFloat(r.Bound), r.Env, r.Fly, textVec(r.PEnv), textVec(r.PFly), stats)
+	case r.Inside == collide.FlyInEnv:
+		_, err = fmt.Fprintf(p.w, "pose %d: contact: fly inside env, its vertex at %s (%s)\n", i, textVec(r.PEnv), stats)
+	case r.Inside == collide.EnvInFly:
+		_, err = fmt.Fprintf(p.w, "pose %d: contact: env inside fly, its vertex at %s (%s)\n", i, textVec(r.PEnv), stats)
 	case r.Far:
 		_, err = fmt.Fprintf(p.w, "pose %d: farther than %s (%s)\n", i, formatFloat(p.max), stats)
 	case r.Distance == 0:

@@ -55,6 +55,8 @@ func TestJSONKeysSnakeCase(t *testing.T) {
 		{"check", "--json", "--all", "--contacts", "--poses", poses, "gen:icosphere", "gen:torus"},
 		{"check", "--json", "--contacts", "--eps", "0.01", "--poses", poses, "gen:icosphere", "gen:torus"},
 		{"distance", "--json", "--poses", poses, "gen:icosphere", "gen:torus"},
+		{"check", "--json", "--solid", "--poses", poses, "gen:icosphere", "gen:icosphere:radius=0.2"},
+		{"distance", "--json", "--solid", "--poses", poses, "gen:icosphere", "gen:icosphere:radius=0.2"},
 		{"distance", "--json", "--signed", "--poses", poses, "gen:box", "gen:box"},
 		{"ccd", "--summary", ccdFile},
 		{"world", "--json", "--steps", "3", "builtin:brownian", "--n", "20"},

@@ -78,14 +78,19 @@ func (p *pairPrinter) add(pr collide.Pair) bool {
 }
 
 // end prints the rest of the pose's result: its pairs (unless printed
-// already), whether it was stopped, its counts and its time d.
-func (p *pairPrinter) end(st collide.Stats, d time.Duration) {
+// already), whether it was stopped, which model is inside the other (in,
+// with --solid), its counts and its time d.
+func (p *pairPrinter) end(st collide.Stats, in collide.Inside, d time.Duration) {
 	if p.json {
+		p.js.SetInside(in)
 		p.js.End(st, d)
 		p.err = p.js.Err()
 		return
 	}
-	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, fmtDuration(d))
+	stats := fmt.Sprintf("bv tests %d, tri tests %d, updates %d, leaf tests %d, %s%s", st.BVTests, st.TriTests, st.Updates, st.LeafTests, solidStats(st), fmtDuration(d))
+	if st.PlaneHits+st.PlaneNew > 0 {
+		stats = "apart by a plane, " + stats
+	}
 	more := ""
 	if p.h.Stopped() {
 		more = fmt.Sprintf(", stopped at --max-pairs %d", p.max)
@@ -93,6 +98,10 @@ func (p *pairPrinter) end(st collide.Stats, d time.Duration) {
 	switch {
 	case p.h.Spilled():
 		p.printf("pose %d: %d %s%s (%s)\n", p.pose, p.n, plural(int(p.n), "pair", "pairs"), more, stats)
+	case p.n == 0 && in == collide.FlyInEnv:
+		p.printf("pose %d: collide: fly inside env (%s)\n", p.pose, stats)
+	case p.n == 0 && in == collide.EnvInFly:
+		p.printf("pose %d: collide: env inside fly (%s)\n", p.pose, stats)
 	case p.n == 0:
 		p.printf("pose %d: no contact (%s)\n", p.pose, stats)
 	case p.all:
@@ -122,4 +131,13 @@ func (p *pairPrinter) printf(format string, args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintf(p.w, format, args...)
 	}
+}
+
+// solidStats is the count of point-in-solid tests of a query of solids
+// (--solid) for its text line, "solid tests N, ", or "" for none.
+func solidStats(st collide.Stats) string {
+	if st.SolidTests == 0 {
+		return ""
+	}
+	return fmt.Sprintf("solid tests %d, ", st.SolidTests)
 }

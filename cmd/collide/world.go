@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/scene"
 	"github.com/collide3d/collide/world"
 )
@@ -28,6 +29,8 @@ type worldOptions struct {
 	workers int
 	seed    uint64
 	n       int
+	solid   bool
+	method  string
 }
 
 func worldCommand() *command {
@@ -56,9 +59,29 @@ one line per step,
    "stats":{"moved":N,"candidates":N,"tested":N,"contacts":N,"began":N,
    "kept":N,"ended":N,"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},
    "seconds":{"motion":S,"bound":S,"broad":S,"narrow":S,"update":S}}
-then {"summary":{...}}. --quiet prints the summary only. An interrupt
+then {"summary":{...}}. --quiet prints the summary only.
+
+--solid treats every object as a solid, the volume its surface bounds: an
+object inside another, their surfaces apart, is a contact too, with no
+pair of triangles; its line says "ball1 bin: ball1 inside bin" (with
+--json, the contact gets "inside":"ball1", the name of the object
+inside, and no pairs; the key only then). It is decided exactly, as
+'collide check --solid' decides it. Every model must be a closed,
+manifold and consistently oriented mesh: another is an error naming the
+object and what breaks. An interrupt
 (Ctrl-C) stops the play after the step it is in: the steps played are
 printed, the summary is not, and the exit status is 130.
+
+--method chooses each pair's exact test: tree walks the two models' trees;
+convex first looks for a plane separating the two models' vertices (the
+pair's plane from the step before, kept while the pair's boxes overlap,
+then a new one found by GJK), proved exactly, and leaves the pair to the
+tree test when there is none; auto, the default, takes convex for two
+models whose topology is convex (see 'collide info'), tree otherwise. The
+answers are the same; the summary then counts the convex tests, those the
+pair's plane proved (the cache's hits), those a new plane proved and those
+left to the tree test, and --json's step lines add "convex", "plane_hits"
+and "plane_new" when not 0.
 
 Broad phases (--broad): %s.`, builtinHelp(), strings.Join(world.BroadPhases(), ", ")),
 		flags: func(fs *flag.FlagSet) any {
@@ -68,8 +91,10 @@ Broad phases (--broad): %s.`, builtinHelp(), strings.Join(world.BroadPhases(), "
 			fs.BoolVar(&o.all, "all", false, "find every pair of triangles in contact for each pair of objects (default: the first)")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per step, then the summary")
 			fs.BoolVar(&o.quiet, "quiet", false, "print the summary only")
+			fs.StringVar(&o.method, "method", "auto", "each pair's exact `TEST`: auto (convex for two convex models, else tree), tree or convex")
 			intFlag(fs, &o.workers, "workers", 0, "run the exact tests on `N` goroutines (0: one per core)")
 			intFlag(fs, &o.seed, "seed", 1, "random `SEED` of the motions (and of a built-in scene; a scene file's own seed by default)")
+			fs.BoolVar(&o.solid, "solid", false, "treat every object as a solid: one inside another is a contact (closed, oriented models only)")
 			intFlag(fs, &o.n, "n", 0, "the number `N` of objects of a built-in scene that takes one (default: the scene's)")
 			return o
 		},
@@ -137,7 +162,11 @@ func runWorld(e *env, opts any, args []string) error {
 	}
 
 	var p *scene.Player
-	wo := world.Options{Broad: mk, All: o.all, Workers: o.workers}
+	method, err := collide.ParseMethod(o.method)
+	if err != nil {
+		return usagef("--method: %s", strings.TrimPrefix(err.Error(), "collide: "))
+	}
+	wo := world.Options{Broad: mk, All: o.all, Workers: o.workers, Solid: o.solid, Method: method}
 	withTicker(e, true, func(elapsed time.Duration) string {
 		return fmt.Sprintf("building %s: %.1f s", s.Name, elapsed.Seconds())
 	}, func() {
@@ -200,9 +229,10 @@ type worldPrinter struct {
 }
 
 type jsonContact struct {
-	A     string     `json:"a"`
-	B     string     `json:"b"`
-	Pairs [][2]int32 `json:"pairs"`
+	A      string     `json:"a"`
+	B      string     `json:"b"`
+	Pairs  [][2]int32 `json:"pairs"`
+	Inside string     `json:"inside,omitempty"` // --solid: the name of the object inside the other
 }
 
 type jsonWorldStats struct {
@@ -217,6 +247,9 @@ type jsonWorldStats struct {
 	TriTests   int64 `json:"tri_tests"`
 	Updates    int64 `json:"updates"`
 	LeafTests  int64 `json:"leaf_tests"`
+	Convex     int64 `json:"convex,omitempty"`
+	PlaneHits  int64 `json:"plane_hits,omitempty"`
+	PlaneNew   int64 `json:"plane_new,omitempty"`
 }
 
 type jsonPhaseSeconds struct {
@@ -247,6 +280,7 @@ func (pr *worldPrinter) step(p *scene.Player, st world.StepStats) error {
 				Moved: st.Moved, Candidates: st.Candidates, Tested: st.Tested, Contacts: st.Contacts,
 				Began: st.Began, Kept: st.Kept, Ended: st.Ended,
 				BVTests: st.Query.BVTests, TriTests: st.Query.TriTests, Updates: st.Query.Updates, LeafTests: st.Query.LeafTests,
+				Convex: st.Query.Convex, PlaneHits: st.Query.PlaneHits, PlaneNew: st.Query.PlaneNew,
 			},
 			Seconds: jsonPhaseSeconds{
 				Motion: p.MotionTime().Seconds(), Bound: st.Bound.Seconds(), Broad: st.Broad.Seconds(),
@@ -254,7 +288,7 @@ func (pr *worldPrinter) step(p *scene.Player, st world.StepStats) error {
 			},
 		}
 		for c := range w.AllContacts() {
-			jc := jsonContact{A: p.Name(c.A), B: p.Name(c.B), Pairs: make([][2]int32, 0, c.Len())}
+			jc := jsonContact{A: p.Name(c.A), B: p.Name(c.B), Pairs: make([][2]int32, 0, c.Len()), Inside: insideName(p, c)}
 			for tp := range c.All() {
 				jc.Pairs = append(jc.Pairs, [2]int32{tp.A, tp.B})
 			}
@@ -265,6 +299,16 @@ func (pr *worldPrinter) step(p *scene.Player, st world.StepStats) error {
 	fmt.Fprintf(pr.w, "step %d: %d %s in contact (moved %d, candidates %d, tested %d, began %d, ended %d)\n",
 		p.Steps(), st.Contacts, plural(st.Contacts, "pair", "pairs"), st.Moved, st.Candidates, st.Tested, st.Began, st.Ended)
 	for c := range w.AllContacts() {
+		if in := insideName(p, c); in != "" {
+			out := p.Name(c.A)
+			if out == in {
+				out = p.Name(c.B)
+			}
+			if _, err := fmt.Fprintf(pr.w, "  %s %s: %s inside %s\n", p.Name(c.A), p.Name(c.B), in, out); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			continue
+		}
 		if !pr.all {
 			q := c.At(0)
 			if _, err := fmt.Fprintf(pr.w, "  %s %s: first pair %d %d\n", p.Name(c.A), p.Name(c.B), q.A, q.B); err != nil {
@@ -280,6 +324,18 @@ func (pr *worldPrinter) step(p *scene.Player, st world.StepStats) error {
 		}
 	}
 	return nil
+}
+
+// insideName returns the name of the object of c inside the other (a
+// world of solids), or "" for a contact of the surfaces.
+func insideName(p *scene.Player, c *world.Contact) string {
+	switch c.Inside {
+	case world.AInB:
+		return p.Name(c.A)
+	case world.BInA:
+		return p.Name(c.B)
+	}
+	return ""
 }
 
 func writeWorldLine(w io.Writer, v any) error {
@@ -324,6 +380,10 @@ func writeWorldSummary(w io.Writer, p *scene.Player, o *worldOptions, t *scene.T
 	per := func(n int64) float64 { return float64(n) / float64(max(t.Steps, 1)) }
 	fmt.Fprintf(w, "per step     moved %.1f, candidates %.1f, tested %.1f, Nv %.1f, Np %.1f, Nu %.1f, Nl %.1f\n",
 		per(t.Moved), per(t.Candidates), per(t.Tested), per(t.Query.BVTests), per(t.Query.TriTests), per(t.Query.Updates), per(t.Query.LeafTests))
+	if q := t.Query; q.Convex != 0 {
+		fmt.Fprintf(w, "convex       %d tests: %d proved apart by the pair's plane (%.1f%%), %d by a new plane, %d left to the tree test\n",
+			q.Convex, q.PlaneHits, 100*float64(q.PlaneHits)/float64(q.Convex), q.PlaneNew, q.Convex-q.PlaneHits-q.PlaneNew)
+	}
 	fmt.Fprintf(w, "time         %10s %10s %10s %10s\n", "total", "median", "p99", "max")
 	for _, ph := range []struct {
 		name string

@@ -70,10 +70,11 @@ type Job struct {
 	Fly   string `json:"fly,omitempty"`
 	Poses string `json:"poses,omitempty"`
 
-	All bool    `json:"all,omitempty"` // check: every pair
-	Eps float64 `json:"eps,omitempty"` // check, nc: the tolerance
-	Max float64 `json:"max,omitempty"` // distance: the cut-off
-	BV  string  `json:"bv,omitempty"`  // the bounding volume (default: the command's; not "auto", which times queries)
+	All   bool    `json:"all,omitempty"`   // check: every pair
+	Solid bool    `json:"solid,omitempty"` // check, distance: the models as solids (--solid)
+	Eps   float64 `json:"eps,omitempty"`   // check, nc: the tolerance
+	Max   float64 `json:"max,omitempty"`   // distance: the cut-off
+	BV    string  `json:"bv,omitempty"`    // the bounding volume (default: the command's; not "auto", which times queries)
 
 	// nc: the part, the tool and the program; neither part nor program
 	// (nor tool) checks the built-in demo.

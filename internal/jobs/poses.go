@@ -51,8 +51,8 @@ func (k poseKind) unit() string {
 
 // command returns the CLI's arguments for j:
 //
-//	check:    check --json [--all] [--eps X] [--bv B] --poses P ENV FLY
-//	distance: distance --json [--max X] [--bv B] --poses P ENV FLY
+//	check:    check --json [--all] [--eps X] [--solid] [--bv B] --poses P ENV FLY
+//	distance: distance --json [--max X] [--solid] [--bv B] --poses P ENV FLY
 //	ccd:      check --ccd --json [--bv B] --poses P ENV FLY
 func (k poseKind) command(j *Job) []string {
 	var a []string
@@ -65,10 +65,16 @@ func (k poseKind) command(j *Job) []string {
 		if j.Eps != 0 {
 			a = append(a, "--eps", formatFloat(j.Eps))
 		}
+		if j.Solid {
+			a = append(a, "--solid")
+		}
 	case "distance":
 		a = []string{"distance", "--json"}
 		if j.Max != 0 {
 			a = append(a, "--max", formatFloat(j.Max))
+		}
+		if j.Solid {
+			a = append(a, "--solid")
 		}
 	case "ccd":
 		a = []string{"check", "--ccd", "--json"}
@@ -98,6 +104,7 @@ func (k poseKind) usage(j *Job) (collide.BuildOptions, error) {
 		{"all", j.All, k.query == "check"},
 		{"eps", j.Eps != 0, k.query == "check"},
 		{"max", j.Max != 0, k.query == "distance"},
+		{"solid", j.Solid, k.query == "check" || k.query == "distance"},
 		{"part", j.Part != "", false},
 		{"tool", j.Tool != "", false},
 		{"program", j.Program != "", false},
@@ -161,6 +168,7 @@ const (
 	errPoseLine        // a line of the pose file that does not parse; ErrUnit its line
 	errModels          // the models
 	errPlace           // a pose that does not place FLY; ErrUnit the pose
+	errSolid           // with "solid", a model that bounds no solid
 	errQuery           // a query's error; ErrUnit the pose or motion
 )
 
@@ -496,13 +504,20 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 			return failed(errPlace, s.First+i, poseError(j.Poses, s.First+i, err))
 		}
 	}
+	if j.Solid { // as cmd/collide's checkSolids
+		for i, md := range []*collide.Model{m.env, m.fly} {
+			if _, err := md.Solid(); err != nil {
+				return failed(errSolid, 0, fmt.Errorf("%s: --solid: %s", []string{j.Env, j.Fly}[i], strings.TrimPrefix(err.Error(), "collide: ")))
+			}
+		}
+	}
 	q := queryPool.Get().(*collide.Query)
 	defer queryPool.Put(q)
 	bw := bufio.NewWriter(w)
 	var total time.Duration
 	switch k.query {
 	case "check":
-		qo := collide.QueryOptions{All: j.All, Eps: j.Eps}
+		qo := collide.QueryOptions{All: j.All, Eps: j.Eps, Solid: j.Solid}
 		if err := q.Prepare(m.env, m.fly, qo); err != nil {
 			return failed(errQuery, s.First, err)
 		}
@@ -520,9 +535,11 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 				return failed(errQuery, s.First+i, poseError(j.Poses, s.First+i, err))
 			}
 			total += d
-			if pp.N() > 0 {
+			in := q.Inside()
+			if pp.N() > 0 || in != collide.NotInside {
 				res.Hits++
 			}
+			pp.SetInside(in)
 			pp.End(st, d)
 			if err := pp.Err(); err != nil {
 				return res, err
@@ -538,7 +555,7 @@ func (k poseKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Res
 				return res, err
 			}
 			start := time.Now()
-			r, err := q.Distance(m.env, m.fly, p, collide.DistanceOptions{Max: j.Max})
+			r, err := q.Distance(m.env, m.fly, p, collide.DistanceOptions{Max: j.Max, Solid: j.Solid})
 			d := time.Since(start)
 			if err != nil {
 				return failed(errQuery, s.First+i, poseError(j.Poses, s.First+i, err))

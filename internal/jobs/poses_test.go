@@ -134,12 +134,15 @@ func TestPoseJobsMatchCLI(t *testing.T) {
 	dir := t.TempDir()
 	poses := posesFile(t, dir, "path.txt", posesPath(23))
 	const env, fly = "gen:torus:tris=600", "gen:icosphere:radius=0.4,tris=80"
+	const ball = "gen:icosphere:radius=0.2,tris=80" // inside the torus's tube at some poses
 	jobs := []Job{
 		{ID: "check", Query: "check", Env: env, Fly: fly, Poses: poses},
 		{ID: "check-all", Query: "check", Env: env, Fly: fly, Poses: poses, All: true},
 		{ID: "check-eps", Query: "check", Env: env, Fly: fly, Poses: poses, All: true, Eps: 0.05, BV: "obb"},
 		{ID: "distance", Query: "distance", Env: env, Fly: fly, Poses: poses},
 		{ID: "distance-max", Query: "distance", Env: env, Fly: fly, Poses: poses, Max: 0.3, BV: "kdop18"},
+		{ID: "check-solid", Query: "check", Env: env, Fly: ball, Poses: poses, Solid: true},
+		{ID: "distance-solid", Query: "distance", Env: env, Fly: ball, Poses: poses, Solid: true, BV: "kdop18"},
 		{ID: "ccd", Query: "ccd", Env: env, Fly: fly, Poses: poses},
 		{ID: "ccd-obb", Query: "ccd", Env: env, Fly: fly, Poses: poses, BV: "obb"},
 	}
@@ -155,6 +158,7 @@ func TestPoseJobsMatchCLI(t *testing.T) {
 			"check": {`"collide":true`, `"collide":false`}, "check-all": {`"collide":false`, `"collide":true`}, "check-eps": {`"collide":true`},
 			"distance": {`"distance":0,`, `"distance":0.`}, "distance-max": {`"distance":0,`, `"far":true`},
 			"ccd": {`"hit":true`, `"hit":false`}, "ccd-obb": {`"hit":true`, `"hit":false`},
+			"check-solid": {`"collide":false`, `"inside":"fly"`}, "distance-solid": {`"inside":"fly"`, `"distance":0.`},
 		}
 		for _, a := range answers[j.ID] {
 			if !strings.Contains(out, a) {
@@ -174,8 +178,8 @@ func TestPoseJobsMatchCLI(t *testing.T) {
 	}
 	// Every job loaded the same two meshes, and built each one's tree
 	// of each kind once.
-	if n := c.Len(); n != 2+2*4 {
-		t.Errorf("cache: %d entries, want 10 (2 meshes, their aabb, obb, rss and kdop18 trees)", n)
+	if n := c.Len(); n != 3+2*4+2 {
+		t.Errorf("cache: %d entries, want 13 (3 meshes, the first two's aabb, obb, rss and kdop18 trees, the ball's aabb and kdop18 trees)", n)
 	}
 }
 
@@ -243,6 +247,8 @@ func TestPoseJobErrors(t *testing.T) {
 		{Query: "distance", Env: env, Fly: empty, Poses: good},
 		{Query: "check", Env: env, Fly: fly, Poses: good, Eps: -1},
 		{Query: "distance", Env: env, Fly: fly, Poses: good, Max: -1},
+		{Query: "check", Env: env, Fly: write("open.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), Poses: good, Solid: true},
+		{Query: "distance", Env: write("open-env.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), Fly: fly, Poses: good, Solid: true},
 		// Several errors at once: the CLI's first is the job's (the poses
 		// are read, then the models loaded, then the poses placed).
 		{Query: "check", Env: filepath.Join(dir, "missing.obj"), Fly: fly, Poses: bad},
@@ -280,6 +286,7 @@ func TestPoseJobErrors(t *testing.T) {
 		{Job{Query: "distance", Env: env, Fly: fly, Poses: good, Eps: 0.1}, `query distance does not take "eps"`},
 		{Job{Query: "ccd", Env: env, Fly: fly, Poses: good, Eps: 0.1}, `query ccd does not take "eps"`},
 		{Job{Query: "ccd", Env: env, Fly: fly, Poses: good, All: true}, `query ccd does not take "all"`},
+		{Job{Query: "ccd", Env: env, Fly: fly, Poses: good, Solid: true}, `query ccd does not take "solid"`},
 		{Job{Query: "check", Env: env, Fly: fly, Poses: good, Program: "p.nc"}, `query check does not take "program"`},
 		{Job{Query: "check", Env: env, Fly: fly}, `query check needs "poses"`},
 		{Job{Query: "distance", Fly: fly, Poses: good}, `query distance needs "env"`},

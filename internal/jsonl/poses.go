@@ -87,10 +87,12 @@ func (h *PairHold) Stopped() bool { return h.stopped }
 
 // Pairs writes the line of collide check --json for each pose:
 //
-//	{"pose":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],"truncated":true,
+//	{"pose":N,"collide":BOOL,"pairs":[[envTri,flyTri],...],"truncated":true,"inside":"fly"|"env",
 //	 "stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N},"seconds":S}
 //
-// ("truncated" only for a pose stopped at Max pairs). The pairs of a pose
+// ("truncated" only for a pose stopped at Max pairs; "inside" only for a
+// query of solids that found one model inside the other, SetInside, with
+// no pair). The pairs of a pose
 // are written in ascending order, up to SortLimit of them: past it, those
 // held are written sorted and the others as they are found (PairHold).
 //
@@ -104,6 +106,7 @@ type Pairs struct {
 
 	h     PairHold
 	pose  int
+	in    collide.Inside
 	first bool // the next pair is the first of its list
 	b     []byte
 	err   error
@@ -125,8 +128,24 @@ func (p *Pairs) Begin(i int) {
 		}
 	}
 	p.h.Max, p.h.Limit = p.Max, p.SortLimit
-	p.pose = i
+	p.pose, p.in = i, collide.NotInside
 	p.h.Begin()
+}
+
+// SetInside records, before End, what the pose's query of solids found
+// (collide.Result.Inside, Query.Inside).
+func (p *Pairs) SetInside(in collide.Inside) { p.in = in }
+
+// InsideName returns the value of the key "inside" for in: "fly", "env",
+// or "" for NotInside.
+func InsideName(in collide.Inside) string {
+	switch in {
+	case collide.FlyInEnv:
+		return "fly"
+	case collide.EnvInFly:
+		return "env"
+	}
+	return ""
 }
 
 // Add takes pair pr, found by the query; it returns false to stop the
@@ -143,7 +162,7 @@ func (p *Pairs) Err() error { return p.err }
 // already), whether it was stopped, its counts st and its time d.
 func (p *Pairs) End(st collide.Stats, d time.Duration) {
 	if !p.h.Spilled() {
-		p.head(p.h.N() > 0)
+		p.head(p.h.N() > 0 || p.in != collide.NotInside)
 		for _, pr := range p.h.Held() {
 			p.pair(pr)
 		}
@@ -151,6 +170,9 @@ func (p *Pairs) End(st collide.Stats, d time.Duration) {
 	p.b = append(p.b[:0], ']')
 	if p.h.Stopped() {
 		p.b = append(p.b, `,"truncated":true`...)
+	}
+	if name := InsideName(p.in); name != "" {
+		p.b = append(append(append(p.b, `,"inside":"`...), name...), '"')
 	}
 	sec, _ := json.Marshal(d.Seconds())
 	p.b = fmt.Appendf(p.b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":%s}`+"\n",
@@ -197,10 +219,20 @@ func (p *Pairs) write(b []byte) {
 // or {"pose":N,"far":true,"max":D,"stats":{...},"seconds":S} for a pose
 // with nothing closer than max; a query stopped at its deadline adds
 // "stopped":true,"lower":L (without distance to points if it found
-// nothing below the cut-off).
+// nothing below the cut-off). With solids (collide.DistanceOptions.Solid),
+// a model inside the other writes
+//
+//	{"pose":N,"distance":0,"inside":"fly"|"env","p_env":[X,Y,Z],"p_fly":[X,Y,Z],"stats":{...},"seconds":S}
+//
+// the points being the vertex found inside.
 func AppendDistance(b []byte, i int, r *collide.DistanceResult, max float64, d time.Duration) []byte {
 	b = strconv.AppendInt(append(b, `{"pose":`...), int64(i), 10)
 	switch {
+	case r.Inside != collide.NotInside:
+		b = AppendNumber(append(b, `,"distance":`...), r.Distance)
+		b = append(append(append(b, `,"inside":"`...), InsideName(r.Inside)...), '"')
+		b = AppendVec(append(b, `,"p_env":`...), r.PEnv)
+		b = AppendVec(append(b, `,"p_fly":`...), r.PFly)
 	case r.Far:
 		b = AppendNumber(append(b, `,"far":true,"max":`...), max)
 	case r.Env < 0: // stopped before any pair below the cut-off

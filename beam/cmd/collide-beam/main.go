@@ -6,9 +6,9 @@
 //	collide-beam --manifest jobs.jsonl --out results/ [--shard N] [-v] [Beam's flags]
 //
 // The manifest has one job a line (JSON: "id", "query" = check | distance |
-// ccd | nc, "env", "fly", "poses", "all", "eps", "max", "bv", and for nc
-// "part", "tool", "program": each what the CLI's flag or argument of that
-// name means; see package internal/jobs). For each job it writes
+// ccd | nc, "env", "fly", "poses", "all", "eps", "max", "solid", "bv", and
+// for nc "part", "tool", "program": each what the CLI's flag or argument of
+// that name means; see package internal/jobs). For each job it writes
 // OUT/ID.jsonl, the lines the CLI prints with --json for the same job (the
 // same bytes but for the timing fields: "seconds" and "stats" of each
 // line, the timing fields of nc's summary line), and OUT/ID.summary.json:
