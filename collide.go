@@ -100,6 +100,17 @@ type QueryOptions struct {
 	// per pair of objects); nil uses the Query's own, which remembers the
 	// last pair's.
 	Plane *Plane
+	// Medium runs the tree test on two goroutines (Zachmann's medium
+	// grain, bvh.CollideMedium): the pairs of nodes the walk leaves after
+	// its first 128 are shared by the Query's goroutine and a helper,
+	// about half the work each, and the first contact found stops both.
+	// The answer is the same (all pairs: the same pairs; first contact: a
+	// pair in contact, the least of those found, maybe not the one a
+	// sequential query finds), sooner on large models when a core is
+	// free; callbacks and iterators get the pairs once both walks end, on
+	// the caller's goroutine. The Query keeps the second walk's scratch.
+	// A query with a Front, a Budget or Experiment.Restart ignores it.
+	Medium bool
 	// Experiment selects traversal variants for experiments; applications
 	// leave it zero.
 	Experiment Experiment
@@ -394,6 +405,9 @@ type Query struct {
 	// iterStats are the counts of the last query a Pairs iterator ran
 	// (for the tests).
 	iterStats Stats
+	// md is the second walk's state of medium-grain queries
+	// (QueryOptions.Medium), made by the first.
+	md *medium
 }
 
 var queryPool = sync.Pool{New: func() any { return new(Query) }}
@@ -523,6 +537,9 @@ func (q *Query) tree(env, fly *Model, rel *geom.Pose, o *QueryOptions) Stats {
 		if bo.Budget.IsZero() {
 			bo.Budget.Tests = math.MaxInt64
 		}
+	}
+	if o.Medium && bo.Front == nil && bo.Pending == nil && !bo.Restart {
+		return q.medium(env, fly, rel, bo)
 	}
 	return statsOf(bvh.Collide(env.tree, fly.tree, *rel, bo, &q.s, q.each))
 }

@@ -13,6 +13,7 @@
 //	distance    collide's distance queries against FCL's
 //	toolpaths   the dissertation's NC tool-path verification (chapter 8)          collide bench --nc
 //	queries     issue 30's queries and builds with every kind, beside the peers'  collide bench --queries
+//	grains      Zachmann's medium grain and concurrent module (thesis, 6.3-6.6)  collide bench --grains
 //	objects     Zachmann's convex objects, separating planes, a convex world      collide bench --objects
 //
 // Beside them: bench/scenes makes the paper's scenes and ours, bench/plot

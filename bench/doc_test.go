@@ -15,6 +15,7 @@ import (
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
 	"github.com/collide3d/collide/bench/distance"
+	"github.com/collide3d/collide/bench/grains"
 	"github.com/collide3d/collide/bench/objects"
 	"github.com/collide3d/collide/bench/paper"
 	"github.com/collide3d/collide/bench/queries"
@@ -36,6 +37,7 @@ var (
 	_ bench.Run[distance.Config, *distance.Report]     = distance.Run
 	_ bench.Run[toolpaths.Config, *toolpaths.Report]   = toolpaths.Run
 	_ bench.Run[queries.Config, *queries.Report]       = queries.Run
+	_ bench.Run[grains.Config, *grains.Report]         = grains.Run
 	_ bench.Run[objects.Config, *objects.Report]       = objects.Run
 )
 

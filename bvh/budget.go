@@ -3,6 +3,7 @@ package bvh
 import (
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/collide3d/collide/geom"
@@ -26,14 +27,20 @@ type Budget struct {
 	// context.Context's Done channel): the walk looks at it where it
 	// would look at the clock, every 256 pairs, without blocking.
 	Done <-chan struct{}
+	// Stop, if not nil, stops the walk once it is true, looked at where
+	// Done is (the early-exit flag of CollideMedium's two walks: a load,
+	// where closing a channel would allocate one per query).
+	Stop *atomic.Bool
 }
 
 // IsZero reports whether b bounds nothing.
-func (b Budget) IsZero() bool { return b.Tests <= 0 && b.Deadline.IsZero() && b.Done == nil }
+func (b Budget) IsZero() bool {
+	return b.Tests <= 0 && b.Deadline.IsZero() && b.Done == nil && b.Stop == nil
+}
 
-// expired reports whether b's deadline has passed or its Done channel is
-// closed (not its Tests, which the walks count).
-func (b *Budget) expired() bool { return timeUp(b.Deadline, b.Done) }
+// expired reports whether b's deadline has passed, its Done channel is
+// closed or its Stop is set (not its Tests, which the walks count).
+func (b *Budget) expired() bool { return timeUp(b.Deadline, b.Done) || b.Stop != nil && b.Stop.Load() }
 
 // timeUp reports whether deadline (if not zero) has passed or done (if not
 // nil) is closed.
@@ -57,13 +64,14 @@ type budget struct {
 	tests    int64 // noLimit for none
 	deadline time.Time
 	done     <-chan struct{}
+	stop     *atomic.Bool
 	pend     *Pending
 }
 
 // newBudget returns the budget b of a walk that keeps its rest in pd.
 func newBudget(b Budget, pd *Pending) *budget {
 	bu := &pd.bud
-	*bu = budget{tests: noLimit, deadline: b.Deadline, done: b.Done, pend: pd}
+	*bu = budget{tests: noLimit, deadline: b.Deadline, done: b.Done, stop: b.Stop, pend: pd}
 	if b.Tests > 0 {
 		bu.tests = b.Tests
 	}
@@ -72,7 +80,7 @@ func newBudget(b Budget, pd *Pending) *budget {
 
 // chunk returns how many pairs the walk may test before it looks again.
 func (b *budget) chunk() int64 {
-	if b.deadline.IsZero() && b.done == nil {
+	if b.deadline.IsZero() && b.done == nil && b.stop == nil {
 		return b.tests
 	}
 	return min(b.tests, deadlineChunk)
@@ -86,7 +94,7 @@ func (b *budget) spend(n int64) bool {
 			return true
 		}
 	}
-	return timeUp(b.deadline, b.done)
+	return timeUp(b.deadline, b.done) || b.stop != nil && b.stop.Load()
 }
 
 // Pending is what a query its budget stopped has left: the pairs of nodes
@@ -98,7 +106,9 @@ type Pending struct {
 	env, fly *Tree
 	pose     geom.Pose
 	o        QueryOptions
-	// items is the []item[X] of the trees' kind: the pairs left.
+	// items is the *[]item[X] of the trees' kind: the pairs left (a
+	// pointer, so that keeping them again stores no new slice header in
+	// the interface, which would allocate).
 	items any
 	n     int
 	bud   budget
@@ -121,10 +131,11 @@ func keep[X any](pd *Pending, stack []item[X], stopped bool) {
 		stack = nil
 	}
 	pd.n = len(stack)
-	if s, ok := pd.items.([]item[X]); ok {
-		pd.items = append(s[:0], stack...)
+	if s, ok := pd.items.(*[]item[X]); ok {
+		*s = append((*s)[:0], stack...)
 	} else if len(stack) > 0 {
-		pd.items = slices.Clone(stack)
+		c := slices.Clone(stack)
+		pd.items = &c
 	}
 }
 

@@ -61,6 +61,9 @@
 // Distance; TimeOfImpact's search for candidates; and Near. The mode is
 // stored once in the query, the walk switches on it, and each mode's state
 // lives with it.
+// CollideMedium runs Collide's walk on two goroutines (Zachmann's medium
+// grain): a budgeted walk, whose pairs left are shared by two resumed
+// walks, each in its own Scratch.
 //
 // A flying model's nodes are re-bounded in the environment's directions for
 // each pose ("tumbling"), lazily, once per node per query, by transforming

@@ -2,6 +2,7 @@ package bvh
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -29,7 +30,8 @@ import (
 //
 //	offset       size          field
 //	0            8             magic: Magic ("COLLIDE\x1a")
-//	8            4             format version: uint32 2 (Read reads 1 too)
+//	8            4             format version: uint32 2, or 3 with an extra
+//	                           section (Read reads 1 too)
 //	12           4             bounding-volume kind: uint32 1 + Kind (1 k-DOP,
 //	                           2 OBB, 3 sphere, 4 AABB, 5 box-tree, 6 RSS)
 //	16           4             k: uint32 6, 14, 18 or 26 (k-DOP), else 0
@@ -50,7 +52,11 @@ import (
 //	T = V+24·nv  12·nt         triangles: three int32 vertex indices
 //	N = T+12·nt  nn·s          nodes, depth first, of s bytes each (below)
 //	O = N+nn·s   4·no          triangle order: int32
-//	O+4·no       4             CRC-32C (Castagnoli) of bytes [0, O+4·no)
+//	E = O+4·no   8             version 3 only: the extra section's length x:
+//	                           uint64 ≤ 2^16 + 16·nv + 32·nt
+//	E+8          x             version 3 only: the extra section
+//	C            4             CRC-32C (Castagnoli) of bytes [0, C), where C
+//	                           is O+4·no (versions 1, 2) or E+8+x (3)
 //
 // A node holds its volume, then an int32 ref; the volumes are, in float64
 // unless said otherwise:
@@ -97,6 +103,11 @@ import (
 // lists the triangles leaf by leaf, in the order of the leaves in the node
 // array, the last one of each leaf complemented (^t).
 //
+// The extra section of version 3 holds bytes bvh does not interpret, which
+// WriteExtra writes and ReadExtra returns: collide.Model.Save stores the
+// model's topology there (package topo's encoding), which collide.ReadModel
+// decodes and checks. Read checks only its length.
+//
 // Read accepts only the files whose contents satisfy every invariant it
 // lists: those of the trees Build makes, which the queries rely on.
 const Magic = "COLLIDE\x1a"
@@ -104,11 +115,17 @@ const Magic = "COLLIDE\x1a"
 // FormatName is the Format of the *mesh.FormatError values Read returns.
 const FormatName = "collide"
 
-// formatVersion is the version WriteTo writes, and the latest Read reads.
-// Version 2 (this one) differs from version 1 in what the leaves hold:
-// every triangle but twins (identical triangles but the first: see
-// twinList), where version 1 trees hold every triangle. Read reads both.
-const formatVersion = 2
+// formatVersion is the latest version Read reads, which WriteExtra writes;
+// WriteTo writes version 2. Version 2 differs from version 1 in what the
+// leaves hold: every triangle but twins (identical triangles but the
+// first: see twinList), where version 1 trees hold every triangle. Version
+// 3 is version 2 with an extra section before the checksum. Read reads
+// all three.
+const formatVersion = 3
+
+// maxExtra bounds the length of an extra section Read accepts for nv
+// vertices and nt triangles.
+func maxExtra(nv, nt int) int64 { return 1<<16 + 16*int64(nv) + 32*int64(nt) }
 
 // headerFixed is the size of the header before the offsets.
 const headerFixed = 40
@@ -122,10 +139,32 @@ const maxDepth = 1 << 20
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// WriteTo writes t and its mesh to w in the format described at Magic and
-// returns the number of bytes written. It buffers its output in large
-// chunks, so w need not be buffered.
-func (t *Tree) WriteTo(w io.Writer) (int64, error) {
+// WriteTo writes t and its mesh to w in the format described at Magic
+// (version 2, or 1 for a tree read from a file of version 1) and returns
+// the number of bytes written. It buffers its output in large chunks, so w
+// need not be buffered.
+func (t *Tree) WriteTo(w io.Writer) (int64, error) { return t.write(w, nil, false) }
+
+// ErrAllHeld is the error of WriteExtra for a tree read from a file of
+// format version 1, whose leaves hold every triangle, twins included: it
+// has no version 3 form (WriteTo saves it in version 1).
+var ErrAllHeld = errors.New("bvh: a tree read from a file of format version 1 is saved in version 1, without an extra section")
+
+// WriteExtra writes t as WriteTo does, in version 3, with the extra
+// section extra (bytes bvh does not interpret: see Magic), which ReadExtra
+// returns. For a tree read from a file of version 1 it writes nothing and
+// returns ErrAllHeld.
+func (t *Tree) WriteExtra(w io.Writer, extra []byte) (int64, error) {
+	if t.allHeld {
+		return 0, ErrAllHeld
+	}
+	if int64(len(extra)) > maxExtra(len(t.mesh.Verts), len(t.mesh.Tris)) {
+		return 0, fmt.Errorf("bvh: an extra section of %d bytes is too large to save", len(extra))
+	}
+	return t.write(w, extra, true)
+}
+
+func (t *Tree) write(w io.Writer, extra []byte, withExtra bool) (int64, error) {
 	m := t.mesh
 	if len(m.Verts) > mesh.MaxVertices || len(m.Tris) > mesh.MaxTriangles {
 		return 0, fmt.Errorf("bvh: mesh of %d vertices and %d triangles is too large to save", len(m.Verts), len(m.Tris))
@@ -144,12 +183,18 @@ func (t *Tree) WriteTo(w io.Writer) (int64, error) {
 	if t.opts.Compact {
 		size += cRefsSize(k, nn)
 	}
+	if withExtra {
+		size += 8 + int64(len(extra))
+	}
 	e := &encoder{w: w, buf: make([]byte, 0, min(size, ioChunk))}
 
 	h := e.grab(headerFixed + 4*int(k) + 32)
 	copy(h, Magic)
 	le := binary.LittleEndian
-	version := uint32(formatVersion)
+	version := uint32(2)
+	if withExtra {
+		version = 3
+	}
 	if t.allHeld {
 		version = 1 // the leaves hold every triangle, twins included
 	}
@@ -196,6 +241,12 @@ func (t *Tree) WriteTo(w io.Writer) (int64, error) {
 		b := e.grab(4 * len(oo))
 		for i, v := range oo {
 			le.PutUint32(b[4*i:], uint32(v))
+		}
+	}
+	if withExtra {
+		le.PutUint64(e.grab(8), uint64(len(extra)))
+		for lo := 0; lo < len(extra) && e.err == nil; lo += ioChunk {
+			copy(e.grab(min(ioChunk, len(extra)-lo)), extra[lo:])
 		}
 	}
 	e.flush()
@@ -324,35 +375,59 @@ type decoder struct {
 // there is one, else the start of the node array) and a message; errors of
 // r itself are returned wrapped.
 func Read(r io.Reader) (*Tree, error) {
+	t, _, _, err := ReadExtra(r)
+	return t, err
+}
+
+// ReadExtra reads and checks a tree as Read does, and returns the extra
+// section of a file of version 3 (see Magic; nil for versions 1 and 2)
+// with the offset of its first byte, for the caller to decode and check:
+// Read checks only its length.
+func ReadExtra(r io.Reader) (t *Tree, extra []byte, at int64, err error) {
 	d := &decoder{r: r, left: remaining(r)}
 	h, err := d.header()
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	m := &mesh.TriMesh{}
 	if m.Verts, err = readRaw(d, h.nv, 24, 8, "vertex array", func(vs []geom.Vec3, i0 int) { h.checkVerts(d, vs, i0) }); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	if m.Tris, err = readRaw(d, h.nt, 12, 4, "triangle array", func(ts [][3]int32, i0 int) { h.checkTris(d, ts, i0) }); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	ti, err := kinds[h.o.Kind].read(d, h, m)
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
+	}
+	if h.version >= 3 {
+		b, err := d.next(8, "extra section's length")
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if x, lim := binary.LittleEndian.Uint64(b), maxExtra(h.nv, h.nt); x > uint64(lim) {
+			return nil, nil, 0, d.errorf(d.off-8, "extra section of %d bytes, more than the limit %d", x, lim)
+		} else if at = d.off; x > 0 {
+			if extra, err = readRaw(d, int(x), 1, 1, "extra section", func([]byte, int) {}); err != nil {
+				return nil, nil, 0, err
+			}
+		} else {
+			extra = []byte{}
+		}
 	}
 	want := d.crc
 	sum, err := d.next(4, "checksum")
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	if got := binary.LittleEndian.Uint32(sum); got != want {
-		return nil, d.errorf(d.off-4, "checksum mismatch (stored %08x, computed %08x)", got, want)
+		return nil, nil, 0, d.errorf(d.off-4, "checksum mismatch (stored %08x, computed %08x)", got, want)
 	}
 	if d.bad != nil {
-		return nil, d.bad
+		return nil, nil, 0, d.bad
 	}
 	if err := m.Validate(); err != nil {
-		return nil, d.errorf(h.vAt, "%v", err)
+		return nil, nil, 0, d.errorf(h.vAt, "%v", err)
 	}
 	// The leaves of a version 1 tree hold every triangle; those of a
 	// later one, the first of each group of twins.
@@ -361,9 +436,9 @@ func Read(r io.Reader) (*Tree, error) {
 		tw, _ = findTwins(m)
 	}
 	if f := ti.check(m, h.o, tw); f != nil {
-		return nil, d.errorf(f.offset(h), "%s", f.msg)
+		return nil, nil, 0, d.errorf(f.offset(h), "%s", f.msg)
 	}
-	return &Tree{mesh: m, opts: h.o, impl: ti, twins: tw, allHeld: h.version == 1}, nil
+	return &Tree{mesh: m, opts: h.o, impl: ti, twins: tw, allHeld: h.version == 1}, extra, at, nil
 }
 
 // remaining returns the number of bytes left in r, if r tells it cheaply

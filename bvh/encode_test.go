@@ -212,8 +212,13 @@ func smallFiles(tb testing.TB) map[string][]byte {
 	soup := testgeom.LatticeSoup(rng, 12, 3)
 	_, a := encSave(tb, soup, bvh.Options{K: bv.K18, Leaf: 4})
 	_, b := encSave(tb, soup, bvh.Options{K: bv.K6, Float64: true})
-	_, c := encSave(tb, gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 18)), bvh.Options{K: bv.K26})
-	return map[string][]byte{"k18-leaf4": a, "k6-f64": b, "k26-torus": c}
+	tr, c := encSave(tb, gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 18)), bvh.Options{K: bv.K26})
+	// The torus in version 3, with an extra section.
+	var d bytes.Buffer
+	if _, err := tr.WriteExtra(&d, []byte("extra section bytes")); err != nil {
+		tb.Fatal(err)
+	}
+	return map[string][]byte{"k18-leaf4": a, "k6-f64": b, "k26-torus": c, "k26-torus-extra": d.Bytes()}
 }
 
 // formatError returns err as a *mesh.FormatError, failing if it is not one.
@@ -338,8 +343,8 @@ func TestReadCrafted(t *testing.T) {
 	}{
 		{"magic", leaf1, func(b []byte, l layout) { b[0] = 'X' }, "not a collide model file (bad magic)", func(layout) int { return 0 }},
 		{"text", []byte("solid cube\n"), nil, "bad magic", func(layout) int { return 0 }},
-		{"version", leaf1, func(b []byte, l layout) { put32(b, 8, 3) }, "unsupported version 3 (this build reads versions 1 to 2)", func(layout) int { return 8 }},
-		{"version 0", leaf1, func(b []byte, l layout) { put32(b, 8, 0) }, "unsupported version 0 (this build reads versions 1 to 2)", func(layout) int { return 8 }},
+		{"version", leaf1, func(b []byte, l layout) { put32(b, 8, 4) }, "unsupported version 4 (this build reads versions 1 to 3)", func(layout) int { return 8 }},
+		{"version 0", leaf1, func(b []byte, l layout) { put32(b, 8, 0) }, "unsupported version 0 (this build reads versions 1 to 3)", func(layout) int { return 8 }},
 		{"kind", leaf1, func(b []byte, l layout) { put32(b, 12, 9) }, "bounding-volume kind 9", func(layout) int { return 12 }},
 		{"kind-k", leaf1, func(b []byte, l layout) { put32(b, 12, 2) }, "k = 18 for a obb tree (want 0)", func(layout) int { return 16 }},
 		{"k13", leaf1, func(b []byte, l layout) { put32(b, 16, 13) }, "k = 13 is not supported", func(layout) int { return 16 }},
@@ -527,7 +532,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add([]byte(bvh.Magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, err := bvh.Read(bytes.NewReader(data))
+		tr, extra, at, err := bvh.ReadExtra(bytes.NewReader(data))
 		if err != nil {
 			var fe *mesh.FormatError
 			if !errors.As(err, &fe) {
@@ -539,7 +544,15 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("accepted an invalid tree: %v", err)
 		}
 		var buf bytes.Buffer
-		if _, err := tr.WriteTo(&buf); err != nil {
+		if extra == nil {
+			_, err = tr.WriteTo(&buf)
+		} else {
+			_, err = tr.WriteExtra(&buf, extra)
+			if at+int64(len(extra))+4 != int64(buf.Len()) || !bytes.Equal(data[at:at+int64(len(extra))], extra) {
+				t.Fatalf("the extra section read is not at %d", at)
+			}
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.HasPrefix(data, buf.Bytes()) {
@@ -647,5 +660,38 @@ func TestReadForgedKinds(t *testing.T) {
 		if fe := formatError(t, c.name, err); !strings.Contains(fe.Msg, c.msg) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.msg)
 		}
+	}
+}
+
+// TestReadExtra checks the extra section of version 3: read back as
+// written, at its offset, empty or not; absent from version 2; its length
+// capped.
+func TestReadExtra(t *testing.T) {
+	// Large enough for an extra section of more than one chunk (1 MiB).
+	// The limit: 2^16 bytes, 16 a vertex and 32 a triangle.
+	tr, v2 := encSave(t, gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 44000)), bvh.Options{Leaf: 8})
+	if _, extra, _, err := bvh.ReadExtra(bytes.NewReader(v2)); err != nil || extra != nil {
+		t.Fatalf("version 2: extra %q, %v", extra, err)
+	}
+	for _, x := range [][]byte{{}, []byte("x"), bytes.Repeat([]byte{0xa5}, 1<<20+1000)} {
+		var buf bytes.Buffer
+		n, err := tr.WriteExtra(&buf, x)
+		if err != nil || n != int64(buf.Len()) {
+			t.Fatalf("WriteExtra: %d, %v", n, err)
+		}
+		data := buf.Bytes()
+		if v := binary.LittleEndian.Uint32(data[8:]); v != 3 || !bytes.HasPrefix(data[12:], v2[12:len(v2)-4]) {
+			t.Fatalf("version %d, or another tree", v)
+		}
+		got, extra, at, err := bvh.ReadExtra(bytes.NewReader(data))
+		if err != nil || extra == nil || !bytes.Equal(extra, x) || at != int64(len(v2)-4+8) {
+			t.Fatalf("extra of %d bytes read as %d at %d: %v", len(x), len(extra), at, err)
+		}
+		if err := got.Validate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tr.WriteExtra(io.Discard, make([]byte, 1<<16+16*len(tr.Mesh().Verts)+32*len(tr.Mesh().Tris)+1)); err == nil {
+		t.Error("an extra section over the limit is written")
 	}
 }

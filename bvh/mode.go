@@ -14,6 +14,7 @@ import "github.com/collide3d/collide/geom"
 //	fronts (temporal coherence)    Collide (Front)            modeFront     track                  tested, reported
 //	time-critical                  Collide (Budget, Pending)  modeBudget    traverse in chunks     tested, reported
 //	resumed                        Pending.Resume             modeResume    traverse in chunks     tested, reported
+//	medium grain (two goroutines)  CollideMedium              modeBudget, then modeResume on each goroutine (medium.go)
 //	distance                       Distance                   modeDistance  nearest                closest pair kept
 //	sweep (time of impact)         TimeOfImpact               modeSweep     traverse from roots    handed to the sweep
 //	near search                    Near                       modeNear      traverse from roots    env triangles handed over
@@ -107,7 +108,7 @@ func (w *walk[X]) setup(o *request, env, fly *Tree, k int, pose *geom.Pose, root
 		w.front.moved, w.front.lastMove = fr.moved, fr.lastMove
 	case modeResume:
 		pd := o.Pending
-		w.stack = append(w.stack[:0], pd.items.([]item[X])...)
+		w.stack = append(w.stack[:0], *pd.items.(*[]item[X])...)
 		w.budget.bud = newBudget(o.Budget, pd)
 		return pd.seen
 	case modeBudget:

@@ -31,6 +31,18 @@
 // test at a vertex, which is quadratic in the vertex's degree. A Topology is
 // immutable once built and safe for concurrent reads.
 //
+// # Saving
+//
+// Encode writes a Topology for saving beside its mesh, and Decode reads it
+// back and checks it against the mesh, so that a saved model need not
+// compute it again (collide.Model.Save keeps it in the saved model's extra
+// section: the file and its checksum are package bvh's, the section's
+// contents and their check this package's, so bvh does not depend on it).
+// The encoding holds certificates beside the structure, sorted lists of the
+// welded vertices and of the edges, with which Decode checks everything in
+// linear time without hashing; it recomputes the volume's sign and, for an
+// outward surface, convexity (see Decode for the costs).
+//
 // # Convexity
 //
 // Convex is decided by these tests, each exact:
@@ -164,12 +176,24 @@ type Reflex struct {
 // Of returns the topology of m, which must be valid (m.Validate: an index
 // out of range panics). It allocates about 170 bytes a triangle.
 func Of(m *mesh.TriMesh) *Topology {
-	t := &Topology{Weld: make([]int32, len(m.Verts)), Tris: make([][3]int32, len(m.Tris)),
-		Twin: make([]int32, 3*len(m.Tris)), Genus: -1}
+	t := &Topology{Weld: make([]int32, len(m.Verts)), Tris: make([][3]int32, len(m.Tris))}
 	t.weld(m)
-	nv := len(t.Rep)
-	nt := len(m.Tris)
-	degen := make([]bool, nt)
+	t.build(m)
+	return t
+}
+
+// build computes the rest of t from its Weld, Rep, Tris and Welded: the
+// edges and everything else, in linear time but for the convexity test.
+func (t *Topology) build(m *mesh.TriMesh) {
+	degen := t.degenerates()
+	t.edges(m, degen)
+	t.finish(m, degen)
+}
+
+// degenerates lists the degenerate triangles, counts the others (Faces)
+// and returns which are degenerate.
+func (t *Topology) degenerates() []bool {
+	degen := make([]bool, len(t.Tris))
 	for i, tr := range t.Tris {
 		if tr[0] == tr[1] || tr[1] == tr[2] || tr[2] == tr[0] {
 			degen[i] = true
@@ -181,6 +205,15 @@ func Of(m *mesh.TriMesh) *Topology {
 			t.Faces++
 		}
 	}
+	return degen
+}
+
+// edges groups the half-edges into edges: it sets Twin, Edges, the
+// boundary, non-manifold and misoriented edges, and Components.
+func (t *Topology) edges(m *mesh.TriMesh, degen []bool) {
+	t.Twin = make([]int32, 3*len(m.Tris))
+	nv := len(t.Rep)
+	nt := len(m.Tris)
 	// Half-edges grouped by their lower vertex (counting sort), then by the
 	// upper one with a scratch mark per vertex: linear, no hashing.
 	start := make([]int32, nv+1)
@@ -285,8 +318,15 @@ func Of(m *mesh.TriMesh) *Topology {
 			t.Components++
 		}
 	}
-	tu = nil
+}
 
+// finish computes the rest from the edges: the fans, the flags, the
+// orientation, the volume's sign and convexity.
+func (t *Topology) finish(m *mesh.TriMesh, degen []bool) {
+	t.Genus = -1
+	nv := len(t.Rep)
+	nt := len(m.Tris)
+	head := func(h int32) int32 { return t.Tris[h/3][h%3] }
 	// Fans: corners (3·t+k, at vertex Tris[t][k]) joined across edges of
 	// two uses; a vertex is manifold when its corners form one set.
 	cu := newUnionFind(3 * nt)
@@ -338,7 +378,11 @@ func Of(m *mesh.TriMesh) *Topology {
 	t.Closed = t.Manifold && t.NumBoundary == 0
 	t.Oriented = t.NumMisoriented == 0
 
-	t.orient(degen)
+	// With every edge of two uses used once each way, each part is of one
+	// class: nothing is flipped, every part can be oriented.
+	if t.NumMisoriented > 0 {
+		t.orient(degen)
+	}
 	if t.Closed && t.Oriented {
 		t.Genus = (2*t.Components - t.Euler) / 2
 		t.VolumeSign = volumeSign(m, degen)
@@ -348,7 +392,6 @@ func Of(m *mesh.TriMesh) *Topology {
 		t.NotConvex = t.convex(m)
 		t.Convex = t.NotConvex == nil
 	}
-	return t
 }
 
 func (t *Topology) addMisoriented(e Edge) {

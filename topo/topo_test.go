@@ -252,6 +252,7 @@ func check(t *testing.T, name string, m *mesh.TriMesh) *Topology {
 		t.Errorf("%s: Euler %d", name, got.Euler)
 	}
 	checkTwins(t, name, got)
+	roundTrip(t, name, m, got)
 	return got
 }
 

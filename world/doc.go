@@ -87,4 +87,15 @@
 // pair, after the exact tests; they may call Move and Add (the change is
 // for the next step) but not Remove, Step or StepContext (which return
 // ErrInStep).
+//
+// These are Zachmann's coarse grain, the pairs shared by the workers
+// (statically or, by default, dynamically: Options.Static). His medium
+// grain tests one pair on two goroutines (collide.QueryOptions.Medium):
+// with Options.Medium, a step that tests fewer pairs than Workers tests
+// each so, with the same contacts. His concurrent module runs the steps
+// beside the application: NewConcurrent gives a world to a goroutine of
+// its own, which the application feeds with Concurrent.Move and Commit
+// (double-buffered poses, each object at most once, never waiting for a
+// step) and which reports each step as a Frame naming the application's
+// frame whose poses it stepped (Options.Done, Concurrent.Latest).
 package world

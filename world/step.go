@@ -98,6 +98,9 @@ type narrow struct {
 	// ncand counts them.
 	pairFn func(a, b int32) bool
 	ncand  int
+	// medium says that the step tests its pairs one at a time, each on
+	// two goroutines (Options.Medium).
+	medium bool
 }
 
 // Step re-bounds the objects moved or added since the last Step, finds the
@@ -181,6 +184,7 @@ func (w *World) StepContext(ctx context.Context) (StepStats, error) {
 
 	// The exact tests.
 	st.Tested = len(nw.cands)
+	nw.medium = w.opts.Medium && w.opts.Workers > 1 && len(nw.cands) < w.opts.Workers
 	w.attachFronts(&st)
 	w.attachPlanes()
 	err := w.testAll(&st)
@@ -281,7 +285,7 @@ func (w *World) testAll(st *StepStats) error {
 	n := len(nw.cands)
 	nw.res = slices.Grow(nw.res[:0], n)[:n]
 	k := w.opts.Workers
-	if k > n/8 {
+	if k > n/8 || nw.medium {
 		k = max(1, n/8)
 	}
 	for len(nw.workers) < k {
@@ -350,7 +354,7 @@ func (w *World) test(wk *worker, wi int32, i int) {
 	rel := relPose(env.pose, fly.pose)
 	off := len(wk.buf)
 	s, err := wk.q.Each(env.model.m, fly.model.m, rel, collide.QueryOptions{All: w.opts.All, Eps: w.opts.Eps, Front: w.narrow.fr[i],
-		Solid: w.opts.Solid, Method: w.opts.Method, Plane: w.narrow.pl[i]}, wk.fn)
+		Solid: w.opts.Solid, Method: w.opts.Method, Plane: w.narrow.pl[i], Medium: w.narrow.medium}, wk.fn)
 	if err != nil {
 		wk.err = err
 		return
@@ -564,6 +568,9 @@ func (w *World) attachFronts(st *StepStats) {
 	for i, key := range nw.cands {
 		nw.fr[i] = nil
 		a, b := &w.objs[ID(key>>32)], &w.objs[ID(uint32(key))]
+		if nw.medium {
+			continue // a front is one goroutine's walk
+		}
 		switch w.opts.Fronts {
 		case FrontOff:
 			continue

@@ -67,6 +67,12 @@ type Options struct {
 	// no triangle pair to name. Add refuses a model whose surface bounds no
 	// solid.
 	Solid bool
+	// Medium tests each pair on two goroutines (collide.QueryOptions.Medium,
+	// Zachmann's medium grain) at the steps that test fewer pairs than
+	// Workers (at least 2), where the pairs alone would leave cores idle;
+	// those pairs keep no front at those steps. The contacts are the
+	// same; with Options.All the same pairs.
+	Medium bool
 	// Method chooses each pair's exact test (collide.QueryOptions.Method);
 	// the zero value chooses by the models' topology, the convex test for
 	// two convex models. A pair given the convex test keeps its

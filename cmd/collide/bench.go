@@ -17,6 +17,7 @@ import (
 	"github.com/collide3d/collide/bench/broadpeers"
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
+	"github.com/collide3d/collide/bench/grains"
 	"github.com/collide3d/collide/bench/paper"
 	"github.com/collide3d/collide/bench/queries"
 	"github.com/collide3d/collide/bench/scenes"
@@ -58,6 +59,9 @@ type benchOptions struct {
 	queries    bool
 	cap, drain time.Duration
 	before     string
+	// grains runs the medium-grain and concurrent-module experiments
+	// (package bench/grains).
+	grains bool
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -226,7 +230,21 @@ systems build the same terrain (the driver found as with --peers). With
 --before FILE, every kind runs every row in FILE too, right before this
 program: a collide built from an earlier commit that has --queries, for
 figures before and after a change in one run.
---quick takes well under a minute on an idle machine.`,
+--quick takes well under a minute on an idle machine.
+
+With --grains, bench instead measures Zachmann's other parallel modes
+against the coarse grain: the medium grain (one pair of models on two
+goroutines) on two tori of about 2×42, 2×132, 2×442 triangles and bigger
+(--sizes: the triangles per torus), 18-DOP trees and box-trees, both
+modes, sequential and medium, every pose's answers compared, beside the
+thesis's speed-ups; the same flights as a world of two objects on one
+worker, two (dynamic and static: the coarse grain) and two with the medium
+grain; and the concurrent module (world.Concurrent) beside an
+application's loop of 40 moving tori, its frame rate and the results' lag
+in frames against World.Step called in the loop. It writes grains.md.
+--steps sets the poses and frames (default 1000, 200 with --quick),
+--rounds the rounds (default 3, 2 with --quick). --quick takes about ten
+seconds.`,
 			defaultBenchDir, strings.Join(scenes.PaperNames(), ", "), strings.Join(scenes.ProximityNames(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
 			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", "),
@@ -252,7 +270,8 @@ figures before and after a change in one run.
 			fs.DurationVar(&o.cap, "cap", 0, "with --queries: kill a query past `D` and report it as \"> cap\" (default 10s, 500ms with --quick)")
 			fs.StringVar(&o.before, "before", "", "with --queries: run every row in the collide program `FILE` too (built from an earlier commit with bench --queries), before this one")
 			fs.DurationVar(&o.drain, "drain", 0, "with --queries: wait up to `D` more for a query past its cap (default 0)")
-			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick)")
+			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick); with --grains: the tori's triangles")
+			fs.BoolVar(&o.grains, "grains", false, "measure the medium grain and the concurrent module instead (see below)")
 			return o
 		},
 		run: runBench,
@@ -275,6 +294,9 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.cap != 0 || o.drain != 0 || o.before != "" {
 		return usagef("--cap, --drain and --before go with --queries")
+	}
+	if o.grains {
+		return runGrains(e, o)
 	}
 	if o.ccdPeers {
 		return runCCDPeers(e, o)
@@ -700,4 +722,44 @@ func stageLine(line string) bool {
 	line = strings.TrimPrefix(line, "auto: ")
 	return strings.HasPrefix(line, "making ") || strings.HasPrefix(line, "tables 6 and 7:") ||
 		strings.HasPrefix(line, "table 1: costs of "+paper.TableBVs[0])
+}
+
+// runGrains runs bench --grains.
+func runGrains(e *env, o *benchOptions) error {
+	switch {
+	case o.peers || o.worlds || o.front || o.ccdPeers || o.nc:
+		return usagef("--grains does not go with --peers, --worlds, --front, --ccd-peers or --nc")
+	case o.scenes != "" || o.slowSteps != 0 || o.driver != "":
+		return usagef("--scenes, --slow-steps and --driver do not go with --grains")
+	case o.out == "":
+		return usagef("-o must name a folder")
+	}
+	var sizes []int
+	if o.sizes != "" {
+		for _, f := range strings.Split(o.sizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 18 || n > 1<<22 {
+				return usagef("--sizes: with --grains, %q is not a count of triangles in [18, %d]", f, 1<<22)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	report, err := reportFile(o, "grains.md")
+	if err != nil {
+		return err
+	}
+	c := grains.Config{Seed: o.seed, Quick: o.quick, Sizes: sizes, Frames: o.steps, Rounds: o.rounds}
+	var r *grains.Report
+	withStatus(e, "bench --grains", func(progress func(string)) {
+		c.Progress = progress
+		r, err = grains.Run(context.Background(), c)
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(report, o.force, r.WriteMarkdown); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %s (%s)\n", report, r.Elapsed.Round(time.Second))
+	return err
 }

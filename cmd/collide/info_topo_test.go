@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -85,6 +88,75 @@ func TestInfoTopology(t *testing.T) {
 	} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("info output lacks %q:\n%s", w, stdout)
+		}
+	}
+}
+
+// TestInfoTopologySaved checks that info prints the same topology for a
+// saved model, which holds it, as for its mesh, in text and JSON: a closed
+// box, a box with a hole, one with a flipped triangle, a soup of
+// triangles, a torus and two tetrahedra sharing an edge (non-manifold).
+func TestInfoTopologySaved(t *testing.T) {
+	dir := t.TempDir()
+	box := &mesh.TriMesh{
+		Verts: []geom.Vec3{{X: 0, Y: 0, Z: 0}, {X: 1, Y: 0, Z: 0}, {X: 1, Y: 1, Z: 0}, {X: 0, Y: 1, Z: 0},
+			{X: 0, Y: 0, Z: 1}, {X: 1, Y: 0, Z: 1}, {X: 1, Y: 1, Z: 1}, {X: 0, Y: 1, Z: 1}},
+		Tris: [][3]int32{{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
+			{1, 2, 6}, {1, 6, 5}, {2, 3, 7}, {2, 7, 6}, {3, 0, 4}, {3, 4, 7}},
+	}
+	flip := append([][3]int32(nil), box.Tris...)
+	flip[3] = [3]int32{4, 7, 6}
+	soup := &mesh.TriMesh{}
+	for _, tr := range box.Tris {
+		n := int32(len(soup.Verts))
+		for _, v := range tr {
+			soup.Verts = append(soup.Verts, box.Verts[v])
+		}
+		soup.Tris = append(soup.Tris, [3]int32{n, n + 1, n + 2})
+	}
+	two := &mesh.TriMesh{Verts: []geom.Vec3{{X: 0}, {X: 1}, {Y: 1}, {Z: 1}, {Y: -1}, {Z: -1}},
+		Tris: [][3]int32{{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}, {0, 1, 4}, {0, 5, 1}, {0, 4, 5}, {1, 5, 4}}}
+	files := []string{
+		writeOBJ(t, dir, "box.obj", box),
+		writeOBJ(t, dir, "hole.obj", &mesh.TriMesh{Verts: box.Verts, Tris: box.Tris[:11]}),
+		writeOBJ(t, dir, "flip.obj", &mesh.TriMesh{Verts: box.Verts, Tris: flip}),
+		writeOBJ(t, dir, "soup.obj", soup),
+		writeOBJ(t, dir, "two.obj", two),
+		"gen:torus:tris=200",
+	}
+	// topologyLines returns the lines of info's text from "topology" to
+	// the tree's ("bv").
+	topologyLines := func(text string) string {
+		i := strings.Index(text, "  topology ")
+		if i < 0 {
+			t.Fatalf("no topology in %q", text)
+		}
+		text = text[i:]
+		if j := strings.Index(text, "  bv "); j >= 0 {
+			text = text[:j]
+		}
+		return strings.TrimRight(text, "\n")
+	}
+	for i, f := range files {
+		saved := filepath.Join(dir, fmt.Sprintf("m%d.collide", i))
+		if _, stderr, code := runCLI(t, "build", f, "-o", saved); code != exitOK {
+			t.Fatalf("build %s: exit %d: %s", f, code, stderr)
+		}
+		want, stderr, code := runCLI(t, "info", f)
+		if code != exitOK {
+			t.Fatalf("info %s: exit %d: %s", f, code, stderr)
+		}
+		got, stderr, code := runCLI(t, "info", saved)
+		if code != exitOK {
+			t.Fatalf("info %s: exit %d: %s", saved, code, stderr)
+		}
+		if g, w := topologyLines(got), topologyLines(want); g != w {
+			t.Errorf("%s saved:\n%s\nwant\n%s", f, g, w)
+		}
+		j := infoJSON(t, f, saved)
+		if !reflect.DeepEqual(j[0].Topology, j[1].Topology) || j[0].Manifold != j[1].Manifold || j[0].Closed != j[1].Closed ||
+			j[0].Oriented != j[1].Oriented || j[0].Outward != j[1].Outward || j[0].Convex != j[1].Convex {
+			t.Errorf("%s saved: JSON %+v\nwant %+v", f, j[1], j[0])
 		}
 	}
 }
