@@ -126,3 +126,104 @@ func BenchmarkZigZag(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSolid checks whole programs against mold parts closed into
+// blocks, as surfaces and as solids (Options.Solid), one core: what the
+// inside tests cost a move. demo is collide nc's demo (its program and
+// tool, violations in full detail, as the command prints them); mold1M
+// the zig-zag of BenchmarkZigZag over a mold of 10^6 triangles (2·10^6
+// closed), without detail.
+func BenchmarkSolid(b *testing.B) {
+	for _, tc := range []struct {
+		name     string
+		n        int
+		demo     bool
+		noDetail bool
+	}{{"demo", 0, true, false}, {"mold1M", 708, false, true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			var (
+				hf   *mesh.TriMesh
+				text string
+				spec = "ball 6 20, shank 6 30, holder 20 40"
+			)
+			if tc.demo {
+				hf, text, spec = ncgen.Demo()
+			} else {
+				hf = gen.Must(ncgen.Mold(tc.n, 0))
+				text = ncgen.ZigZag(hf, 3, ncgen.ZigZagOptions{Step: 0.5, Stepover: 1})
+			}
+			blk, err := ncgen.Block(hf, hf.Bounds().Min.Z-10)
+			if err != nil {
+				b.Fatal(err)
+			}
+			part, err := collide.Build(blk, collide.BuildOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := part.Solid(); err != nil {
+				b.Fatal(err)
+			}
+			p, err := gcode.Read(strings.NewReader(text), "zigzag.nc", gcode.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			tool, _ := ParseTool(spec)
+			for _, solid := range []bool{false, true} {
+				name := "surface"
+				if solid {
+					name = "solid"
+				}
+				b.Run(name, func(b *testing.B) {
+					c, err := New(part, Options{Tool: tool, NoDetail: tc.noDetail, Solid: solid})
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportAllocs()
+					var sum Summary
+					for b.Loop() {
+						sum, err = c.Check(p, nil)
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(p.Moves)), "ns/move")
+					b.ReportMetric(float64(sum.Violations), "violations")
+					b.ReportMetric(float64(len(p.Moves)), "moves")
+					b.ReportMetric(float64(sum.Stats.Inside)/float64(len(p.Moves)), "inside/move")
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkInsideTest times one inside test of a point against the demo's
+// mold closed into a block (101,120 triangles), as the checker makes it
+// (solid.Winding), at the ends of the demo's moves.
+func BenchmarkInsideTest(b *testing.B) {
+	hf, text, _ := ncgen.Demo()
+	blk, err := ncgen.Block(hf, hf.Bounds().Min.Z-10)
+	if err != nil {
+		b.Fatal(err)
+	}
+	part, err := collide.Build(blk, collide.BuildOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := part.Solid()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := gcode.Read(strings.NewReader(text), "demo.nc", gcode.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i, in := 0, 0
+	for b.Loop() {
+		if w, _ := s.Winding(p.Moves[i].To); w != 0 {
+			in++
+		}
+		i = (i + 1) % len(p.Moves)
+	}
+	b.ReportMetric(float64(in)/float64(b.N), "inside/test")
+}

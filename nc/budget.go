@@ -21,9 +21,10 @@ import (
 // deadline of a move is relative to its start, hence a duration rather
 // than collide.Budget's time. The zero value bounds nothing.
 type MoveBudget struct {
-	// Tests > 0 is the most tests a move makes (Stats.Exact and
-	// Stats.Queries: exact tests of a solid against a triangle and
-	// searches of the targets' trees).
+	// Tests > 0 is the most tests a move makes (Stats.Exact,
+	// Stats.Queries and Stats.Inside: exact tests of a solid against a
+	// triangle, searches of the targets' trees and tests of a point
+	// against a target's solid).
 	Tests int64
 	// Time > 0 is the most time a move takes, from when it is read.
 	Time time.Duration
@@ -65,7 +66,7 @@ func (c *Checker) startBudget(done <-chan struct{}) {
 }
 
 // tests returns the tests counted so far.
-func (c *Checker) tests() int64 { return c.st.Exact + c.st.Queries }
+func (c *Checker) tests() int64 { return c.st.Exact + c.st.Queries + c.st.Inside }
 
 // startMove starts a move's budget and reports whether the whole check's
 // has run out (the check then stops before the move).

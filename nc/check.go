@@ -14,6 +14,7 @@ import (
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/nc/gcode"
 	"github.com/collide3d/collide/nc/shape"
+	solidpkg "github.com/collide3d/collide/solid"
 )
 
 // Kind is the kind of a violation.
@@ -122,6 +123,13 @@ type Violation struct {
 	// is proved all the same (or a graze, as Graze says), and Tris are all
 	// the triangles met.
 	Stopped bool
+	// Inside says that the tool's part is inside the target without
+	// meeting its surface: inside the stock's box, or, with Options.Solid,
+	// inside the solid that the part or a fixture bounds. Tris is then
+	// empty, Depth and DepthMax are the part's radius (shrunk by any
+	// amount it remains inside), S0 and S1 are 0 and 1 (1 and 1 for a
+	// solid with Options.Discrete), Clearance is 0.
+	Inside bool
 }
 
 // Stats counts a check's work.
@@ -133,6 +141,11 @@ type Stats struct {
 	Exact int64
 	// Grazes counts violations decided at the limit of a bracket.
 	Grazes int64
+	// Inside counts the tests of a point against a target's solid
+	// (Options.Solid): one for each tool part that meets no triangle of a
+	// part or fixture on a move, unless the part below it met none either
+	// and was tested (the tool is connected: it then has its answer).
+	Inside int64
 }
 
 // Summary is the outcome of a check.
@@ -180,6 +193,16 @@ type Options struct {
 	Stock *geom.AABB
 	// Fixtures are models nothing may touch.
 	Fixtures []*collide.Model
+	// Solid treats the part and the fixtures as the solids they bound,
+	// not as their surfaces: a tool part inside one without meeting its
+	// surface is a violation too (Violation.Inside), of the kind it would
+	// be on meeting the surface (a cutter inside the part is a gouge).
+	// Each must then be closed, manifold and oriented (collide.Model.Solid):
+	// New refuses one that is not with an error wrapping
+	// collide.ErrNotSolid that names it and what breaks. A move whose tool
+	// part meets the surface is reported by its triangles, as without
+	// Solid. The stock, a box, is a solid always.
+	Solid bool
 	// Discrete tests the tool only at the end of each move (as the
 	// dissertation's "discrete positions"), not the volume it sweeps.
 	Discrete bool
@@ -193,15 +216,16 @@ type Options struct {
 	// MinDepth within rounding) is kept. It is machining's allowance for a
 	// finishing path that touches its surface, or cuts it by less than the
 	// machine's resolution. The default, 0, reports every contact. A tool
-	// inside the stock is always reported.
+	// inside the stock, or inside a solid (Solid), is always reported.
 	MinDepth float64
 	// Progress, if not nil, is called now and then with the moves checked
 	// and the total (-1 when CheckReader does not know it).
 	Progress func(done, total int)
 	// Budget, if not zero, bounds the whole check (the time-critical
 	// queries' type): Tests > 0 is the most tests it makes (Stats.Exact +
-	// Stats.Queries: exact tests of a solid against a triangle and
-	// searches of the targets' trees), Deadline when it stops. The budget
+	// Stats.Queries, and Stats.Inside: exact tests of a solid against a
+	// triangle, searches of the targets' trees and tests of a point
+	// against a target's solid), Deadline when it stops. The budget
 	// is looked at between two triangles' tests, two pieces of a move and
 	// two moves, the clock every 256 tests; a check may so pass Tests by
 	// one triangle's tests (at most a few hundred). When it runs out the
@@ -232,14 +256,20 @@ type Checker struct {
 	boxes []geom.AABB
 	near  []solid
 	bud   budgetState
+	// inside[i] is what the move's last tool part tested against target
+	// i (a solid) says of the tool: inside, outside or unknown;
+	// insideTop[i] the top of that part.
+	inside    []insideAnswer
+	insideTop []float64
 }
 
 // target is something the tool must not meet.
 type target struct {
 	kind  Target
 	index int
-	model *collide.Model // nil for the stock
-	tree  bool           // the model has a hierarchy (not collide.Brute)
+	model *collide.Model  // nil for the stock
+	solid *solidpkg.Solid // the model's solid, with Options.Solid
+	tree  bool            // the model has a hierarchy (not collide.Brute)
 	mesh  *mesh.TriMesh
 	box   geom.AABB // the stock's box, or the mesh's bounds
 	stamp []uint32
@@ -262,6 +292,9 @@ type roleState struct {
 	// largest radius of the role's parts (without the tolerance).
 	zlo, zhi, rmax float64
 	radius         float64
+	// z0..z1 are the heights of the role's parts (without the
+	// tolerance): the axis between them lies in its parts, stacked.
+	z0, z1 float64
 	// proxy[i] is the axis as a model of target i's volume (nil for a
 	// target without a hierarchy).
 	proxy []*collide.Model
@@ -296,6 +329,16 @@ func New(part *collide.Model, o Options) (*Checker, error) {
 			return fmt.Errorf("nc: %v %d is nil", kind, i)
 		}
 		t := &target{kind: kind, index: i, model: m, tree: m.BV() != collide.Brute, mesh: m.Mesh()}
+		if o.Solid {
+			s, err := m.Solid()
+			if err != nil {
+				if kind == OnPart {
+					return fmt.Errorf("nc: the part: %w", err)
+				}
+				return fmt.Errorf("nc: fixture %d: %w", i, err)
+			}
+			t.solid = s
+		}
 		t.box = t.mesh.Bounds()
 		t.stamp = make([]uint32, len(t.mesh.Tris))
 		t.mag = mag(t.box)
@@ -367,10 +410,11 @@ func (c *Checker) state(t Tool) (*toolState, error) {
 	ts := &toolState{tool: t}
 	all := solids(t, c.o.Eps)
 	for _, r := range []Role{Cutting, Shank, Holder} {
-		rs := &roleState{role: r, tool: t, zlo: math.Inf(1), zhi: math.Inf(-1)}
+		rs := &roleState{role: r, tool: t, zlo: math.Inf(1), zhi: math.Inf(-1), z0: math.Inf(1), z1: math.Inf(-1)}
 		for _, p := range t.Parts {
 			if p.Role == r {
 				rs.radius = max(rs.radius, p.R0, p.R1)
+				rs.z0, rs.z1 = min(rs.z0, p.Z0), max(rs.z1, p.Z1)
 			}
 		}
 		for _, s := range all {
@@ -620,6 +664,7 @@ func (s *Summary) Add(t Summary) {
 	s.Stats.Candidates += t.Stats.Candidates
 	s.Stats.Exact += t.Stats.Exact
 	s.Stats.Grazes += t.Stats.Grazes
+	s.Stats.Inside += t.Stats.Inside
 	s.Seconds += t.Seconds
 }
 
@@ -655,6 +700,7 @@ func plural(n int, one, many string) string {
 func (c *Checker) move(i int, m gcode.Move, ts *toolState, fn func(Violation) bool) {
 	rapid := m.Kind == gcode.Rapid
 	pb := pathBounds(m, c.o.Discrete)
+	c.startInside()
 	for _, rs := range ts.roles {
 		// Each solid's box over the move, for touch to skip the solids a
 		// candidate's box misses before their exact tests.
@@ -687,13 +733,23 @@ func (c *Checker) move(i int, m gcode.Move, ts *toolState, fn func(Violation) bo
 				return // the triangles met are not all known
 			}
 			if len(tris) == 0 {
-				if tg.kind != OnStock || !tg.box.Contains(m.From.Add(geom.V(0, 0, rs.zlo))) {
+				switch {
+				case tg.solid != nil:
+					if !c.insideSolid(m, rs, ti, tg) {
+						continue
+					}
+					if c.o.Discrete {
+						v.S0 = 1
+					}
+				case tg.kind != OnStock || !tg.box.Contains(m.From.Add(geom.V(0, 0, rs.zlo))):
 					continue
 				}
-				// Inside the stock without meeting its faces: the whole
-				// swept part is, however much it shrinks.
-				v.Depth, v.DepthMax = rs.radius, rs.radius
+				// Inside the stock or the solid without meeting its
+				// surface: the whole swept part is, however much it
+				// shrinks.
+				v.Depth, v.DepthMax, v.Inside = rs.radius, rs.radius, true
 			} else {
+				c.inside[ti] = insideUnknown
 				v.Tris, v.Graze, v.Within = tris, graze, within
 				v.DepthMax = rs.radius
 				if c.o.MinDepth > 0 {

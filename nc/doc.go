@@ -59,10 +59,24 @@
 //     circle or length reaches beyond the range (gcode.ArcInRange), or a
 //     move with a coordinate that is not finite, is an error naming the
 //     line.
-//   - A tool entirely inside a closed part, touching none of its
-//     triangles, is not detected: the part is its surface, as everywhere
-//     in collide. A path that enters the part is reported on the move that
-//     crosses the surface.
+//   - The tool is a solid: a triangle inside the swept tool meets it, so
+//     a piece of the part swallowed whole by the cutter is a gouge. The
+//     part and the fixtures are their surfaces, as everywhere in collide: a
+//     tool entirely inside a closed part, touching none of its triangles,
+//     is not detected unless Options.Solid asks, and a path that enters the
+//     part is reported on the move that crosses the surface. With Options.Solid they are the solids
+//     they bound (each must be closed and oriented: collide.Model.Solid):
+//     a tool part that meets no triangle of one over a move is connected
+//     and off its surface, so one point of it decides whether it is
+//     inside, exactly, by the solid's winding number (package solid; a
+//     part above one that met nothing either takes its answer); if it is,
+//     that is a violation (Violation.Inside) of the kind the surface
+//     would give, with the part's radius as its depth (it stays inside
+//     however much it shrinks) and no triangles. The point is the tool's
+//     tip at the move's end for the cutter, the lowest float on the axis
+//     of the shank or the holder there; only when no float lies on that
+//     axis (the position's z beyond 2^52 times the part's length) is it
+//     the float nearest the axis's lowest point instead.
 //
 // Check checks a gcode.Program; CheckReader checks moves as a
 // gcode.Reader reads them, keeping none, so that a program of any length
@@ -81,8 +95,8 @@
 // Options.Budget (collide.Budget, the time-critical queries' type) bounds
 // a whole check, Options.MoveBudget each move, so that no check runs for
 // minutes unasked: the tests they count are the exact tests of a solid
-// against a triangle and the searches of the trees (Stats.Exact +
-// Stats.Queries), looked at between two triangles' tests, two pieces of a
+// against a triangle, the searches of the trees and the tests of a point
+// against a solid (Stats.Exact + Stats.Queries + Stats.Inside), looked at between two triangles' tests, two pieces of a
 // move and two moves, the clock every 256 tests. A move a budget cuts
 // short is Unfinished in the Summary (with its line); the whole run's
 // budget also stops the check (Summary.Stopped, Reached). A violation is

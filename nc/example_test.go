@@ -98,3 +98,40 @@ G0 Z20`
 	// true nc: demo.nc: the check stopped after reading 3 moves: context canceled
 	// 3 of 6 moves read: 2 checked, 0 cut short (lines [])
 }
+
+// With Options.Solid the part is the solid its closed surface bounds: a
+// pass entirely inside it, touching none of its faces, is a gouge
+// (Violation.Inside), which a check of the surface does not see.
+func ExampleOptions_solid() {
+	block := gen.Must(gen.Box(geom.AABB{Min: geom.V(0, 0, 0), Max: geom.V(40, 40, 30)}, 1))
+	part, _ := collide.Build(block, collide.BuildOptions{})
+	tool, _ := nc.ParseTool("ball 6 10, shank 6 10")
+	program := `G0 X20 Y20 Z35
+G1 Z5 F500
+G1 X25
+G1 Y25`
+	p, _ := gcode.Read(strings.NewReader(program), "inside.nc", gcode.Options{})
+	for _, solid := range []bool{false, true} {
+		c, err := nc.New(part, nc.Options{Tool: tool, Solid: solid})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("solid %v:\n", solid)
+		c.Check(p, func(v nc.Violation) bool {
+			fmt.Printf("  line %d: %v (%v into the %v), %d triangles, inside %v, depth %g\n", v.Line, v.Kind, v.Role, v.Target, len(v.Tris), v.Inside, v.Depth)
+			return true
+		})
+	}
+	// Output:
+	// solid false:
+	//   line 2: gouge (cutter into the part), 2 triangles, inside false, depth 3
+	//   line 2: shank (shank into the part), 2 triangles, inside false, depth 3
+	// solid true:
+	//   line 2: gouge (cutter into the part), 2 triangles, inside false, depth 3
+	//   line 2: shank (shank into the part), 2 triangles, inside false, depth 3
+	//   line 3: gouge (cutter into the part), 0 triangles, inside true, depth 3
+	//   line 3: shank (shank into the part), 0 triangles, inside true, depth 3
+	//   line 4: gouge (cutter into the part), 0 triangles, inside true, depth 3
+	//   line 4: shank (shank into the part), 0 triangles, inside true, depth 3
+}

@@ -111,18 +111,18 @@ func firstDiff(a, b []Violation) any {
 // TestSummaryAdd adds two summaries: counts summed, UnfinishedLines kept
 // to their first 64, Stopped if either is.
 func TestSummaryAdd(t *testing.T) {
-	a := Summary{Moves: 3, Checked: 2, Violations: 1, MovesHit: 1, Reached: 3, Unfinished: 60, Stats: Stats{Queries: 5, BVTests: 7, Candidates: 2, Exact: 9, Grazes: 1}, Seconds: 1}
+	a := Summary{Moves: 3, Checked: 2, Violations: 1, MovesHit: 1, Reached: 3, Unfinished: 60, Stats: Stats{Queries: 5, BVTests: 7, Candidates: 2, Exact: 9, Grazes: 1, Inside: 2}, Seconds: 1}
 	a.ByKind[Gouge] = 1
 	for i := range 60 {
 		a.UnfinishedLines = append(a.UnfinishedLines, i+1)
 	}
-	b := Summary{Moves: 4, Checked: 4, Violations: 2, MovesHit: 2, Reached: 2, Stopped: true, Unfinished: 10, Stats: Stats{Queries: 1, BVTests: 1, Candidates: 1, Exact: 1}, Seconds: 0.5}
+	b := Summary{Moves: 4, Checked: 4, Violations: 2, MovesHit: 2, Reached: 2, Stopped: true, Unfinished: 10, Stats: Stats{Queries: 1, BVTests: 1, Candidates: 1, Exact: 1, Inside: 3}, Seconds: 0.5}
 	b.ByKind[RapidHit] = 2
 	for i := range 10 {
 		b.UnfinishedLines = append(b.UnfinishedLines, 100+i)
 	}
 	a.Add(b)
-	want := Summary{Moves: 7, Checked: 6, Violations: 3, MovesHit: 3, Reached: 5, Stopped: true, Unfinished: 70, Stats: Stats{Queries: 6, BVTests: 8, Candidates: 3, Exact: 10, Grazes: 1}, Seconds: 1.5}
+	want := Summary{Moves: 7, Checked: 6, Violations: 3, MovesHit: 3, Reached: 5, Stopped: true, Unfinished: 70, Stats: Stats{Queries: 6, BVTests: 8, Candidates: 3, Exact: 10, Grazes: 1, Inside: 5}, Seconds: 1.5}
 	want.ByKind[Gouge], want.ByKind[RapidHit] = 1, 2
 	for i := range 60 {
 		want.UnfinishedLines = append(want.UnfinishedLines, i+1)

@@ -29,6 +29,10 @@ import (
 // demoName names the built-in demo's program in messages.
 const demoName = "builtin:demo"
 
+// demoBlockDepth is how far below its lowest point the demo's part is
+// closed into a block with --solid (mm).
+const demoBlockDepth = 10
+
 type ncOptions struct {
 	fs       *flag.FlagSet
 	fixtures stringList
@@ -40,6 +44,7 @@ type ncOptions struct {
 	minDepth float64
 	start    string
 	strict   bool
+	solid    bool
 	json     bool
 	quiet    bool
 	// deadline bounds the whole check, moveDeadline each move (0: none).
@@ -96,6 +101,17 @@ surface by design: contact is closed, and a touch is a violation of depth
 --start "x y z" is the tool's position before the first move (default: the
 first position the program gives each axis).
 
+--solid treats the part and the fixtures as the solids they bound, not as
+their surfaces: a tool part inside one without touching its surface is a
+violation too (a cutter inside the part is a gouge), decided exactly
+by the winding number of one point of it. Each must then be closed and
+oriented (collide info says so), else --solid is an error naming the
+file and what breaks; the demo's part, a surface, is closed into a block
+%d mm deep below it. A move touching the surface is reported by its
+triangles, as without --solid. An inside violation meets no triangle:
+its depth is the tool part's radius (it stays inside however much it
+shrinks, so --min-depth keeps it, as it keeps a tool inside the stock).
+
 The text output prints runs of violations, deepest first: a run is one
 kind (gouge, shank, holder, rapid, fixture), tool part and target on
 consecutive moves, as a finishing pass dipping below its surface for a few
@@ -112,9 +128,13 @@ as it is found,
   {"move":I,"line":L,"n":N,"kind":"gouge","role":"cutter","target":"part",
    "s0":S,"s1":S,"depth":D,"depth_max":D,"clearance":C,"graze":false,"triangles":[...]}
 (with "fixture":I, the --fixture's index from 0, when the target is a
-fixture), then {"summary":{...}}. The summary counts the moves, those
-checked (of non-zero length), the violations by kind (and the runs), the
-time and the moves checked per second. --quiet prints the summary only.
+fixture, and "inside":true, no triangles, for a tool part inside the stock
+or, with --solid, inside the part or a fixture: "inside it (no triangle
+met)" in text), then {"summary":{...}}. The summary counts the moves,
+those checked (of non-zero length), the violations by kind (and the runs),
+the time and the moves checked per second (with --solid, "solid":true and
+"inside_tests", the tests of a point against the solids; "inside tests"
+in text). --quiet prints the summary only.
 The program is checked as it is read, in memory that does not grow with
 its length (see package nc/gcode's Reader: an axis first given more than
 %d moves into the program needs --start). G-code warnings go to stderr
@@ -137,7 +157,7 @@ and the summary are printed (a line "interrupted" in text, "stopped" and
 "interrupted":true in JSON), and the exit status is 130.
 
 Bounding volumes of the part's and the fixtures' trees (--bv): %s.`,
-			ncgen.DemoGrid*ncgen.DemoGrid*2-4*ncgen.DemoGrid+2, ncgen.DemoTool, nc.DefaultMaxGroups, gcode.DefaultLookahead, bvNames(hierarchies())),
+			ncgen.DemoGrid*ncgen.DemoGrid*2-4*ncgen.DemoGrid+2, ncgen.DemoTool, demoBlockDepth, nc.DefaultMaxGroups, gcode.DefaultLookahead, bvNames(hierarchies())),
 		flags: func(fs *flag.FlagSet) any {
 			o := &ncOptions{fs: fs}
 			fs.Var(&o.fixtures, "fixture", "a fixture `MESH` nothing may touch (repeat for several)")
@@ -149,6 +169,7 @@ Bounding volumes of the part's and the fixtures' trees (--bv): %s.`,
 			floatFlag(fs, &o.minDepth, "min-depth", 0, "drop the violations certainly shallower than `D` mm (0: every contact)")
 			fs.StringVar(&o.start, "start", "", "the tool's position `\"x y z\"` before the first move (default: the program's first)")
 			fs.BoolVar(&o.strict, "strict", false, "make unknown and unused G-code words errors, not warnings")
+			fs.BoolVar(&o.solid, "solid", false, "treat the part and fixtures as solids: a tool inside one is a violation (each must be closed and oriented)")
 			fs.BoolVar(&o.json, "json", false, "print JSON Lines: one object per violation, then the summary")
 			fs.BoolVar(&o.quiet, "quiet", false, "print the summary only")
 			fs.DurationVar(&o.deadline, "deadline", 0, "stop the check after `DURATION` (e.g. 30s, 5m; 0: none), saying which moves it checked")
@@ -340,6 +361,13 @@ func (j *ncJob) loadModels(e *env, o *ncOptions, bv collide.BV) error {
 	case j.demo:
 		part, prog, _ := ncgen.Demo()
 		j.demoProg = prog
+		if o.solid {
+			blk, err := ncgen.Block(part, part.Bounds().Min.Z-demoBlockDepth)
+			if err != nil {
+				return fmt.Errorf("the demo's part: %w", err)
+			}
+			part = blk
+		}
 		m, err := collide.Build(part, collide.BuildOptions{BV: bv})
 		if err != nil {
 			return fmt.Errorf("the demo's part: %w", err)
@@ -358,6 +386,20 @@ func (j *ncJob) loadModels(e *env, o *ncOptions, bv collide.BV) error {
 			return err
 		}
 		j.fixtures = append(j.fixtures, m)
+	}
+	if o.solid {
+		// Each model's solid, now, to name its file if it is none (the
+		// checker would name it only as the part or a fixture's index),
+		// as check's --solid names it.
+		names := append([]string{j.partArg}, o.fixtures...)
+		for i, m := range append([]*collide.Model{j.part}, j.fixtures...) {
+			if m == nil {
+				continue
+			}
+			if _, err := m.Solid(); err != nil {
+				return fmt.Errorf("%s: --solid: %s", names[i], strings.TrimPrefix(err.Error(), "collide: "))
+			}
+		}
 	}
 	j.build = time.Since(start)
 	return nil
@@ -387,8 +429,12 @@ func (j *ncJob) openProgram(e *env, o *ncOptions) error {
 		if err != nil {
 			return fmt.Errorf("the demo's program: %w", err)
 		}
-		fmt.Fprintf(e.stderr, "collide nc: no PART and no PROGRAM: checking the built-in demo, %s of %d triangles and a zig-zag finishing program of %d moves (some samples lowered, a retract forgotten), tool %s\n",
-			ncgen.MoldName(ncgen.DemoSeed), j.partTris, len(p.Moves), j.toolDesc)
+		closed := ""
+		if o.solid {
+			closed = fmt.Sprintf(" (closed into a block %d mm deep: --solid)", demoBlockDepth)
+		}
+		fmt.Fprintf(e.stderr, "collide nc: no PART and no PROGRAM: checking the built-in demo, %s of %d triangles%s and a zig-zag finishing program of %d moves (some samples lowered, a retract forgotten), tool %s\n",
+			ncgen.MoldName(ncgen.DemoSeed), j.partTris, closed, len(p.Moves), j.toolDesc)
 	}
 	return nil
 }
@@ -397,7 +443,7 @@ func (j *ncJob) check(e *env, o *ncOptions) error {
 	defer j.closeProg()
 	var found atomic.Int64
 	no := nc.Options{
-		Eps: o.eps, MinDepth: o.minDepth, Tool: j.tool, Tools: j.tools, Stock: j.stock, Fixtures: j.fixtures,
+		Eps: o.eps, MinDepth: o.minDepth, Tool: j.tool, Tools: j.tools, Stock: j.stock, Fixtures: j.fixtures, Solid: o.solid,
 		MoveBudget: nc.MoveBudget{Time: o.moveDeadline},
 	}
 	if o.deadline > 0 {
@@ -536,7 +582,11 @@ func (p *ncPrinter) groups() error {
 		if v.DepthMax > 0 || p.o.eps == 0 {
 			fmt.Fprintf(&b, ", depth %s mm", fmtDepth(v.Depth, v.DepthMax))
 		}
-		fmt.Fprintf(&b, ", %d %s", g.Triangles, plural(g.Triangles, "triangle", "triangles"))
+		if v.Inside {
+			fmt.Fprintf(&b, ", inside it (no triangle met)")
+		} else {
+			fmt.Fprintf(&b, ", %d %s", g.Triangles, plural(g.Triangles, "triangle", "triangles"))
+		}
 		if v.Graze {
 			fmt.Fprintf(&b, " (graze: within %.3g mm, contact not proved)", v.Within)
 		}
@@ -715,8 +765,12 @@ func (p *ncPrinter) summary(sum nc.Summary) error {
 	fmt.Fprintf(w, "time         %s checking, %.0f moves/s (models built in %s)\n",
 		fmtDuration(time.Duration(sum.Seconds*float64(time.Second))), movesPerSecond(sum), fmtDuration(p.j.build))
 	st := sum.Stats
-	_, err := fmt.Fprintf(w, "work         %d tree searches, %d volume tests, %d candidate triangles, %d exact tests, %d grazes\n",
-		st.Queries, st.BVTests, st.Candidates, st.Exact, st.Grazes)
+	inside := ""
+	if p.o.solid {
+		inside = fmt.Sprintf(", %d inside tests", st.Inside)
+	}
+	_, err := fmt.Fprintf(w, "work         %d tree searches, %d volume tests, %d candidate triangles, %d exact tests, %d grazes%s\n",
+		st.Queries, st.BVTests, st.Candidates, st.Exact, st.Grazes, inside)
 	return err
 }
 
@@ -724,6 +778,7 @@ func (p *ncPrinter) jsonSummary(sum nc.Summary) error {
 	h := jsonl.NCHead{
 		Program: p.j.progName, Part: p.j.partArg, Triangles: p.j.partTris, BV: p.o.bv, Fixtures: len(p.j.fixtures),
 		Tool: p.j.toolDesc, Warnings: len(p.j.prog.Warnings()), BuildSeconds: p.j.build.Seconds(), Interrupted: p.interrupted,
+		Solid: p.o.solid,
 	}
 	if p.j.part != nil {
 		h.BV = p.j.part.BV().String()

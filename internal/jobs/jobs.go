@@ -71,7 +71,7 @@ type Job struct {
 	Poses string `json:"poses,omitempty"`
 
 	All   bool    `json:"all,omitempty"`   // check: every pair
-	Solid bool    `json:"solid,omitempty"` // check, distance: the models as solids (--solid)
+	Solid bool    `json:"solid,omitempty"` // check, distance, nc: the models (nc: the part) as solids (--solid)
 	Eps   float64 `json:"eps,omitempty"`   // check, nc: the tolerance
 	Max   float64 `json:"max,omitempty"`   // distance: the cut-off
 	BV    string  `json:"bv,omitempty"`    // the bounding volume (default: the command's; not "auto", which times queries)

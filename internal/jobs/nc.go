@@ -29,9 +29,10 @@ import (
 // This file is the kind "nc": collide nc --json over a G-code program,
 // split into shards of consecutive moves.
 //
-// A job's keys are part, program, tool, eps and bv, the CLI's PART,
-// PROGRAM, --tool, --eps and --bv (Job.Command); a job with no part and no
-// program is the built-in demo (with the demo's tool, or the job's). The plan loads the part (through the
+// A job's keys are part, program, tool, eps, bv and solid, the CLI's PART,
+// PROGRAM, --tool, --eps, --bv and --solid (Job.Command); a job with no
+// part and no program is the built-in demo (with the demo's tool, or the
+// job's; with solid, its part closed into a block, as the CLI closes it). The plan loads the part (through the
 // Cache: by the SHA-256 of its file and the bounding volume; a gen: part
 // by its argument, the demo's by its name), reads the whole program as
 // the CLI reads it (gcode.Reader, no --start, not strict) and refuses it
@@ -83,6 +84,9 @@ func (ncKind) command(j *Job) []string {
 	}
 	if j.Eps != 0 {
 		args = append(args, "--eps", strconv.FormatFloat(j.Eps, 'g', -1, 64))
+	}
+	if j.Solid {
+		args = append(args, "--solid")
 	}
 	if j.Tool != "" {
 		args = append(args, "--tool", j.Tool)
@@ -144,7 +148,7 @@ func (ncKind) setup(j *Job) (*ncSetup, error) {
 		set  bool
 	}{{"env", j.Env != ""}, {"fly", j.Fly != ""}, {"poses", j.Poses != ""}, {"all", j.All}, {"max", j.Max != 0}} {
 		if k.set {
-			return nil, ncFailf(j, `job key %q is not nc's (an nc job takes "part", "program", "tool", "eps" and "bv")`, k.name)
+			return nil, ncFailf(j, `job key %q is not nc's (an nc job takes "part", "program", "tool", "eps", "bv" and "solid")`, k.name)
 		}
 	}
 	st := &ncSetup{prog: j.Program}
@@ -231,7 +235,7 @@ func (st *ncSetup) partID(j *Job) (id string, err error) {
 
 // key returns the cache key of the part named id (Shard.Models) of job j.
 func (st *ncSetup) key(j *Job, id string) string {
-	return key("nc part", id, j.Part, st.bv.String(), strconv.FormatBool(st.given))
+	return key("nc part", id, j.Part, st.bv.String(), strconv.FormatBool(st.given), strconv.FormatBool(j.Solid))
 }
 
 // part returns the part of job j named id (a digest, Shard.Models) from c,
@@ -258,10 +262,38 @@ func (st *ncSetup) part(j *Job, id string, c *Cache) (*ncPart, error) {
 }
 
 // loadPart loads and builds the part of job j as the CLI does (its
-// buildModel, or the demo's).
+// buildModel, or the demo's), and with solid makes its solid (the CLI's
+// error if it bounds none).
 func (st *ncSetup) loadPart(j *Job) (*ncPart, error) {
+	p, err := st.loadSurface(j)
+	if err != nil || !j.Solid {
+		return p, err
+	}
+	name := j.Part
+	if st.demo {
+		name = ncDemoName
+	}
+	if _, err := p.model.Solid(); err != nil {
+		return nil, ncFailf(j, "%s: --solid: %s", name, strings.TrimPrefix(err.Error(), "collide: "))
+	}
+	return p, nil
+}
+
+// ncDemoBlockDepth is how far below its lowest point the demo's part is
+// closed into a block with solid, as the CLI closes it (mm).
+const ncDemoBlockDepth = 10
+
+// loadSurface is loadPart but for the solid.
+func (st *ncSetup) loadSurface(j *Job) (*ncPart, error) {
 	if st.demo {
 		part, prog, _ := ncgen.Demo()
+		if j.Solid {
+			blk, err := ncgen.Block(part, part.Bounds().Min.Z-ncDemoBlockDepth)
+			if err != nil {
+				return nil, ncFailf(j, "the demo's part: %w", err)
+			}
+			part = blk
+		}
 		m, err := collide.Build(part, collide.BuildOptions{BV: st.bv})
 		if err != nil {
 			return nil, ncFailf(j, "the demo's part: %w", err)
@@ -316,7 +348,7 @@ func (k ncKind) plan(ctx context.Context, j *Job, size int, c *Cache) (*Plan, er
 		return nil, err
 	}
 	head := jsonl.NCHead{Program: st.prog, Part: j.Part, Triangles: part.tris, BV: part.model.BV().String(),
-		Tool: st.tool.String(), Warnings: warnings, BuildSeconds: build.Seconds()}
+		Tool: st.tool.String(), Warnings: warnings, BuildSeconds: build.Seconds(), Solid: j.Solid}
 	if st.demo {
 		head.Part = ncDemoName
 	}
@@ -446,7 +478,7 @@ func (k ncKind) run(ctx context.Context, s *Shard, c *Cache, w io.Writer) (Resul
 		return fail(fmt.Errorf("internal error: shard %d of job %s: its moves: %d decoded of %d (%v)", s.Index, j.ID, len(moves), s.N, err))
 	}
 	v, err := c.get(key("nc checkers", st.key(j, s.Models[0]), st.tool.String(), strconv.FormatFloat(j.Eps, 'g', -1, 64)), func() (any, error) {
-		return &ncCheckers{part: part, o: nc.Options{Eps: j.Eps, Tool: st.tool}}, nil
+		return &ncCheckers{part: part, o: nc.Options{Eps: j.Eps, Tool: st.tool, Solid: j.Solid}}, nil
 	})
 	if err != nil {
 		return fail(err)

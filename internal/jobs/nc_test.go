@@ -110,7 +110,8 @@ const ncTool = "ball 6 20, shank 6 30, holder 20 25"
 // for the summary's timing fields: the built-in demo, and a program with
 // tool changes, arcs, rapids, a zero-length move and a warning, with and
 // without --eps and --bv, on a mesh file, a saved model and a gen: part,
-// and the demo with a tool of the job's.
+// and the demo with a tool of the job's; with --solid, a box holding much
+// of the program (tool parts inside it) and the demo (its part closed).
 func TestNCJobs(t *testing.T) {
 	dir, part, prog := ncFiles(t)
 	rel := func(p string) string { r, _ := filepath.Rel(dir, p); return r }
@@ -127,6 +128,8 @@ func TestNCJobs(t *testing.T) {
 		{ID: "eps", Query: "nc", Part: rel(part), Program: rel(prog), Tool: "flat 4 10, shank 4 20", Eps: 0.25, BV: "obb"},
 		{ID: "saved", Query: "nc", Part: saved, Program: rel(prog), Tool: ncTool},
 		{ID: "gen", Query: "nc", Part: "gen:icosphere:radius=20", Program: rel(prog), Tool: ncTool},
+		{ID: "solid-gen", Query: "nc", Part: "gen:box:minx=30,miny=20,minz=-50,maxx=90,maxy=60,maxz=300,n=2", Program: rel(prog), Tool: ncTool, Solid: true},
+		{ID: "solid-demo", Query: "nc", Solid: true, BV: "obb"},
 	} {
 		want, stderr, code := runCLI(t, dir, j.Command())
 		if code != 0 {
@@ -152,8 +155,8 @@ func TestNCJobs(t *testing.T) {
 			}
 		}
 	}
-	if n := c.Len(); n != 6+6 {
-		t.Errorf("the cache holds %d entries: want the 6 jobs' parts and checkers", n)
+	if n := c.Len(); n != 8+8 {
+		t.Errorf("the cache holds %d entries: want the 8 jobs' parts and checkers", n)
 	}
 }
 
@@ -228,6 +231,7 @@ func TestNCFailures(t *testing.T) {
 		{"warned", Job{Part: part, Program: warned, Tool: ncTool}},
 		{"saved of another volume", Job{Part: saved, Program: prog, Tool: ncTool, BV: "kdop18"}},
 		{"empty gen", Job{Part: "gen:icosphere:radius=0", Program: prog, Tool: ncTool}},
+		{"open part as a solid", Job{Part: part, Program: prog, Tool: ncTool, Solid: true}},
 	} {
 		j := c.j
 		j.ID, j.Query = "bad", "nc"
@@ -287,6 +291,7 @@ func TestNCCommand(t *testing.T) {
 		{Job{Query: "nc", Part: "p.stl", Program: "a.nc", Tool: "flat 4 8", Eps: 1e-5, BV: "obb"},
 			[]string{"nc", "--json", "--bv", "obb", "--eps", "1e-05", "--tool", "flat 4 8", "p.stl", "a.nc"}},
 		{Job{Query: "nc", Part: "-p.stl", Program: "a.nc", Tool: "flat 4 8"}, []string{"nc", "--json", "--tool", "flat 4 8", "--", "-p.stl", "a.nc"}},
+		{Job{Query: "nc", Part: "p.stl", Program: "a.nc", Tool: "flat 4 8", Solid: true}, []string{"nc", "--json", "--solid", "--tool", "flat 4 8", "p.stl", "a.nc"}},
 	} {
 		if got := c.j.Command(); !slices.Equal(got, c.want) {
 			t.Errorf("%+v: Command = %q, want %q", c.j, got, c.want)

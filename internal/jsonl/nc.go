@@ -23,17 +23,19 @@ type ncViolation struct {
 	Graze     bool    `json:"graze"`
 	Within    float64 `json:"within,omitempty"`
 	Triangles []int32 `json:"triangles"`
+	Inside    bool    `json:"inside,omitempty"`
 	Stopped   bool    `json:"stopped,omitempty"`
 }
 
 // WriteNCViolation writes the line of violation v of collide nc --json:
 // {"move":I,"line":L,"n":N,"kind":...,"triangles":[...]}, with "fixture"
-// when v's target is a fixture, "within" when v is a graze and "stopped"
+// when v's target is a fixture, "within" when v is a graze, "inside" when
+// the tool part is inside its target (nc.Violation.Inside) and "stopped"
 // when a budget cut its detail.
 func WriteNCViolation(w io.Writer, v nc.Violation) error {
 	jv := ncViolation{Move: v.Move, Line: v.Line, N: v.N, Kind: v.Kind.String(), Role: v.Role.String(), Target: v.Target.String(),
 		S0: v.S0, S1: v.S1, Depth: v.Depth, DepthMax: v.DepthMax, Clearance: v.Clearance, Graze: v.Graze, Within: v.Within, Triangles: v.Tris,
-		Stopped: v.Stopped}
+		Inside: v.Inside, Stopped: v.Stopped}
 	if v.Target == nc.OnFixture {
 		f := v.Fixture
 		jv.Fixture = &f
@@ -58,6 +60,10 @@ type NCHead struct {
 	BuildSeconds float64
 	// Interrupted says that an interrupt stopped the check.
 	Interrupted bool
+	// Solid says that the part and the fixtures were checked as solids
+	// (nc.Options.Solid): the line then says so and counts the tests of
+	// a point against them ("solid", "inside_tests").
+	Solid bool
 }
 
 // ncSummary is the summary line's object.
@@ -82,6 +88,8 @@ type ncSummary struct {
 	Candidates     int64          `json:"candidates"`
 	Exact          int64          `json:"exact"`
 	Grazes         int64          `json:"grazes"`
+	Solid          bool           `json:"solid,omitempty"`
+	InsideTests    *int64         `json:"inside_tests,omitempty"`
 	// With --deadline or --move-deadline, what they left unchecked;
 	// Interrupted says that an interrupt stopped the check (Stopped).
 	Stopped         bool  `json:"stopped,omitempty"`
@@ -94,7 +102,8 @@ type ncSummary struct {
 // WriteNCSummary writes the last line of collide nc --json,
 // {"summary":{...}}: h's names and counts, then sum's counts, the time
 // ("seconds", "moves_per_second": the moves checked per second, and
-// "build_seconds"), the work, and what a budget left unchecked.
+// "build_seconds"), the work ("solid" and "inside_tests" with h.Solid),
+// and what a budget left unchecked.
 func WriteNCSummary(w io.Writer, h NCHead, sum nc.Summary) error {
 	s := ncSummary{
 		Program: h.Program, Part: h.Part, Triangles: h.Triangles, BV: h.BV, Fixtures: h.Fixtures,
@@ -103,6 +112,9 @@ func WriteNCSummary(w io.Writer, h NCHead, sum nc.Summary) error {
 		BuildSeconds: h.BuildSeconds, Queries: sum.Stats.Queries, BVTests: sum.Stats.BVTests,
 		Candidates: sum.Stats.Candidates, Exact: sum.Stats.Exact, Grazes: sum.Stats.Grazes,
 		Stopped: sum.Stopped, Interrupted: h.Interrupted, Unfinished: sum.Unfinished, UnfinishedLines: sum.UnfinishedLines,
+	}
+	if h.Solid {
+		s.Solid, s.InsideTests = true, &sum.Stats.Inside
 	}
 	if sum.Stopped {
 		s.Reached = &sum.Reached

@@ -19,6 +19,8 @@ func TestNCLines(t *testing.T) {
 			`{"move":3,"line":9,"n":-1,"kind":"fixture","role":"cutter","target":"fixture","fixture":2,"s0":0.25,"s1":1,"depth":0.5,"depth_max":0.5000001,"clearance":0,"graze":false,"triangles":[4,7]}` + "\n"},
 		{nc.Violation{Move: 0, Line: 1, N: 5, Kind: nc.RapidHit, Role: nc.Holder, Target: nc.OnStock, S1: 1, Graze: true, Within: 1e-9, Stopped: true},
 			`{"move":0,"line":1,"n":5,"kind":"rapid","role":"holder","target":"stock","s0":0,"s1":1,"depth":0,"depth_max":0,"clearance":0,"graze":true,"within":1e-9,"triangles":[],"stopped":true}` + "\n"},
+		{nc.Violation{Move: 2, Line: 4, N: -1, Kind: nc.Gouge, Role: nc.Cutting, Target: nc.OnPart, S1: 1, Depth: 3, DepthMax: 3, Inside: true},
+			`{"move":2,"line":4,"n":-1,"kind":"gouge","role":"cutter","target":"part","s0":0,"s1":1,"depth":3,"depth_max":3,"clearance":0,"graze":false,"triangles":[],"inside":true}` + "\n"},
 	} {
 		var b bytes.Buffer
 		if err := WriteNCViolation(&b, c.v); err != nil {
@@ -48,5 +50,13 @@ func TestNCLines(t *testing.T) {
 	}
 	if want := head + `,"stopped":true,"interrupted":true,"reached":7,"unfinished":1,"unfinished_lines":[12]}}` + "\n"; b.String() != want {
 		t.Errorf("WriteNCSummary of a stopped check =\n  %s want\n  %s", b.String(), want)
+	}
+	sum.Stats.Inside, h.Solid = 0, true
+	b.Reset()
+	if err := WriteNCSummary(&b, h, sum); err != nil {
+		t.Fatal(err)
+	}
+	if want := head + `,"solid":true,"inside_tests":0,"stopped":true,"interrupted":true,"reached":7,"unfinished":1,"unfinished_lines":[12]}}` + "\n"; b.String() != want {
+		t.Errorf("WriteNCSummary of a solid check =\n  %s want\n  %s", b.String(), want)
 	}
 }

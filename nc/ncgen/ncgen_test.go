@@ -10,6 +10,7 @@ import (
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/nc/gcode"
+	"github.com/collide3d/collide/topo"
 )
 
 // meshHash hashes a mesh's coordinates' bits and its triangles.
@@ -449,5 +450,35 @@ func TestDemo(t *testing.T) {
 	}
 	if cut != demoOptions.Distort.Count {
 		t.Errorf("%d samples cut into the part, want %d", cut, demoOptions.Distort.Count)
+	}
+}
+
+// TestBlock checks that a mold and a terrain closed into blocks are
+// solids (closed, manifold, oriented outwards), and that Block refuses
+// what is not a height field's grid or a bottom not below it.
+func TestBlock(t *testing.T) {
+	mold, err := Mold(12, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terr, err := Terrain(TerrainPresets()[0], 9, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hf := range []*mesh.TriMesh{mold, terr} {
+		b, err := Block(hf, hf.Bounds().Min.Z-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp := topo.Of(b)
+		if !tp.Closed || !tp.Manifold || !tp.Oriented || !tp.Outward {
+			t.Errorf("Block: closed %v, manifold %v, oriented %v, outward %v: want a solid", tp.Closed, tp.Manifold, tp.Oriented, tp.Outward)
+		}
+		if _, err := Block(hf, hf.Bounds().Min.Z); err == nil {
+			t.Error("Block with its bottom at the lowest vertex: no error")
+		}
+	}
+	if _, err := Block(&mesh.TriMesh{Verts: mold.Verts[:5], Tris: mold.Tris[:2]}, -100); err == nil {
+		t.Error("Block of 5 vertices: no error")
 	}
 }
