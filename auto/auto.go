@@ -627,7 +627,7 @@ func choose(ctx context.Context, env, fly Source, o Options, left *<-chan struct
 		if isDone() {
 			return 0, collide.Stats{}, stopped(ctx)
 		}
-		qo := collide.QueryOptions{All: i == 1, Eps: o.Eps}
+		qo := collide.QueryOptions{All: i == 1, Eps: o.Eps, Method: collide.MethodTree}
 		var st, work collide.Stats
 		start := blockClock(collide.Stats{})
 		for r := range reps[j][i] {
@@ -673,7 +673,7 @@ func choose(ctx context.Context, env, fly Source, o Options, left *<-chan struct
 	ch.Probes, ch.Poses = len(poses), poses
 	for _, p := range poses {
 		found := false
-		if _, err := q.Each(c0.e, c0.f, p, collide.QueryOptions{Eps: o.Eps}, func(collide.Pair) bool { found = true; return false }); err != nil {
+		if _, err := q.Each(c0.e, c0.f, p, collide.QueryOptions{Eps: o.Eps, Method: collide.MethodTree}, func(collide.Pair) bool { found = true; return false }); err != nil {
 			return Choice{}, err
 		}
 		if found {
@@ -801,7 +801,7 @@ func choose(ctx context.Context, env, fly Source, o Options, left *<-chan struct
 	for _, i := range probed {
 		m := ch.For(i == 1)
 		for _, p := range poses {
-			if _, err := q.Each(m.Env, m.Fly, p, collide.QueryOptions{All: i == 1, Eps: o.Eps}, yes); err != nil {
+			if _, err := q.Each(m.Env, m.Fly, p, collide.QueryOptions{All: i == 1, Eps: o.Eps, Method: collide.MethodTree}, yes); err != nil {
 				return Choice{}, err
 			}
 		}
@@ -854,7 +854,7 @@ func probePoses(env, fly *collide.Model, poses []geom.Pose, n int, seed uint64, 
 				return nil, nil // the caller says why
 			}
 			p := probe{pose: poses[i*len(poses)/m]}
-			st, err := q.Each(env, fly, p.pose, collide.QueryOptions{Eps: eps}, func(collide.Pair) bool { p.contact = true; return false })
+			st, err := q.Each(env, fly, p.pose, collide.QueryOptions{Eps: eps, Method: collide.MethodTree}, func(collide.Pair) bool { p.contact = true; return false })
 			if err != nil {
 				return nil, err
 			}
@@ -925,7 +925,7 @@ func flightProbes(env, fly *collide.Model, seed uint64, eps float64, isDone func
 	query := func(pos geom.Vec3, rot geom.Quat) (probe, bool) {
 		r := rot.Mat3()
 		p := probe{pose: geom.Pose{R: r, T: pos.Sub(r.MulVec(c))}}
-		st, err := q.Each(env, fly, p.pose, collide.QueryOptions{Eps: eps}, func(collide.Pair) bool { p.contact = true; return false })
+		st, err := q.Each(env, fly, p.pose, collide.QueryOptions{Eps: eps, Method: collide.MethodTree}, func(collide.Pair) bool { p.contact = true; return false })
 		p.work = st.BVTests + st.TriTests
 		return p, err == nil
 	}

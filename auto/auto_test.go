@@ -449,7 +449,7 @@ func TestChooseFakeClock(t *testing.T) {
 		for i, all := range []bool{false, true} {
 			var sum float64
 			for _, p := range c.Poses {
-				st, err := q.Each(env, fly, p, collide.QueryOptions{All: all}, func(collide.Pair) bool { return true })
+				st, err := q.Each(env, fly, p, collide.QueryOptions{All: all, Method: collide.MethodTree}, func(collide.Pair) bool { return true })
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,7 +7,9 @@
 // them already built), builds the candidate trees (Candidates: aabb,
 // kdop14, kdop18, kdop26, obb) and times their queries at probe poses of
 // the flying model: the poses it will be queried at, when they are known
-// (Options.Poses), or poses of random flights. It returns a Choice: per
+// (Options.Poses), or poses of random flights. It times the tree test
+// (collide.MethodTree): the convex test that collide.MethodAuto gives two
+// convex models first does not depend on the kind of tree. It returns a Choice: per
 // query mode (first contact, all pairs), the kind that measured fastest
 // and its two models, plain collide models that the queries then use as
 // any other, as fast as models built with that kind; the trees of the
