@@ -579,31 +579,13 @@ func (w *World) attachFronts(st *StepStats) {
 				continue
 			}
 		}
-		pf := w.fronts[key]
-		if pf == nil {
-			if n := len(w.spare); n > 0 {
-				pf, w.spare = w.spare[n-1], w.spare[:n-1]
-				pf.f.Reset()
-			} else {
-				pf = new(pairFront)
-			}
-			w.fronts[key] = pf
-		}
-		pf.step = w.step
-		nw.fr[i] = &pf.f
+		nw.fr[i] = w.fronts.at(key, w.step)
 		st.Fronts++
 	}
 }
 
 // dropFronts sets aside the fronts of the pairs not tested at this step.
-func (w *World) dropFronts() {
-	for key, pf := range w.fronts {
-		if pf.step != w.step {
-			delete(w.fronts, key)
-			w.spare = append(w.spare, pf)
-		}
-	}
-}
+func (w *World) dropFronts() { w.fronts.drop(w.step) }
 
 // insideOf returns a pair's Inside from its query's, env being B (swap) or
 // A.
@@ -632,27 +614,9 @@ func (w *World) attachPlanes() {
 		if w.opts.Method.Resolve(a.model.m, b.model.m) != collide.MethodConvex {
 			continue
 		}
-		pp := w.planes[key]
-		if pp == nil {
-			if n := len(w.spareP); n > 0 {
-				pp, w.spareP = w.spareP[n-1], w.spareP[:n-1]
-				pp.p.Reset()
-			} else {
-				pp = new(pairPlane)
-			}
-			w.planes[key] = pp
-		}
-		pp.step = w.step
-		nw.pl[i] = &pp.p
+		nw.pl[i] = w.planes.at(key, w.step)
 	}
 }
 
 // dropPlanes sets aside the planes of the pairs not tested at this step.
-func (w *World) dropPlanes() {
-	for key, pp := range w.planes {
-		if pp.step != w.step {
-			delete(w.planes, key)
-			w.spareP = append(w.spareP, pp)
-		}
-	}
-}
+func (w *World) dropPlanes() { w.planes.drop(w.step) }

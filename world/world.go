@@ -245,27 +245,10 @@ type World struct {
 	narrow narrow
 	sbuf   []bv.Sphere
 	// fronts holds the fronts of the pairs tested at the last step (see
-	// Options.Fronts); spare, fronts to reuse.
-	fronts map[uint64]*pairFront
-	spare  []*pairFront
-	// planes holds the separating planes of the pairs tested with the
-	// convex test at the last step (see Options.Method); spareP, planes
-	// to reuse.
-	planes map[uint64]*pairPlane
-	spareP []*pairPlane
-}
-
-// pairPlane is a pair's separating-plane cache, with the step that last
-// used it.
-type pairPlane struct {
-	p    collide.Plane
-	step int64
-}
-
-// pairFront is a pair's front, with the step that last used it.
-type pairFront struct {
-	f    collide.Front
-	step int64
+	// Options.Fronts); planes the separating planes of the pairs tested
+	// with the convex test (see Options.Method).
+	fronts kept[collide.Front, *collide.Front]
+	planes kept[collide.Plane, *collide.Plane]
 }
 
 // New returns an empty world.
@@ -291,8 +274,6 @@ func New(o Options) (*World, error) {
 		phase:    mk(),
 		models:   map[*collide.Model]*model{},
 		contacts: map[uint64]int32{},
-		fronts:   map[uint64]*pairFront{},
-		planes:   map[uint64]*pairPlane{},
 	}
 	if o.Spheres {
 		w.spheres, _ = w.phase.(broad.Spheres)

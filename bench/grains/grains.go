@@ -141,7 +141,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 			c.Progress(fmt.Sprintf(format, args...))
 		}
 	}
-	r := &Report{Config: c, Machine: md.Machine(), Capacity: capacity(2), Load: loadAverage()}
+	r := &Report{Config: c, Machine: md.Machine(), Capacity: md.Capacity(2), Load: md.LoadAverage()}
 	if !c.NoMedium {
 		for _, n := range c.Sizes {
 			for _, b := range []collide.BV{collide.KDOP18, collide.BoxTree} {
@@ -431,28 +431,6 @@ func calibrate(d time.Duration) int {
 		best = min(best, time.Since(t0))
 	}
 	return max(1, int(float64(d)/float64(best)*100))
-}
-
-// capacity measures how much faster k goroutines get through k units of a
-// pure loop than one goroutine through one: k on an idle k-core machine.
-func capacity(k int) float64 {
-	const n = 20000
-	t0 := time.Now()
-	sink += spin(n)
-	one := time.Since(t0)
-	done := make(chan float64)
-	t0 = time.Now()
-	for range k {
-		go func() { done <- spin(n) }()
-	}
-	for range k {
-		sink += <-done
-	}
-	all := time.Since(t0)
-	if all == 0 {
-		return 0
-	}
-	return float64(k) * float64(one) / float64(all)
 }
 
 // cores is GOMAXPROCS, for the report.

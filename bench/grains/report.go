@@ -5,26 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/collide3d/collide/bench/internal/md"
 )
-
-// loadAverage returns the first three fields of /proc/loadavg, or "" where
-// there is none.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
-}
 
 // WriteMarkdown writes the report: the medium grain beside the thesis's
 // table, the world of two objects each way, and the concurrent module.

@@ -4,65 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/collide3d/collide/bench/internal/md"
 )
-
-// loadAverage returns the first three fields of /proc/loadavg, or "" where
-// there is none.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
-}
-
-// parallelCapacity measures how much faster k goroutines get through k
-// units of a pure arithmetic loop than one goroutine through one unit, k
-// times over: k on an idle k-core machine, less when others' work holds
-// cores.
-func parallelCapacity(k int) float64 {
-	spin := func(n int) float64 {
-		x := 1.0
-		for i := range n {
-			x = x*1.0000001 + float64(i&7)
-		}
-		return x
-	}
-	const n = 20_000_000
-	var sink float64
-	t0 := time.Now()
-	sink += spin(n)
-	one := time.Since(t0)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	t0 = time.Now()
-	for range k {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x := spin(n)
-			mu.Lock()
-			sink += x
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	all := time.Since(t0)
-	if sink == 0 || all == 0 {
-		return 0
-	}
-	return float64(k) * float64(one) / float64(all)
-}
 
 // WriteMarkdown writes the report: CDFast's experiments, the many-body
 // figures per broad phase, and the cores.

@@ -120,7 +120,7 @@ type Report struct {
 	Runs    []*Play
 	Cores   []*Cores
 	// Capacity is how many times as fast a pure arithmetic loop ran on
-	// every core as on one, just before the cores' runs (parallelCapacity):
+	// every core as on one, just before the cores' runs (md.Capacity):
 	// GOMAXPROCS on an idle machine.
 	Capacity float64
 	// LoadBefore and LoadAfter are the load averages (1, 5 and 15 minutes)
@@ -170,7 +170,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	r := &Report{
 		Config:     c,
 		Machine:    md.Machine(),
-		LoadBefore: loadAverage(),
+		LoadBefore: md.LoadAverage(),
 	}
 	if !c.NoCDFast {
 		cc := c.CDFast
@@ -206,7 +206,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	}
 	if !c.NoCores {
 		progress("cores: measuring what they give")
-		r.Capacity = parallelCapacity(runtime.GOMAXPROCS(0))
+		r.Capacity = md.Capacity(runtime.GOMAXPROCS(0))
 		for _, sc := range coresScenes(c) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -219,7 +219,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 			r.Cores = append(r.Cores, x)
 		}
 	}
-	r.LoadAfter = loadAverage()
+	r.LoadAfter = md.LoadAverage()
 	r.Elapsed = time.Since(start)
 	return r, nil
 }

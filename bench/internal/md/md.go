@@ -11,10 +11,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,6 +24,58 @@ import (
 // processor's architecture, the count of CPUs and Go's version.
 func Machine() string {
 	return fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+}
+
+// LoadAverage returns the first three fields of /proc/loadavg (the load a
+// report's times were measured under), or "" where there is none.
+func LoadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// Capacity measures how much faster k goroutines get through k
+// units of a pure arithmetic loop than one goroutine through one unit, k
+// times over: k on an idle k-core machine, less when others' work holds
+// cores.
+func Capacity(k int) float64 {
+	spin := func(n int) float64 {
+		x := 1.0
+		for i := range n {
+			x = x*1.0000001 + float64(i&7)
+		}
+		return x
+	}
+	const n = 20_000_000
+	var sink float64
+	t0 := time.Now()
+	sink += spin(n)
+	one := time.Since(t0)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	t0 = time.Now()
+	for range k {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := spin(n)
+			mu.Lock()
+			sink += x
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	all := time.Since(t0)
+	if sink == 0 || all == 0 {
+		return 0
+	}
+	return float64(k) * float64(one) / float64(all)
 }
 
 // Ms formats a duration in milliseconds, to 3 significant digits.
