@@ -80,3 +80,32 @@ func TestBenchObjectsUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckMethodJSON checks check --json's stats with each --method: the
+// convex test's counts only when it ran, the tree's alone otherwise.
+func TestCheckMethodJSON(t *testing.T) {
+	poses := []string{"1 0 0 0 1 0 0 0 1 5 0 0", "1 0 0 0 1 0 0 0 1 0.5 0 0"}
+	for _, c := range []struct {
+		method, pose string
+		want, not    []string
+	}{
+		{"convex", poses[0], []string{`"collide":false`, `"convex":1,"plane_hits":0,"plane_new":1}`}, nil},
+		{"convex", poses[1], []string{`"collide":true`, `"convex":1,"plane_hits":0,"plane_new":0}`}, nil},
+		{"tree", poses[0], []string{`"collide":false`, `"leaf_tests":0}`}, []string{`"convex"`}},
+	} {
+		out, errs, code := runCLI(t, "check", "--json", "--method", c.method, "--pose", c.pose, "gen:icosphere", "gen:icosphere")
+		if code != 0 {
+			t.Fatalf("--method %s: exit %d: %s", c.method, code, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("--method %s, pose %s: %q lacks %q", c.method, c.pose, out, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(out, w) {
+				t.Errorf("--method %s, pose %s: %q has %q", c.method, c.pose, out, w)
+			}
+		}
+	}
+}

@@ -92,7 +92,8 @@ func (h *PairHold) Stopped() bool { return h.stopped }
 //
 // ("truncated" only for a pose stopped at Max pairs; "inside" only for a
 // query of solids that found one model inside the other, SetInside, with
-// no pair). The pairs of a pose
+// no pair; the stats add the convex test's and the solid test's counts
+// when the query ran them, see appendStats). The pairs of a pose
 // are written in ascending order, up to SortLimit of them: past it, those
 // held are written sorted and the others as they are found (PairHold).
 //
@@ -175,8 +176,8 @@ func (p *Pairs) End(st collide.Stats, d time.Duration) {
 		p.b = append(append(append(p.b, `,"inside":"`...), name...), '"')
 	}
 	sec, _ := json.Marshal(d.Seconds())
-	p.b = fmt.Appendf(p.b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":%s}`+"\n",
-		st.BVTests, st.TriTests, st.Updates, st.LeafTests, sec)
+	p.b = append(appendStats(p.b, &st), `,"seconds":`...)
+	p.b = append(append(p.b, sec...), "}\n"...)
 	p.write(p.b)
 }
 
@@ -247,11 +248,28 @@ func AppendDistance(b []byte, i int, r *collide.DistanceResult, max float64, d t
 	if r.Stopped {
 		b = AppendNumber(append(b, `,"stopped":true,"lower":`...), r.Lower)
 	}
-	st := r.Stats
-	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d},"seconds":`,
-		st.BVTests, st.TriTests, st.Updates, st.LeafTests)
+	b = append(appendStats(b, &r.Stats), `,"seconds":`...)
 	b = AppendNumber(b, d.Seconds())
 	return append(b, "}\n"...)
+}
+
+// appendStats appends the "stats" object of a query's counts st:
+//
+//	,"stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N}
+//
+// with "convex", "plane_hits" and "plane_new" after them when the query
+// ran the convex test (collide.Stats.Convex), and "solid_tests" when it
+// ran point-in-solid tests.
+func appendStats(b []byte, st *collide.Stats) []byte {
+	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d`,
+		st.BVTests, st.TriTests, st.Updates, st.LeafTests)
+	if st.Convex != 0 {
+		b = fmt.Appendf(b, `,"convex":%d,"plane_hits":%d,"plane_new":%d`, st.Convex, st.PlaneHits, st.PlaneNew)
+	}
+	if st.SolidTests != 0 {
+		b = fmt.Appendf(b, `,"solid_tests":%d`, st.SolidTests)
+	}
+	return append(b, '}')
 }
 
 // AppendMotion appends the line of collide check --ccd --json for motion
