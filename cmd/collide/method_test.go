@@ -109,3 +109,23 @@ func TestCheckMethodJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestWorldMethodJSON checks the JSON summary of world --method: the convex
+// test's counts with convex, none with tree.
+func TestWorldMethodJSON(t *testing.T) {
+	args := []string{"world", "builtin:brownian", "--n", "60", "--steps", "4", "--workers", "1", "--json"}
+	for _, m := range []string{"tree", "convex"} {
+		out, errs, code := runCLI(t, append(args, "--method", m)...)
+		if code != 0 {
+			t.Fatalf("--method %s: exit %d: %s", m, code, errs)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		sum := lines[len(lines)-1]
+		if !strings.HasPrefix(sum, `{"summary":`) {
+			t.Fatalf("--method %s: the last line is not the summary: %s", m, sum)
+		}
+		if has := strings.Contains(sum, `"convex":`) && strings.Contains(sum, `"plane_new":`); has != (m == "convex") {
+			t.Errorf("--method %s: the summary's convex counts: %v\n%s", m, has, sum)
+		}
+	}
+}

@@ -80,8 +80,9 @@ tree test when there is none; auto, the default, takes convex for two
 models whose topology is convex (see 'collide info'), tree otherwise. The
 answers are the same; the summary then counts the convex tests, those the
 pair's plane proved (the cache's hits), those a new plane proved and those
-left to the tree test, and --json's step lines add "convex", "plane_hits"
-and "plane_new" when not 0.
+left to the tree test, and --json's step lines and summary add "convex",
+"plane_hits" and "plane_new" when not 0 (and the summary "solid_tests"
+with --solid).
 
 Broad phases (--broad): %s.`, builtinHelp(), strings.Join(world.BroadPhases(), ", ")),
 		flags: func(fs *flag.FlagSet) any {
@@ -444,6 +445,10 @@ type jsonWorldSummary struct {
 	TriTests    int64     `json:"tri_tests"`
 	Updates     int64     `json:"updates"`
 	LeafTests   int64     `json:"leaf_tests"`
+	Convex      int64     `json:"convex,omitempty"`
+	PlaneHits   int64     `json:"plane_hits,omitempty"`
+	PlaneNew    int64     `json:"plane_new,omitempty"`
+	SolidTests  int64     `json:"solid_tests,omitempty"`
 	Motion      jsonTimes `json:"motion"`
 	Bound       jsonTimes `json:"bound"`
 	BroadTime   jsonTimes `json:"broad_phase"`
@@ -462,6 +467,7 @@ func writeWorldJSONSummary(w io.Writer, p *scene.Player, o *worldOptions, t *sce
 		Build: t.Build.Seconds(), Steps: t.Steps, Contacts: t.Contacts, MaxContacts: t.MaxContacts,
 		Moved: t.Moved, Candidates: t.Candidates, Tested: t.Tested, Began: t.Began, Kept: t.Kept, Ended: t.Ended,
 		BVTests: t.Query.BVTests, TriTests: t.Query.TriTests, Updates: t.Query.Updates, LeafTests: t.Query.LeafTests,
+		Convex: t.Query.Convex, PlaneHits: t.Query.PlaneHits, PlaneNew: t.Query.PlaneNew, SolidTests: t.Query.SolidTests,
 		Motion: toJSONTimes(t.Motion), Bound: toJSONTimes(t.Bound), BroadTime: toJSONTimes(t.Broad),
 		Narrow: toJSONTimes(t.Narrow), Update: toJSONTimes(t.Update), Step: toJSONTimes(t.Step),
 	}})
