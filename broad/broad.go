@@ -78,3 +78,16 @@ func Overlaps(a, b *geom.AABB) bool {
 type Spheres interface {
 	SetSpheres(id int32, s []bv.Sphere)
 }
+
+// DOPs is implemented by phases that can bound an object by a k-DOP as
+// well as by its box (package broad/dopsap, sweep and prune on the k/2
+// directions). K is the direction set the phase takes. SetDOP gives the
+// k-DOP, in world coordinates, that bounds object id at its current box
+// (set by Add or Move just before, which forget the DOP given before); the
+// phase then reports a pair of that object and another only when their
+// intervals overlap on every direction of K (closed sets), the box's on x,
+// y and z. A nil d goes back to the box alone.
+type DOPs interface {
+	K() bv.K
+	SetDOP(id int32, d *bv.DOP)
+}
