@@ -4,8 +4,10 @@
 // triangles (package world). Each algorithm is a subpackage behind the one
 // interface, Phase: broad/sap (incremental sweep and prune), broad/grid (a
 // uniform grid), broad/rgrid (CDFast's recursive grid), broad/octree
-// (Zachmann's octree) and broad/dbvt (a dynamic AABB tree with fattened
-// boxes). Brute, in this package, tests every pair: the oracle the others are
+// (Zachmann's octree), broad/dbvt (a dynamic AABB tree with fattened
+// boxes) and broad/dopsap (sweep and prune on the directions of a k-DOP,
+// which takes each object's DOP as well as its box: interface DOPs).
+// Brute, in this package, tests every pair: the oracle the others are
 // checked against (package broad/broadtest).
 //
 // # Semantics
