@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/collide3d/collide"
+	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/world"
 )
@@ -78,6 +79,60 @@ func TestWorldDOPSap(t *testing.T) {
 				if found == 0 {
 					t.Fatal("no contact in 8 steps: the scene tests nothing")
 				}
+			})
+		}
+	}
+}
+
+// nopDOP is a broad phase that does nothing but take DOPs.
+type nopDOP struct {
+	nop
+	k bv.K
+}
+
+func (p nopDOP) K() bv.K                  { return p.k }
+func (nopDOP) SetDOP(id int32, d *bv.DOP) {}
+
+// BenchmarkBoundDOP is BenchmarkBound with a broad phase that takes
+// DOPs: the cost of each moved object's world k-DOP beside its box.
+func BenchmarkBoundDOP(b *testing.B) {
+	ms := models(b, collide.KDOP18)
+	for _, k := range []bv.K{0, bv.K6, bv.K14, bv.K18, bv.K26} {
+		for _, turn := range []bool{true, false} {
+			name := fmt.Sprintf("%v/translate", k)
+			if turn {
+				name = fmt.Sprintf("%v/turn", k)
+			}
+			if k == 0 {
+				name = "box" + name[len(k.String()):]
+			}
+			b.Run(name, func(b *testing.B) {
+				mk := func() broadPhase { return nopDOP{k: k} }
+				if k == 0 {
+					mk = func() broadPhase { return nop{} }
+				}
+				w, _ := world.New(world.Options{Broad: mk})
+				r := rand.New(rand.NewPCG(1, 1))
+				const n = 1000
+				poses := make([]geom.Pose, n)
+				for i := range n {
+					poses[i] = randPose(r, 100)
+					w.Add(ms[i%len(ms)], poses[i], world.ObjectOptions{})
+				}
+				w.Step()
+				mv := geom.FromAxisAngle(geom.V(1, 2, 3), 0.01, geom.V(0.01, 0, 0))
+				if !turn {
+					mv = geom.Translation(geom.V(0.01, -0.02, 0.005))
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					for i := range n {
+						poses[i] = mv.Compose(poses[i])
+						w.Move(world.ID(i), poses[i])
+					}
+					w.Step()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/object")
 			})
 		}
 	}
