@@ -49,8 +49,9 @@ type Phase struct {
 	m int // k/2: the axes
 
 	// given holds, per object, the intervals given by Add, Move and SetDOP
-	// (2m floats: the mins of the m axes, then the maxes); cur those the
-	// arrays are sorted by, laid out the same way.
+	// (2m floats: the min and the max of each axis in turn, so that the
+	// test of a pair on one axis reads one cache line of each); cur those
+	// the arrays are sorted by, laid out the same way.
 	given, cur []float64
 	state      []uint8
 	touched    []int32
@@ -110,11 +111,9 @@ func (p *Phase) touch(id int32) {
 // the whole line on the other axes.
 func (p *Phase) setBox(id int32, b *geom.AABB) {
 	g := p.given[2*p.m*int(id) : 2*p.m*(int(id)+1)]
-	lo, hi := g[:p.m], g[p.m:]
-	lo[0], lo[1], lo[2] = b.Min.X, b.Min.Y, b.Min.Z
-	hi[0], hi[1], hi[2] = b.Max.X, b.Max.Y, b.Max.Z
+	g[0], g[1], g[2], g[3], g[4], g[5] = b.Min.X, b.Max.X, b.Min.Y, b.Max.Y, b.Min.Z, b.Max.Z
 	for a := 3; a < p.m; a++ {
-		lo[a], hi[a] = math.Inf(-1), math.Inf(1)
+		g[2*a], g[2*a+1] = math.Inf(-1), math.Inf(1)
 	}
 }
 
@@ -165,11 +164,10 @@ func (p *Phase) SetDOP(id int32, d *bv.DOP) {
 		panic("dopsap: SetDOP with a " + d.K.String() + " for a phase on the " + p.k.String())
 	}
 	g := p.given[2*p.m*int(id) : 2*p.m*(int(id)+1)]
-	lo, hi := g[:p.m], g[p.m:]
 	for a := 3; a < p.m; a++ {
-		lo[a], hi[a] = math.Inf(-1), math.Inf(1)
+		g[2*a], g[2*a+1] = math.Inf(-1), math.Inf(1)
 		if d != nil && d.Lo[a] <= d.Hi[a] {
-			lo[a], hi[a] = d.Lo[a], d.Hi[a]
+			g[2*a], g[2*a+1] = d.Lo[a], d.Hi[a]
 		}
 	}
 }
@@ -215,7 +213,7 @@ func (p *Phase) overlapBut(i, j uint32, a int) bool {
 	ci := p.cur[2*m*int(i) : 2*m*(int(i)+1)]
 	cj := p.cur[2*m*int(j) : 2*m*(int(j)+1)]
 	for b := range m {
-		if b != a && !(max(ci[b], cj[b]) <= min(ci[m+b], cj[m+b])) {
+		if b != a && !(max(ci[2*b], cj[2*b]) <= min(ci[2*b+1], cj[2*b+1])) {
 			return false
 		}
 	}
@@ -279,14 +277,14 @@ func (p *Phase) update() bool {
 			for _, id := range p.touched {
 				if p.state[id]&sMoved != 0 {
 					o := 2 * m * int(id)
-					p.cur[o+a], p.cur[o+m+a] = p.given[o+a], p.given[o+m+a]
+					p.cur[o+2*a], p.cur[o+2*a+1] = p.given[o+2*a], p.given[o+2*a+1]
 				}
 			}
 			s := p.ep[a]
 			for i := range s {
 				id := s[i].x >> 1
 				if p.state[id]&sMoved != 0 {
-					s[i].v = p.cur[2*m*int(id)+m*int(s[i].x&1)+a]
+					s[i].v = p.cur[2*m*int(id)+2*a+int(s[i].x&1)]
 				}
 			}
 			if budget = p.sortAxis(a, budget); budget < 0 {
@@ -350,9 +348,9 @@ func (p *Phase) sortAxis(a int, budget int) int {
 // ends returns the min (max false) or max endpoint of object id on axis a,
 // from cur.
 func (p *Phase) ends(a int, id uint32, max bool) endpoint {
-	o := 2*p.m*int(id) + a
+	o := 2*p.m*int(id) + 2*a
 	if max {
-		return endpoint{v: p.cur[o+p.m], x: id<<1 | 1}
+		return endpoint{v: p.cur[o+1], x: id<<1 | 1}
 	}
 	return endpoint{v: p.cur[o], x: id << 1}
 }
@@ -389,7 +387,7 @@ func (p *Phase) insert() {
 	}
 	for _, x := range p.added {
 		ux := uint32(x)
-		lo, hi := p.cur[2*m*int(x)], p.cur[2*m*int(x)+m]
+		lo, hi := p.cur[2*m*int(x)], p.cur[2*m*int(x)+1]
 		for i := range p.ep[0] {
 			e := &p.ep[0][i]
 			if e.v > hi {
@@ -400,7 +398,7 @@ func (p *Phase) insert() {
 			if e.x&1 != 0 || y == ux || p.state[y]&sAdded != 0 && y < ux || p.bothStatic(ux, y) {
 				continue
 			}
-			if p.cur[2*m*int(y)+m] >= lo && p.overlapBut(ux, y, 0) {
+			if p.cur[2*m*int(y)+1] >= lo && p.overlapBut(ux, y, 0) {
 				p.pairs.add(pairKey(ux, y))
 			}
 		}
@@ -468,7 +466,7 @@ func (p *Phase) findPairs() int {
 		} else {
 			rest = p.movers[mi:]
 		}
-		hi := p.cur[2*m*int(i)+m]
+		hi := p.cur[2*m*int(i)+1]
 		for _, j := range rest {
 			if p.cur[2*m*int(j)] > hi {
 				break
