@@ -11,10 +11,28 @@ import (
 )
 
 // endpoint is one end of an object's interval in the sorted array of one
-// axis.
+// axis, with the object's box (its intervals on x, y and z, min and max
+// in turn) carried along, so that the test at a swap reads the other
+// object's intervals only when the two boxes overlap.
 type endpoint struct {
-	v float64 // the end
-	x uint32  // id<<1, | 1 for a max
+	v   float64    // the end
+	box [6]float64 // the object's box, as in cur
+	x   uint32     // id<<1, | 1 for a max
+}
+
+// boxBut reports whether the boxes carried by e and f overlap on the box
+// axes other than a.
+func boxBut(e, f *endpoint, a int) bool {
+	switch a {
+	case 0:
+		return max(e.box[2], f.box[2]) <= min(e.box[3], f.box[3]) && max(e.box[4], f.box[4]) <= min(e.box[5], f.box[5])
+	case 1:
+		return max(e.box[0], f.box[0]) <= min(e.box[1], f.box[1]) && max(e.box[4], f.box[4]) <= min(e.box[5], f.box[5])
+	case 2:
+		return max(e.box[0], f.box[0]) <= min(e.box[1], f.box[1]) && max(e.box[2], f.box[2]) <= min(e.box[3], f.box[3])
+	}
+	return max(e.box[0], f.box[0]) <= min(e.box[1], f.box[1]) && max(e.box[2], f.box[2]) <= min(e.box[3], f.box[3]) &&
+		max(e.box[4], f.box[4]) <= min(e.box[5], f.box[5])
 }
 
 // less orders endpoints by value, a min before a max at equal values: then
@@ -39,6 +57,7 @@ const (
 	sAdded   // entering the arrays this round
 	sRemove  // leaving the arrays this round
 	sReflag  // in the arrays, added again with the other static flag
+	sStale   // its endpoints in the x and y arrays carry an old box
 )
 
 // Phase is an incremental sweep and prune on the k/2 directions of a
@@ -53,7 +72,7 @@ type Phase struct {
 	// test of a pair on one axis reads one cache line of each); cur those
 	// the arrays are sorted by, laid out the same way.
 	given, cur []float64
-	state      []uint8
+	state      []uint16
 	touched    []int32
 	n          int // present objects
 	nin        int // objects in the arrays
@@ -62,6 +81,7 @@ type Phase struct {
 	pairs pairSet      // every pair in the arrays that overlaps on every axis, not both static
 
 	added  []int32
+	stale  []int32 // the objects marked sStale
 	tmp    []endpoint
 	sweep  []int32
 	movers []int32
@@ -207,12 +227,12 @@ func (p *Phase) Pairs(fn func(a, b int32) bool) {
 }
 
 // overlapBut reports whether objects i and j overlap, by cur, on every
-// axis but a.
+// axis but a and the box axes (which the caller has tested).
 func (p *Phase) overlapBut(i, j uint32, a int) bool {
 	m := p.m
 	ci := p.cur[2*m*int(i) : 2*m*(int(i)+1)]
 	cj := p.cur[2*m*int(j) : 2*m*(int(j)+1)]
-	for b := range m {
+	for b := 3; b < m; b++ {
 		if b != a && !(max(ci[2*b], cj[2*b]) <= min(ci[2*b+1], cj[2*b+1])) {
 			return false
 		}
@@ -280,22 +300,58 @@ func (p *Phase) update() bool {
 					p.cur[o+2*a], p.cur[o+2*a+1] = p.given[o+2*a], p.given[o+2*a+1]
 				}
 			}
-			s := p.ep[a]
-			for i := range s {
-				id := s[i].x >> 1
-				if p.state[id]&sMoved != 0 {
-					s[i].v = p.cur[2*m*int(id)+2*a+int(s[i].x&1)]
-				}
-			}
+			p.refill(a, sMoved|sStale)
 			if budget = p.sortAxis(a, budget); budget < 0 {
 				return true
 			}
 		}
+		// The x and y arrays still carry the moved objects' old boxes on
+		// later axes: they are stale until the next refills.
+		for _, id := range p.stale {
+			p.state[id] &^= sStale
+		}
+		p.stale = p.stale[:0]
+		for _, id := range p.touched {
+			if p.state[id]&sMoved != 0 {
+				p.state[id] |= sStale
+				p.stale = append(p.stale, id)
+			}
+		}
 	}
 	if len(p.added) > 0 {
+		p.freshen()
 		p.insert()
 	}
 	return false
+}
+
+// freshen refills the stale endpoints of the x and y arrays.
+func (p *Phase) freshen() {
+	if len(p.stale) == 0 {
+		return
+	}
+	p.refill(0, sStale)
+	p.refill(1, sStale)
+	for _, id := range p.stale {
+		p.state[id] &^= sStale
+	}
+	p.stale = p.stale[:0]
+}
+
+// refill sets the endpoints in a's array of the objects with a state bit
+// of mask from cur. Only the arrays of x and y can be stale: their
+// endpoints carry the box on later axes.
+func (p *Phase) refill(a int, mask uint16) {
+	if a >= 2 {
+		mask &^= sStale
+	}
+	s := p.ep[a]
+	for i := range s {
+		id := s[i].x >> 1
+		if p.state[id]&mask != 0 {
+			s[i] = p.ends(a, id, s[i].x&1 != 0)
+		}
+	}
 }
 
 // rebuildCost returns the work of a rebuild, in the units of the
@@ -326,7 +382,7 @@ func (p *Phase) sortAxis(a int, budget int) int {
 		j := i
 		for j > 0 && less(&e, &s[j-1]) {
 			f := &s[j-1]
-			if (e.x^f.x)&1 != 0 && !p.bothStatic(e.x>>1, f.x>>1) && p.overlapBut(e.x>>1, f.x>>1, a) {
+			if boxBut(&e, f, a) && (e.x^f.x)&1 != 0 && !p.bothStatic(e.x>>1, f.x>>1) && p.overlapBut(e.x>>1, f.x>>1, a) {
 				if e.x&1 == 0 {
 					p.pairs.add(pairKey(e.x>>1, f.x>>1))
 				} else {
@@ -348,11 +404,13 @@ func (p *Phase) sortAxis(a int, budget int) int {
 // ends returns the min (max false) or max endpoint of object id on axis a,
 // from cur.
 func (p *Phase) ends(a int, id uint32, max bool) endpoint {
-	o := 2*p.m*int(id) + 2*a
+	c := p.cur[2*p.m*int(id):]
+	e := endpoint{v: c[2*a], box: [6]float64(c[:6]), x: id << 1}
 	if max {
-		return endpoint{v: p.cur[o+1], x: id<<1 | 1}
+		e.v = c[2*a+1]
+		e.x |= 1
 	}
-	return endpoint{v: p.cur[o], x: id << 1}
+	return e
 }
 
 // insert merges the added objects' endpoints into the arrays and finds
@@ -388,6 +446,7 @@ func (p *Phase) insert() {
 	for _, x := range p.added {
 		ux := uint32(x)
 		lo, hi := p.cur[2*m*int(x)], p.cur[2*m*int(x)+1]
+		ex := p.ends(0, ux, false)
 		for i := range p.ep[0] {
 			e := &p.ep[0][i]
 			if e.v > hi {
@@ -398,7 +457,7 @@ func (p *Phase) insert() {
 			if e.x&1 != 0 || y == ux || p.state[y]&sAdded != 0 && y < ux || p.bothStatic(ux, y) {
 				continue
 			}
-			if p.cur[2*m*int(y)+1] >= lo && p.overlapBut(ux, y, 0) {
+			if p.cur[2*m*int(y)+1] >= lo && boxBut(&ex, e, 0) && p.overlapBut(ux, y, 0) {
 				p.pairs.add(pairKey(ux, y))
 			}
 		}
@@ -412,8 +471,9 @@ func (p *Phase) rebuild() {
 		p.ep[a] = p.ep[a][:0]
 	}
 	p.nin = 0
+	p.stale = p.stale[:0]
 	for id := range p.state {
-		s := p.state[id]
+		s := p.state[id] &^ sStale
 		if s&sPresent == 0 {
 			p.state[id] = s &^ sIn
 			continue
@@ -472,7 +532,8 @@ func (p *Phase) findPairs() int {
 				break
 			}
 			work++
-			if p.overlapBut(uint32(i), uint32(j), 0) {
+			ci, cj := p.cur[2*m*int(i):], p.cur[2*m*int(j):]
+			if max(ci[2], cj[2]) <= min(ci[3], cj[3]) && max(ci[4], cj[4]) <= min(ci[5], cj[5]) && p.overlapBut(uint32(i), uint32(j), 0) {
 				p.pairs.add(pairKey(uint32(i), uint32(j)))
 			}
 		}
