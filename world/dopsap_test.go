@@ -2,12 +2,14 @@ package world_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/mesh/gen"
 	"github.com/collide3d/collide/world"
 )
 
@@ -134,6 +136,46 @@ func BenchmarkBoundDOP(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/object")
 			})
+		}
+	}
+}
+
+// TestWorldDOPSapPrunes checks that the world gives the phase its
+// objects' DOPs: two thin parallel bars along the diagonal x = y, 0.42
+// apart, have overlapping boxes and disjoint 18-DOPs (on x - y); sap
+// reports the pair, dopsap does not, and both report it when the second
+// bar turns to cross the first.
+func TestWorldDOPSapPrunes(t *testing.T) {
+	bar, err := collide.Build(gen.Must(gen.Box(geom.AABB{Min: geom.V(-2, -0.05, -0.05), Max: geom.V(2, 0.05, 0.05)}, 1)), collide.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := func(deg float64, t geom.Vec3) geom.Pose {
+		return geom.FromAxisAngle(geom.V(0, 0, 1), deg*math.Pi/180, t)
+	}
+	for _, c := range []struct {
+		name          string
+		b             geom.Vec3
+		sap, dopsap   int
+		contactsWants int
+		deg           float64
+	}{{"apart", geom.V(0.3, -0.3, 0), 1, 0, 0, 45}, {"crossing", geom.V(0, 0, 0), 1, 1, 1, -45}} {
+		for _, name := range []string{"sap", "dopsap"} {
+			mk, _ := world.NewBroad(name)
+			w, _ := world.New(world.Options{Broad: mk})
+			w.Add(bar, turn(45, geom.V(0, 0, 0)), world.ObjectOptions{})
+			w.Add(bar, turn(c.deg, c.b), world.ObjectOptions{})
+			st, err := w.Step()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.sap
+			if name == "dopsap" {
+				want = c.dopsap
+			}
+			if st.Candidates != want || st.Contacts != c.contactsWants {
+				t.Errorf("%s, %s: %d candidates, %d contacts; want %d, %d", c.name, name, st.Candidates, st.Contacts, want, c.contactsWants)
+			}
 		}
 	}
 }
