@@ -135,6 +135,7 @@
 //   - broad/rgrid: CDFast's recursive uniform grid, with sphere levels of detail
 //   - broad/octree: Zachmann's octree
 //   - broad/dbvt: a dynamic AABB tree with fattened boxes
+//   - broad/dopsap: incremental sweep and prune on the k/2 directions of a k-DOP, each object bounded by its world DOP
 //   - broad/broadtest: checks a broad phase against the brute-force oracle on seeded scenes
 //   - scene: scene files of many objects (models, objects, groups, motions), played on a world
 //   - nc: tool-path verification for 3-axis machining: gouges, shank and holder, rapid moves

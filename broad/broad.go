@@ -4,8 +4,10 @@
 // triangles (package world). Each algorithm is a subpackage behind the one
 // interface, Phase: broad/sap (incremental sweep and prune), broad/grid (a
 // uniform grid), broad/rgrid (CDFast's recursive grid), broad/octree
-// (Zachmann's octree) and broad/dbvt (a dynamic AABB tree with fattened
-// boxes). Brute, in this package, tests every pair: the oracle the others are
+// (Zachmann's octree), broad/dbvt (a dynamic AABB tree with fattened
+// boxes) and broad/dopsap (sweep and prune on the directions of a k-DOP,
+// which takes each object's DOP as well as its box: interface DOPs).
+// Brute, in this package, tests every pair: the oracle the others are
 // checked against (package broad/broadtest).
 //
 // # Semantics
@@ -77,4 +79,17 @@ func Overlaps(a, b *geom.AABB) bool {
 // boxes overlapping. A nil or empty s goes back to the box alone.
 type Spheres interface {
 	SetSpheres(id int32, s []bv.Sphere)
+}
+
+// DOPs is implemented by phases that can bound an object by a k-DOP as
+// well as by its box (package broad/dopsap, sweep and prune on the k/2
+// directions). K is the direction set the phase takes. SetDOP gives the
+// k-DOP, in world coordinates, that bounds object id at its current box
+// (set by Add or Move just before, which forget the DOP given before); the
+// phase then reports a pair of that object and another only when their
+// intervals overlap on every direction of K (closed sets), the box's on x,
+// y and z. A nil d goes back to the box alone.
+type DOPs interface {
+	K() bv.K
+	SetDOP(id int32, d *bv.DOP)
 }

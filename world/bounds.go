@@ -133,3 +133,42 @@ func (w *World) sphereBounds(ob *object, l int) []bv.Sphere {
 	}
 	return w.sbuf
 }
+
+// dopBound returns the world k-DOP of ob at its pose, for a broad phase
+// that takes DOPs (broad.DOPs): bv.HullDOP of its hull, climbing from the
+// vertices of st, each slab i widened by |d_i|₁·pad. The proof of pad
+// carries over: HullDOP's slabs hold the computed projections of the
+// computed images of the hull's vertices, within 6.01u·|d_i|₁(3ρM + τ) of
+// the exact projections of the exact images (HullDOP's E₁), which
+// |d_i|₁·2⁻⁴³(3M + τ) covers many times; and two world points y_E, y_F
+// with |y_E - y_F|∞ ≤ Δ, or Euclidean distance up to eps(1 + 1e-5), have
+// projections on d_i at most |d_i|₁·Δ, or |d_i|₂·eps(1 + 1e-5) ≤
+// |d_i|₁·eps(1 + 1e-5), apart. So the DOPs of E and F padded by
+// |d_i|₁·pad_E and |d_i|₁·pad_F share a point on every slab whenever the
+// query can find a contact, as their boxes do.
+func (w *World) dopBound(ob *object, k bv.K, st *bv.ClimbState) bv.DOP {
+	h := ob.model.hull
+	var d bv.DOP
+	if h.Len() <= 2*k.Slabs() {
+		d = bv.HullDOPBrute(h, k, ob.pose.R, ob.pose.T)
+	} else {
+		d, _ = bv.HullDOP(h, k, ob.pose.R, ob.pose.T, st)
+	}
+	p := w.pad(ob, h.MaxAbs())
+	for i := range k.Slabs() {
+		v := k.Dir(i)
+		m := math.Abs(v.X) + math.Abs(v.Y) + math.Abs(v.Z)
+		d.Lo[i] -= m * p
+		d.Hi[i] += m * p
+	}
+	return d
+}
+
+// setDOP gives the broad phase the world DOP of object id.
+func (w *World) setDOP(id ID, ob *object) {
+	for len(w.climbs) <= int(id) {
+		w.climbs = append(w.climbs, bv.ClimbState{})
+	}
+	w.dop = w.dopBound(ob, w.dops.K(), &w.climbs[id])
+	w.dops.SetDOP(int32(id), &w.dop)
+}

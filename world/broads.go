@@ -6,6 +6,7 @@ import (
 
 	"github.com/collide3d/collide/broad"
 	"github.com/collide3d/collide/broad/dbvt"
+	"github.com/collide3d/collide/broad/dopsap"
 	"github.com/collide3d/collide/broad/grid"
 	"github.com/collide3d/collide/broad/octree"
 	"github.com/collide3d/collide/broad/rgrid"
@@ -20,6 +21,7 @@ var broads = map[string]func() broad.Phase{
 	"grid":   func() broad.Phase { return grid.New(nil) },
 	"dbvt":   func() broad.Phase { return dbvt.New() },
 	"rgrid":  func() broad.Phase { return rgrid.New(rgrid.Options{}) },
+	"dopsap": func() broad.Phase { return dopsap.New(0) },
 }
 
 // defaultBroadName is the broad phase of Options.Broad = nil.

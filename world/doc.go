@@ -63,7 +63,11 @@
 // relative pose of a pair's query (including a rotation that is orthonormal
 // only to within the 1e-6 geom.Pose.Validate allows), so that the broad phase
 // never drops a pair the exact test would find: the contacts of a world are
-// those of testing every pair of objects with collide.Query.
+// those of testing every pair of objects with collide.Query. With a broad
+// phase that takes DOPs (broad.DOPs: "dopsap"), each moved object is also
+// bounded by the k-DOP of its hull at its pose, found the same way on the
+// k/2 directions and padded on each by |d|₁ times the box's pad, which
+// prunes the pairs whose boxes overlap while their DOPs do not.
 //
 // # Interest
 //

@@ -160,6 +160,9 @@ func (w *World) StepContext(ctx context.Context) (StepStats, error) {
 		if w.spheres != nil && !ob.static {
 			w.spheres.SetSpheres(int32(id), w.sphereBounds(ob, w.opts.SphereLevel))
 		}
+		if w.dops != nil {
+			w.setDOP(id, ob)
+		}
 		st.Moved++
 	}
 

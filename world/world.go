@@ -226,6 +226,9 @@ type World struct {
 	opts    Options
 	phase   broad.Phase
 	spheres broad.Spheres
+	dops    broad.DOPs      // the phase, if it takes DOPs
+	climbs  []bv.ClimbState // per object, where dopBound's climbs start
+	dop     bv.DOP          // dopBound's result, given to dops
 	objs    []object
 	models  map[*collide.Model]*model
 	free    []ID // IDs of removed objects, reusable after the next Step
@@ -278,6 +281,7 @@ func New(o Options) (*World, error) {
 	if o.Spheres {
 		w.spheres, _ = w.phase.(broad.Spheres)
 	}
+	w.dops, _ = w.phase.(broad.DOPs)
 	w.inter.init()
 	return w, nil
 }

@@ -123,7 +123,7 @@ func TestWorldFloat32Range(t *testing.T) {
 	for _, bvName := range []string{"kdop18", "kdop6", "kdop14", "kdop26", "obb", "sphere", "aabb", "rss", "boxtree"} {
 		broads := []string{"grid"}
 		if bvName == "kdop18" {
-			broads = []string{"brute", "dbvt", "grid", "octree", "rgrid", "sap"}
+			broads = []string{"brute", "dbvt", "dopsap", "grid", "octree", "rgrid", "sap"}
 		}
 		for _, b := range broads {
 			got := steps(scene(bvName), "--broad", b)

@@ -97,7 +97,7 @@ BVs = ("kdop6", "kdop14", "kdop18", "kdop26", "obb", "sphere", "aabb", "boxtree"
 DEFAULT_BV = "kdop18"
 
 #: The broad phases of a World, as `collide world --broad` names them.
-BROAD_PHASES = ("brute", "dbvt", "grid", "octree", "rgrid", "sap")
+BROAD_PHASES = ("brute", "dbvt", "dopsap", "grid", "octree", "rgrid", "sap")
 
 _MAX_EXACT_INT = 2**53  # integers up to this convert to float64 exactly
 _I64 = np.iinfo(np.int64)
