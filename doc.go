@@ -137,6 +137,7 @@
 //   - broad/dbvt: a dynamic AABB tree with fattened boxes
 //   - broad/dopsap: incremental sweep and prune on the k/2 directions of a k-DOP, each object bounded by its world DOP
 //   - broad/broadtest: checks a broad phase against the brute-force oracle on seeded scenes
+//   - broad/internal/pairset (internal): the set of overlapping pairs the sweep-and-prune phases keep
 //   - scene: scene files of many objects (models, objects, groups, motions), played on a world
 //   - nc: tool-path verification for 3-axis machining: gouges, shank and holder, rapid moves
 //   - nc/gcode: the G-code reader (RS-274, LinuxCNC's dialect)

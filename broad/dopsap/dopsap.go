@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/collide3d/collide/broad"
+	"github.com/collide3d/collide/broad/internal/pairset"
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 )
@@ -79,7 +80,7 @@ type Phase struct {
 	nin        int // objects in the arrays
 
 	ep    [][]endpoint // sorted endpoints of each axis
-	pairs pairSet      // every pair in the arrays that overlaps on every axis, not both static
+	pairs pairset.Set  // every pair in the arrays that overlaps on every axis, not both static
 
 	added  []int32
 	stale  []int32 // the objects marked sStale
@@ -214,7 +215,7 @@ func (p *Phase) Pairs(fn func(a, b int32) bool) {
 	if p.update() || p.mode == 2 {
 		p.rebuild()
 	}
-	for _, k := range p.pairs.list {
+	for _, k := range p.pairs.List {
 		a, b := uint32(k>>32), uint32(k)
 		sa, sb := p.state[a], p.state[b]
 		if (sa|sb)&sTouched != 0 && sa&sb&sStatic == 0 && !fn(int32(a), int32(b)) {
@@ -285,7 +286,7 @@ func (p *Phase) update() bool {
 			}
 			p.ep[a] = s
 		}
-		p.pairs.filter(func(k uint64) bool { return (p.state[k>>32]|p.state[uint32(k)])&sRemove == 0 })
+		p.pairs.Filter(func(k uint64) bool { return (p.state[k>>32]|p.state[uint32(k)])&sRemove == 0 })
 	}
 	if nmov > 0 {
 		// Axis by axis: cur takes the new interval on a, and an insertion
@@ -387,9 +388,9 @@ func (p *Phase) sortAxis(a int, budget int) int {
 			f := &s[j-1]
 			if boxBut(&e, f, a) && (e.x^f.x)&1 != 0 && !p.bothStatic(e.x>>1, f.x>>1) && p.overlapBut(e.x>>1, f.x>>1, a) {
 				if e.x&1 == 0 {
-					p.pairs.add(pairKey(e.x>>1, f.x>>1))
+					p.pairs.Add(pairset.Key(e.x>>1, f.x>>1))
 				} else {
-					p.pairs.remove(pairKey(e.x>>1, f.x>>1))
+					p.pairs.Remove(pairset.Key(e.x>>1, f.x>>1))
 				}
 			}
 			s[j] = *f
@@ -461,7 +462,7 @@ func (p *Phase) insert() {
 				continue
 			}
 			if p.cur[2*m*int(y)+1] >= lo && boxBut(&ex, e, 0) && p.overlapBut(ux, y, 0) {
-				p.pairs.add(pairKey(ux, y))
+				p.pairs.Add(pairset.Key(ux, y))
 			}
 		}
 	}
@@ -496,7 +497,7 @@ func (p *Phase) rebuild() {
 		slices.SortFunc(s, cmpEndpoint)
 		p.ep[a] = s
 	}
-	p.pairs.reset()
+	p.pairs.Reset()
 	p.lastWork = p.findPairs()
 	if p.mode == 1 {
 		p.lastWork = math.MaxInt / 4
@@ -537,7 +538,7 @@ func (p *Phase) findPairs() int {
 			work++
 			ci, cj := p.cur[2*m*int(i):], p.cur[2*m*int(j):]
 			if max(ci[2], cj[2]) <= min(ci[3], cj[3]) && max(ci[4], cj[4]) <= min(ci[5], cj[5]) && p.overlapBut(uint32(i), uint32(j), 0) {
-				p.pairs.add(pairKey(uint32(i), uint32(j)))
+				p.pairs.Add(pairset.Key(uint32(i), uint32(j)))
 			}
 		}
 	}

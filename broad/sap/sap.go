@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/collide3d/collide/broad"
+	"github.com/collide3d/collide/broad/internal/pairset"
 	"github.com/collide3d/collide/geom"
 )
 
@@ -65,7 +66,7 @@ type Phase struct {
 	nin     int // objects in the arrays
 
 	ep    [3][]endpoint // sorted endpoints of each axis
-	pairs pairSet       // every overlapping pair of objects in the arrays
+	pairs pairset.Set   // every overlapping pair of objects in the arrays
 
 	added   []int32
 	stale   []int32 // the objects marked sStale
@@ -156,7 +157,7 @@ func (p *Phase) Pairs(fn func(a, b int32) bool) {
 		p.rebuild()
 		p.reflag = false
 	}
-	for _, k := range p.pairs.list {
+	for _, k := range p.pairs.List {
 		a, b := uint32(k>>32), uint32(k)
 		sa, sb := p.state[a], p.state[b]
 		if (sa|sb)&sTouched != 0 && sa&sb&sStatic == 0 && !fn(int32(a), int32(b)) {
@@ -228,7 +229,7 @@ func (p *Phase) update() bool {
 			}
 			p.ep[a] = s
 		}
-		p.pairs.filter(func(k uint64) bool { return (p.state[k>>32]|p.state[uint32(k)])&sRemove == 0 })
+		p.pairs.Filter(func(k uint64) bool { return (p.state[k>>32]|p.state[uint32(k)])&sRemove == 0 })
 	}
 	if nmov > 0 {
 		// Axis by axis: cur takes the new interval on a, the moved
@@ -328,7 +329,7 @@ func (p *Phase) sortAxis(a int, budget int) int {
 			for j > 0 && less(&e, &s[j-1]) {
 				f := &s[j-1]
 				if overlap2(&e, f) && f.x&1 != 0 && e.st&f.st == 0 {
-					p.pairs.add(pairKey(e.x>>1, f.x>>1))
+					p.pairs.Add(pairset.Key(e.x>>1, f.x>>1))
 				}
 				s[j] = *f
 				j--
@@ -337,7 +338,7 @@ func (p *Phase) sortAxis(a int, budget int) int {
 			for j > 0 && less(&e, &s[j-1]) {
 				f := &s[j-1]
 				if overlap2(&e, f) && f.x&1 == 0 && e.st&f.st == 0 {
-					p.pairs.remove(pairKey(e.x>>1, f.x>>1))
+					p.pairs.Remove(pairset.Key(e.x>>1, f.x>>1))
 				}
 				s[j] = *f
 				j--
@@ -394,7 +395,7 @@ func (p *Phase) insert() {
 				continue
 			}
 			if p.cur[y].hi[0] >= cx.lo[0] && overlap2(&ex, e) {
-				p.pairs.add(pairKey(uint32(x), y))
+				p.pairs.Add(pairset.Key(uint32(x), y))
 			}
 		}
 	}
@@ -429,7 +430,7 @@ func (p *Phase) rebuild() {
 	for a := range 3 {
 		p.sortFresh(a)
 	}
-	p.pairs.reset()
+	p.pairs.Reset()
 	work := p.findPairs()
 	// The cost model, in nanoseconds measured on the benchmark scene: a
 	// rebuild costs about 500 per object (the sorts) and 3 per candidate
@@ -612,7 +613,7 @@ func (p *Phase) findPairs() int {
 				}
 				work++
 				if overlap2(bi.e, bj.e) && max(bi.s0, bj.s0) == s {
-					p.pairs.add(pairKey(bi.e.x>>1, bj.e.x>>1))
+					p.pairs.Add(pairset.Key(bi.e.x>>1, bj.e.x>>1))
 				}
 			}
 		}

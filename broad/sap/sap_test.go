@@ -169,43 +169,6 @@ func TestInfinite(t *testing.T) {
 	}
 }
 
-// TestPairSet checks the pair set against a map under random additions
-// and removals.
-func TestPairSet(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	var s pairSet
-	ref := map[uint64]bool{}
-	for i := range 200000 {
-		k := pairKey(uint32(r.IntN(300)), uint32(300+r.IntN(300)))
-		if ref[k] {
-			s.remove(k)
-			delete(ref, k)
-		} else {
-			s.add(k)
-			ref[k] = true
-		}
-		if i%997 == 0 {
-			if len(s.list) != len(ref) {
-				t.Fatalf("%d pairs, want %d", len(s.list), len(ref))
-			}
-			for j, k := range s.list {
-				h := s.find(k)
-				if !ref[k] || h < 0 || s.idx[h] != int32(j) {
-					t.Fatalf("pair %x: in the map %v, slot %d", k, ref[k], h)
-				}
-			}
-		}
-		if i == 100000 {
-			s.filter(func(k uint64) bool { return k&1 == 0 })
-			for k := range ref {
-				if k&1 != 0 {
-					delete(ref, k)
-				}
-			}
-		}
-	}
-}
-
 func ExamplePhase() {
 	p := New()
 	p.Add(0, geom.AABB{Min: geom.V(0, 0, 0), Max: geom.V(1, 1, 1)}, true) // static
