@@ -80,15 +80,18 @@ func sameShape(t *testing.T, a, b *bvh.Tree) {
 // TestRefitAdversarial checks trees built over the adversarial soups
 // warped, then refitted to the soups (vertices moved to touch, to be
 // coplanar, to near-miss by an ulp, far from the origin), against the
-// oracle, at the identity and random poses, with and without a tolerance;
+// oracle, at the identity or a random pose, with or without a tolerance;
 // a third of the configurations on each scene, in turn.
 func TestRefitAdversarial(t *testing.T) {
 	rng := rand.New(rand.NewPCG(36, 4))
 	for si, sc := range testgeom.AdversarialScenes(5) {
 		b := sc.Env.Bounds()
-		poses := []geom.Pose{geom.Identity(), randomPose(rng, b.Center(), 0.05*b.Size().Norm())}
-		eps := 0.0
+		poses := []geom.Pose{geom.Identity()}
 		if si%2 == 1 {
+			poses[0] = randomPose(rng, b.Center(), 0.05*b.Size().Norm())
+		}
+		eps := 0.0
+		if si%4 == 1 || si%4 == 2 {
 			eps = 1e-3 * b.Size().Norm()
 		}
 		checkSceneBy(t, sc.Name+"/refit", sc.Env, sc.Fly, poses, eps, sampleConfigs(configs(), si), refitTo(t, 0.2))
