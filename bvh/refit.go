@@ -201,52 +201,105 @@ func subtreeEnd(ref func(i int) int32, i int) int {
 
 // refitDOP returns the k-DOP tree of the shape of old (its refs and
 // triangle order) over m, its bounds about the centre of m.
+//
+// A leaf's k-DOP is the union of its vertices' packed k-DOPs, each vertex
+// projected and rounded once (a vertex is in six triangles of a closed
+// mesh), which contains the leaf's k-DOP as Build makes it: Build rounds
+// outward, by functions that do not decrease, the least (greatest)
+// projection of the leaf's vertices, less (plus) a pad on the diagonal
+// slabs of 2^-50 times the leaf's largest |coordinate| (bv.FitTriangles);
+// here each vertex is padded by 2^-50 times the mesh's largest
+// |coordinate|, no smaller, and the same roundings of each vertex's bound,
+// being monotone, have the least (greatest) of them equal to that of the
+// least (greatest). So the leaf is sound and contains Build's, as Validate
+// checks; they differ only when that larger pad of about 10^-15 times the
+// model's size crosses a float boundary.
 func refitDOP[F bv.Float, A bv.Slabs[F]](old impl, o Options, m *mesh.TriMesh) *tree[F, A] {
 	n := old.len()
 	t := &tree[F, A]{nodes: make([]node[F, A], n), order: old.perm()}
 	if n == 0 {
 		return t
 	}
-	t.off = dopOffsets(o.K, m)
-	parallelFor(n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			t.nodes[i].ref = old.ref(i)
-		}
-	})
+	var mag float64
+	t.off, mag = dopOffsets(o.K, m)
+	copyRefs(t.nodes, old)
+	verts := packVerts[F, A](o.K, m, &t.off, mag)
 	depth := 0
 	for p := runtime.GOMAXPROCS(0); p > 1; p >>= 1 {
 		depth++
 	}
-	t.refitSubtree(o.K, m, 0, depth+1)
+	t.refitSubtree(m, verts, 0, depth+1)
 	return t
+}
+
+// copyRefs sets the refs of nodes to those of old's nodes.
+func copyRefs[F bv.Float, A bv.Slabs[F]](nodes []node[F, A], old impl) {
+	parallelFor(len(nodes), func(lo, hi int) {
+		switch o := old.(type) {
+		case *tree[F, A]:
+			for i := lo; i < hi; i++ {
+				nodes[i].ref = o.nodes[i].ref
+			}
+		default:
+			for i := lo; i < hi; i++ {
+				nodes[i].ref = old.ref(i)
+			}
+		}
+	})
+}
+
+// packVerts returns the k-DOPs of m's vertices, packed about off, each
+// diagonal slab padded by mag·2^-50 (mag the largest |coordinate| of m):
+// see refitDOP.
+func packVerts[F bv.Float, A bv.Slabs[F]](k bv.K, m *mesh.TriMesh, off *[bv.MaxSlabs]float64, mag float64) []A {
+	vs := make([]A, len(m.Verts))
+	pad := mag * 0x1p-50
+	parallelFor(len(vs), func(lo, hi int) {
+		var l, h [bv.MaxSlabs]float64
+		for i := lo; i < hi; i++ {
+			k.Project(m.Verts[i], &l)
+			h = l
+			if k != bv.K6 {
+				for j := 3; j < k.Slabs(); j++ {
+					l[j] -= pad
+					h[j] += pad
+				}
+			}
+			bv.Pack[F](&vs[i], &l, &h, off, nil)
+		}
+	})
+	return vs
 }
 
 // dopOffsets returns the offsets of a k-DOP tree over m, as Build computes
 // them: the projections of the centre of m's bounds, or zero where that
-// overflows.
-func dopOffsets(k bv.K, m *mesh.TriMesh) [bv.MaxSlabs]float64 {
+// overflows; and the largest |coordinate| of m.
+func dopOffsets(k bv.K, m *mesh.TriMesh) ([bv.MaxSlabs]float64, float64) {
 	bounds := geom.EmptyAABB()
 	for _, v := range m.Verts {
 		bounds = bounds.AddPoint(v)
 	}
+	lo, hi := bounds.Min.Abs(), bounds.Max.Abs()
+	mag := max(lo.X, lo.Y, lo.Z, hi.X, hi.Y, hi.Z)
 	var off [bv.MaxSlabs]float64
 	k.Project(bounds.Min.Scale(0.5).Add(bounds.Max.Scale(0.5)), &off)
 	for _, x := range off {
 		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return [bv.MaxSlabs]float64{}
+			return [bv.MaxSlabs]float64{}, mag
 		}
 	}
-	return off
+	return off, mag
 }
 
-// refitSubtree refits the subtree of node i; up to par levels refit their
-// right subtree on another goroutine.
-func (t *tree[F, A]) refitSubtree(k bv.K, m *mesh.TriMesh, i, par int) {
+// refitSubtree refits the subtree of node i from the vertices' packed
+// k-DOPs vs; up to par levels refit their right subtree on another
+// goroutine.
+func (t *tree[F, A]) refitSubtree(m *mesh.TriMesh, vs []A, i, par int) {
 	r := t.nodes[i].ref
 	if par > 0 && r >= 0 && int(r) >= parallelMin {
 		var wg sync.WaitGroup
-		wg.Go(func() { t.refitSubtree(k, m, i+int(r), par-1) })
-		t.refitSubtree(k, m, i+1, par-1)
+		wg.Go(func() { t.refitSubtree(m, vs, i+int(r), par-1) })
+		t.refitSubtree(m, vs, i+1, par-1)
 		wg.Wait()
 		bv.Union[F](&t.nodes[i].s, &t.nodes[i+1].s, &t.nodes[i+int(r)].s)
 		return
@@ -260,19 +313,29 @@ func (t *tree[F, A]) refitSubtree(k bv.K, m *mesh.TriMesh, i, par int) {
 			bv.Union[F](&nd.s, &t.nodes[j+1].s, &t.nodes[j+int(nd.ref)].s)
 			continue
 		}
-		d := bv.Empty(k)
 		if t.order == nil {
-			d = bv.FitTriangles(k, m.Triangle(int(^nd.ref)))
-		} else {
-			for x := int(^nd.ref); ; x++ {
-				tr := t.order[x]
-				d = d.Union(bv.FitTriangles(k, m.Triangle(int(tr^(tr>>31)))))
-				if tr < 0 {
-					break
-				}
+			tr := &m.Tris[^nd.ref]
+			bv.Union[F](&nd.s, &vs[tr[0]], &vs[tr[1]])
+			bv.Union[F](&nd.s, &nd.s, &vs[tr[2]])
+			continue
+		}
+		x := int(^nd.ref)
+		first := true
+		for ; ; x++ {
+			id := t.order[x]
+			tr := &m.Tris[id^(id>>31)]
+			if first {
+				bv.Union[F](&nd.s, &vs[tr[0]], &vs[tr[1]])
+				first = false
+			} else {
+				bv.Union[F](&nd.s, &nd.s, &vs[tr[0]])
+				bv.Union[F](&nd.s, &nd.s, &vs[tr[1]])
+			}
+			bv.Union[F](&nd.s, &nd.s, &vs[tr[2]])
+			if id < 0 {
+				break
 			}
 		}
-		bv.PackDOP[F](&nd.s, &d, &t.off)
 	}
 }
 
