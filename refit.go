@@ -34,7 +34,7 @@ var ErrRefitVertices = bvh.ErrRefitVertices
 // vertices would (the volumes are refitted with Build's fits and rounding,
 // see bvh.Tree.Refit), but its tree keeps the shape built for m's
 // vertices, and loosens as the mesh deforms: RefitQuality measures that,
-// and past about 1.5 a rebuild (Build) pays; see the README's "Refit:
+// and past about 2 a rebuild (Build) pays; see the README's "Refit:
 // deforming meshes". Refit uses the available CPUs for large meshes.
 func (m *Model) Refit(verts []geom.Vec3) (*Model, error) {
 	if m == nil || m.mesh == nil {
@@ -64,7 +64,7 @@ func (m *Model) Refit(verts []geom.Vec3) (*Model, error) {
 // RefitQuality returns how much looser m's hierarchy is than when it was
 // built, if m was made by Refit (bvh.Tree.RefitQuality: 1 for a built
 // model, growing as refits loosen the volumes; the query cost grows with
-// it). Past about 1.5, rebuild. It costs a pass over a few thousand nodes.
+// it). Past about 2, rebuild. It costs a pass over a few thousand nodes.
 func (m *Model) RefitQuality() float64 {
 	if m == nil || m.tree == nil {
 		return 1

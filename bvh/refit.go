@@ -175,7 +175,7 @@ func (t *Tree) baseFigure() float64 {
 // root's (so a uniform scaling or a rigid motion does not count). It is 1
 // for a built tree (and a tree that Refit rebuilt) and grows as refits
 // loosen the volumes; the query cost grows with it. The README's "Refit:
-// deforming meshes" gives the measurements: past about 1.5, rebuild
+// deforming meshes" gives the measurements: past about 2, rebuild
 // (Build over t.Mesh()). It costs a pass over those nodes of t (and of
 // the built tree, once, at the first refit).
 func (t *Tree) RefitQuality() float64 {
