@@ -377,6 +377,10 @@ func (t *vtree[V]) refit(_ Options, m *mesh.TriMesh) impl {
 		span[n] = [2]int32{lo, int32(len(ids))}
 	}
 	walk(0)
+	if ab, ok := any(t).(*vtree[box]); ok && t.vk.kind == AABB {
+		ab.refitBoxes(any(nt).(*vtree[box]), m, ni)
+		return nt
+	}
 	var boxes []geom.AABB
 	if t.vk.boxes {
 		boxes = make([]geom.AABB, len(m.Tris))
@@ -398,4 +402,31 @@ func (t *vtree[V]) refit(_ Options, m *mesh.TriMesh) impl {
 		}
 	})
 	return nt
+}
+
+// refitBoxes sets the nodes of nt, AABB t refitted over m, in linear time:
+// a node's box is its children's union (a leaf's, its triangles'), which is
+// the union of its triangles' boxes that the kind's fit takes, exactly
+// (min and max are exact and order-free), from the last node back, since
+// a node's children come after it.
+func (t *vtree[V]) refitBoxes(nt *vtree[box], m *mesh.TriMesh, ni int) {
+	nt.nodes = make([]vnode[box], ni)
+	bs := make([]geom.AABB, ni)
+	var leaf []int32
+	kid := func(c int32) geom.AABB {
+		if int(c) < ni {
+			return bs[c]
+		}
+		leaf = leafList(t.order, ^(c - int32(ni)), leaf[:0])
+		b := geom.EmptyAABB()
+		for _, x := range leaf {
+			b = b.Union(m.Triangle(int(x)).Bounds())
+		}
+		return b
+	}
+	for i := ni - 1; i >= 0; i-- {
+		k := t.nodes[i].kid
+		bs[i] = kid(k[0]).Union(kid(k[1]))
+		nt.nodes[i] = vnode[box]{v: boxOf(bs[i]), kid: k}
+	}
 }

@@ -182,3 +182,34 @@ func TestRefitErrors(t *testing.T) {
 		t.Errorf("refit making twins: leaves hold %v, want [0 2]", held)
 	}
 }
+
+// TestRefitLarge refits trees large enough to be refitted on several
+// goroutines (more than bvh's parallel threshold of nodes under a right
+// child) and checks their invariants and shape, and that a refit to the
+// built vertices gives the built volumes back (a k-DOP tree's, to within
+// the pad's rounding: contained in them is checked by Validate; an AABB
+// tree's exactly).
+func TestRefitLarge(t *testing.T) {
+	m := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 80000))
+	for _, o := range []bvh.Options{{}, {K: 6, Leaf: 4}, {Float64: true}, {Compact: true}, {Kind: bvh.AABB}, {Kind: bvh.Sphere, Leaf: 8}} {
+		t0 := must(bvh.Build(m, o))
+		t1 := must(t0.Refit(warp(m.Verts, 0.1)))
+		if err := t1.Validate(); err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		sameShape(t, t0, t1)
+		t2 := must(t1.Refit(m.Verts))
+		if err := t2.Validate(); err != nil {
+			t.Fatalf("%+v: back: %v", o, err)
+		}
+		if o.Kind == bvh.AABB {
+			for i := range t0.Nodes() {
+				a, _, _, _ := t0.Node(i, nil)
+				b, _, _, _ := t2.Node(i, nil)
+				if a != b {
+					t.Fatalf("AABB node %d refitted back: %v, built %v", i, b, a)
+				}
+			}
+		}
+	}
+}
