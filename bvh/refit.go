@@ -33,7 +33,9 @@ import (
 //     is exact), bottom up, in linear time.
 //   - Compact k-DOP trees: the float32 tree refitted so, then compacted as
 //     Build compacts it.
-//   - OBB, sphere, AABB and RSS trees: each internal node's volume fitted
+//   - AABB trees: each node's box its children's union (a leaf's, its
+//     triangles'), which is the box the kind's fit takes, exactly; linear.
+//   - OBB, sphere and RSS trees: each internal node's volume fitted
 //     again to the node's triangles by the kind's fit (the same function,
 //     axes and all), so the cost is that of Build's fits without its
 //     partitions: a sphere or an OBB is not bounded soundly and cheaply by
