@@ -76,6 +76,17 @@
 // the flying model's companion of the environment's volume over the same
 // mesh, explicitly, and Model.Bytes reports its memory.
 //
+// # Deforming meshes
+//
+// Model.Refit gives a model of the same triangles at new vertex positions
+// (cloth, soft bodies, animation, an edit moving vertices): a new model
+// whose tree keeps the old one's shape, its volumes refitted bottom up
+// with Build's fits and rounding, so that it answers every query exactly,
+// several times faster than Build; m itself is unchanged, as models are
+// shared. What depends on coordinates (topology, solid, flying views) is
+// computed again when asked. As the mesh deforms the shape loosens:
+// Model.RefitQuality measures it, and past about 2 a Build pays.
+//
 // No kind of tree is fastest everywhere: package auto chooses one for a
 // pair of models by timing the candidates' queries, and gives the models
 // of the kind chosen, built as any other.

@@ -137,6 +137,14 @@ func collect(env, fly *bvh.Tree, pose geom.Pose, q bvh.QueryOptions, s *bvh.Scra
 // queries at each pose, in both modes, with the brute-force oracle.
 func checkScene(t *testing.T, name string, envM, flyM *mesh.TriMesh, poses []geom.Pose, eps float64, cs []config) {
 	t.Helper()
+	checkSceneBy(t, name, envM, flyM, poses, eps, cs, bvh.Build)
+}
+
+// checkSceneBy is checkScene with the trees made by build (Build, or a
+// refit to the scene's vertices).
+func checkSceneBy(t *testing.T, name string, envM, flyM *mesh.TriMesh, poses []geom.Pose, eps float64, cs []config,
+	build func(*mesh.TriMesh, bvh.Options) (*bvh.Tree, error)) {
+	t.Helper()
 	want := make([][][2]int32, len(poses))
 	for i, p := range poses {
 		want[i] = testgeom.Brute(envM, flyM, p, eps)
@@ -155,14 +163,14 @@ func checkScene(t *testing.T, name string, envM, flyM *mesh.TriMesh, poses []geo
 	var s bvh.Scratch
 	for _, c := range cs {
 		var ps bvh.PairState
-		env, err := bvh.Build(envM, c.opts)
+		env, err := build(envM, c.opts)
 		if err != nil {
 			t.Fatalf("%s %v: Build(env): %v", name, c, err)
 		}
 		if err := env.Validate(); err != nil {
 			t.Fatalf("%s %v: env: %v", name, c, err)
 		}
-		fly, err := bvh.Build(flyM, c.opts)
+		fly, err := build(flyM, c.opts)
 		if err != nil {
 			t.Fatalf("%s %v: Build(fly): %v", name, c, err)
 		}

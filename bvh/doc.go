@@ -85,6 +85,12 @@
 // the k-DOP tests are conservative, so the answer is that of testing every
 // pair.
 //
+// Tree.Refit makes a tree of the same shape over new positions of the
+// mesh's vertices (a deforming mesh), its volumes computed again bottom up
+// as Build computes them (refit.go says how for each kind), so that it is
+// as sound as a built one; Tree.RefitQuality says how much looser it has
+// grown than the tree first built.
+//
 // # Other kinds of tree
 //
 // OBB trees (Gottschalk, Lin and Manocha, "OBBTree", 1996) bound each node

@@ -32,6 +32,13 @@ type Tree struct {
 	lastView atomic.Pointer[flyView]
 	side     treeSide  // for fronts and distances, on first use
 	wide     wideViews // an environment's wide layouts (wide.go)
+
+	// base is the quality figure of the built tree this one was refitted
+	// from (0 for a built tree); built is a built tree's own, made once
+	// by its first refit (refit.go).
+	base     float64
+	baseOnce sync.Once
+	built    float64
 }
 
 // Mesh returns the mesh the tree was built over.
