@@ -38,8 +38,10 @@ type checkOptions struct {
 	contacts, depth bool
 	// solid treats both models as solids (--solid).
 	solid bool
-	// method is the exact test (--method).
-	method string
+	// method is the exact test (--method); methodSet says that --method
+	// was given, which adds the convex test's counts to --json's stats.
+	method    string
+	methodSet bool
 }
 
 func checkCommand() *command {
@@ -146,7 +148,10 @@ proved exactly for the computed coordinates) and leaves the pose to the
 tree test when there is none; auto, the default, takes convex for two
 models whose topology is convex (see 'collide info'), tree otherwise. The
 answers are the same; in text, a pose a plane decided says "apart by a
-plane" beside its counts (bv tests and tri tests are then 0). Each pose
+plane" beside its counts (bv tests and tri tests are then 0); with --json
+and --method given, each line's stats add "convex", "plane_hits" and
+"plane_new" when the convex test ran (and with --solid, "solid_tests"
+when point-in-solid tests ran). Each pose
 starts without the plane of the pose before, as it forgets the first
 contact.
 
@@ -214,7 +219,11 @@ the kind by timing first-contact queries at the poses.`,
 			fs.BoolVar(&o.contacts, "contacts", false, "print each pair's contact (kind, points, normal) and the contact patches")
 			fs.BoolVar(&o.depth, "depth", false, "with --contacts, bound each patch's penetration depth along its normal (closed meshes)")
 			fs.BoolVar(&o.solid, "solid", false, "treat ENV and FLY as solids: one inside the other is a contact (closed, oriented meshes only)")
-			fs.StringVar(&o.method, "method", "auto", "the exact `TEST`: auto (convex for two convex models, else tree), tree or convex")
+			o.method = "auto"
+			fs.Func("method", "the exact `TEST`: auto (convex for two convex models, else tree), tree or convex (default auto)", func(v string) error {
+				o.method, o.methodSet = v, true
+				return nil
+			})
 			fs.DurationVar(&o.deadline, "deadline", 0, "with --ccd, stop each motion's query after `DURATION` (e.g. 20ms) and say what it proved (0: no limit)")
 			return o
 		},
@@ -291,7 +300,7 @@ func runCheck(e *env, opts any, args []string) error {
 	w := bufio.NewWriter(status.output(e.stdout))
 	fl := newFlusher(w)
 	q := collide.QueryOptions{All: o.all, Eps: o.eps, Solid: o.solid, Method: method, Experiment: collide.Experiment{Restart: o.restart, ExactRoot: o.exactRoot}}
-	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs}
+	pp := &pairPrinter{w: w, json: o.json, all: o.all, max: o.maxPairs, convex: o.methodSet}
 	var query collide.Query
 	// Build what the first query would (the flying view, the scratch)
 	// before the clock starts, so that each pose's time is its own.

@@ -26,6 +26,9 @@ type pairPrinter struct {
 	json bool
 	all  bool
 	max  int64 // the most pairs printed per pose (--max-pairs); 0: no limit
+	// convex adds the convex test's counts to the JSON stats (--method
+	// given).
+	convex bool
 
 	js *jsonl.Pairs   // the JSON lines, with json
 	h  jsonl.PairHold // the pose's pairs, in text
@@ -40,7 +43,7 @@ type pairPrinter struct {
 func (p *pairPrinter) begin(i int) {
 	if p.json {
 		if p.js == nil {
-			p.js = &jsonl.Pairs{W: p.w, Max: p.max, SortLimit: sortLimit}
+			p.js = &jsonl.Pairs{W: p.w, Max: p.max, SortLimit: sortLimit, Convex: p.convex}
 		}
 		p.js.Begin(i)
 		p.n, p.err = 0, p.js.Err()

@@ -92,8 +92,8 @@ func (h *PairHold) Stopped() bool { return h.stopped }
 //
 // ("truncated" only for a pose stopped at Max pairs; "inside" only for a
 // query of solids that found one model inside the other, SetInside, with
-// no pair; the stats add the convex test's and the solid test's counts
-// when the query ran them, see appendStats). The pairs of a pose
+// no pair; the stats add the convex test's counts, with Convex, and the
+// solid test's, when the query ran them: see appendStats). The pairs of a pose
 // are written in ascending order, up to SortLimit of them: past it, those
 // held are written sorted and the others as they are found (PairHold).
 //
@@ -104,6 +104,9 @@ type Pairs struct {
 	W         io.Writer
 	Max       int64 // the most pairs written per pose (--max-pairs); 0: no limit
 	SortLimit int   // the pairs held per pose; 0: the package's SortLimit
+	// Convex adds the convex test's counts to the stats when it ran
+	// (check --method).
+	Convex bool
 
 	h     PairHold
 	pose  int
@@ -176,7 +179,7 @@ func (p *Pairs) End(st collide.Stats, d time.Duration) {
 		p.b = append(append(append(p.b, `,"inside":"`...), name...), '"')
 	}
 	sec, _ := json.Marshal(d.Seconds())
-	p.b = append(appendStats(p.b, &st), `,"seconds":`...)
+	p.b = append(appendStats(p.b, &st, p.Convex), `,"seconds":`...)
 	p.b = append(append(p.b, sec...), "}\n"...)
 	p.write(p.b)
 }
@@ -248,7 +251,7 @@ func AppendDistance(b []byte, i int, r *collide.DistanceResult, max float64, d t
 	if r.Stopped {
 		b = AppendNumber(append(b, `,"stopped":true,"lower":`...), r.Lower)
 	}
-	b = append(appendStats(b, &r.Stats), `,"seconds":`...)
+	b = append(appendStats(b, &r.Stats, false), `,"seconds":`...)
 	b = AppendNumber(b, d.Seconds())
 	return append(b, "}\n"...)
 }
@@ -257,13 +260,15 @@ func AppendDistance(b []byte, i int, r *collide.DistanceResult, max float64, d t
 //
 //	,"stats":{"bv_tests":N,"tri_tests":N,"updates":N,"leaf_tests":N}
 //
-// with "convex", "plane_hits" and "plane_new" after them when the query
-// ran the convex test (collide.Stats.Convex), and "solid_tests" when it
-// ran point-in-solid tests.
-func appendStats(b []byte, st *collide.Stats) []byte {
+// with "convex", "plane_hits" and "plane_new" after them when convex
+// asks for them and the query ran the convex test (collide.Stats.Convex),
+// and "solid_tests" when it ran point-in-solid tests (which only a query
+// of solids does). The keys of the contract's line stay as they are unless
+// the user asked for more (--method, --solid).
+func appendStats(b []byte, st *collide.Stats, convex bool) []byte {
 	b = fmt.Appendf(b, `,"stats":{"bv_tests":%d,"tri_tests":%d,"updates":%d,"leaf_tests":%d`,
 		st.BVTests, st.TriTests, st.Updates, st.LeafTests)
-	if st.Convex != 0 {
+	if convex && st.Convex != 0 {
 		b = fmt.Appendf(b, `,"convex":%d,"plane_hits":%d,"plane_new":%d`, st.Convex, st.PlaneHits, st.PlaneNew)
 	}
 	if st.SolidTests != 0 {
