@@ -11,6 +11,7 @@ import (
 
 	"github.com/collide3d/collide/bench"
 	"github.com/collide3d/collide/bench/broadpeers"
+	"github.com/collide3d/collide/bench/ch6"
 	"github.com/collide3d/collide/bench/cdfast"
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
@@ -39,6 +40,7 @@ var (
 	_ bench.Run[queries.Config, *queries.Report]       = queries.Run
 	_ bench.Run[grains.Config, *grains.Report]         = grains.Run
 	_ bench.Run[objects.Config, *objects.Report]       = objects.Run
+	_ bench.Run[ch6.Config, *ch6.Report]               = ch6.Run
 )
 
 // Every experiment runs the same way: a Config, Run with a context, and

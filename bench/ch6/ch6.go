@@ -32,6 +32,9 @@ type Config struct {
 	// Ks are the k-DOPs of the split-direction and build tables (nil:
 	// bv.Ks).
 	Ks []bv.K
+	// NoVolumeRules leaves the Min Sum and Min Max rules, whose builds are
+	// the slowest, out of the oscillating tree's and the build's tables.
+	NoVolumeRules bool
 	// Progress, when not nil, is called with a line as each stage starts.
 	Progress func(line string)
 }
@@ -363,6 +366,9 @@ var OscRules = []bvh.Rule{bvh.Splatter, bvh.MinSum}
 func oscillate(ctx context.Context, c Config, f *flight) ([]OscRow, error) {
 	var rows []OscRow
 	for _, rule := range OscRules {
+		if c.NoVolumeRules && (rule == bvh.MinSum || rule == bvh.MinMax) {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -434,6 +440,9 @@ func builds(ctx context.Context, c Config, f *flight) ([]BuildRow, error) {
 	var rows []BuildRow
 	for _, k := range c.Ks {
 		for _, rule := range BuildRules {
+			if c.NoVolumeRules && (rule == bvh.MinSum || rule == bvh.MinMax) {
+				continue
+			}
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}

@@ -101,4 +101,3 @@ func skinny(f *flight, rounds int) (*Skinny, error) {
 	}
 	return s, nil
 }
-
