@@ -11,8 +11,8 @@ import (
 
 	"github.com/collide3d/collide/bench"
 	"github.com/collide3d/collide/bench/broadpeers"
-	"github.com/collide3d/collide/bench/ch6"
 	"github.com/collide3d/collide/bench/cdfast"
+	"github.com/collide3d/collide/bench/ch6"
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
 	"github.com/collide3d/collide/bench/distance"

@@ -62,6 +62,8 @@ type benchOptions struct {
 	// grains runs the medium-grain and concurrent-module experiments
 	// (package bench/grains).
 	grains bool
+	// ch6 runs the dissertation's chapter 6 experiments (package bench/ch6).
+	ch6 bool
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -248,7 +250,7 @@ seconds.`,
 			defaultBenchDir, strings.Join(scenes.PaperNames(), ", "), strings.Join(scenes.ProximityNames(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
 			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", "),
-			strings.Join(queries.SceneNames(), ", ")),
+			strings.Join(queries.SceneNames(), ", ")) + benchCh6Help,
 		flags: func(fs *flag.FlagSet) any {
 			o := &benchOptions{}
 			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about 90 s of processor time)")
@@ -272,6 +274,7 @@ seconds.`,
 			fs.DurationVar(&o.drain, "drain", 0, "with --queries: wait up to `D` more for a query past its cap (default 0)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick); with --grains: the tori's triangles")
 			fs.BoolVar(&o.grains, "grains", false, "measure the medium grain and the concurrent module instead (see below)")
+			fs.BoolVar(&o.ch6, "ch6", false, "run the dissertation's chapter 6 tree-design experiments instead (see below)")
 			return o
 		},
 		run: runBench,
@@ -297,6 +300,9 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.grains {
 		return runGrains(e, o)
+	}
+	if o.ch6 {
+		return runBenchCh6(e, o)
 	}
 	if o.ccdPeers {
 		return runCCDPeers(e, o)
