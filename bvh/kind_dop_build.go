@@ -156,9 +156,24 @@ func (b *builder[F, A]) subtree(nodes []node[F, A], lo, hi, par int) []node[F, A
 // leaf returns the leaf node over idx[lo:hi].
 func (b *builder[F, A]) leaf(lo, hi int) node[F, A] {
 	var nd node[F, A]
-	d := bv.Empty(b.o.K)
-	for _, t := range b.idx[lo:hi] {
-		d = d.Union(bv.FitTriangles(b.o.K, b.m.Triangle(int(t))))
+	// The union of the triangles' own k-DOPs, b.dops where the rule has
+	// them; a single triangle's is its own (the union with the empty
+	// k-DOP is the identity, and a copy of 216 bytes).
+	var d bv.DOP
+	switch {
+	case hi-lo == 1 && b.dops != nil:
+		d = b.dops[b.idx[lo]]
+	case hi-lo == 1:
+		d = bv.FitTriangles(b.o.K, b.m.Triangle(int(b.idx[lo])))
+	default:
+		d = bv.Empty(b.o.K)
+		for _, t := range b.idx[lo:hi] {
+			if b.dops != nil {
+				d = d.Union(b.dops[t])
+			} else {
+				d = d.Union(bv.FitTriangles(b.o.K, b.m.Triangle(int(t))))
+			}
+		}
 	}
 	bv.PackDOP[F](&nd.s, &d, &b.off)
 	if b.order == nil {
