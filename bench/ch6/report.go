@@ -48,7 +48,9 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		size = "quick"
 	}
 	fmt.Fprintf(w, "# collide bench --ch6: the tree-design and usage experiments of Klosowski's chapter 6\n\n")
-	fmt.Fprintf(w, "A %s run, seed %d, %d rounds (each time the least of its rounds, the variants taking turns). Machine: %s", size, c.Seed, c.Rounds, r.Machine)
+	fmt.Fprintf(w, "A %s run, seed %d, %d rounds (each time the least of its rounds, the variants taking turns). Query times are the querying "+
+		"thread's CPU time, which waiting for a processor on a loaded machine does not inflate; build times are wall times (a build "+
+		"runs on every core). Machine: %s", size, c.Seed, c.Rounds, r.Machine)
 	if r.Load != "" {
 		fmt.Fprintf(w, "; load average %s at the start", r.Load)
 	}
