@@ -546,8 +546,9 @@ func (b *builder[F, A]) oscillate(ids []int32) int {
 
 // Regroupings returns, for a k-DOP tree built with Options.Oscillate, how
 // many nodes the builder split by regrouping, and how many of those kept
-// the plain split (the rule's own); 0, 0 for other trees, and for trees
-// read back (Read), which do not record it.
+// the plain split (the rule's own); 0, 0 for other trees, for compact
+// ones (Options.Compact) and for trees read back (Read), which do not
+// record it.
 func (t *Tree) Regroupings() (splits, kept int64) {
 	if r, ok := t.impl.(interface{ regroupings() (int64, int64) }); ok {
 		return r.regroupings()
