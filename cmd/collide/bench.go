@@ -261,7 +261,7 @@ seconds.`,
 			fs.BoolVar(&o.force, "force", false, "overwrite an existing report in DIR")
 			fs.BoolVar(&o.peers, "peers", false, "compare collide with FCL, OPCODE, ODE and Bullet (see below)")
 			fs.StringVar(&o.driver, "driver", "", "with --peers: the peers driver `FILE` (default $COLLIDE_PEERS or "+defaultDriver+")")
-			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick); with --front: fly every flight N times, each step timed by its least (default 3); with --queries: run every row N times with each kind (default 3)")
+			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick); with --front: fly every flight N times, each step timed by its least (default 3); with --queries: run every row N times with each kind (default 3); with --ch6: replay every flight N times, each variant timed by its least (default 3, 2 with --quick)")
 			intFlag(fs, &o.slowSteps, "slow-steps", 0, "with --peers: a system slower than 10 ms a query over a flight's first `N` steps flies only those (default 100; -1: no cap)")
 			fs.BoolVar(&o.worlds, "worlds", false, "run the worlds' experiments instead: CDFast's, many bodies, cores (see below)")
 			fs.BoolVar(&o.front, "front", false, "run the front-tracking and budget experiments instead (see below)")

@@ -16,18 +16,20 @@ const benchCh6Help = `
 
 With --ch6, bench instead runs the tree-design and usage experiments of
 Klosowski's dissertation (chapter 6) on the paper's scenes (--scenes picks
-any; --steps caps the flights): splitting along any of the k/2 directions
-against the axes for every k (build and query times, the trees' total
-volume, the average rank); the oscillating tree (2 levels, Splatter and
-Min Sum); the flying leaf threshold τ swept for k = 6, 14, 18 and 26 (the
-best τ, the range within 10% of it, the size rule's loss); the Pipes
-scene with its longest triangles halved; the overlap tests ordered by slab
-thickness and truncated to the first m slabs (comparisons counted by a
-replay of the traversal); and the build times per rule and k. Each
-flight is flown once with the default trees, and every variant replays its
-poses, its answers checked against the flight's, timed by the least of
---rounds rounds (default 3, 2 with --quick). It writes ch6.md, the
-dissertation's conclusions beside ours. --quick takes a minute or so.`
+any; --steps caps the flights, 100 steps by default with --quick):
+splitting along any of the k/2 directions against the axes for every k
+(build and query times, the trees' total volume, the average rank); the
+oscillating tree (2 levels, Splatter and Min Sum); the flying leaf
+threshold τ swept for k = 6, 14, 18 and 26 (the best τ, the range within
+10% of it, the size rule's loss); the Pipes scene with its longest
+triangles halved; the overlap tests ordered by slab thickness and
+truncated to the first m slabs (comparisons counted by a replay of the
+traversal); and the build times per rule and k. Each flight is flown once
+with the default trees, and every variant replays its poses, its answers
+checked against the flight's, its queries timed in the thread's CPU time
+by the least of its rounds (--rounds, default 3, 2 with --quick). It
+writes ch6.md, the dissertation's conclusions beside ours. --quick takes
+a minute or so; a full scene, 200 steps, 3 to 9 minutes.`
 
 // runBenchCh6 runs bench --ch6.
 func runBenchCh6(e *env, o *benchOptions) error {
