@@ -187,7 +187,8 @@ func (r *Report) writeOverlap(w *bufio.Writer) {
 		"their k-DOPs' vertices) over the trees' public nodes, so that bvh's query path is untouched; one interval test is up to 2 comparisons. " +
 		"*original* tests the slabs in the tree's order (axes, then diagonals), *ordered* the environment node's thinnest slab first " +
 		"(its order precomputed per node), *first m* only the first m of the ordered slabs. The replay's times are its own (bvh's " +
-		"query is several times faster); compare them with each other only.\n\n")
+		"query is several times faster); compare them with each other only. A truncated test's replay stops once it has made " +
+		fmt.Sprint(TruncationCap) + " times the original's overlap calls; its time is then a lower bound.\n\n")
 	t := md.NewTable(w, "scene", "test", "overlap calls", "overlaps", "% overlap", "comparisons", "on misses", "per call", "Np", "time (ms)", "time ×", "differ")
 	for _, s := range r.Scenes {
 		if s.Overlap == nil {
@@ -195,9 +196,15 @@ func (r *Report) writeOverlap(w *bufio.Writer) {
 		}
 		base := s.Overlap.Rows[0]
 		for _, o := range s.Overlap.Rows {
-			t.Row(s.Info.Name, o.Name, fmt.Sprint(o.Calls), fmt.Sprint(o.Overlaps), md.Percent(float64(o.Overlaps)/float64(o.Calls)),
+			tm, ratio := ms(o.Time), md.Ratio(float64(o.Time), float64(base.Time))
+			name := o.Name
+			if o.Capped {
+				tm, ratio = "> "+tm, "> "+ratio
+				name = fmt.Sprintf("%s (stopped after %d of %d poses)", o.Name, o.Poses, s.Steps)
+			}
+			t.Row(s.Info.Name, name, fmt.Sprint(o.Calls), fmt.Sprint(o.Overlaps), md.Percent(float64(o.Overlaps)/float64(o.Calls)),
 				fmt.Sprint(o.Comparisons), fmt.Sprint(o.MissComparisons), fmt.Sprintf("%.2f", float64(o.Comparisons)/float64(o.Calls)),
-				fmt.Sprint(o.TriTests), ms(o.Time), md.Ratio(float64(o.Time), float64(base.Time)), differ(o.Differ))
+				fmt.Sprint(o.TriTests), tm, ratio, differ(o.Differ))
 		}
 	}
 	w.WriteString("\n")
