@@ -48,7 +48,12 @@ import (
 // first use. Twins are identical triangles, a property of coordinates: if
 // the new vertices split a group of twins or make new ones, the shape no
 // longer holds the triangles a tree must hold, and Refit builds the tree
-// anew instead (Build), as it does for a kind it cannot refit.
+// anew instead (Build), as it does for a kind it cannot refit. When the
+// new vertices are distinct (no two equal, bit for bit) and every group
+// of twins is of triangles with the same vertex indices, the twins are
+// those groups, before and after, and Refit checks no more (sorting the
+// vertices, not the triangles); otherwise it finds the new twins and
+// compares.
 //
 // A refitted tree loosens as the mesh deforms away from the shape it was
 // built for; RefitQuality measures how much.
@@ -79,7 +84,9 @@ func (t *Tree) Refit(verts []geom.Vec3) (*Tree, error) {
 	m := &mesh.TriMesh{Verts: verts, Tris: t.mesh.Tris}
 	base := t.baseFigure()
 	r, ok := t.impl.(refitter)
-	if ok && !t.allHeld {
+	if ok && !t.allHeld && !(t.twins.byIndex(m) && distinctVerts(verts)) {
+		// Equal vertices may make twins of triangles of other indices:
+		// find the twins over the new coordinates.
 		tw, _ := findTwins(m)
 		ok = sameTwins(tw, t.twins)
 	}
