@@ -157,7 +157,11 @@ type FlightRun struct {
 	Steps, Hits int
 	// Placements is how many static placements were timed.
 	Placements int
-	Method     [nMethods]MethodRun
+	// Transform is the time per step of moving the flying object's
+	// vertices and bounding its triangles (Frame.Set), which the chapter's
+	// methods' times include.
+	Transform time.Duration
+	Method    [nMethods]MethodRun
 	// KD is the k-d tree of each axis rule on the same flight.
 	KD []MethodRun
 }
@@ -414,6 +418,13 @@ func fly1(env *Env, fly Flyer, methods [nMethods]Method, kds []*KDTree, c Config
 	best := make([]time.Duration, len(all))
 	bestStatic := make([]time.Duration, len(all))
 	for round := range c.Rounds {
+		t0 := time.Now()
+		for _, p := range poses {
+			f.Set(p, fly.Mesh)
+		}
+		if d := time.Since(t0) / time.Duration(len(poses)); round == 0 || d < fr.Transform {
+			fr.Transform = d
+		}
 		for mi, m := range all {
 			if m == nil {
 				continue

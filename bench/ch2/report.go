@@ -109,8 +109,8 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 	fmt.Fprintf(w, "Billiard paths (flight.Billiard): %d steps, each a displacement of 1/8 of the object's size and a turn of 0.05 rad, "+
 		"perturbed at random every step and reversed at a collision; the path is made once with the 18-DOP tree's answers and every "+
 		"method flies the same poses, %d round(s) taking turns, the fastest kept. µs per step; the chapter's methods transform every "+
-		"vertex of the flying object each step (as the chapter's programs did, to draw it) and that is in their time; the BV-trees "+
-		"transform only what they test. *Differ* counts the steps where a method's answer is not the path's: it is 0 in every row",
+		"vertex of the flying object each step (as the chapter's programs did, to draw it) and that is in their time (the column "+
+		"*transform* gives it alone); the BV-trees transform only what they test. *Differ* counts the steps where a method's answer is not the path's: it is 0 in every row",
 		c.Steps, c.Rounds)
 	if r.OracleSteps > 0 {
 		fmt.Fprintf(w, ", and %s steps were checked against the brute-force oracle too", md.Thousands(r.OracleSteps))
@@ -121,7 +121,7 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 	for _, m := range Methods {
 		head = append(head, m)
 	}
-	head = append(head, "fastest", "differ")
+	head = append(head, "transform", "fastest", "differ")
 	t = md.NewTable(w, head...)
 	for _, f := range r.Flights {
 		row := []string{f.Env, f.Fly, fmt.Sprintf("%d of %d", f.Hits, f.Steps)}
@@ -141,7 +141,7 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 				fast = append(fast, Methods[m])
 			}
 		}
-		row = append(row, strings.Join(fast, ", "), fmt.Sprint(differ))
+		row = append(row, md.Us(f.Transform), strings.Join(fast, ", "), fmt.Sprint(differ))
 		t.Row(row...)
 	}
 	w.WriteString("\nFull-resolution checks (steps that went on to exact triangle tests) and exact triangle tests per flight:\n\n")
