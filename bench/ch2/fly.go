@@ -34,7 +34,7 @@ func flyingObjects(size float64) ([]Flyer, error) {
 	if err != nil {
 		return nil, err
 	}
-	aircraft, err := scenes.Aircraft(2000)
+	aircraft, err := scenes.Aircraft(scenes.AircraftMinTris)
 	if err != nil {
 		return nil, err
 	}

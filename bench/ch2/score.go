@@ -49,8 +49,10 @@ func (s *Score) WinOrder() []int {
 	return o
 }
 
-// score scores the methods of set over the flights.
-func score(flights []*FlightRun, set []int) *Score {
+// score scores the methods of set over the flights. With charge, the
+// BV-trees' steps are charged the flight's Transform too, as if they moved
+// every vertex as the chapter's methods do.
+func score(flights []*FlightRun, set []int, charge bool) *Score {
 	s := &Score{Set: set}
 	for _, f := range flights {
 		for _, m := range set {
@@ -58,12 +60,7 @@ func score(flights []*FlightRun, set []int) *Score {
 			if !run.Ran {
 				continue
 			}
-			rank := 1
-			for _, o := range set {
-				if other := &f.Method[o]; o != m && other.Ran && float64(other.Step)*Tie < float64(run.Step) {
-					rank++
-				}
-			}
+			rank := rankOf(f, m, set, charge)
 			s.Flights[m]++
 			s.RankSum[m] += rank
 			if rank == 1 {
@@ -72,4 +69,26 @@ func score(flights []*FlightRun, set []int) *Score {
 		}
 	}
 	return s
+}
+
+// step returns method m's time per step in flight f, with the transform
+// charged to the BV-trees when charge is set.
+func step(f *FlightRun, m int, charge bool) float64 {
+	t := float64(f.Method[m].Step)
+	if charge && m >= Chapter {
+		t += float64(f.Transform)
+	}
+	return t
+}
+
+// rankOf returns method m's rank among set in flight f: 1 + the methods
+// that flew it faster by more than Tie.
+func rankOf(f *FlightRun, m int, set []int, charge bool) int {
+	rank := 1
+	for _, o := range set {
+		if o != m && f.Method[o].Ran && step(f, o, charge)*Tie < step(f, m, charge) {
+			rank++
+		}
+	}
+	return rank
 }

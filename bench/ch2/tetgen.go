@@ -31,13 +31,13 @@ var ErrNoTetGen = errors.New("tetgen not installed")
 // what it said (and, when TetGen's own check finds them, how many pairs of
 // obstacle faces intersect).
 type RejectedError struct {
+	// Status is TetGen's exit status (-1: killed by a signal, as its
+	// failed assertions abort).
 	Status int
 	Output string
 }
 
-func (e *RejectedError) Error() string {
-	return fmt.Sprintf("tetgen rejected the obstacles (exit status %d): %s", e.Status, e.Output)
-}
+func (e *RejectedError) Error() string { return "tetgen rejected the obstacles: " + e.Output }
 
 // ParseError is the error of a TetGen output file that does not parse:
 // the file, the line and what is wrong.
@@ -140,14 +140,33 @@ func runTetGen(ctx context.Context, e *Env, box geom.AABB) (*tetgenOutput, error
 			return nil, fmt.Errorf("tetgen: %w", err)
 		}
 		msg := strings.TrimSpace(strings.ReplaceAll(out.String(), "Opening "+poly+".", ""))
+		// An assertion's message names TetGen's source path: keep what
+		// failed.
+		if i := strings.Index(msg, "Assertion"); i >= 0 {
+			msg = "assertion " + strings.TrimPrefix(msg[i:], "Assertion ")
+		}
+		if x.ExitCode() < 0 {
+			msg = x.ProcessState.String() + ": " + msg
+		}
 		// TetGen's own check of the input names intersecting facets.
 		var chk bytes.Buffer
-		dc := exec.CommandContext(ctx, bin, "-dzQ", poly)
+		dc := exec.CommandContext(ctx, bin, "-dz", poly)
 		dc.Stdout, dc.Stderr = &chk, &chk
 		if dc.Run() == nil {
+			first, found := "", ""
 			for _, line := range strings.Split(chk.String(), "\n") {
-				if strings.Contains(line, "intersecting") {
-					msg += "; tetgen -d: " + strings.TrimSpace(strings.TrimLeft(line, "! "))
+				line = strings.TrimSpace(strings.TrimLeft(line, "! "))
+				switch {
+				case strings.HasPrefix(line, "Facet #") && first == "":
+					first = strings.TrimSuffix(strings.TrimSuffix(line, ":"), " at triangles")
+				case strings.HasPrefix(line, "Found "):
+					found = strings.TrimSuffix(line, ".")
+				}
+			}
+			if found != "" {
+				msg += "; tetgen -d: " + found
+				if first != "" {
+					msg += " (" + first + ": facet #k is obstacle triangle k-1)"
 				}
 			}
 		}

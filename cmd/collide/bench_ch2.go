@@ -25,7 +25,7 @@ stored, heights, build times and memory, time per step, full-resolution
 checks and checks per second, and the chapter's scoring (wins, ties within
 five percent, and the weighted ranking) beside the dissertation's results.
 --steps sets each flight's length (default 1000, 150 with --quick),
---rounds the rounds (default 3, 1 with --quick). The full run takes about
+--rounds the rounds (default 2, 1 with --quick). The full run takes about
 ten minutes, --quick under a minute.`
 
 // runBenchCh2 runs bench --ch2.
