@@ -25,21 +25,41 @@ func testEnvs(t *testing.T) map[string]*mesh.TriMesh {
 		t.Fatal(err)
 	}
 	far := TetraEnv(40, 0.6, 4).Transform(geom.Translation(geom.Vec3{X: 1e6, Y: -3e5, Z: 2e6}))
+	// A flat grid: the tetrahedron's base lies in its plane at the
+	// touching placements (coplanar contact).
+	flat, err := TerrainEnv(6, 0, 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Degenerate triangles (segments and points) among tetrahedra.
+	degen := TetraEnv(40, 0.6, 6)
+	for i := range 10 {
+		a := degen.Verts[4*i]
+		b := degen.Verts[4*i+1]
+		n := int32(len(degen.Verts))
+		degen.Verts = append(degen.Verts, a, b, a.Add(b).Scale(0.5))
+		degen.Tris = append(degen.Tris, [3]int32{n, n + 1, n + 2}, [3]int32{n, n, n})
+	}
 	return map[string]*mesh.TriMesh{
-		"scenes":  ScenesEnv(12, 0.6, obs, 1),
-		"tetra":   TetraEnv(60, 0.6, 2),
-		"terrain": terrain,
-		"far":     far,
+		"scenes":     ScenesEnv(12, 0.6, obs, 1),
+		"tetra":      TetraEnv(60, 0.6, 2),
+		"terrain":    terrain,
+		"far":        far,
+		"flat":       flat,
+		"degenerate": degen,
 	}
 }
 
 // placements returns poses of fly around env: random ones in the
-// environment's box, and touching ones (a vertex of fly moved onto a
+// environment's box (grown by half the object's size), and touching ones (a vertex of fly moved onto a
 // vertex or an edge's midpoint of a random obstacle triangle).
 func placements(env *Env, fly *mesh.TriMesh, n int, r *rand.Rand) []geom.Pose {
 	var out []geom.Pose
-	c := env.Bounds.Center()
-	s := env.Bounds.Size()
+	// The box grown by the flying object's size, so that a flat
+	// environment has placements apart too.
+	fb := fly.Bounds().Size()
+	around := env.Bounds.Expanded(0.5 * max(fb.X, fb.Y, fb.Z))
+	c, s := around.Center(), around.Size()
 	for range n {
 		p := geom.Pose{R: randomRotation(r), T: c.Add(geom.Vec3{X: s.X * (r.Float64() - 0.5), Y: s.Y * (r.Float64() - 0.5), Z: s.Z * (r.Float64() - 0.5)})}
 		out = append(out, p)
@@ -88,18 +108,26 @@ func TestMethodsAgainstBrute(t *testing.T) {
 		methods["rtree"] = NewRTree(env, 4)
 		if tetgenErr == nil {
 			mm, err := NewMesh(context.Background(), env)
-			if err != nil {
+			var rej *RejectedError
+			if name == "degenerate" {
+				if !errors.As(err, &rej) {
+					t.Fatalf("degenerate obstacles: %v, want a RejectedError", err)
+				}
+				mm = nil
+			} else if err != nil {
 				t.Fatalf("%s: mesh: %v", name, err)
 			}
-			if mm.Misfit != 0 {
-				t.Fatalf("%s: the mesh does not conform: %d triangles", name, mm.Misfit)
+			if mm != nil {
+				if mm.Misfit != 0 {
+					t.Fatalf("%s: the mesh does not conform: %d triangles", name, mm.Misfit)
+				}
+				methods["mesh"] = mm
 			}
-			methods["mesh"] = mm
 		} else if name == "scenes" {
 			t.Logf("mesh method not tested: tetgen not installed")
 		}
 		for _, fly := range flies {
-			if fly.Name == "aircraft" && name != "tetra" {
+			if fly.Name == "aircraft" && name != "tetra" || fly.Name != "tetra" && (name == "flat" || name == "degenerate") {
 				continue // 2,010 triangles: once is enough for the oracle's time
 			}
 			// The flying object scaled to the environment.
