@@ -157,9 +157,10 @@ type FlightRun struct {
 	Steps, Hits int
 	// Placements is how many static placements were timed.
 	Placements int
-	// Transform is the time per step of moving the flying object's
-	// vertices and bounding its triangles (Frame.Set), which the chapter's
-	// methods' times include.
+	// Transform is the time per step of moving every vertex of the flying
+	// object and bounding its triangles (Frame.Set): what the chapter's
+	// programs paid every step to draw the object, and what a method here
+	// pays at each of its full-resolution checks (Frame.Full).
 	Transform time.Duration
 	Method    [nMethods]MethodRun
 	// KD is the k-d tree of each axis rule on the same flight.
@@ -440,7 +441,7 @@ func fly1(env *Env, fly Flyer, methods [nMethods]Method, kds []*KDTree, c Config
 				if tree {
 					f.Pose = p
 				} else {
-					f.Set(p, fly.Mesh)
+					f.Place(p, fly.Mesh, fly.Hull)
 				}
 				if m.Collide(&f, &cnt) != hits[i] && round == 0 {
 					run.Differ++
@@ -459,7 +460,7 @@ func fly1(env *Env, fly Flyer, methods [nMethods]Method, kds []*KDTree, c Config
 				if tree {
 					f.Pose = poses[i]
 				} else {
-					f.Set(poses[i], fly.Mesh)
+					f.Place(poses[i], fly.Mesh, fly.Hull)
 				}
 				if m.Collide(&f, &cnt) && round == 0 {
 					run.Differ++

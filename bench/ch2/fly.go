@@ -5,6 +5,7 @@ import (
 
 	"github.com/collide3d/collide/bench/scenes"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/hull"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
@@ -14,6 +15,9 @@ type Flyer struct {
 	// Name is ours, Stands the chapter's object it stands for.
 	Name, Stands string
 	Mesh         *mesh.TriMesh
+	// Hull is the convex hull of the mesh's vertices, on which Frame.Place
+	// climbs.
+	Hull *hull.Hull
 }
 
 // flyingObjects returns the flying objects, each scaled to fit a cube of
@@ -42,9 +46,10 @@ func flyingObjects(size float64) ([]Flyer, error) {
 	box := geom.AABB{Min: geom.Vec3{X: -h, Y: -h, Z: -h}, Max: geom.Vec3{X: h, Y: h, Z: h}}
 	// fit fills 80% of its box: fill it all.
 	box = box.Expanded(size / 8)
-	out := []Flyer{{"tetra", "tetra", tetra}, {"balloon", "balloon", balloon}, {"capsule", "bishop", bishop}, {"aircraft", "spitfire", aircraft}}
+	out := []Flyer{{"tetra", "tetra", tetra, nil}, {"balloon", "balloon", balloon, nil}, {"capsule", "bishop", bishop, nil}, {"aircraft", "spitfire", aircraft, nil}}
 	for i := range out {
 		out[i].Mesh = fit(out[i].Mesh, geom.Identity3(), box)
+		out[i].Hull = hull.New(out[i].Mesh.Verts)
 	}
 	return out, nil
 }

@@ -151,6 +151,7 @@ phase1:
 		return false
 	}
 	c.FullRes++
+	f.Full()
 	for j := range f.Tris {
 		fb := &f.Boxes[j]
 		x0, x1, y0, y1, z0, z1, ok := g.cells(fb)

@@ -274,6 +274,7 @@ func (k *KDTree) Collide(f *Frame, c *Counts) bool {
 		return false
 	}
 	c.FullRes++
+	f.Full()
 	for j := range f.Tris {
 		fb := &f.Boxes[j]
 		if !overlaps(&e.Bounds, fb) {

@@ -263,6 +263,7 @@ func (m *Mesh) Collide(f *Frame, c *Counts) bool {
 		return false
 	}
 	c.FullRes++
+	f.Full()
 	for j := range f.Tris {
 		fb := &f.Boxes[j]
 		for _, t := range m.cand {

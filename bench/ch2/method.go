@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/hull"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -28,21 +29,24 @@ func NewEnv(name, group string, tris []geom.Triangle, verts int) *Env {
 	return e
 }
 
-// Frame is the flying object at one placement: its triangles moved by the
-// pose (every vertex transformed, as the chapter's programs did to draw
-// it), each triangle's box and bb(F), the box of them all.
+// Frame is the flying object at one placement: bb(F), the box of its
+// moved vertices, and, once Full is called (at a full-resolution check),
+// its triangles moved by the pose and each one's box.
 type Frame struct {
 	Pose  geom.Pose
 	Tris  []geom.Triangle
 	Boxes []geom.AABB
 	Box   geom.AABB
 	moved []geom.Vec3
+	mesh  *mesh.TriMesh
+	full  bool
+	ext   [6]int // the last extreme hull vertices, where the climbs start
 }
 
 // Set places the flying model m at p: every vertex transformed into f's
-// arrays, which it reuses.
+// arrays, which it reuses, every triangle's box and bb(F), their union.
 func (f *Frame) Set(p geom.Pose, m *mesh.TriMesh) {
-	f.Pose = p
+	f.Pose, f.mesh, f.full = p, m, true
 	f.moved = f.moved[:0]
 	for _, v := range m.Verts {
 		f.moved = append(f.moved, p.Apply(v))
@@ -57,6 +61,44 @@ func (f *Frame) Set(p geom.Pose, m *mesh.TriMesh) {
 		f.Boxes = append(f.Boxes, b)
 		f.Box = union(&f.Box, &b)
 	}
+}
+
+// Place places the flying model m at p as the chapter did: bb(F) by hill
+// climbing on m's convex hull h (from the previous placement's extreme
+// vertices, hull.Hull.Extreme, exact) to the six vertices extreme along
+// the world's axes, moved by p, the box grown by a bound on the rounding of
+// moving a vertex (so that it contains every moved vertex as Set computes
+// it); the triangles are moved only when a method calls Full.
+func (f *Frame) Place(p geom.Pose, m *mesh.TriMesh, h *hull.Hull) {
+	f.Pose, f.mesh, f.full = p, m, false
+	r := &p.R
+	if r[0][0] == 0 && *r == (geom.Mat3{}) {
+		id := geom.Identity3() // the zero Pose's convention
+		r = &id
+	}
+	// |rounding| of a moved coordinate: three products and three sums of
+	// terms at most 3·maxAbs + |t|, under 4 units of 2⁻⁵³ each; 2⁻⁴⁸ is
+	// generous.
+	pad := 0x1p-48 * (3*h.MaxAbs() + maxAbs(p.T))
+	for a := range 3 {
+		g := geom.Vec3{X: r[a][0], Y: r[a][1], Z: r[a][2]}
+		hi, _ := h.Extreme(g, f.ext[2*a])
+		lo, _ := h.Extreme(g.Neg(), f.ext[2*a+1])
+		f.ext[2*a], f.ext[2*a+1] = hi, lo
+		f.Box.Max = f.Box.Max.SetIndex(a, p.Apply(h.Vertex(hi)).Index(a)+pad)
+		f.Box.Min = f.Box.Min.SetIndex(a, p.Apply(h.Vertex(lo)).Index(a)-pad)
+	}
+}
+
+// Full moves the triangles of a Place'd frame (Set's work, less bb(F),
+// which stays the climb's): the full-resolution phase needs them.
+func (f *Frame) Full() {
+	if f.full {
+		return
+	}
+	box := f.Box
+	f.Set(f.Pose, f.mesh)
+	f.Box = box
 }
 
 // Counts are what a method did for its queries.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/hull"
 	"github.com/collide3d/collide/mesh"
 	"github.com/collide3d/collide/mesh/gen"
 )
@@ -160,6 +161,16 @@ func TestMethodsAgainstBrute(t *testing.T) {
 					}
 					for mn, m := range methods {
 						var c Counts
+						// Round 1 places the object as the flights do:
+						// bb(F) by climbing its hull, the triangles moved
+						// only at a full-resolution check.
+						if round == 1 {
+							full := f.Box
+							f.Place(p, fm, hull.New(fm.Verts))
+							if !f.Box.ContainsBox(full) {
+								t.Fatalf("%s, %s, placement %d: the climbed bb(F) %v does not contain the moved vertices' %v", name, fly.Name, i, f.Box, full)
+							}
+						}
 						if got := m.Collide(&f, &c); got != want {
 							t.Errorf("%s, %s, placement %d (round %d): %s says %v, brute %v", name, fly.Name, i, round, mn, got, want)
 						}
@@ -250,5 +261,9 @@ func TestNoAllocs(t *testing.T) {
 	f.Set(poses[0], fly)
 	if a := testing.AllocsPerRun(5, func() { f.Set(poses[1], fly) }); a != 0 {
 		t.Errorf("Frame.Set: %v allocations", a)
+	}
+	h := hull.New(fly.Verts)
+	if a := testing.AllocsPerRun(5, func() { f.Place(poses[2], fly, h); f.Full() }); a != 0 {
+		t.Errorf("Frame.Place and Full: %v allocations", a)
 	}
 }

@@ -154,6 +154,7 @@ func (r *RTree) Collide(f *Frame, c *Counts) bool {
 		return false
 	}
 	c.FullRes++
+	f.Full()
 	for j := range f.Tris {
 		fb := &f.Boxes[j]
 		if r.visit(fb, c, func(list []int32) bool {

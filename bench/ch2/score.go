@@ -49,10 +49,8 @@ func (s *Score) WinOrder() []int {
 	return o
 }
 
-// score scores the methods of set over the flights. With charge, the
-// BV-trees' steps are charged the flight's Transform too, as if they moved
-// every vertex as the chapter's methods do.
-func score(flights []*FlightRun, set []int, charge bool) *Score {
+// score scores the methods of set over the flights.
+func score(flights []*FlightRun, set []int) *Score {
 	s := &Score{Set: set}
 	for _, f := range flights {
 		for _, m := range set {
@@ -60,7 +58,7 @@ func score(flights []*FlightRun, set []int, charge bool) *Score {
 			if !run.Ran {
 				continue
 			}
-			rank := rankOf(f, m, set, charge)
+			rank := rankOf(f, m, set)
 			s.Flights[m]++
 			s.RankSum[m] += rank
 			if rank == 1 {
@@ -71,22 +69,12 @@ func score(flights []*FlightRun, set []int, charge bool) *Score {
 	return s
 }
 
-// step returns method m's time per step in flight f, with the transform
-// charged to the BV-trees when charge is set.
-func step(f *FlightRun, m int, charge bool) float64 {
-	t := float64(f.Method[m].Step)
-	if charge && m >= Chapter {
-		t += float64(f.Transform)
-	}
-	return t
-}
-
 // rankOf returns method m's rank among set in flight f: 1 + the methods
 // that flew it faster by more than Tie.
-func rankOf(f *FlightRun, m int, set []int, charge bool) int {
+func rankOf(f *FlightRun, m int, set []int) int {
 	rank := 1
 	for _, o := range set {
-		if o != m && f.Method[o].Ran && step(f, o, charge)*Tie < step(f, m, charge) {
+		if o != m && f.Method[o].Ran && float64(f.Method[o].Step)*Tie < float64(f.Method[m].Step) {
 			rank++
 		}
 	}
