@@ -7,8 +7,10 @@
 //
 // The methods, each a Method over an Env (flat arrays, no allocation per
 // query once warm), every one in two phases, a box phase that looks for an
-// obstacle triangle whose box meets bb(F), the flying object's box, and a
-// full-resolution phase of exact triangle tests (geom.TriTri):
+// obstacle triangle whose box meets bb(F), the flying object's box (taken,
+// as the chapter did, by hill climbing on the object's convex hull:
+// Frame.Place), and a full-resolution phase of exact triangle tests
+// (geom.TriTri) with the object's triangles moved (Frame.Full):
 //
 //   - Grid: the grid of boxes, N³ voxels listing the triangles that meet
 //     them (exact triangle-box tests);

@@ -346,11 +346,27 @@ func verdict(r *Report, chapter, everyone *Score) string {
 	}
 	fmt.Fprintf(&b, "- Weighted, ours: %s; the dissertation's: %s.\n", orderWords(chapter, co, false), Dissertation["weighted"])
 	eo := everyone.Order()
-	fmt.Fprintf(&b, "- With collide's BV-trees beside them, the %s ranks first (mean rank %.2f, %d wins of %d). ", Methods[eo[0]], everyone.MeanRank(eo[0]), everyone.Wins[eo[0]], everyone.Flights[eo[0]])
-	if eo[0] < Chapter {
-		fmt.Fprintf(&b, "A chapter method beats the BV-trees here: it would be a candidate for a query kind of its own.\n")
-	} else {
-		b.WriteString("No chapter method beats the BV-trees overall, so none becomes a query kind; the R-tree was the BV-tree's ancestor and the k-DOPs its refinement.\n")
+	var first []string
+	chapterFirst, treeFirst := false, false
+	for _, m := range eo {
+		if everyone.Flights[m] > 0 && everyone.MeanRank(m) <= everyone.MeanRank(eo[0])*Tie {
+			first = append(first, fmt.Sprintf("the %s (%.2f, %d wins)", Methods[m], everyone.MeanRank(m), everyone.Wins[m]))
+			chapterFirst = chapterFirst || m < Chapter
+			treeFirst = treeFirst || m >= Chapter
+		}
+	}
+	fmt.Fprintf(&b, "- With collide's BV-trees beside them, first place (mean ranks within 5%% of the best) goes to %s. ", strings.Join(first, ", "))
+	switch {
+	case chapterFirst && !treeFirst:
+		b.WriteString("A chapter method beats the BV-trees here: it would be a candidate for a query kind of its own.\n")
+	case chapterFirst:
+		b.WriteString("A chapter method ties the BV-trees: it wins the flights where bb(F) rarely meets an obstacle's box, and a query " +
+			"there costs little more than the climb and a box test, less than the tree query's fixed cost; the BV-trees win where " +
+			"the object comes close to obstacles (the aircraft, the dense tetrahedra). No chapter method wins overall, so none " +
+			"becomes a query kind.\n")
+	default:
+		b.WriteString("No chapter method beats the BV-trees overall, so none becomes a query kind; the R-tree was the BV-tree's " +
+			"ancestor and the k-DOPs its refinement.\n")
 	}
 	b.WriteString("- The mesh method meshes the obstacles' insides too (TetGen needs a point inside each obstacle to leave it out, which a " +
 		"soup does not give), and walks by exact orientation tests rather than shooting an exact ray; TetGen refuses crossing " +
