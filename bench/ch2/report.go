@@ -196,7 +196,8 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		int(math.Round((Tie-1)*100)), int(math.Round((Tie-1)*100)), len(r.Flights))
 	chapter := score(r.Flights, chapterMethods)
 	everyone := score(r.Flights, allMethods)
-	t = md.NewTable(w, "method", "wins (chapter's four)", "rank sum", "mean rank", "place", "wins (with BV-trees)", "mean rank", "place")
+	t = md.NewTable(w, "method", "wins (chapter's four)", "rank sum", "mean rank", "place", "wins (with BV-trees)", "mean rank", "place",
+		"time ÷ fastest (geomean)", "sum of µs per step")
 	placeOf := func(s *Score, m int) string {
 		p := 1
 		for _, o := range s.Set {
@@ -214,10 +215,13 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		} else {
 			row = append(row, "", "", "", "")
 		}
-		row = append(row, fmt.Sprintf("%d of %d", everyone.Wins[m], everyone.Flights[m]), fmt.Sprintf("%.2f", everyone.MeanRank(m)), placeOf(everyone, m))
+		row = append(row, fmt.Sprintf("%d of %d", everyone.Wins[m], everyone.Flights[m]), fmt.Sprintf("%.2f", everyone.MeanRank(m)), placeOf(everyone, m),
+			fmt.Sprintf("%.2f", everyone.Slow[m]), md.Us(everyone.Total[m]))
 		t.Row(row...)
 	}
-	w.WriteString("\n(*place* counts the methods whose mean rank is better by more than 5%: ties share a place.)\n\n")
+	w.WriteString("\n(*place* counts the methods whose mean rank is better by more than 5%: ties share a place. The chapter's scoring " +
+		"counts a win by a microsecond as one by a millisecond: the last two columns weigh the margins, over all six methods, the " +
+		"mesh's over the flights it flew.)\n\n")
 	t = md.NewTable(w, "", "the dissertation (numbers lost)", "ours (the chapter's four)")
 	t.Row("by wins", Dissertation["wins"], orderWords(chapter, chapter.WinOrder(), true))
 	t.Row("weighted", Dissertation["weighted"], orderWords(chapter, chapter.Order(), false))
@@ -358,7 +362,16 @@ func verdict(r *Report, chapter, everyone *Score) string {
 	fmt.Fprintf(&b, "- With collide's BV-trees beside them, first place (mean ranks within 5%% of the best) goes to %s. ", strings.Join(first, ", "))
 	switch {
 	case chapterFirst && !treeFirst:
-		b.WriteString("A chapter method beats the BV-trees here: it would be a candidate for a query kind of its own.\n")
+		best := MDOP18
+		if everyone.Total[MDOP6] < everyone.Total[best] {
+			best = MDOP6
+		}
+		fmt.Fprintf(&b, "A chapter method beats the BV-trees on the chapter's scoring: it wins the flights where bb(F) rarely meets an "+
+			"obstacle's box, where a query costs little more than the climb and a few box tests, less than the tree query's fixed "+
+			"cost; the BV-trees win where the object comes close to obstacles, by far larger margins (the %s's time ÷ the fastest, "+
+			"geomean %.2f, against the grid's %.2f and the R-tree's %.2f; its µs per step summed over the flights %s, the grid's %s). "+
+			"By the chapter's rule this is a win, reported as such; we add no query kind for it.\n",
+			Methods[best], everyone.Slow[best], everyone.Slow[MGrid], everyone.Slow[MRTree], md.Us(everyone.Total[best]), md.Us(everyone.Total[MGrid]))
 	case chapterFirst:
 		b.WriteString("A chapter method ties the BV-trees: it wins the flights where bb(F) rarely meets an obstacle's box, and a query " +
 			"there costs little more than the climb and a box test, less than the tree query's fixed cost; the BV-trees win where " +

@@ -1,6 +1,10 @@
 package ch2
 
-import "slices"
+import (
+	"math"
+	"slices"
+	"time"
+)
 
 // Tie is the chapter's tie margin: a method within 5% of the fastest
 // shares the win, and of two methods within 5% of each other neither
@@ -17,6 +21,12 @@ type Score struct {
 	Wins    [nMethods]int
 	RankSum [nMethods]int
 	Flights [nMethods]int
+	// Slow is the geometric mean over the flights of a method's time per
+	// step ÷ the fastest's (the scoring above counts a win by 1 µs as one
+	// by 100); Total the sum of its times per step (over the flights it
+	// flew).
+	Slow  [nMethods]float64
+	Total [nMethods]time.Duration
 }
 
 // MeanRank returns method m's mean rank.
@@ -52,7 +62,20 @@ func (s *Score) WinOrder() []int {
 // score scores the methods of set over the flights.
 func score(flights []*FlightRun, set []int) *Score {
 	s := &Score{Set: set}
+	var logs [nMethods]float64
 	for _, f := range flights {
+		best := time.Duration(math.MaxInt64)
+		for _, m := range set {
+			if f.Method[m].Ran {
+				best = min(best, max(f.Method[m].Step, 1))
+			}
+		}
+		for _, m := range set {
+			if f.Method[m].Ran {
+				logs[m] += math.Log(float64(max(f.Method[m].Step, 1)) / float64(best))
+				s.Total[m] += f.Method[m].Step
+			}
+		}
 		for _, m := range set {
 			run := &f.Method[m]
 			if !run.Ran {
@@ -64,6 +87,11 @@ func score(flights []*FlightRun, set []int) *Score {
 			if rank == 1 {
 				s.Wins[m]++
 			}
+		}
+	}
+	for _, m := range set {
+		if s.Flights[m] > 0 {
+			s.Slow[m] = math.Exp(logs[m] / float64(s.Flights[m]))
 		}
 	}
 	return s
