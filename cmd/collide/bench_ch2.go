@@ -26,7 +26,8 @@ checks and checks per second, and the chapter's scoring (wins, ties within
 five percent, and the weighted ranking) beside the dissertation's results.
 --steps sets each flight's length (default 1000, 150 with --quick),
 --rounds the rounds (default 2, 1 with --quick). The full run takes about
-ten minutes, --quick under a minute.`
+three minutes on a 2-core machine busy with other work, --quick a few
+seconds.`
 
 // runBenchCh2 runs bench --ch2.
 func runBenchCh2(e *env, o *benchOptions) error {
