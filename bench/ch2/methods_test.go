@@ -147,6 +147,7 @@ func TestMethodsAgainstBrute(t *testing.T) {
 			methods["kdop18"] = NewBVTree(envModel, flyModel)
 			methods["kdop6"] = NewBVTree(envModel6, flyModel6)
 			poses := placements(env, fm, 20, r)
+			fh := hull.New(fm.Verts)
 			var f Frame
 			hits := 0
 			for round := range 2 {
@@ -166,7 +167,7 @@ func TestMethodsAgainstBrute(t *testing.T) {
 						// only at a full-resolution check.
 						if round == 1 {
 							full := f.Box
-							f.Place(p, fm, hull.New(fm.Verts))
+							f.Place(p, fm, fh)
 							if !f.Box.ContainsBox(full) {
 								t.Fatalf("%s, %s, placement %d: the climbed bb(F) %v does not contain the moved vertices' %v", name, fly.Name, i, f.Box, full)
 							}
