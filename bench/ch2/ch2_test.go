@@ -3,6 +3,7 @@ package ch2_test
 import (
 	"bytes"
 	"context"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -40,6 +41,17 @@ func TestQuick(t *testing.T) {
 	}
 	if hits == 0 {
 		t.Error("no flight collided: the study tests little")
+	}
+	// The quick environments' obstacles are disjoint: TetGen meshes them
+	// all, and without TetGen every mesh row says so.
+	_, noTetGen := exec.LookPath("tetgen")
+	for _, e := range r.Envs {
+		switch {
+		case noTetGen != nil && e.MeshErr != "tetgen not installed":
+			t.Errorf("%s: no tetgen, and the mesh says %q", e.Spec.Name, e.MeshErr)
+		case noTetGen == nil && (e.MeshErr != "" || e.Tets == 0):
+			t.Errorf("%s: no mesh: %s", e.Spec.Name, e.MeshErr)
+		}
 	}
 	if r.OracleSteps != 60*len(r.Flights) {
 		t.Errorf("%d steps checked against the oracle", r.OracleSteps)

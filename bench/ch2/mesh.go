@@ -181,8 +181,9 @@ func (m *Mesh) Bytes() int64 {
 	return int64(len(m.tets))*(16+16+16+48+1+4) + int64(len(m.points))*24 + 4*int64(len(m.env.Tris))
 }
 
-// Reset starts the next walk from tetrahedron 0's centre, as a static
-// query does.
+// Reset starts the next walk from tetrahedron 0, as a static query does
+// (the chapter shot its first ray from a tetrahedron's centre of
+// gravity).
 func (m *Mesh) Reset() { m.last = 0 }
 
 // locate returns a tetrahedron containing p (inside the mesh's box),
