@@ -51,14 +51,14 @@ func (r *Report) WriteMarkdown(out io.Writer) error {
 		"**synthetic DEM-like height fields** (fractal value noise, gen.Terrain), triangulated as the chapter did. "+
 		"The scenes' obstacles are collide's own meshes (the chapter's came from a .navy.mil ftp site); *hangar* adds bench/scenes' "+
 		"aircraft and axe, whose parts cross (wings through the fuselage), which TetGen refuses, as the chapter's mesher would have.\n\n")
-	t := md.NewTable(w, "group", "environment", "made of", "vertices", "triangles", "grid N", "ST grid", "ST k-d", "height k-d", "height R-tree", "tetrahedra (Steiner points)")
+	t := md.NewTable(w, "group", "environment", "made of", "vertices", "triangles", "grid N", "ST grid", "ST k-d", "height k-d", "height R-tree", "height 18-DOP tree", "tetrahedra (Steiner points)")
 	for _, e := range r.Envs {
 		mesh := fmt.Sprintf("%s (%s)", md.Thousands(e.Tets), md.Thousands(e.Steiner))
 		if e.MeshErr != "" {
 			mesh = "none: " + e.MeshErr
 		}
 		t.Row(e.Spec.Group, e.Spec.Name, e.Spec.What, md.Thousands(e.Verts), md.Thousands(e.Tris), fmt.Sprint(e.GridN),
-			md.Thousands(e.Stored[MGrid]), md.Thousands(e.Stored[MKD]), fmt.Sprint(e.Height[MKD]), fmt.Sprint(e.Height[MRTree]), mesh)
+			md.Thousands(e.Stored[MGrid]), md.Thousands(e.Stored[MKD]), fmt.Sprint(e.Height[MKD]), fmt.Sprint(e.Height[MRTree]), fmt.Sprint(e.Height[MDOP18]), mesh)
 	}
 	w.WriteString("\nST is the triangles stored, copies counted (the R-tree and the BV-trees store each once). ")
 	fmt.Fprintf(w, "The k-d tree cuts at the box's midpoint along the axis of rule %q, leaves of at most %d triangles, "+
