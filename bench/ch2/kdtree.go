@@ -33,7 +33,7 @@ func (r AxisRule) String() string {
 	case AxisMax:
 		return "min max(n1,n2)"
 	case AxisDiff:
-		return "min |n1-n2|"
+		return "min abs(n1-n2)"
 	case AxisProduct:
 		return "min n1·n2"
 	case AxisLongest:
