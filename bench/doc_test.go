@@ -12,6 +12,7 @@ import (
 	"github.com/collide3d/collide/bench"
 	"github.com/collide3d/collide/bench/broadpeers"
 	"github.com/collide3d/collide/bench/cdfast"
+	"github.com/collide3d/collide/bench/ch2"
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
 	"github.com/collide3d/collide/bench/distance"
@@ -39,6 +40,7 @@ var (
 	_ bench.Run[queries.Config, *queries.Report]       = queries.Run
 	_ bench.Run[grains.Config, *grains.Report]         = grains.Run
 	_ bench.Run[objects.Config, *objects.Report]       = objects.Run
+	_ bench.Run[ch2.Config, *ch2.Report]               = ch2.Run
 )
 
 // Every experiment runs the same way: a Config, Run with a context, and
