@@ -62,6 +62,8 @@ type benchOptions struct {
 	// grains runs the medium-grain and concurrent-module experiments
 	// (package bench/grains).
 	grains bool
+	// dops compares the k of k-DOP trees (package bench/dops).
+	dops bool
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -244,7 +246,7 @@ application's loop of 40 moving tori, its frame rate and the results' lag
 in frames against World.Step called in the loop. It writes grains.md.
 --steps sets the poses and frames (default 1000, 200 with --quick),
 --rounds the rounds (default 3, 2 with --quick). --quick takes about ten
-seconds.`,
+seconds.`+benchDopsHelp,
 			defaultBenchDir, strings.Join(scenes.PaperNames(), ", "), strings.Join(scenes.ProximityNames(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
 			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", "),
@@ -272,6 +274,7 @@ seconds.`,
 			fs.DurationVar(&o.drain, "drain", 0, "with --queries: wait up to `D` more for a query past its cap (default 0)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick); with --grains: the tori's triangles")
 			fs.BoolVar(&o.grains, "grains", false, "measure the medium grain and the concurrent module instead (see below)")
+			fs.BoolVar(&o.dops, "dops", false, "compare the k of k-DOP trees, the dissertation's 8, 12 and 20 among them, instead (see below)")
 			return o
 		},
 		run: runBench,
@@ -288,6 +291,9 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.rounds < 0 {
 		return usagef("--rounds must be >= 0, not %d", o.rounds)
+	}
+	if o.dops {
+		return runBenchDops(e, o)
 	}
 	if o.queries {
 		return runQueries(e, o)
