@@ -25,6 +25,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"time"
 
@@ -35,6 +36,7 @@ import (
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/flight"
 	"github.com/collide3d/collide/geom"
+	"github.com/collide3d/collide/internal/threadcpu"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -75,8 +77,9 @@ type Row struct {
 	// Bytes their hierarchies' memory.
 	Build time.Duration
 	Bytes int64
-	// Mean and Max are the mean and the largest query time of a step,
-	// each step timed by its least over the rounds.
+	// Mean and Max are the mean and the largest query time of a step (the
+	// CPU time of the querying thread), each step timed by its least over
+	// the rounds.
 	Mean, Max time.Duration
 	Steps     int
 	// Stats are Nv, Np and Nu summed over the steps; Pairs the pairs
@@ -94,6 +97,9 @@ type Report struct {
 	Machine string
 	Scenes  []*flights.SceneInfo
 	Rows    []Row
+	// WallClock says that some step was timed by the wall clock, the
+	// thread's CPU time being unreadable here (see fly).
+	WallClock bool
 	// Skipped says why a scene of a run of every scene could not be made.
 	Skipped []string
 	Elapsed time.Duration
@@ -175,10 +181,11 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 					return nil, err
 				}
 				progress(fmt.Sprintf("%s, %v, round %d of %d", name, k, round+1, c.Rounds))
-				row, ts, err := fly(sc, motion, k, info.Steps)
+				row, ts, cpu, err := fly(sc, motion, k, info.Steps)
 				if err != nil {
 					return nil, fmt.Errorf("dops: %s, %v: %w", name, k, err)
 				}
+				r.WallClock = r.WallClock || !cpu
 				row.Scene = name
 				if round == 0 {
 					rows[i], times[i] = row, ts
@@ -201,28 +208,60 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 }
 
 // fly builds sc's trees of k-DOPs of k and flies them along the motion,
-// every step finding all pairs.
-func fly(sc *scenes.Scene, motion func() (flight.Motion, error), k bv.K, steps int) (Row, []time.Duration, error) {
+// every step finding all pairs, each step's query timed by the CPU time of
+// its thread (package internal/threadcpu, the goroutine locked to it): the
+// machines these runs share give a flight a fraction of a core, which the
+// wall clock would count. Where the thread's clock cannot be read, the
+// wall clock times the steps (the Report says which).
+func fly(sc *scenes.Scene, motion func() (flight.Motion, error), k bv.K, steps int) (Row, []time.Duration, bool, error) {
 	b, err := collide.ParseBV(fmt.Sprintf("kdop%d", int(k)))
 	if err != nil {
-		return Row{}, nil, err
+		return Row{}, nil, false, err
 	}
+	// The build runs on every CPU: it is timed by the wall clock.
 	t0 := time.Now()
 	env, fm, err := flights.BuildScene(sc, collide.BuildOptions{BV: b})
 	if err != nil {
-		return Row{}, nil, err
+		return Row{}, nil, false, err
 	}
 	build := time.Since(t0)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	m, err := motion()
 	if err != nil {
-		return Row{}, nil, err
+		return Row{}, nil, false, err
 	}
-	sum, err := flight.Fly(env, fm, m, flight.Options{Steps: steps, Query: collide.QueryOptions{All: true}, Front: flight.FrontOff}, nil)
-	if err != nil {
-		return Row{}, nil, err
+	o := collide.QueryOptions{All: true}
+	var q collide.Query
+	if err := q.Prepare(env, fm, o); err != nil {
+		return Row{}, nil, false, err
 	}
-	return Row{K: k, Build: build, Bytes: env.Bytes() + fm.Bytes(), Steps: sum.Steps, Stats: sum.Stats, Pairs: sum.Pairs},
-		sum.Times, nil
+	row := Row{K: k, Bytes: env.Bytes() + fm.Bytes()}
+	var times []time.Duration
+	cpu := true
+	collided := false
+	for steps <= 0 || row.Steps < steps {
+		pose, ok := m.Next(collided)
+		if !ok {
+			break
+		}
+		a, ok1 := threadcpu.Now()
+		res, err := q.Check(env, fm, pose, o)
+		z, ok2 := threadcpu.Now()
+		if err != nil {
+			return Row{}, nil, false, fmt.Errorf("step %d: %w", row.Steps, err)
+		}
+		cpu = cpu && ok1 && ok2
+		times = append(times, z-a)
+		row.Steps++
+		row.Stats.BVTests += res.Stats.BVTests
+		row.Stats.TriTests += res.Stats.TriTests
+		row.Stats.Updates += res.Stats.Updates
+		row.Pairs += int64(len(res.Pairs))
+		collided = res.Collide
+	}
+	row.Build = build
+	return row, times, cpu, nil
 }
 
 // meanMax returns the mean and the largest of ts.
