@@ -2,9 +2,11 @@
 // (Chapter 7, and the new DOPs of Chapter 6): the paper's five scenes
 // flown with k-DOP trees of every k collide has, 6, 8, 12, 14, 18, 20 and
 // 26, in all-pairs mode as QuickCD's Chapter 7 runs them, each flight's
-// build time, memory, mean and largest query time, and Nv, Np and Nu
-// (volume tests, triangle tests, node updates); per scene the rank of each
-// k by its mean query time, and each k's average rank. The report puts the
+// build time, memory, mean and largest query time (each step's query
+// timed by its thread's CPU time, the least over Config.Rounds rounds),
+// and Nv, Np and Nu (volume tests, triangle tests, node updates), which
+// do not depend on the machine; per scene the rank of each k by its mean
+// query time, and each k's average rank. The report puts the
 // dissertation's conclusions beside ours: its numbers were stripped from
 // the text that survives (see the summary's section 0), so only the
 // conclusions can be compared.
