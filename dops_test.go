@@ -9,6 +9,7 @@ import (
 	"github.com/collide3d/collide"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/internal/testgeom"
+	"github.com/collide3d/collide/mesh/gen"
 )
 
 // newDOPs are the dissertation's 8-, 12- and 20-DOPs, the sets without the
@@ -113,6 +114,39 @@ func TestNewDOPsQueryAllocs(t *testing.T) {
 			if allocs != 0 {
 				t.Errorf("%v %+v: %v allocations per query, want 0", b, o, allocs)
 			}
+		}
+	}
+}
+
+// TestNewDOPsFar checks that a query with nothing near ends after one
+// volume test for the sets without the axes too: at (100, 0, 0) and (0, −3,
+// 0) on the flying model's ball against the box derived from the
+// environment root's diagonals, without tumbling; at (2, 2, 2), inside the
+// 8-DOP's loose derived box, on the tumbled root. Near poses are checked
+// against the oracle.
+func TestNewDOPsFar(t *testing.T) {
+	torus := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 4000))
+	ball := gen.Must(gen.Icosphere(geom.Vec3{}, 0.1, 500))
+	for _, b := range append([]collide.BV{collide.KDOP18}, newDOPs...) {
+		env, fly, _ := torusScene(t, b)
+		for i, far := range []geom.Vec3{geom.V(100, 0, 0), geom.V(0, -3, 0), geom.V(2, 2, 2)} {
+			p := geom.FromAxisAngle(geom.V(1, 2, 3), 0.7, far)
+			res := mustCheck(t, env, fly, p, collide.QueryOptions{})
+			if res.Collide || res.Stats.BVTests != 1 || i < 2 && res.Stats.Updates != 0 {
+				t.Errorf("%v at %v: collide %v after %d volume tests, %d updates", b, far, res.Collide, res.Stats.BVTests, res.Stats.Updates)
+			}
+		}
+		found := 0
+		for _, x := range []float64{1.38, 1.39, 1.4, 1.41} {
+			p := geom.FromAxisAngle(geom.V(1, 2, 3), 0.7, geom.V(x, 0, 0))
+			want := testgeom.Brute(torus, ball, p, 0)
+			found += len(want)
+			if got := pairsOf(mustCheck(t, env, fly, p, collide.QueryOptions{All: true})); !slices.Equal(got, want) {
+				t.Errorf("%v at x = %g: %d pairs, the oracle %d", b, x, len(got), len(want))
+			}
+		}
+		if found == 0 {
+			t.Errorf("%v: no contact near the torus: a weak test", b)
 		}
 	}
 }
