@@ -16,6 +16,7 @@ import (
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
 	"github.com/collide3d/collide/bench/distance"
+	"github.com/collide3d/collide/bench/dops"
 	"github.com/collide3d/collide/bench/grains"
 	"github.com/collide3d/collide/bench/objects"
 	"github.com/collide3d/collide/bench/paper"
@@ -41,6 +42,7 @@ var (
 	_ bench.Run[grains.Config, *grains.Report]         = grains.Run
 	_ bench.Run[objects.Config, *objects.Report]       = objects.Run
 	_ bench.Run[ch2.Config, *ch2.Report]               = ch2.Run
+	_ bench.Run[dops.Config, *dops.Report]             = dops.Run
 )
 
 // Every experiment runs the same way: a Config, Run with a context, and
