@@ -128,7 +128,7 @@ func TestBuildRejects(t *testing.T) {
 // that the zero BuildOptions mean 18-DOPs, and that unknown names and
 // values are errors.
 func TestBVNames(t *testing.T) {
-	want := []string{"kdop6", "kdop14", "kdop18", "kdop26", "obb", "sphere", "aabb", "boxtree", "rss", "brute"}
+	want := []string{"kdop6", "kdop8", "kdop12", "kdop14", "kdop18", "kdop20", "kdop26", "obb", "sphere", "aabb", "boxtree", "rss", "brute"}
 	var got []string
 	for _, b := range collide.BVs() {
 		got = append(got, b.String())
@@ -147,8 +147,15 @@ func TestBVNames(t *testing.T) {
 		t.Errorf("the zero BuildOptions built %v (%v)", m.BV(), err)
 	}
 	for _, s := range []string{"", "KDOP18", "kdop7", "rss "} {
-		if _, err := collide.ParseBV(s); !errors.Is(err, collide.ErrUnknownBV) || !strings.Contains(err.Error(), "kdop6, kdop14") {
+		if _, err := collide.ParseBV(s); !errors.Is(err, collide.ErrUnknownBV) || !strings.Contains(err.Error(), "kdop6, kdop8, kdop12, kdop14") {
 			t.Errorf("ParseBV(%q): %v", s, err)
+		}
+	}
+	// The values stored before the 8-, 12- and 20-DOPs joined are kept.
+	for b, v := range map[collide.BV]uint8{collide.KDOP18: 0, collide.KDOP6: 1, collide.KDOP14: 2, collide.KDOP26: 3, collide.OBB: 4,
+		collide.Sphere: 5, collide.AABB: 6, collide.BoxTree: 7, collide.RSS: 8, collide.Brute: 9} {
+		if uint8(b) != v {
+			t.Errorf("%v = %d, want %d", b, uint8(b), v)
 		}
 	}
 	if s := collide.BV(200).String(); s != "BV(200)" {

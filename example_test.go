@@ -153,8 +153,11 @@ func ExampleBVs() {
 	}
 	// Output:
 	// kdop6   102 pairs
+	// kdop8   102 pairs
+	// kdop12  102 pairs
 	// kdop14  102 pairs
 	// kdop18  102 pairs
+	// kdop20  102 pairs
 	// kdop26  102 pairs
 	// obb     102 pairs
 	// sphere  102 pairs

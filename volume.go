@@ -15,8 +15,10 @@ import (
 // one the command line's --bv flag takes.
 type BV uint8
 
-// The bounding volumes, listed by BVs in the order kdop6, kdop14, kdop18,
-// kdop26, obb, sphere, aabb, boxtree, rss, brute.
+// The bounding volumes, listed by BVs in the order kdop6, kdop8, kdop12,
+// kdop14, kdop18, kdop20, kdop26, obb, sphere, aabb, boxtree, rss, brute.
+// The values of the first ten are those they had before the dissertation's
+// 8-, 12- and 20-DOPs joined, after Brute.
 const (
 	// KDOP18 trees bound nodes by 18-DOPs (the zero value: the default).
 	// The k-DOP trees (Klosowski et al.) recompute the flying model's
@@ -45,6 +47,15 @@ const (
 	// tested (after an exact bounding-box filter). It is the oracle every
 	// hierarchy is checked against.
 	Brute
+	// KDOP8 trees bound nodes by 8-DOPs: the 4 corner diagonals, without
+	// the axes (Klosowski's dissertation, Chapter 6).
+	KDOP8
+	// KDOP12 trees bound nodes by 12-DOPs: the 6 edge diagonals, without
+	// the axes.
+	KDOP12
+	// KDOP20 trees bound nodes by 20-DOPs: the corner and the edge
+	// diagonals, without the axes.
+	KDOP20
 )
 
 // BVDefault is the bounding volume of the zero BuildOptions: KDOP18.
@@ -59,8 +70,11 @@ var volumes = [...]struct {
 	k    bv.K     // k of a k-DOP tree, else 0
 }{
 	{KDOP6, "kdop6", bvh.KDOP, bv.K6},
+	{KDOP8, "kdop8", bvh.KDOP, bv.K8},
+	{KDOP12, "kdop12", bvh.KDOP, bv.K12},
 	{KDOP14, "kdop14", bvh.KDOP, bv.K14},
 	{KDOP18, "kdop18", bvh.KDOP, bv.K18},
+	{KDOP20, "kdop20", bvh.KDOP, bv.K20},
 	{KDOP26, "kdop26", bvh.KDOP, bv.K26},
 	{OBB, "obb", bvh.OBB, 0},
 	{Sphere, "sphere", bvh.Sphere, 0},
@@ -89,8 +103,9 @@ func BVs() []BV {
 	return out
 }
 
-// String returns b's name: kdop6, kdop14, kdop18, kdop26, obb, sphere,
-// aabb, boxtree, rss or brute (BV(n) for an unknown value).
+// String returns b's name: kdop6, kdop8, kdop12, kdop14, kdop18, kdop20,
+// kdop26, obb, sphere, aabb, boxtree, rss or brute (BV(n) for an unknown
+// value).
 func (b BV) String() string {
 	if i := b.index(); i >= 0 {
 		return volumes[i].name

@@ -15,6 +15,8 @@
 //	queries     issue 30's queries and builds with every kind, beside the peers'  collide bench --queries
 //	grains      Zachmann's medium grain and concurrent module (thesis, 6.3-6.6)  collide bench --grains
 //	objects     Zachmann's convex objects, separating planes, a convex world      collide bench --objects
+//	ch2         the dissertation's chapter 2: grid, k-d tree, R-tree, mesh         collide bench --ch2
+//	dops        the dissertation's comparison of k, its 8-, 12- and 20-DOPs too   collide bench --dops
 //	ch6         the dissertation's chapter 6 tree designs and overlap tests       collide bench --ch6
 //
 // Beside them: bench/scenes makes the paper's scenes and ours, bench/plot

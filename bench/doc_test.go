@@ -12,10 +12,12 @@ import (
 	"github.com/collide3d/collide/bench"
 	"github.com/collide3d/collide/bench/broadpeers"
 	"github.com/collide3d/collide/bench/cdfast"
+	"github.com/collide3d/collide/bench/ch2"
 	"github.com/collide3d/collide/bench/ch6"
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
 	"github.com/collide3d/collide/bench/distance"
+	"github.com/collide3d/collide/bench/dops"
 	"github.com/collide3d/collide/bench/grains"
 	"github.com/collide3d/collide/bench/objects"
 	"github.com/collide3d/collide/bench/paper"
@@ -40,6 +42,8 @@ var (
 	_ bench.Run[queries.Config, *queries.Report]       = queries.Run
 	_ bench.Run[grains.Config, *grains.Report]         = grains.Run
 	_ bench.Run[objects.Config, *objects.Report]       = objects.Run
+	_ bench.Run[ch2.Config, *ch2.Report]               = ch2.Run
+	_ bench.Run[dops.Config, *dops.Report]             = dops.Run
 	_ bench.Run[ch6.Config, *ch6.Report]               = ch6.Run
 )
 

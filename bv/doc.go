@@ -1,5 +1,6 @@
 // Package bv holds bounding volumes: k-DOPs (discrete orientation polytopes)
-// for k = 6, 14, 18 and 26, with the fixed directions of Klosowski et al.;
+// for k = 6, 8, 12, 14, 18, 20 and 26, with the fixed directions of
+// Klosowski et al.;
 // oriented boxes; and spheres. It fits them to points and triangles, tests
 // them for overlap and measures them. The convex hull that some of the fits
 // work on is package hull's.
@@ -14,6 +15,17 @@
 //   - 14-DOP: the axes and the 4 corner diagonals (1,1,1), (1,-1,1), (1,1,-1), (1,-1,-1)
 //   - 18-DOP: the axes and the 6 edge diagonals (1,1,0), (1,0,1), (0,1,1), (1,-1,0), (1,0,-1), (0,1,-1)
 //   - 26-DOP: all 13
+//   - 8-DOP: the 4 corner diagonals only
+//   - 12-DOP: the 6 edge diagonals only
+//   - 20-DOP: the corner and the edge diagonals, without the axes
+//
+// The 8-, 12- and 20-DOPs are those of Klosowski's dissertation (Chapter 6):
+// the 14-, 18- and 26-DOPs without the 6 planes of the box. The text that
+// survives names them so; their directions are reconstructed from it, not
+// quoted. Without the axes, a DOP's axis-aligned box is not among its slabs:
+// Box derives it from pairs of diagonals, x = ((1,1,1) + (1,−1,−1))/2 and the
+// like, rounded outward, and everything here that needs a box around a
+// k-DOP (Vertices, Volume, the padding of Fit and Translated) uses it.
 //
 // DOP is the general form, in float64, used to fit, combine and measure
 // k-DOPs. Its bounds are conservative: Fit rounds outward, so the DOP of a

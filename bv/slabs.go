@@ -12,7 +12,7 @@ type Float interface{ ~float32 | ~float64 }
 // each slab i in the order of its K, the bounds lo at 2i and hi at 2i+1. The
 // length fixes k at compile time, so loops over it are specialised per k.
 type Slabs[F Float] interface {
-	~[6]F | ~[14]F | ~[18]F | ~[26]F
+	~[6]F | ~[8]F | ~[12]F | ~[14]F | ~[18]F | ~[20]F | ~[26]F
 }
 
 // Overlap reports whether the k/2 intervals of a and b all overlap, testing

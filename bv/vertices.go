@@ -8,12 +8,11 @@ import (
 )
 
 // MaxVertices returns the largest number of vertices of a k-DOP: 2k − 4, that
-// is 8, 24, 32 and 48 for k = 6, 14, 18 and 26 (a polytope with k faces has at
-// most 2k − 4 vertices, reached when it is simple and every face is present).
-// It returns 0 for an unsupported k.
+// is 8, 12, 20, 24, 32, 36 and 48 for k = 6, 8, 12, 14, 18, 20 and 26 (a
+// polytope with k faces has at most 2k − 4 vertices, reached when it is
+// simple and every face is present). It returns 0 for an unsupported k.
 func MaxVertices(k K) int {
-	switch k {
-	case K6, K14, K18, K26:
+	if k.Valid() {
 		return 2*int(k) - 4
 	}
 	return 0
@@ -27,11 +26,12 @@ func MaxVertices(k K) int {
 // 2 end points and a single point 1 vertex. It does not allocate when dst
 // has room for MaxVertices(k) more vertices.
 //
-// Let M be the largest magnitude of the axis bounds Lo[0..2], Hi[0..2], S
-// the largest axis extent Hi[i] − Lo[i], and tol = 2⁻⁴⁰·(M + S). The
-// polytope is computed in float64, relative to the centre of the box of the
-// axis slabs, by cutting that box with the planes of the diagonal slabs, a
-// vertex within tol/16 of a plane counting as on it. Then:
+// Let B be the box of the axis slabs, or, for a set without the axes (8, 12,
+// 20), the box that Box derives from the diagonals, which contains d; M the
+// largest magnitude of B's bounds, S its largest extent, and tol =
+// 2⁻⁴⁰·(M + S). The polytope is computed in float64, relative to the
+// centre of B, by cutting B with the planes of the diagonal slabs, a vertex
+// within tol/16 of a plane counting as on it. Then:
 //
 //   - every vertex of the exact polytope lies within tol of a returned vertex,
 //     so the convex hull of the returned vertices, padded by tol, contains
@@ -71,7 +71,7 @@ func (d *DOP) Vertices(dst []geom.Vec3) []geom.Vec3 {
 // Volume returns the volume of the polytope d, the intersection of its k
 // halfspaces. It returns 0 if d is empty (as in Vertices), flat (within the
 // tolerance of Vertices: a zero-thickness slab, say) or of an unsupported K,
-// and +Inf if d is unbounded (an infinite axis bound). It is the volume of
+// and +Inf if d is unbounded (an infinite bound of its box, see Vertices). It is the volume of
 // the polytope whose vertices Vertices returns (before they are merged), so
 // it is within about tol·A of the exact volume, A the surface area and tol
 // as in Vertices. It does not allocate.
@@ -118,14 +118,15 @@ var vertDirs = func() (t [MaxSlabs + 1][MaxSlabs]geom.Vec3) {
 // and faces of zero length or area, whose coincident vertices Vertices
 // merges.
 //
-// Vertices live in slots, relative to the centre c of the box of the axis
-// slabs and in units of a power of two (as are the slab bounds and the
+// Vertices live in slots, relative to the centre c of the box B (see
+// Vertices) and in units of a power of two (as are the slab bounds and the
 // tolerances). The neighbours nb[v] of a vertex are in counter-clockwise
 // order seen from outside, and fc[v][j] is the plane of the face between
 // nb[v][j] and nb[v][j+1 mod 3]: the face on the left of the edge from v to
 // nb[v][j], whose boundary goes on from nb[v][j] to the neighbour of
 // nb[v][j] just before v (counter-clockwise). Plane 2i is d_i·x ≤ hi[i],
-// plane 2i+1 is −d_i·x ≤ −lo[i].
+// plane 2i+1 is −d_i·x ≤ −lo[i]; for a set without the axes, the faces of
+// the box B are planes boxCode + 2a (x_a ≤ bhi[a]) and boxCode + 2a + 1.
 type vertPoly struct {
 	v     [vertSlots][3]float64 // positions
 	dv    [vertSlots]float64    // d_i·v for the slab being cut
@@ -147,6 +148,8 @@ type vertPoly struct {
 	c        geom.Vec3
 	unit     float64           // the power of two of the units
 	lo, hi   [MaxSlabs]float64 // slab bounds
+	blo, bhi [3]float64        // the box B's bounds
+	first    int               // the first slab that cuts B
 	tol      float64           // accuracy promised by Vertices
 	eps      float64           // |n·v − h| ≤ eps counts as on the plane
 	merge    float64           // vertices closer than merge are one
@@ -157,9 +160,7 @@ type vertPoly struct {
 // IsEmpty), unbounded or of an unsupported K; otherwise p.empty tells whether
 // the slabs have no common point.
 func (p *vertPoly) build(d *DOP) bool {
-	switch d.K {
-	case K6, K14, K18, K26:
-	default:
+	if !d.K.Valid() {
 		return false
 	}
 	if d.IsEmpty() {
@@ -167,10 +168,18 @@ func (p *vertPoly) build(d *DOP) bool {
 	}
 	p.ns = d.K.Slabs()
 	p.dirs = &vertDirs[p.ns]
+	p.first = d.K.exact()
+	b := d.Box()
+	blo, bhi := [3]float64{b.Min.X, b.Min.Y, b.Min.Z}, [3]float64{b.Max.X, b.Max.Y, b.Max.Z}
 	var c [3]float64
 	m, h := 0.0, 0.0 // the largest magnitude and half extent
 	for i := range 3 {
-		lo, hi := d.Lo[i], d.Hi[i]
+		lo, hi := blo[i], bhi[i]
+		if !(lo <= hi) {
+			// A box derived from slabs that have no common point.
+			p.empty = true
+			return true
+		}
 		if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 			return false
 		}
@@ -200,8 +209,13 @@ func (p *vertPoly) build(d *DOP) bool {
 			p.flat = true
 		}
 	}
+	for a := range 3 {
+		dc := cs.Index(a)
+		p.blo[a] = blo[a]*inv - dc
+		p.bhi[a] = bhi[a]*inv - dc
+	}
 	p.box()
-	for i := 3; i < p.ns && !p.empty && !p.bad; i++ {
+	for i := p.first; i < p.ns && !p.empty && !p.bad; i++ {
 		p.slab(i)
 	}
 	if p.flat {
@@ -210,8 +224,28 @@ func (p *vertPoly) build(d *DOP) bool {
 	return true
 }
 
+// boxCode is the plane code of the box B's first face, for a set without
+// the axes (see vertPoly).
+const boxCode = 2 * MaxSlabs
+
 // plane returns the outward normal and offset of plane code.
 func (p *vertPoly) plane(code int) (geom.Vec3, float64) {
+	if code >= boxCode {
+		a := (code - boxCode) >> 1
+		var n geom.Vec3
+		switch a {
+		case 0:
+			n.X = 1
+		case 1:
+			n.Y = 1
+		default:
+			n.Z = 1
+		}
+		if code&1 == 0 {
+			return n, p.bhi[a]
+		}
+		return n.Neg(), -p.blo[a]
+	}
 	n := p.dirs[code>>1]
 	if code&1 == 0 {
 		return n, p.hi[code>>1]
@@ -240,15 +274,16 @@ var vertBoxNb, vertBoxFc = func() (nb, fc [8][3]uint8) {
 	return nb, fc
 }()
 
-// box sets p to the box of the axis slabs, with the bounds of a slab thinner
-// than eps made equal.
+// box sets p to the box B, with the bounds of a slab thinner than eps made
+// equal.
 func (p *vertPoly) box() {
 	var lo, hi [3]float64
 	for a := range 3 {
-		lo[a], hi[a] = p.lo[a], p.hi[a]
+		lo[a], hi[a] = p.blo[a], p.bhi[a]
 		if hi[a]-lo[a] <= p.eps {
 			lo[a] = 0.5*lo[a] + 0.5*hi[a]
 			hi[a] = lo[a]
+			p.flat = true
 		}
 		if hi[a]-lo[a] < p.shortLen {
 			p.short = true
@@ -262,6 +297,13 @@ func (p *vertPoly) box() {
 	p.v[4][2], p.v[5][2], p.v[6][2], p.v[7][2] = hi[2], hi[2], hi[2], hi[2]
 	copy(p.nb[:8], vertBoxNb[:])
 	copy(p.fc[:8], vertBoxFc[:])
+	if p.first == 0 { // B's faces are not slabs of the set
+		for i := range 8 {
+			for j := range 3 {
+				p.fc[i][j] += boxCode
+			}
+		}
+	}
 	p.live = [vertSlots]uint8{0, 1, 2, 3, 4, 5, 6, 7}
 	p.nl, p.used = 8, 8
 }
@@ -489,9 +531,12 @@ func vertMerge(vs []geom.Vec3, merge float64) int {
 // the edges v→u of the face: every directed edge v→nb[v][j] once, the edge
 // of face fc[v][j].
 func (p *vertPoly) volume() float64 {
-	var fw [2 * MaxSlabs]float64
-	var fu, fv [2 * MaxSlabs]uint8
-	for code := range 2 * p.ns {
+	var fw [boxCode + 6]float64
+	var fu, fv [boxCode + 6]uint8
+	for code := range boxCode + 6 {
+		if code >= 2*p.ns && (code < boxCode || p.first > 0) {
+			continue
+		}
 		n, h := p.plane(code)
 		switch {
 		case n.X != 0:

@@ -11,10 +11,13 @@ import (
 
 // vtTol returns the tolerance of the contract of Vertices for d.
 func vtTol(d *DOP) float64 {
+	// The box of the axis slabs, or the box derived from the diagonals.
+	b := d.Box()
+	lo, hi := [3]float64{b.Min.X, b.Min.Y, b.Min.Z}, [3]float64{b.Max.X, b.Max.Y, b.Max.Z}
 	m, s := 0.0, 0.0
 	for i := range 3 {
-		m = max(m, math.Abs(d.Lo[i]), math.Abs(d.Hi[i]))
-		s = max(s, d.Hi[i]-d.Lo[i])
+		m = max(m, math.Abs(lo[i]), math.Abs(hi[i]))
+		s = max(s, hi[i]-lo[i])
 	}
 	return 0x1p-40 * (m + s)
 }
@@ -209,14 +212,17 @@ func vtSameSet(t *testing.T, name string, a, b []geom.Vec3, tol float64) {
 }
 
 func TestMaxVertices(t *testing.T) {
-	want := map[K]int{K6: 8, K14: 24, K18: 32, K26: 48}
+	want := map[K]int{K6: 8, K8: 12, K12: 20, K14: 24, K18: 32, K20: 36, K26: 48}
 	for k, n := range want {
 		if got := MaxVertices(k); got != n {
 			t.Errorf("MaxVertices(%v) = %d, want %d", k, got, n)
 		}
 	}
-	if got := MaxVertices(K(8)); got != 0 {
-		t.Errorf("MaxVertices(8) = %d, want 0", got)
+	// 8 is a set since the dissertation's 8-DOP joined; 10 is none.
+	for _, k := range []K{0, 10, 16, 24} {
+		if got := MaxVertices(k); got != 0 {
+			t.Errorf("MaxVertices(%d) = %d, want 0", int(k), got)
+		}
 	}
 }
 
@@ -410,6 +416,9 @@ func TestVerticesDegenerate(t *testing.T) {
 		if vs := d.Vertices(nil); len(vs) != 1 || vs[0] != (geom.Vec3{}) {
 			t.Errorf("%v of the origin: %v", k, vs)
 		}
+		if !k.Axes() {
+			continue // the shapes below are flat for the sets with the axes (TestDiagonalSets)
+		}
 		// Segments: along an axis for every k, along (1,1,0) when it is a
 		// direction.
 		segs := [][2]geom.Vec3{{p, p.Add(geom.V(0, 2, 0))}}
@@ -524,13 +533,24 @@ func TestVolume(t *testing.T) {
 	for i := range 8 {
 		cube = append(cube, geom.V(float64(i&1), float64(i>>1&1), float64(i>>2)))
 	}
+	// Without the axes: the 8-DOP of the cube is the octahedron |x−½| +
+	// |y−½| + |z−½| ≤ 3/2, the 12- and 20-DOPs the rhombic dodecahedron
+	// around the cube (its corners and the 6 face centres pushed out by ½).
+	cubeDOP := map[K]struct {
+		vol float64
+		nv  int
+	}{K8: {4.5, 6}, K12: {2, 14}, K20: {2, 14}}
 	for _, k := range Ks {
-		d := Fit(k, cube...)
-		if v := d.Volume(); !near(v, 1, 1e-12) {
-			t.Errorf("%v of the unit cube: volume %g", k, v)
+		want, ok := cubeDOP[k]
+		if !ok {
+			want.vol, want.nv = 1, 8
 		}
-		if vs := d.Vertices(nil); len(vs) != 8 {
-			t.Errorf("%v of the unit cube: %d vertices", k, len(vs))
+		d := Fit(k, cube...)
+		if v := d.Volume(); !near(v, want.vol, 1e-12) {
+			t.Errorf("%v of the unit cube: volume %g, want %g", k, v, want.vol)
+		}
+		if vs := d.Vertices(nil); len(vs) != want.nv {
+			t.Errorf("%v of the unit cube: %d vertices, want %d", k, len(vs), want.nv)
 		}
 	}
 	// The regular octahedron is a 14-DOP (and a 26-DOP).
@@ -657,5 +677,73 @@ func BenchmarkVolume(b *testing.B) {
 			}
 			_ = sum
 		})
+	}
+}
+
+// TestDiagonalSets checks the sets without the axes (8, 12, 20): Box
+// against the exact extent of the polytope's vertices, flat and unbounded
+// DOPs, and far from the origin.
+func TestDiagonalSets(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, k := range []K{K8, K12, K20} {
+		if k.Axes() {
+			t.Fatalf("%v has the axes", k)
+		}
+		for it := range 300 {
+			off := vtUnit(r).Scale([]float64{0, 1e6, 1e-3}[it%3])
+			pts := vtCloud(r, r.IntN(vtKinds), 1+r.IntN(20))
+			for i := range pts {
+				pts[i] = pts[i].Add(off)
+			}
+			d := Fit(k, pts...)
+			b := d.Box()
+			for _, p := range pts {
+				if !b.Contains(p) || !d.Contains(p) {
+					t.Fatalf("%v %d: %v outside box %v or DOP %v", k, it, p, b, d)
+				}
+			}
+			// The box holds the polytope: every vertex within tol of it.
+			tol := vtTol(&d)
+			for _, v := range d.Vertices(nil) {
+				if !b.Expanded(tol).Contains(v) {
+					t.Fatalf("%v %d: vertex %v outside box %v", k, it, v, b)
+				}
+			}
+		}
+		// A point: its box is the point (far from the origin, padded).
+		p := geom.V(0.3, -1e6, 7)
+		d := Fit(k, p)
+		if b := d.Box(); !b.Contains(p) || b.Size().Norm() > 1e-6 {
+			t.Errorf("%v of a point: box %v", k, b)
+		}
+		if vs := d.Vertices(nil); len(vs) != 1 || vs[0].Distance(p) > vtTol(&d) {
+			t.Errorf("%v of a point: %v", k, vs)
+		}
+		// A segment along (1,−1,0): the slab of (1,1,1) (8, 20) or
+		// (1,1,0) (12) is flat.
+		s := Fit(k, geom.V(1, 2, 3), geom.V(2, 1, 3))
+		if v := s.Volume(); v != 0 {
+			t.Errorf("%v of a diagonal segment: volume %g", k, v)
+		}
+		// Unbounded: with every upper bound infinite, the polytope runs
+		// off along x (d·x ≥ 0 for every diagonal d), and so does its box.
+		// One infinite bound is not enough: the other pairs bound the box.
+		u := Fit(k, geom.V(0, 0, 0), geom.V(1, 1, 1))
+		u.Hi[0] = math.Inf(1)
+		if b := u.Box(); math.IsInf(b.Max.X, 0) || len(u.Vertices(nil)) == 0 {
+			t.Errorf("%v with one infinite bound: box %v", k, b)
+		}
+		for i := range k.Slabs() {
+			u.Hi[i] = math.Inf(1)
+		}
+		if vs := u.Vertices(nil); len(vs) != 0 || !math.IsInf(u.Volume(), 1) {
+			t.Errorf("%v unbounded: %v, volume %g", k, vs, u.Volume())
+		}
+		// Empty: disjoint slabs.
+		e := Fit(k, geom.V(0, 0, 0))
+		e.Lo[0], e.Hi[0] = 5, 6
+		if vs := e.Vertices(nil); len(vs) != 0 || e.Volume() != 0 {
+			t.Errorf("%v empty: %v, volume %g", k, vs, e.Volume())
+		}
 	}
 }

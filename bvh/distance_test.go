@@ -18,7 +18,8 @@ import (
 // distanceKinds are one configuration of each kind, for the distance
 // tests below (TestDistance runs the conformance matrix).
 func distanceKinds() []bvh.Options {
-	os := []bvh.Options{{K: bv.K6}, {K: bv.K18, Leaf: 4, FlyLeaf: 1}, {K: bv.K26, Float64: true}, {K: bv.K14, Compact: true}, {K: bv.K18, Compact: true, Leaf: 3}}
+	os := []bvh.Options{{K: bv.K6}, {K: bv.K18, Leaf: 4, FlyLeaf: 1}, {K: bv.K26, Float64: true}, {K: bv.K14, Compact: true}, {K: bv.K18, Compact: true, Leaf: 3},
+		{K: bv.K8}, {K: bv.K12, Leaf: 4}, {K: bv.K20, Compact: true}}
 	for _, k := range []bvh.Kind{bvh.OBB, bvh.Sphere, bvh.AABB, bvh.RSS, bvh.BoxTree} {
 		os = append(os, bvh.Options{Kind: k}, bvh.Options{Kind: k, Leaf: 4})
 	}

@@ -15,7 +15,12 @@
 // children's k-DOPs and build about twenty-five times slower), at the mean of the
 // centroids (the default) or their median. Leaves hold at most
 // Options.Leaf triangles (1 by default: a complete tree, as the papers use
-// for environments). Large builds run on all CPUs.
+// for environments). Large builds run on all CPUs. A k-DOP tree takes any
+// direction set of package bv (Options.K: 6, 8, 12, 14, 18, the default, 20
+// or 26); the dissertation's 8-, 12- and 20-DOPs have no axis slabs, so
+// where a query reads a node's box (the early test of a flying model's
+// ball, the wide layout's order, a refit's figure) it takes the box that
+// bv.DOP.Box derives from the diagonals.
 //
 // Two designs of Klosowski's chapter 6 are options of k-DOP trees, off by
 // default because they do not pay (collide bench --ch6 measures them):

@@ -34,7 +34,7 @@ import (
 //	                           section (Read reads 1 too)
 //	12           4             bounding-volume kind: uint32 1 + Kind (1 k-DOP,
 //	                           2 OBB, 3 sphere, 4 AABB, 5 box-tree, 6 RSS)
-//	16           4             k: uint32 6, 14, 18 or 26 (k-DOP), else 0
+//	16           4             k: uint32 6, 8, 12, 14, 18, 20 or 26 (k-DOP), else 0
 //	20           4             element width w: uint32 4 (float32), 8
 //	                           (float64) or 1 (compact, 8 bits: below);
 //	                           8 for the other kinds
@@ -565,7 +565,7 @@ func (d *decoder) header() (*header, error) {
 	k := field(16)
 	switch {
 	case h.o.Kind == KDOP && (k > 26 || !bv.K(k).Valid()):
-		return nil, d.errorf(16, "k = %d is not supported (want 6, 14, 18 or 26)", k)
+		return nil, d.errorf(16, "k = %d is not supported (want 6, 8, 12, 14, 18, 20 or 26)", k)
 	case h.o.Kind != KDOP && k != 0:
 		return nil, d.errorf(16, "k = %d for a %v tree (want 0)", k, h.o.Kind)
 	}

@@ -74,10 +74,14 @@ func dopKindOf[F bv.Float, A bv.Slabs[F]]() dopKind {
 
 // dopKinds lists the instantiations of the k-DOP kind.
 var dopKinds = []dopKind{
-	dopKindOf[float32, [6]float32](), dopKindOf[float32, [14]float32](),
-	dopKindOf[float32, [18]float32](), dopKindOf[float32, [26]float32](),
-	dopKindOf[float64, [6]float64](), dopKindOf[float64, [14]float64](),
-	dopKindOf[float64, [18]float64](), dopKindOf[float64, [26]float64](),
+	dopKindOf[float32, [6]float32](), dopKindOf[float32, [8]float32](),
+	dopKindOf[float32, [12]float32](), dopKindOf[float32, [14]float32](),
+	dopKindOf[float32, [18]float32](), dopKindOf[float32, [20]float32](),
+	dopKindOf[float32, [26]float32](),
+	dopKindOf[float64, [6]float64](), dopKindOf[float64, [8]float64](),
+	dopKindOf[float64, [12]float64](), dopKindOf[float64, [14]float64](),
+	dopKindOf[float64, [18]float64](), dopKindOf[float64, [20]float64](),
+	dopKindOf[float64, [26]float64](),
 }
 
 // dopKindFor returns the instantiation for k and the element type.
@@ -131,12 +135,18 @@ func (s *dopScratch[F, A]) begin(v *flyView, nv int) {
 //
 //specialize:copy DOP|noFrame|*dopQuery[F, A]|F bv.Float, A bv.Slabs[F]
 //specialize:case *tree[float32, [6]float32]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float32, [8]float32]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float32, [12]float32]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *tree[float32, [14]float32]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *tree[float32, [18]float32]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float32, [20]float32]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *tree[float32, [26]float32]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *tree[float64, [6]float64]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float64, [8]float64]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float64, [12]float64]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *tree[float64, [14]float64]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *tree[float64, [18]float64]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *tree[float64, [20]float64]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *tree[float64, [26]float64]|e.collide(env, fly, pose, o, s, fn)
 type dopQuery[F bv.Float, A bv.Slabs[F]] struct {
 	tester
@@ -248,10 +258,36 @@ func (q *dopQuery[F, A]) apart(pose *geom.Pose) bool {
 	w := pose.Apply(fv.bc)
 	r := fv.br * (1 + 2*orthoDev(&pose.R))
 	e := &q.et.nodes[0].s
+	if !q.fv.k.Axes() {
+		return q.apartBox(w, r)
+	}
 	for k := range 3 {
 		x := w.Index(k) - q.et.off[k]
 		s := r + 2*q.pad[k]
 		if x-s > float64((*e)[2*k+1]) || x+s < float64((*e)[2*k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// apartBox is apart for a set without the axes (8, 12, 20): the ball
+// against the box that bv.DOP.Box derives from the environment root's
+// k-DOP (unpacked with its offsets, rounded outward, so it contains every
+// environment point exactly), padded by twice the largest q.pad[i], which
+// is at least what apart pads an axis by (the tolerance times |d_i| ≥ 1,
+// and the same rounding bound for every slab).
+func (q *dopQuery[F, A]) apartBox(w geom.Vec3, r float64) bool {
+	d := bv.Unpack[F](&q.et.nodes[0].s, &q.et.off)
+	b := d.Box()
+	p := 0.0
+	for i := range d.K.Slabs() {
+		p = max(p, q.pad[i])
+	}
+	s := r + 2*p
+	for k := range 3 {
+		x := w.Index(k)
+		if x-s > b.Max.Index(k) || x+s < b.Min.Index(k) {
 			return true
 		}
 	}
@@ -358,10 +394,11 @@ func slabsSep[F bv.Float, A bv.Slabs[F]](a, b *A) float64 {
 }
 
 // lowerBound of k-DOP trees: the largest of sep's bound, the distance of
-// the two k-DOPs' axis boxes (their first three slabs: every direction
-// set starts with the axes, whose gaps, computed as sep computes them, are
-// certified as sep's: euclid, see sep.go), and the gap along a combination
-// of the separating slabs' directions.
+// the two k-DOPs' axis boxes (their first three slabs, for a set that
+// starts with the axes, whose gaps, computed as sep computes them, are
+// certified as sep's: euclid, see sep.go; a set without the axes skips
+// this part), and the gap along a combination of the separating slabs'
+// directions.
 //
 // The combination: where slab i separates, G_i = fl(L_f − H_e) > 0 (or
 // L_e − H_f, direction −d_i) bounds s_i·d_i·v from below for every v = y −
@@ -386,6 +423,7 @@ func slabsLower[F bv.Float, A bv.Slabs[F]](g float64, a, b *A) float64 {
 	n := len(*a)
 	w := dopW[n][0]
 	dirs, mu := &dopDirs[n], &dopMu[n]
+	axes := dopAxes[n]
 	var gs [3]float64
 	var num, sum float64
 	var m geom.Vec3
@@ -402,7 +440,7 @@ func slabsLower[F bv.Float, A bv.Slabs[F]](g float64, a, b *A) float64 {
 			return max(g, euclid(gs[0], gs[1], gs[2]))
 		}
 		j := i / 2
-		if j < 3 {
+		if j < 3 && axes {
 			gs[j] = c * w
 		}
 		cj := c * mu[j]
@@ -419,15 +457,17 @@ func slabsLower[F bv.Float, A bv.Slabs[F]](g float64, a, b *A) float64 {
 }
 
 // dopDirs[k][i] is direction i of the k-DOP set k, and dopMu[k][i] its
-// weight in lowerBound's combination, 1/|d_i|² rounded.
-var dopDirs, dopMu = func() (d [27][bv.MaxSlabs]geom.Vec3, mu [27][bv.MaxSlabs]float64) {
+// weight in lowerBound's combination, 1/|d_i|² rounded; dopAxes[k]
+// reports whether set k starts with the axes.
+var dopDirs, dopMu, dopAxes = func() (d [27][bv.MaxSlabs]geom.Vec3, mu [27][bv.MaxSlabs]float64, ax [27]bool) {
 	for _, k := range bv.Ks {
+		ax[k] = k.Axes()
 		for i := range k.Slabs() {
 			d[k][i] = k.Dir(i)
 			mu[k][i] = 1 / d[k][i].Dot(d[k][i])
 		}
 	}
-	return d, mu
+	return d, mu, ax
 }()
 
 func (q *dopQuery[F, A]) eref(e int32) int32            { return q.et.nodes[e].ref }

@@ -37,9 +37,10 @@ type flyView struct {
 	pts  []geom.Vec3
 	mag  float64 // largest |coordinate| of the mesh and of pts
 	// bc and br are a ball around the model: the box of the root's
-	// first three slabs (x, y, z, exact bounds of the vertices), its
-	// centre and the length of its half-diagonal, rounded up (see
-	// dopQuery.apart).
+	// k-DOP (its first three slabs x, y, z, exact bounds of the
+	// vertices, or for a set without the axes the box bv.DOP.Box derives
+	// from its diagonals), its centre and the length of its
+	// half-diagonal, rounded up (see dopQuery.apart).
 	bc geom.Vec3
 	br float64
 
@@ -160,9 +161,10 @@ func (t *Tree) newView(k bv.K) *flyView {
 	return v
 }
 
-// ballOf returns a ball around the box of d's first three slabs (x, y and
-// z): its centre c and a radius r such that every point of the box is
-// within r of c exactly. Each half-extent is at least the rounded
+// ballOf returns a ball around the box of d (bv.DOP.Box: its first three
+// slabs x, y and z, or the box derived from its diagonals): its centre c
+// and a radius r such that every point of the box is within r of c
+// exactly. Each half-extent is at least the rounded
 // differences from c to the box's faces, stepped up by one ulp (each of
 // which is at least the exact difference, as in boxOf); the square root of
 // the sum of their squares is within 3 ulps of the exact length, which the
@@ -171,8 +173,10 @@ func ballOf(d *bv.DOP) (c geom.Vec3, r float64) {
 	var h [3]float64
 	up := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
 	var cs [3]float64
+	b := d.Box()
+	blo, bhi := [3]float64{b.Min.X, b.Min.Y, b.Min.Z}, [3]float64{b.Max.X, b.Max.Y, b.Max.Z}
 	for k := range 3 {
-		lo, hi := d.Lo[k], d.Hi[k]
+		lo, hi := blo[k], bhi[k]
 		cs[k] = lo/2 + hi/2
 		h[k] = up(max(hi-cs[k], cs[k]-lo))
 	}
@@ -245,8 +249,85 @@ func bound(k bv.K, pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSl
 		bound14(pts, r, t, lo, hi)
 	case bv.K18:
 		bound18(pts, r, t, lo, hi)
+	case bv.K8:
+		bound8(pts, r, t, lo, hi)
+	case bv.K12:
+		bound12(pts, r, t, lo, hi)
+	case bv.K20:
+		bound20(pts, r, t, lo, hi)
 	default:
 		bound26(pts, r, t, lo, hi)
+	}
+}
+
+func bound8(pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]float64) {
+	r0, r1, r2 := r[0], r[1], r[2]
+	var l, h [4]float64
+	for n, p := range pts {
+		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z + t.X
+		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z + t.Y
+		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z + t.Z
+		s, d := x+y, x-y
+		v := [4]float64{s + z, d + z, s - z, d - z}
+		if n == 0 {
+			l, h = v, v
+			continue
+		}
+		for j := range v {
+			l[j] = min(l[j], v[j])
+			h[j] = max(h[j], v[j])
+		}
+	}
+	if len(pts) > 0 {
+		copy(lo[:], l[:])
+		copy(hi[:], h[:])
+	}
+}
+
+func bound12(pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]float64) {
+	r0, r1, r2 := r[0], r[1], r[2]
+	var l, h [6]float64
+	for n, p := range pts {
+		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z + t.X
+		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z + t.Y
+		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z + t.Z
+		v := [6]float64{x + y, x + z, y + z, x - y, x - z, y - z}
+		if n == 0 {
+			l, h = v, v
+			continue
+		}
+		for j := range v {
+			l[j] = min(l[j], v[j])
+			h[j] = max(h[j], v[j])
+		}
+	}
+	if len(pts) > 0 {
+		copy(lo[:], l[:])
+		copy(hi[:], h[:])
+	}
+}
+
+func bound20(pts []geom.Vec3, r *geom.Mat3, t geom.Vec3, lo, hi *[bv.MaxSlabs]float64) {
+	r0, r1, r2 := r[0], r[1], r[2]
+	var l, h [10]float64
+	for n, p := range pts {
+		x := r0[0]*p.X + r0[1]*p.Y + r0[2]*p.Z + t.X
+		y := r1[0]*p.X + r1[1]*p.Y + r1[2]*p.Z + t.Y
+		z := r2[0]*p.X + r2[1]*p.Y + r2[2]*p.Z + t.Z
+		s, d := x+y, x-y
+		v := [10]float64{s + z, d + z, s - z, d - z, s, x + z, y + z, d, x - z, y - z}
+		if n == 0 {
+			l, h = v, v
+			continue
+		}
+		for j := range v {
+			l[j] = min(l[j], v[j])
+			h[j] = max(h[j], v[j])
+		}
+	}
+	if len(pts) > 0 {
+		copy(lo[:], l[:])
+		copy(hi[:], h[:])
 	}
 }
 

@@ -35,7 +35,8 @@ import (
 // queries rely only on a node's bounds containing its triangles.
 //
 // A node is 8 bits a bound and its ref: 12, 20, 24 and 32 bytes for k = 6,
-// 14, 18 and 26 (against 28, 60, 76 and 108 in float32), plus the block
+// 14, 18 and 26 (against 28, 60, 76 and 108 in float32; 12, 16 and 24
+// against 36, 52 and 84 for 8, 12 and 20), plus the block
 // references, 4k bytes a block, 4.5 bytes a node for 18-DOPs. A tree whose
 // float32 bounds are not all finite (coordinates near float32's limits)
 // cannot be quantized: Build keeps the float32 layout for it.
@@ -51,7 +52,7 @@ const (
 
 // qbytes is the array of a compact node's bounds: one byte per bound.
 type qbytes interface {
-	~[6]uint8 | ~[14]uint8 | ~[18]uint8 | ~[26]uint8
+	~[6]uint8 | ~[8]uint8 | ~[12]uint8 | ~[14]uint8 | ~[18]uint8 | ~[20]uint8 | ~[26]uint8
 }
 
 // cnode is one node of a ctree: its quantized bounds and its ref (as
@@ -198,8 +199,11 @@ func qup(v, b, s float32) uint8 {
 //
 //specialize:copy DOPC|noFrame|*dopcQuery[A, Q]|A bv.Slabs[float32], Q qbytes
 //specialize:case *ctree[[6]float32, [6]uint8]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *ctree[[8]float32, [8]uint8]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *ctree[[12]float32, [12]uint8]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *ctree[[14]float32, [14]uint8]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *ctree[[18]float32, [18]uint8]|e.collide(env, fly, pose, o, s, fn)
+//specialize:case *ctree[[20]float32, [20]uint8]|e.collide(env, fly, pose, o, s, fn)
 //specialize:case *ctree[[26]float32, [26]uint8]|e.collide(env, fly, pose, o, s, fn)
 type dopcQuery[A bv.Slabs[float32], Q qbytes] struct {
 	dopQuery[float32, A]
@@ -298,8 +302,10 @@ func cdopKindOf[A bv.Slabs[float32], Q qbytes]() cdopKind {
 
 // cdopKinds lists the instantiations of the compact layout.
 var cdopKinds = []cdopKind{
-	cdopKindOf[[6]float32, [6]uint8](), cdopKindOf[[14]float32, [14]uint8](),
-	cdopKindOf[[18]float32, [18]uint8](), cdopKindOf[[26]float32, [26]uint8](),
+	cdopKindOf[[6]float32, [6]uint8](), cdopKindOf[[8]float32, [8]uint8](),
+	cdopKindOf[[12]float32, [12]uint8](), cdopKindOf[[14]float32, [14]uint8](),
+	cdopKindOf[[18]float32, [18]uint8](), cdopKindOf[[20]float32, [20]uint8](),
+	cdopKindOf[[26]float32, [26]uint8](),
 }
 
 // cdopKindFor returns the instantiation for k.

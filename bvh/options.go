@@ -181,7 +181,7 @@ func (o Options) validate() error {
 	case o.Rule == RAPID && o.Kind != OBB:
 		return fmt.Errorf("bvh: the rapid splitting rule applies to OBB trees only")
 	case o.Kind == KDOP && !o.K.Valid():
-		return fmt.Errorf("bvh: unsupported k = %d (want 6, 14, 18 or 26)", int(o.K))
+		return fmt.Errorf("bvh: unsupported k = %d (want 6, 8, 12, 14, 18, 20 or 26)", int(o.K))
 	case o.Rule > RAPID:
 		return fmt.Errorf("bvh: unknown splitting rule %d", o.Rule)
 	case o.Split > Median:
@@ -208,7 +208,7 @@ const maxOscillate = 3
 // FlyLeafFor returns the leaf threshold τ the size rule gives a flying model
 // of n triangles with k-DOPs of the given k: 2 below 500 triangles; 4 for
 // 6-DOPs and 8 for the others below 5,000; above that 4, 8, 16 and 16 for
-// k = 6, 14, 18 and 26.
+// k = 6, 14, 18 and 26 (and 16 for 8, 12 and 20, not measured apart).
 //
 // The rule comes from BenchmarkFlyLeaf (spheres of 180, 2,000 and 20,480
 // triangles flying around a 100,000-triangle torus, all pairs), as

@@ -75,14 +75,15 @@ func farPose(env, fly *Tree) (geom.Pose, bool) {
 }
 
 // reach returns the largest |coordinate| of the box around t's root volume
-// (the first three slabs of its k-DOP are the axes), or of t's mesh if
-// that is not finite (the unbounded volume of a degenerate OBB or RSS
-// tree).
+// (bv.DOP.Box: the first three slabs of its k-DOP, or the box derived from
+// the diagonals of a set without the axes), or of t's mesh if that is not
+// finite (the unbounded volume of a degenerate OBB or RSS tree).
 func reach(t *Tree) float64 {
 	d := t.impl.bounds(0)
+	b := d.Box()
 	m := 0.0
-	for i := range 3 {
-		m = max(m, math.Abs(d.Lo[i]), math.Abs(d.Hi[i]))
+	for _, x := range []float64{b.Min.X, b.Min.Y, b.Min.Z, b.Max.X, b.Max.Y, b.Max.Z} {
+		m = max(m, math.Abs(x))
 	}
 	if m <= math.MaxFloat64 {
 		return m

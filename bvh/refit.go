@@ -48,7 +48,12 @@ import (
 // first use. Twins are identical triangles, a property of coordinates: if
 // the new vertices split a group of twins or make new ones, the shape no
 // longer holds the triangles a tree must hold, and Refit builds the tree
-// anew instead (Build), as it does for a kind it cannot refit.
+// anew instead (Build), as it does for a kind it cannot refit. When the
+// new vertices are distinct (no two equal, bit for bit) and every group
+// of twins is of triangles with the same vertex indices, the twins are
+// those groups, before and after, and Refit checks no more (sorting the
+// vertices, not the triangles); otherwise it finds the new twins and
+// compares.
 //
 // A refitted tree loosens as the mesh deforms away from the shape it was
 // built for; RefitQuality measures how much.
@@ -79,7 +84,9 @@ func (t *Tree) Refit(verts []geom.Vec3) (*Tree, error) {
 	m := &mesh.TriMesh{Verts: verts, Tris: t.mesh.Tris}
 	base := t.baseFigure()
 	r, ok := t.impl.(refitter)
-	if ok && !t.allHeld {
+	if ok && !t.allHeld && !(t.twins.byIndex(m) && distinctVerts(verts)) {
+		// Equal vertices may make twins of triangles of other indices:
+		// find the twins over the new coordinates.
 		tw, _ := findTwins(m)
 		ok = sameTwins(tw, t.twins)
 	}
@@ -151,10 +158,12 @@ func (t *Tree) figure() float64 {
 	return sum / root
 }
 
-// dopBoxArea returns the surface area of the box of d's first three slabs
-// (its axis-aligned box, for every k).
+// dopBoxArea returns the surface area of d's axis-aligned box (bv.DOP.Box:
+// its first three slabs, or the box derived from its diagonals for a set
+// without the axes).
 func dopBoxArea(d bv.DOP) float64 {
-	x, y, z := d.Hi[0]-d.Lo[0], d.Hi[1]-d.Lo[1], d.Hi[2]-d.Lo[2]
+	b := d.Box()
+	x, y, z := b.Max.X-b.Min.X, b.Max.Y-b.Min.Y, b.Max.Z-b.Min.Z
 	if x < 0 || y < 0 || z < 0 {
 		return 0
 	}
@@ -211,7 +220,9 @@ func subtreeEnd(ref func(i int) int32, i int) int {
 // projection of the leaf's vertices, less (plus) a pad on the diagonal
 // slabs of 2^-50 times the leaf's largest |coordinate| (bv.FitTriangles);
 // here each vertex is padded by 2^-50 times the mesh's largest
-// |coordinate|, no smaller, and the same roundings of each vertex's bound,
+// |coordinate| (2^-48 times for a set without the axes, whose Fit pads by
+// 2^-50 times the largest projection, at most about 3 times the largest
+// |coordinate|), no smaller, and the same roundings of each vertex's bound,
 // being monotone, have the least (greatest) of them equal to that of the
 // least (greatest). So the leaf is sound and contains Build's, as Validate
 // checks; they differ only when that larger pad of about 10^-15 times the
@@ -256,13 +267,23 @@ func copyRefs[F bv.Float, A bv.Slabs[F]](nodes []node[F, A], old impl) {
 func packVerts[F bv.Float, A bv.Slabs[F]](k bv.K, m *mesh.TriMesh, off *[bv.MaxSlabs]float64, mag float64) []A {
 	vs := make([]A, len(m.Verts))
 	pad := mag * 0x1p-50
+	if !k.Axes() {
+		// bv.FitTriangles pads a set without the axes by 2^-50 times its
+		// largest projection, up to 3(1 + 2^-52) times the largest
+		// |coordinate|: four times covers it.
+		pad = mag * 0x1p-48
+	}
 	parallelFor(len(vs), func(lo, hi int) {
 		var l, h [bv.MaxSlabs]float64
 		for i := lo; i < hi; i++ {
 			k.Project(m.Verts[i], &l)
 			h = l
 			if k != bv.K6 {
-				for j := 3; j < k.Slabs(); j++ {
+				j0 := 0 // a set without the axes: every slab rounds
+				if k.Axes() {
+					j0 = 3
+				}
+				for j := j0; j < k.Slabs(); j++ {
 					l[j] -= pad
 					h[j] += pad
 				}

@@ -181,6 +181,39 @@ func TestRefitErrors(t *testing.T) {
 	if slices.Sort(held); !slices.Equal(held, []int32{0, 2}) {
 		t.Errorf("refit making twins: leaves hold %v, want [0 2]", held)
 	}
+	// Twins over distinct vertices (3, 4, 5 at 0, 1, 2) parted by the new
+	// vertices: the tree must hold all three triangles again.
+	tw := &mesh.TriMesh{Verts: vs, Tris: s.Tris}
+	nt = must(must(bvh.Build(tw, bvh.Options{})).Refit(s.Verts))
+	if err := nt.Validate(); err != nil {
+		t.Fatalf("refit parting twins: %v", err)
+	}
+	if held = leafTriangles(nt); !slices.Equal(held, []int32{0, 1, 2}) {
+		t.Errorf("refit parting twins: leaves hold %v, want [0 1 2]", held)
+	}
+	// Twins by their indices stay twins at any vertices: the refit keeps
+	// the tree's shape and its twins.
+	ix := &mesh.TriMesh{Verts: s.Verts, Tris: [][3]int32{{0, 1, 2}, {3, 4, 5}, {0, 1, 2}, {6, 7, 8}}}
+	it := must(bvh.Build(ix, bvh.Options{}))
+	nt = must(it.Refit(warp(s.Verts, 0.1)))
+	sameShape(t, it, nt)
+	if err := nt.Validate(); err != nil {
+		t.Fatalf("refit of twins by index: %v", err)
+	}
+	if held = leafTriangles(nt); !slices.Equal(held, []int32{0, 1, 3}) {
+		t.Errorf("refit of twins by index: leaves hold %v, want [0 1 3]", held)
+	}
+}
+
+// leafTriangles returns the triangles t's leaves hold, sorted.
+func leafTriangles(t *bvh.Tree) []int32 {
+	var held, all []int32
+	for i := range t.Nodes() {
+		_, _, _, held = t.Node(i, held[:0])
+		all = append(all, held...)
+	}
+	slices.Sort(all)
+	return all
 }
 
 // TestRefitLarge refits trees large enough to be refitted on several

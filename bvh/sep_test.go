@@ -182,6 +182,33 @@ func sepCheck(t *testing.T, name string, env, fly *Tree, pose geom.Pose, eps flo
 	case *tree[float64, [26]float64]:
 		q := e.query(env, fly, pose, o, s, nil)
 		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *tree[float32, [8]float32]:
+		q := e.query(env, fly, pose, o, s, nil)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *tree[float32, [12]float32]:
+		q := e.query(env, fly, pose, o, s, nil)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *tree[float32, [20]float32]:
+		q := e.query(env, fly, pose, o, s, nil)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *tree[float64, [8]float64]:
+		q := e.query(env, fly, pose, o, s, nil)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *tree[float64, [12]float64]:
+		q := e.query(env, fly, pose, o, s, nil)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *tree[float64, [20]float64]:
+		q := e.query(env, fly, pose, o, s, nil)
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *ctree[[8]float32, [8]uint8]:
+		q := dopcQuery[[8]float32, [8]uint8]{dopQuery: e.shim.query(env, fly, pose, o, s, nil), ct: e}
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *ctree[[12]float32, [12]uint8]:
+		q := dopcQuery[[12]float32, [12]uint8]{dopQuery: e.shim.query(env, fly, pose, o, s, nil), ct: e}
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
+	case *ctree[[20]float32, [20]uint8]:
+		q := dopcQuery[[20]float32, [20]uint8]{dopQuery: e.shim.query(env, fly, pose, o, s, nil), ct: e}
+		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)
 	case *ctree[[6]float32, [6]uint8]:
 		q := dopcQuery[[6]float32, [6]uint8]{dopQuery: e.shim.query(env, fly, pose, o, s, nil), ct: e}
 		checkSepQuery(t, name, &q, nf, nil, rng, st, lower)

@@ -3070,25 +3070,43 @@ func collideKind(env, fly *Tree, pose geom.Pose, o request, s *Scratch, fn func(
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *tree[float32, [6]float32]:
 		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [8]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [12]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
 	case *tree[float32, [14]float32]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *tree[float32, [18]float32]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float32, [20]float32]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *tree[float32, [26]float32]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *tree[float64, [6]float64]:
 		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [8]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [12]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
 	case *tree[float64, [14]float64]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *tree[float64, [18]float64]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *tree[float64, [20]float64]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *tree[float64, [26]float64]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *ctree[[6]float32, [6]uint8]:
 		return e.collide(env, fly, pose, o, s, fn), true
+	case *ctree[[8]float32, [8]uint8]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *ctree[[12]float32, [12]uint8]:
+		return e.collide(env, fly, pose, o, s, fn), true
 	case *ctree[[14]float32, [14]uint8]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *ctree[[18]float32, [18]uint8]:
+		return e.collide(env, fly, pose, o, s, fn), true
+	case *ctree[[20]float32, [20]uint8]:
 		return e.collide(env, fly, pose, o, s, fn), true
 	case *ctree[[26]float32, [26]uint8]:
 		return e.collide(env, fly, pose, o, s, fn), true

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
 )
 
@@ -66,49 +67,7 @@ func findTwins(m *mesh.TriMesh) (twinList, []int32) {
 			keys[i] = triangleHash(m, i)&^(1<<32-1) | uint64(i)
 		}
 	})
-	// Three passes of 11, 11 and 10 bits, each counting and scattering
-	// the keys of each CPU's share of them in parallel.
-	const digit = 11
-	parts := 1
-	if n >= parallelMin {
-		parts = runtime.GOMAXPROCS(0)
-	}
-	size := (n + parts - 1) / parts
-	at := make([][1 << digit]int, parts)
-	tmp := make([]uint64, n)
-	var wg sync.WaitGroup
-	for shift := 32; shift < 64; shift += digit {
-		for q := range parts {
-			wg.Go(func() {
-				c := &at[q]
-				clear(c[:])
-				for _, k := range keys[min(q*size, n):min((q+1)*size, n)] {
-					c[k>>shift&(1<<digit-1)]++
-				}
-			})
-		}
-		wg.Wait()
-		// Part q's keys of digit d go after those of smaller digits, and
-		// after those of digit d in earlier parts.
-		sum := 0
-		for d := range 1 << digit {
-			for q := range parts {
-				at[q][d], sum = sum, sum+at[q][d]
-			}
-		}
-		for q := range parts {
-			wg.Go(func() {
-				c := &at[q]
-				for _, k := range keys[min(q*size, n):min((q+1)*size, n)] {
-					d := k >> shift & (1<<digit - 1)
-					tmp[c[d]] = k
-					c[d]++
-				}
-			})
-		}
-		wg.Wait()
-		keys, tmp = tmp, keys
-	}
+	keys = sortByHash(keys)
 	var next []int32
 	var heads []int32
 	for i := 0; i < n; {
@@ -155,6 +114,117 @@ func findTwins(m *mesh.TriMesh) (twinList, []int32) {
 	return tw, tw.heldTriangles(n)
 }
 
+// sortByHash sorts keys by their high 32 bits, stably (a radix sort of
+// three passes of 11, 11 and 10 bits, each counting and scattering the
+// keys of each CPU's share of them in parallel), and returns them sorted:
+// in keys or in a slice of its length.
+func sortByHash(keys []uint64) []uint64 {
+	n := len(keys)
+	const digit = 11
+	parts := 1
+	if n >= parallelMin {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	size := (n + parts - 1) / parts
+	at := make([][1 << digit]int, parts)
+	tmp := make([]uint64, n)
+	var wg sync.WaitGroup
+	for shift := 32; shift < 64; shift += digit {
+		for q := range parts {
+			wg.Go(func() {
+				c := &at[q]
+				clear(c[:])
+				for _, k := range keys[min(q*size, n):min((q+1)*size, n)] {
+					c[k>>shift&(1<<digit-1)]++
+				}
+			})
+		}
+		wg.Wait()
+		// Part q's keys of digit d go after those of smaller digits, and
+		// after those of digit d in earlier parts.
+		sum := 0
+		for d := range 1 << digit {
+			for q := range parts {
+				at[q][d], sum = sum, sum+at[q][d]
+			}
+		}
+		for q := range parts {
+			wg.Go(func() {
+				c := &at[q]
+				for _, k := range keys[min(q*size, n):min((q+1)*size, n)] {
+					d := k >> shift & (1<<digit - 1)
+					tmp[c[d]] = k
+					c[d]++
+				}
+			})
+		}
+		wg.Wait()
+		keys, tmp = tmp, keys
+	}
+	return keys
+}
+
+// byIndex reports whether the twins of tw are exactly the groups of
+// triangles of m with the same three vertex indices (in order): whether
+// every group tw threads is of such triangles. Triangles with equal
+// indices are twins at any vertices, so the twins found over m's
+// coordinates (tw) always include those groups.
+func (tw twinList) byIndex(m *mesh.TriMesh) bool {
+	if !tw.has() {
+		return true
+	}
+	for t := range int32(len(m.Tris)) {
+		if n := tw.next[t]; n >= 0 && m.Tris[n] != m.Tris[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// distinctVerts reports whether no two vertices of vs are equal, bit for
+// bit. Then two triangles over vs are twins exactly when their vertex
+// indices are equal. Its cost is linear (a radix sort of the vertices by a
+// hash of their coordinates).
+func distinctVerts(vs []geom.Vec3) bool {
+	n := len(vs)
+	if n < 2 {
+		return true
+	}
+	keys := make([]uint64, n)
+	parallelFor(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			v := vs[i]
+			h := math.Float64bits(v.X)*0x9e3779b97f4a7c15 + math.Float64bits(v.Y)*0xbf58476d1ce4e5b9 +
+				math.Float64bits(v.Z)*0x94d049bb133111eb
+			h ^= h >> 29
+			h *= 0xbf58476d1ce4e5b9
+			keys[i] = (h^h>>32)&^(1<<32-1) | uint64(i)
+		}
+	})
+	keys = sortByHash(keys)
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && keys[j]>>32 == keys[i]>>32 {
+			j++
+		}
+		for a := i; a < j; a++ {
+			for b := a + 1; b < j; b++ {
+				if equalBits(vs[uint32(keys[a])], vs[uint32(keys[b])]) {
+					return false
+				}
+			}
+		}
+		i = j
+	}
+	return true
+}
+
+// equalBits reports whether u and v are equal bit for bit.
+func equalBits(u, v geom.Vec3) bool {
+	return math.Float64bits(u.X) == math.Float64bits(v.X) && math.Float64bits(u.Y) == math.Float64bits(v.Y) &&
+		math.Float64bits(u.Z) == math.Float64bits(v.Z)
+}
+
 // triangleHash mixes the bits of triangle i's nine coordinates: a sum of
 // their products with nine odd constants (independent multiplications,
 // which pipeline), then a final mix that spreads every bit over the top 32.
@@ -175,9 +245,7 @@ func triangleHash(m *mesh.TriMesh, i int) uint64 {
 func sameTriangle(m *mesh.TriMesh, i, j int) bool {
 	a, b := m.Tris[i], m.Tris[j]
 	for k := range 3 {
-		u, v := m.Verts[a[k]], m.Verts[b[k]]
-		if math.Float64bits(u.X) != math.Float64bits(v.X) || math.Float64bits(u.Y) != math.Float64bits(v.Y) ||
-			math.Float64bits(u.Z) != math.Float64bits(v.Z) {
+		if !equalBits(m.Verts[a[k]], m.Verts[b[k]]) {
 			return false
 		}
 	}

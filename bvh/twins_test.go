@@ -10,6 +10,7 @@ import (
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/mesh"
+	"github.com/collide3d/collide/mesh/gen"
 )
 
 // TestFindTwins checks findTwins against a quadratic oracle on soups with
@@ -233,4 +234,54 @@ func TestFindTwinsLarge(t *testing.T) {
 	if !slices.Equal(reps, want) {
 		t.Fatalf("%d representatives, want %d", len(reps), len(want))
 	}
+}
+
+// TestDistinctVerts checks distinctVerts against comparing every pair, on
+// vertices drawn from a few values (so that many collide), with -0 and +0
+// told apart as the twins tell them.
+func TestDistinctVerts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vals := []float64{0, math.Copysign(0, -1), 1, 1e300, -3.5}
+	for trial := range 500 {
+		vs := make([]geom.Vec3, 1+rng.IntN(12))
+		for i := range vs {
+			vs[i] = geom.V(vals[rng.IntN(len(vals))], vals[rng.IntN(len(vals))], vals[rng.IntN(len(vals))])
+		}
+		want := true
+		for i := range vs {
+			for j := range i {
+				a, b := vs[i], vs[j]
+				if math.Float64bits(a.X) == math.Float64bits(b.X) && math.Float64bits(a.Y) == math.Float64bits(b.Y) &&
+					math.Float64bits(a.Z) == math.Float64bits(b.Z) {
+					want = false
+				}
+			}
+		}
+		if got := distinctVerts(vs); got != want {
+			t.Fatalf("trial %d: distinctVerts(%v) = %v, want %v", trial, vs, got, want)
+		}
+	}
+}
+
+// BenchmarkTwinsCheck times what Refit checks of the twins on a torus of
+// 10^6 triangles: finding them over the triangles (findTwins), and the
+// check that makes that needless (the twins by index, the vertices
+// distinct).
+func BenchmarkTwinsCheck(b *testing.B) {
+	m := gen.Must(gen.Torus(geom.Vec3{}, 1, 0.3, 1000000))
+	tw, _ := findTwins(m)
+	b.Run("find", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			findTwins(m)
+		}
+	})
+	b.Run("distinct", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !tw.byIndex(m) || !distinctVerts(m.Verts) {
+				b.Fatal("torus: twins not by index, or equal vertices")
+			}
+		}
+	})
 }

@@ -12,7 +12,8 @@ import (
 // (see there); every other mode walks the binary tree.
 //
 // The layout collapses the depth-first tree[F, A] in the same way (the
-// internal child whose axis box has the largest surface opened first),
+// internal child whose axis box has the largest surface opened first; for
+// a set without the axes, the box bv.DOP.Box derives),
 // each wide node holding its children's k-DOPs structure-of-arrays: row 2j
 // holds the lower bounds of slab j of its W children, row 2j + 1 the upper
 // ones, as stored in the binary tree (the same numbers, float32 or
@@ -72,6 +73,12 @@ func collapseDOP[F bv.Float, A bv.Slabs[F], L dopLanes[F]](et *tree[F, A]) *wide
 	nodes := et.nodes
 	area := func(i int32) float64 {
 		s := &nodes[i].s
+		if !bv.K(k).Axes() { // the box derived from the diagonals
+			d := bv.Unpack[F](s, nil)
+			b := d.Box()
+			x, y, z := b.Max.X-b.Min.X, b.Max.Y-b.Min.Y, b.Max.Z-b.Min.Z
+			return x*y + y*z + z*x
+		}
 		x, y, z := float64((*s)[1])-float64((*s)[0]), float64((*s)[3])-float64((*s)[2]), float64((*s)[5])-float64((*s)[4])
 		return x*y + y*z + z*x
 	}

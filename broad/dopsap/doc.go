@@ -1,6 +1,7 @@
 // Package dopsap is an incremental sweep and prune broad phase on the k/2
-// directions of a k-DOP (k = 6, 14, 18 or 26; 18 by default, the
-// library's default tree): I-COLLIDE's sweep and prune generalised, as
+// directions of a k-DOP (k = 6, 8, 12, 14, 18, 20 or 26; 18 by default,
+// the library's default tree; a set without the axes, 8, 12 or 20, is
+// swept on the axes as well, which carry the boxes): I-COLLIDE's sweep and prune generalised, as
 // Klosowski's dissertation proposes for many flying objects, from the
 // three axes of boxes to the directions of the DOPs the trees are made
 // of. A pair is reported when the two objects' intervals overlap on every

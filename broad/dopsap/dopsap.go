@@ -93,9 +93,11 @@ type Phase struct {
 	mode     int   // tests: 0 by the cost model, 1 never rebuilds for cost, 2 always rebuilds
 }
 
-// New returns an empty sweep and prune on the directions of k (bv.K6,
-// K14, K18 or K26; 0 means K18, the library's default tree). It panics if
-// k is not a supported direction set.
+// New returns an empty sweep and prune on the directions of k (any
+// bv.Ks; 0 means K18, the library's default tree). A set without the axes
+// (bv.K8, K12, K20) is swept on the axes too, which carry the boxes the
+// phase is given, as the set with them (K14, K18, K26). It panics if k is
+// not a supported direction set.
 func New(k bv.K) *Phase {
 	if k == 0 {
 		k = bv.K18
@@ -104,6 +106,9 @@ func New(k bv.K) *Phase {
 		panic("dopsap: unsupported " + k.String())
 	}
 	m := k.Slabs()
+	if !k.Axes() {
+		m += 3
+	}
 	return &Phase{k: k, m: m, ep: make([][]endpoint, m)}
 }
 
@@ -186,10 +191,17 @@ func (p *Phase) SetDOP(id int32, d *bv.DOP) {
 		panic("dopsap: SetDOP with a " + d.K.String() + " for a phase on the " + p.k.String())
 	}
 	g := p.given[2*p.m*int(id) : 2*p.m*(int(id)+1)]
+	// The slab of d on direction a: the same a, or a − 3 for a set
+	// without the axes, whose diagonals come in the order of the set with
+	// them (bv.K8's are bv.K14's after the axes, and so on).
+	shift := 0
+	if !p.k.Axes() {
+		shift = 3
+	}
 	for a := 3; a < p.m; a++ {
 		g[2*a], g[2*a+1] = math.Inf(-1), math.Inf(1)
-		if d != nil && d.Lo[a] <= d.Hi[a] {
-			g[2*a], g[2*a+1] = d.Lo[a], d.Hi[a]
+		if d != nil && d.Lo[a-shift] <= d.Hi[a-shift] {
+			g[2*a], g[2*a+1] = d.Lo[a-shift], d.Hi[a-shift]
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 // differ only in the number of arrays).
 func TestConformance(t *testing.T) {
 	broadtest.Run(t, func() broad.Phase { return New(0) })
-	for _, k := range []bv.K{bv.K6, bv.K14, bv.K26} {
+	for _, k := range []bv.K{bv.K6, bv.K8, bv.K12, bv.K14, bv.K20, bv.K26} {
 		t.Run(k.String(), func(t *testing.T) {
 			for _, sc := range broadtest.Scenes() {
 				if !sc.Big {
@@ -49,6 +49,7 @@ func TestConformanceModes(t *testing.T) {
 // obj is the oracle's record of an object bounded by a DOP.
 type obj struct {
 	d               bv.DOP
+	box             geom.AABB
 	static, present bool
 }
 
@@ -66,7 +67,9 @@ func (o *dopOracle) pairs() []broadtest.Pair {
 			if !x.present || !y.present || x.static && y.static || !o.moved[int32(a)] && !o.moved[int32(b)] {
 				continue
 			}
-			if x.d.Overlaps(&y.d) {
+			// The boxes are the DOPs' first slabs, or (a set without
+			// the axes) swept as well.
+			if x.d.Overlaps(&y.d) && x.box.Overlaps(y.box) {
 				out = append(out, broadtest.Pair{A: int32(a), B: int32(b)})
 			}
 		}
@@ -167,16 +170,16 @@ func runDOPScene(t *testing.T, sc dopScene, k bv.K, mode int, seed uint64) {
 	or := &dopOracle{moved: map[int32]bool{}}
 	set := func(id int, step int, add, static bool) {
 		d := bv.Fit(k, sc.gen(r, id, step)...)
-		b := geom.AABB{Min: geom.V(d.Lo[0], d.Lo[1], d.Lo[2]), Max: geom.V(d.Hi[0], d.Hi[1], d.Hi[2])}
+		b := d.Box() // the axis slabs, or the box derived from the diagonals
 		for len(or.objs) <= id {
 			or.objs = append(or.objs, obj{})
 		}
 		if add {
 			p.Add(int32(id), b, static)
-			or.objs[id] = obj{d: d, static: static, present: true}
+			or.objs[id] = obj{d: d, box: b, static: static, present: true}
 		} else {
 			p.Move(int32(id), b)
-			or.objs[id].d = d
+			or.objs[id].d, or.objs[id].box = d, b
 		}
 		p.SetDOP(int32(id), &d)
 		or.moved[int32(id)] = true

@@ -62,6 +62,10 @@ type benchOptions struct {
 	// grains runs the medium-grain and concurrent-module experiments
 	// (package bench/grains).
 	grains bool
+	// ch2 runs the dissertation's chapter 2 study (package bench/ch2).
+	ch2 bool
+	// dops compares the k of k-DOP trees (package bench/dops).
+	dops bool
 	// ch6 runs the dissertation's chapter 6 experiments (package bench/ch6).
 	ch6 bool
 }
@@ -246,7 +250,7 @@ application's loop of 40 moving tori, its frame rate and the results' lag
 in frames against World.Step called in the loop. It writes grains.md.
 --steps sets the poses and frames (default 1000, 200 with --quick),
 --rounds the rounds (default 3, 2 with --quick). --quick takes about ten
-seconds.`,
+seconds.`+benchCh2Help+benchDopsHelp,
 			defaultBenchDir, strings.Join(scenes.PaperNames(), ", "), strings.Join(scenes.ProximityNames(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
 			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", "),
@@ -274,6 +278,8 @@ seconds.`,
 			fs.DurationVar(&o.drain, "drain", 0, "with --queries: wait up to `D` more for a query past its cap (default 0)")
 			fs.StringVar(&o.sizes, "sizes", "", "with --worlds: the many-body scenes' object counts, a comma-separated `LIST` (default 1000,10000,100000; 1000,10000 with --quick); with --grains: the tori's triangles")
 			fs.BoolVar(&o.grains, "grains", false, "measure the medium grain and the concurrent module instead (see below)")
+			fs.BoolVar(&o.ch2, "ch2", false, "run the dissertation's chapter 2 study (grid, k-d tree, R-tree, mesh) instead (see below)")
+			fs.BoolVar(&o.dops, "dops", false, "compare the k of k-DOP trees, the dissertation's 8, 12 and 20 among them, instead (see below)")
 			fs.BoolVar(&o.ch6, "ch6", false, "run the dissertation's chapter 6 tree-design experiments instead (see below)")
 			return o
 		},
@@ -292,6 +298,9 @@ func runBench(e *env, opts any, args []string) error {
 	if o.rounds < 0 {
 		return usagef("--rounds must be >= 0, not %d", o.rounds)
 	}
+	if o.dops {
+		return runBenchDops(e, o)
+	}
 	if o.queries {
 		return runQueries(e, o)
 	}
@@ -300,6 +309,9 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.grains {
 		return runGrains(e, o)
+	}
+	if o.ch2 {
+		return runBenchCh2(e, o)
 	}
 	if o.ch6 {
 		return runBenchCh6(e, o)

@@ -144,7 +144,7 @@ func (b *buildFlags) options() (collide.BuildOptions, error) {
 		return collide.BuildOptions{}, usagef("--leaf applies to the k-DOP hierarchies only (--bv %s flies with its own leaves)", b.bv)
 	}
 	if b.compact && !kdop {
-		return collide.BuildOptions{}, usagef("--compact applies to the k-DOP hierarchies only (--bv kdop6, kdop14, kdop18 or kdop26)")
+		return collide.BuildOptions{}, usagef("--compact applies to the k-DOP hierarchies only (--bv kdop6, kdop8, kdop12, kdop14, kdop18, kdop20 or kdop26)")
 	}
 	return collide.BuildOptions{BV: bv, Rule: rule, Split: split, Leaf: b.envLeaf, FlyLeaf: b.leaf, Compact: b.compact}, nil
 }

@@ -48,7 +48,7 @@ func TestFlightFloat32Range(t *testing.T) {
 			t.Fatalf("%q: exit %d:\n%s%s", args, code, stdout, stderr)
 		}
 	}
-	for _, bvName := range []string{"kdop6", "kdop14", "kdop18", "kdop26", "obb", "sphere", "aabb", "rss", "boxtree"} {
+	for _, bvName := range []string{"kdop6", "kdop8", "kdop12", "kdop14", "kdop18", "kdop20", "kdop26", "obb", "sphere", "aabb", "rss", "boxtree"} {
 		for _, front := range []string{"auto", "on", "off"} {
 			for _, all := range []bool{false, true} {
 				args := []string{"flight", "--env", tri, "--fly", tri, "--poses", path, "--bv", bvName, "--front", front}
@@ -120,7 +120,7 @@ func TestWorldFloat32Range(t *testing.T) {
 	if len(want) != 6 || len(pairs.FindAllString(strings.Join(want, ""), -1)) == 0 {
 		t.Fatalf("brute force: %d steps, no contact: a weak test", len(want))
 	}
-	for _, bvName := range []string{"kdop18", "kdop6", "kdop14", "kdop26", "obb", "sphere", "aabb", "rss", "boxtree"} {
+	for _, bvName := range []string{"kdop18", "kdop6", "kdop8", "kdop12", "kdop14", "kdop20", "kdop26", "obb", "sphere", "aabb", "rss", "boxtree"} {
 		broads := []string{"grid"}
 		if bvName == "kdop18" {
 			broads = []string{"brute", "dbvt", "dopsap", "grid", "octree", "rgrid", "sap"}

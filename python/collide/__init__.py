@@ -91,7 +91,7 @@ __all__ = [
 
 #: The bounding volumes a model can be built with, as the command line's
 #: --bv names them ("brute" is no hierarchy: every pair tested, the oracle).
-BVs = ("kdop6", "kdop14", "kdop18", "kdop26", "obb", "sphere", "aabb", "boxtree", "rss", "brute")
+BVs = ("kdop6", "kdop8", "kdop12", "kdop14", "kdop18", "kdop20", "kdop26", "obb", "sphere", "aabb", "boxtree", "rss", "brute")
 
 #: The bounding volume of Model and load when none is given.
 DEFAULT_BV = "kdop18"
