@@ -7,7 +7,6 @@ import (
 
 	"github.com/collide3d/collide/geom"
 	"github.com/collide3d/collide/sep"
-	"github.com/collide3d/collide/topo"
 )
 
 // Method chooses the exact test of a pair of models (QueryOptions.Method).
@@ -75,42 +74,18 @@ func (m Method) Resolve(env, fly *Model) Method {
 type convexState struct {
 	// topoKnown says that Model.Topology has computed the topology.
 	topoKnown atomic.Bool
-	// auto is MethodAuto's verdict on the model once it is final (0: not
-	// yet, autoYes or autoNo), so that a query's Resolve reads it here
-	// rather than the model's mesh and topology, two more cache lines.
-	auto atomic.Uint32
 	// shape is the model's vertex set prepared for sep.Apart (the
 	// vertices its triangles use), made once, when first asked.
 	once  sync.Once
 	shape *sep.Shape
 }
 
-// The values of convexState.auto.
-const (
-	autoYes = 1 + iota
-	autoNo
-)
-
 // autoConvex reports whether MethodAuto takes m as convex.
 func (m *Model) autoConvex() bool {
-	if a := m.convex.auto.Load(); a != 0 {
-		return a == autoYes
+	if len(m.mesh.Tris) <= AutoConvexTris {
+		return m.Topology().Convex
 	}
-	var t *topo.Topology
-	switch {
-	case len(m.mesh.Tris) <= AutoConvexTris:
-		t = m.Topology()
-	case m.convex.topoKnown.Load():
-		t = m.topo
-	default:
-		return false // not final: someone may compute the topology later
-	}
-	a := uint32(autoNo)
-	if t.Convex {
-		a = autoYes
-	}
-	m.convex.auto.Store(a)
-	return t.Convex
+	return m.convex.topoKnown.Load() && m.topo.Convex
 }
 
 // shape returns m's vertex set for the convex test: the vertices that its
