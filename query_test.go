@@ -129,9 +129,10 @@ func BenchmarkCheckPose(b *testing.B) {
 }
 
 // BenchmarkCheckFar times a query with nothing near (the flying model 1,000
-// units away), for each bounding volume, through the facade (Query.Check)
-// and through bvh.Collide: the fixed cost of a query. Each iteration is a
-// pass of 1,000 queries timed in the thread's CPU time; cpu-ns/query is the
+// units away), for each bounding volume, through the facade (Query.Check;
+// with a Front; Query.CollideFunc, as a world's narrow phase calls it) and
+// through bvh.Collide: the fixed cost of a query. Each iteration is a pass
+// of 1,000 queries timed in the thread's CPU time; cpu-ns/query is the
 // least over the passes.
 func BenchmarkCheckFar(b *testing.B) {
 	for _, name := range []string{"kdop18", "obb", "aabb", "rss", "sphere"} {
@@ -143,13 +144,26 @@ func BenchmarkCheckFar(b *testing.B) {
 		far := geom.FromAxisAngle(geom.V(1, 2, 3), 0.3, geom.V(1000, 0, 0))
 		var q collide.Query
 		var s bvh.Scratch
+		var front collide.Front
 		fn := func(bvh.Pair) bool { return true }
-		for _, via := range []string{"check", "bvh"} {
+		each := func(collide.Pair) bool { return true }
+		for _, via := range []string{"check", "front", "func", "bvh"} {
 			query := func() {
-				if via == "bvh" {
+				switch via {
+				case "bvh":
 					bvh.Collide(env.Tree(), fly.Tree(), far, bvh.QueryOptions{}, &s, fn)
-				} else if r, err := q.Check(env, fly, far, collide.QueryOptions{}); err != nil || r.Collide {
-					b.Fatal(r, err)
+				case "func":
+					if st, err := q.CollideFunc(env, geom.Pose{}, fly, far, collide.QueryOptions{}, each); err != nil || st.TriTests != 0 {
+						b.Fatal(st, err)
+					}
+				default:
+					o := collide.QueryOptions{}
+					if via == "front" {
+						o.Front = &front
+					}
+					if r, err := q.Check(env, fly, far, o); err != nil || r.Collide {
+						b.Fatal(r, err)
+					}
 				}
 			}
 			b.Run(name+"/"+via, func(b *testing.B) {
