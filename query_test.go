@@ -185,3 +185,47 @@ func BenchmarkCheckFar(b *testing.B) {
 		}
 	}
 }
+
+// TestQueryStatsFresh checks that a query's counts are its own: a reused
+// Query, told to Forget, counts what a fresh one counts, through Check and
+// CollideFunc alike, query after query (nothing carried over from the
+// last), for trees and brute force, both modes, a tolerance and the
+// convex test.
+func TestQueryStatsFresh(t *testing.T) {
+	far := geom.FromAxisAngle(geom.V(1, 2, 3), 0.3, geom.V(1000, 0, 0))
+	fn := func(collide.Pair) bool { return true }
+	for _, name := range []string{"kdop18", "obb", "brute"} {
+		bvk, err := collide.ParseBV(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, fly, poses := torusScene(t, bvk)
+		poses = append(poses[:0:0], poses[0], poses[5], poses[21], poses[40], far)
+		var q, qf collide.Query
+		for _, o := range []collide.QueryOptions{
+			{}, {All: true}, {All: true, Eps: 0.01},
+			{Method: collide.MethodConvex}, {All: true, Method: collide.MethodConvex},
+		} {
+			if bvk == collide.Brute && (o.Eps > 0 || o.Method != collide.MethodAuto) {
+				continue // brute force counts the same way for these: keep the test fast
+			}
+			for i, p := range poses {
+				want := mustQuery(t, new(collide.Query), env, fly, p, o).Stats
+				for rep := range 2 {
+					q.Forget()
+					if got := mustQuery(t, &q, env, fly, p, o).Stats; got != want {
+						t.Errorf("%s %+v pose %d, query %d: Check counts %v, a fresh Query %v", name, o, i, rep, got, want)
+					}
+					qf.Forget()
+					got, err := qf.CollideFunc(env, geom.Pose{}, fly, p, o, fn)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got != want {
+						t.Errorf("%s %+v pose %d, query %d: CollideFunc counts %v, a fresh Query %v", name, o, i, rep, got, want)
+					}
+				}
+			}
+		}
+	}
+}
