@@ -148,12 +148,13 @@ func (q *Query) CollideFunc(env *Model, envPose geom.Pose, fly *Model, flyPose g
 
 // collideFunc is Query.CollideFunc (and Query.Each) with its arguments by
 // reference.
-func (q *Query) collideFunc(env *Model, envPose *geom.Pose, fly *Model, flyPose *geom.Pose, o *QueryOptions, fn func(Pair) bool) (Stats, error) {
+func (q *Query) collideFunc(env *Model, envPose *geom.Pose, fly *Model, flyPose *geom.Pose, o *QueryOptions, fn func(Pair) bool) (st Stats, err error) {
 	rel, err := q.check(env, envPose, fly, flyPose, o)
 	if err != nil {
 		return Stats{}, err
 	}
-	return q.walk(env, fly, &rel, o, fn), nil
+	q.walkInto(env, fly, &rel, o, fn, &st)
+	return st, nil
 }
 
 // Pairs returns an iterator over the pairs of triangles in contact, fly at
@@ -173,7 +174,8 @@ func (q *Query) Pairs(env *Model, envPose geom.Pose, fly *Model, flyPose geom.Po
 		return func(func(Pair) bool) {}, err
 	}
 	return func(yield func(Pair) bool) {
-		q.iterStats = q.walk(env, fly, &rel, &o, yield)
+		q.iterStats = Stats{}
+		q.walkInto(env, fly, &rel, &o, yield, &q.iterStats)
 	}, nil
 }
 

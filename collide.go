@@ -174,6 +174,17 @@ func (st *Stats) Add(s Stats) {
 	st.Inside += s.Inside
 }
 
+// addBVH adds bvh's counts to st. (By reference: a copy of a bvh.Stats
+// just returned reads it back 16 bytes at a time across its 8-byte
+// stores, which the store buffer cannot forward: 10-20 ns a query.)
+func (st *Stats) addBVH(s *bvh.Stats) {
+	st.BVTests += s.BVTests
+	st.TriTests += s.TriTests
+	st.Updates += s.Updates
+	st.LeafTests += s.LeafTests
+	st.Skipped += s.Skipped
+}
+
 // Result is the answer to one query.
 type Result struct {
 	Collide bool
@@ -479,11 +490,21 @@ func (q *Query) collide(env *Model, envPose *geom.Pose, fly *Model, rel *geom.Po
 		}
 	}
 	q.pairs, q.max, q.truncated = q.pairs[:0], o.MaxPairs, false
-	st := q.walk(env, fly, rel, o, q.hit)
-	slices.SortFunc(q.pairs, ComparePairs)
-	maybe := len(q.pairs) == 0 && o.Pending != nil && !o.Pending.Done()
-	*r = Result{Collide: len(q.pairs) > 0 || q.in != NotInside, Pairs: q.pairs, Truncated: q.truncated, Maybe: maybe,
-		Inside: q.in, Method: q.decided, Stats: st}
+	// r is filled in place, its counts by the walk itself. A Stats (ten
+	// words) is more than Go's nine integer result registers: returned by
+	// value it is copied through memory, 16 bytes at a time across the
+	// 8-byte stores that just wrote it, which the store buffer cannot
+	// forward. Passed back so from tree to walk to here it cost a far
+	// query 35-140 ns, by volume and by how the binary is laid out
+	// (BenchmarkCheckFar).
+	*r = Result{}
+	q.walkInto(env, fly, rel, o, q.hit, &r.Stats)
+	if len(q.pairs) > 1 {
+		slices.SortFunc(q.pairs, ComparePairs)
+	}
+	r.Collide, r.Pairs, r.Truncated = len(q.pairs) > 0 || q.in != NotInside, q.pairs, q.truncated
+	r.Maybe = len(q.pairs) == 0 && o.Pending != nil && !o.Pending.Done()
+	r.Inside, r.Method = q.in, q.decided
 	if o.Contacts || o.Patches {
 		// Contact geometry, from r.Pairs at rel, placed in the common
 		// frame by envPose.
@@ -493,40 +514,48 @@ func (q *Query) collide(env *Model, envPose *geom.Pose, fly *Model, rel *geom.Po
 
 // walk is Query.CollideFunc once the query is checked, fly at pose rel in
 // env's frame.
+func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(Pair) bool) (st Stats) {
+	q.walkInto(env, fly, rel, o, fn, &st)
+	return st
+}
+
+// walkInto is walk adding its counts to st.
 // It runs the phases of the object level around the tree test: the convex
 // test first (a separating plane proves the models apart), then the tree
 // test, then, for solids whose surfaces are apart, the containment test.
-func (q *Query) walk(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(Pair) bool) Stats {
-	var st Stats
+func (q *Query) walkInto(env, fly *Model, rel *geom.Pose, o *QueryOptions, fn func(Pair) bool, st *Stats) {
 	q.in, q.decided = NotInside, MethodConvex
-	if q.separated(env, fly, rel, o, &st) {
+	if q.separated(env, fly, rel, o, st) {
 		if o.Pending != nil {
 			*o.Pending = Pending{} // decided: nothing pending
 		}
-		return st
+		return
 	}
 	q.decided = MethodTree
 	q.callbacks()
 	q.nhit, q.fn = 0, fn
-	st.Add(q.tree(env, fly, rel, o))
+	q.tree(env, fly, rel, o, st)
 	q.fn = nil
 	q.afterTree()
 	if o.Solid && q.nhit == 0 && (o.Pending == nil || o.Pending.Done()) {
-		if q.in = q.inside(env, fly, rel, o, &st); q.in != NotInside {
+		if q.in = q.inside(env, fly, rel, o, st); q.in != NotInside {
 			st.Inside++
 		}
 	}
-	q.deferInside(env, fly, rel, o)
-	return st
+	if o.Pending != nil {
+		q.deferInside(env, fly, rel, o)
+	}
 }
 
-// tree is the tree test of walk (or brute force), reporting to q.hitFn.
-func (q *Query) tree(env, fly *Model, rel *geom.Pose, o *QueryOptions) Stats {
+// tree is the tree test of walk (or brute force), reporting to q.hitFn
+// and adding its counts to st.
+func (q *Query) tree(env, fly *Model, rel *geom.Pose, o *QueryOptions, st *Stats) {
 	if env.tree == nil || fly.tree == nil {
 		if o.Pending != nil {
 			*o.Pending = Pending{} // brute force has no budget: done
 		}
-		return bruteForce(env, fly, *rel, *o, q.hitFn)
+		st.Add(bruteForce(env, fly, *rel, *o, q.hitFn))
+		return
 	}
 	bo := bvh.QueryOptions{All: o.All, Eps: o.Eps, Restart: o.Experiment.Restart, ExactRoot: o.Experiment.ExactRoot, State: &q.ps}
 	if o.Front != nil {
@@ -539,9 +568,11 @@ func (q *Query) tree(env, fly *Model, rel *geom.Pose, o *QueryOptions) Stats {
 		}
 	}
 	if o.Medium && bo.Front == nil && bo.Pending == nil && !bo.Restart {
-		return q.medium(env, fly, rel, bo)
+		st.Add(q.medium(env, fly, rel, bo))
+		return
 	}
-	return statsOf(bvh.Collide(env.tree, fly.tree, *rel, bo, &q.s, q.each))
+	c := bvh.Collide(env.tree, fly.tree, *rel, bo, &q.s, q.each)
+	st.addBVH(&c)
 }
 
 // callbacks makes q's callbacks, once: hitFn counts the pairs of a walk

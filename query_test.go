@@ -129,9 +129,10 @@ func BenchmarkCheckPose(b *testing.B) {
 }
 
 // BenchmarkCheckFar times a query with nothing near (the flying model 1,000
-// units away), for each bounding volume, through the facade (Query.Check)
-// and through bvh.Collide: the fixed cost of a query. Each iteration is a
-// pass of 1,000 queries timed in the thread's CPU time; cpu-ns/query is the
+// units away), for each bounding volume, through the facade (Query.Check;
+// with a Front; Query.CollideFunc, as a world's narrow phase calls it) and
+// through bvh.Collide: the fixed cost of a query. Each iteration is a pass
+// of 1,000 queries timed in the thread's CPU time; cpu-ns/query is the
 // least over the passes.
 func BenchmarkCheckFar(b *testing.B) {
 	for _, name := range []string{"kdop18", "obb", "aabb", "rss", "sphere"} {
@@ -143,13 +144,26 @@ func BenchmarkCheckFar(b *testing.B) {
 		far := geom.FromAxisAngle(geom.V(1, 2, 3), 0.3, geom.V(1000, 0, 0))
 		var q collide.Query
 		var s bvh.Scratch
+		var front collide.Front
 		fn := func(bvh.Pair) bool { return true }
-		for _, via := range []string{"check", "bvh"} {
+		each := func(collide.Pair) bool { return true }
+		for _, via := range []string{"check", "front", "func", "bvh"} {
 			query := func() {
-				if via == "bvh" {
+				switch via {
+				case "bvh":
 					bvh.Collide(env.Tree(), fly.Tree(), far, bvh.QueryOptions{}, &s, fn)
-				} else if r, err := q.Check(env, fly, far, collide.QueryOptions{}); err != nil || r.Collide {
-					b.Fatal(r, err)
+				case "func":
+					if st, err := q.CollideFunc(env, geom.Pose{}, fly, far, collide.QueryOptions{}, each); err != nil || st.TriTests != 0 {
+						b.Fatal(st, err)
+					}
+				default:
+					o := collide.QueryOptions{}
+					if via == "front" {
+						o.Front = &front
+					}
+					if r, err := q.Check(env, fly, far, o); err != nil || r.Collide {
+						b.Fatal(r, err)
+					}
 				}
 			}
 			b.Run(name+"/"+via, func(b *testing.B) {
@@ -168,6 +182,50 @@ func BenchmarkCheckFar(b *testing.B) {
 				}
 				b.ReportMetric(float64(best.Nanoseconds())/1000, "cpu-ns/query")
 			})
+		}
+	}
+}
+
+// TestQueryStatsFresh checks that a query's counts are its own: a reused
+// Query, told to Forget, counts what a fresh one counts, through Check and
+// CollideFunc alike, query after query (nothing carried over from the
+// last), for trees and brute force, both modes, a tolerance and the
+// convex test.
+func TestQueryStatsFresh(t *testing.T) {
+	far := geom.FromAxisAngle(geom.V(1, 2, 3), 0.3, geom.V(1000, 0, 0))
+	fn := func(collide.Pair) bool { return true }
+	for _, name := range []string{"kdop18", "obb", "brute"} {
+		bvk, err := collide.ParseBV(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, fly, poses := torusScene(t, bvk)
+		poses = append(poses[:0:0], poses[0], poses[5], poses[21], poses[40], far)
+		var q, qf collide.Query
+		for _, o := range []collide.QueryOptions{
+			{}, {All: true}, {All: true, Eps: 0.01},
+			{Method: collide.MethodConvex}, {All: true, Method: collide.MethodConvex},
+		} {
+			if bvk == collide.Brute && (o.Eps > 0 || o.Method != collide.MethodAuto) {
+				continue // brute force counts the same way for these: keep the test fast
+			}
+			for i, p := range poses {
+				want := mustQuery(t, new(collide.Query), env, fly, p, o).Stats
+				for rep := range 2 {
+					q.Forget()
+					if got := mustQuery(t, &q, env, fly, p, o).Stats; got != want {
+						t.Errorf("%s %+v pose %d, query %d: Check counts %v, a fresh Query %v", name, o, i, rep, got, want)
+					}
+					qf.Forget()
+					got, err := qf.CollideFunc(env, geom.Pose{}, fly, p, o, fn)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got != want {
+						t.Errorf("%s %+v pose %d, query %d: CollideFunc counts %v, a fresh Query %v", name, o, i, rep, got, want)
+					}
+				}
+			}
 		}
 	}
 }
