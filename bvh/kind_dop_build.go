@@ -20,7 +20,7 @@ type builder[F bv.Float, A bv.Slabs[F]] struct {
 	cent  []geom.Vec3 // triangle centroids (representatives)
 	idx   []int32     // triangles, partitioned in place node by node
 	boxes []geom.AABB // triangle boxes (LongestSide)
-	dops  []bv.DOP    // triangle k-DOPs (MinSum, MinMax)
+	dops  []bv.DOP    // triangle k-DOPs (MinSum, MinMax, Oscillate, LongestSide with SplitDirs)
 	off   [bv.MaxSlabs]float64
 	// order is the leaf-by-leaf triangle list (leaf size > 1).
 	order []int32
@@ -74,8 +74,7 @@ func build[F bv.Float, A bv.Slabs[F]](o Options, m *mesh.TriMesh, ids []int32) *
 			b.w[i] = 1 / o.K.Dir(i).Dot(o.K.Dir(i))
 		}
 	}
-	switch {
-	case o.Oscillate > 0 || o.SplitDirs && o.Rule == LongestSide:
+	if o.Oscillate > 0 || o.SplitDirs && o.Rule == LongestSide {
 		b.dops = make([]bv.DOP, len(m.Tris))
 		parallelFor(n, func(lo, hi int) {
 			for _, i := range ids[lo:hi] {
