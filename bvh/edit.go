@@ -38,9 +38,11 @@ import (
 //   - a deleted triangle is removed from its leaf; a leaf left empty goes,
 //     and its parent gives way to its sibling;
 //   - an inserted triangle descends from the root to the node beside which
-//     it costs least (the surface area of the boxes it grows, bounds as
-//     every kind's nodes give them: at a leaf for a triangle among others,
-//     high up for one far out, outside the root's volume as well), and
+//     it costs least (the surface area of the boxes it grows: k-DOP and
+//     AABB trees' boxes of their volumes, OBB, sphere and RSS trees' boxes
+//     of each node's triangles, since the boxes of their volumes are
+//     loose; at a leaf for a triangle among others, high up for one far
+//     out, outside the root's volume as well), and
 //     the triangles placed at one node are built into a subtree by the
 //     kind's own builder, which becomes that node's sibling (a leaf's
 //     triangles and those placed there are built together);
@@ -241,6 +243,9 @@ type shaper struct {
 	rebuild   map[int32]bool
 	out       editShape
 	buf, sub  []int32
+	// boxes are the boxes of the old nodes' triangles (OBB, sphere and
+	// RSS trees, whose volumes' boxes are loose), for the placement.
+	boxes [][6]float32
 }
 
 // newShaper reads t's tree: which leaves lose triangles (deleted, or no
@@ -284,13 +289,27 @@ func newShaper(t *Tree, m *mesh.TriMesh, remap []int32, tw twinList) *shaper {
 			s.mark(int32(i))
 		}
 	}
+	if t.opts.Kind != KDOP && t.opts.Kind != AABB {
+		s.boxes = make([][6]float32, n)
+	}
 	for i := n - 1; i >= 0; i-- {
 		if r := it.ref(i); r >= 0 {
 			l, rr := i+1, i+int(r)
 			s.height[i] = 1 + max(s.height[l], s.height[rr])
 			s.size[i] = s.size[l] + s.size[rr]
+			if s.boxes != nil {
+				a, b := &s.boxes[l], &s.boxes[rr]
+				s.boxes[i] = [6]float32{min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2]), max(a[3], b[3]), max(a[4], b[4]), max(a[5], b[5])}
+			}
 		} else {
 			s.height[i] = 1
+			if s.boxes != nil {
+				bb := geom.EmptyAABB()
+				for _, x := range leafList(perm, r, s.buf[:0]) {
+					bb = bb.Union(t.mesh.Triangle(int(x)).Bounds())
+				}
+				s.boxes[i] = [6]float32{float32(bb.Min.X), float32(bb.Min.Y), float32(bb.Min.Z), float32(bb.Max.X), float32(bb.Max.Y), float32(bb.Max.Z)}
+			}
 		}
 	}
 	for x := range int32(len(m.Tris)) {
@@ -332,8 +351,14 @@ func areaOf(b geom.AABB) float64 {
 	return 2 * (d.X*d.Y + d.Y*d.Z + d.Z*d.X)
 }
 
-// nodeBox returns the axis-aligned box of node i's volume.
+// nodeBox returns the axis-aligned box of node i's volume (of its
+// triangles, if the shaper has their boxes), the placement's measure.
 func (s *shaper) nodeBox(i int) geom.AABB {
+	if s.boxes != nil {
+		b := &s.boxes[i]
+		return geom.AABB{Min: geom.Vec3{X: float64(b[0]), Y: float64(b[1]), Z: float64(b[2])},
+			Max: geom.Vec3{X: float64(b[3]), Y: float64(b[4]), Z: float64(b[5])}}
+	}
 	d := s.old.bounds(i)
 	return geom.AABB{Min: geom.Vec3{X: d.Lo[0], Y: d.Lo[1], Z: d.Lo[2]}, Max: geom.Vec3{X: d.Hi[0], Y: d.Hi[1], Z: d.Hi[2]}}
 }
