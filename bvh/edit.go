@@ -189,9 +189,9 @@ type editor interface {
 // (-1: deleted) and then the inserted ones.
 func (t *Tree) edit(m *mesh.TriMesh, remap []int32) *Tree {
 	nt := &Tree{mesh: m, opts: t.opts, allHeld: t.allHeld}
-	ids := []int32(nil)
+	var ids []int32
 	if !t.allHeld {
-		nt.twins, ids = findTwins(m)
+		nt.twins = editTwins(t.twins, remap, m)
 	}
 	ed, ok := t.impl.(editor)
 	if !ok || t.impl.len() == 0 {
@@ -722,4 +722,112 @@ func (t *vtree[V]) edited(sh *editShape, o Options, m *mesh.TriMesh) impl {
 	})
 	nt.setNodes(f)
 	return nt
+}
+
+// editTwins returns the twins of m, the mesh of an edit of old (whose
+// twins are tw) by remap, exactly as findTwins(m) finds them, without its
+// sort: old groups keep their survivors, and an inserted triangle joins
+// the group of the survivors or the other inserted triangles it equals,
+// found by hashing the inserted ones and looking each survivor up among
+// them (a pass over the survivors' hashes, only if there are inserts).
+func editTwins(tw twinList, remap []int32, m *mesh.TriMesh) twinList {
+	n := len(m.Tris)
+	kept := 0
+	for _, x := range remap {
+		if x >= 0 {
+			kept++
+		}
+	}
+	// parent links a triangle of a group to a smaller one of it (union by
+	// the smaller index: the root of a group is its first triangle).
+	parent := map[int32]int32{}
+	var find func(x int32) int32
+	find = func(x int32) int32 {
+		p, ok := parent[x]
+		if !ok || p == x {
+			return x
+		}
+		r := find(p)
+		parent[x] = r
+		return r
+	}
+	union := func(a, b int32) {
+		ra, rb := find(a), find(b)
+		if ra == rb {
+			return
+		}
+		if ra > rb {
+			ra, rb = rb, ra
+		}
+		parent[rb] = ra
+		if _, ok := parent[ra]; !ok {
+			parent[ra] = ra
+		}
+	}
+	if tw.has() {
+		for r := range int32(len(tw.next)) {
+			if hasBit(tw.twin, r) || tw.next[r] < 0 {
+				continue
+			}
+			first := int32(-1)
+			for t := r; t >= 0; t = tw.next[t] {
+				if x := remap[t]; x >= 0 {
+					if first < 0 {
+						first = x
+						parent[x] = x
+					} else {
+						union(first, x)
+					}
+				}
+			}
+		}
+	}
+	if kept < n {
+		ins := map[uint64][]int32{}
+		for x := int32(kept); x < int32(n); x++ {
+			h := triangleHash(m, int(x))
+			for _, y := range ins[h] {
+				if sameTriangle(m, int(x), int(y)) {
+					union(x, y)
+					break
+				}
+			}
+			ins[h] = append(ins[h], x)
+		}
+		for x := range int32(kept) {
+			for _, y := range ins[triangleHash(m, int(x))] {
+				if sameTriangle(m, int(x), int(y)) {
+					union(x, y)
+				}
+			}
+		}
+	}
+	// The groups, their members in order, linked as findTwins links them:
+	// the first, then the others from the last back.
+	groups := map[int32][]int32{}
+	for x := range parent {
+		r := find(x)
+		groups[r] = append(groups[r], x)
+	}
+	var out twinList
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		if out.next == nil {
+			out.next = make([]int32, n)
+			for i := range out.next {
+				out.next[i] = -1
+			}
+			out.twin = make([]uint64, (n+63)/64)
+		}
+		slices.Sort(g)
+		prev := g[0]
+		for _, t := range slices.Backward(g[1:]) {
+			out.next[prev] = t
+			prev = t
+			out.twin[t>>6] |= 1 << (t & 63)
+		}
+	}
+	return out
 }

@@ -1,9 +1,13 @@
 package bvh
 
 import (
+	"math/rand/v2"
+
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/collide3d/collide/mesh"
 
 	"github.com/collide3d/collide/bv"
 	"github.com/collide3d/collide/geom"
@@ -69,4 +73,42 @@ func must3i[T, U any](v T, _ U, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestEditTwins checks that the twins an edit finds are findTwins's, on
+// random edits of a soup with many twins.
+func TestEditTwins(t *testing.T) {
+	rng := rand.New(rand.NewPCG(36, 10))
+	base := gen.Must(gen.Icosphere(geom.Vec3{}, 1, 20))
+	var ts []geom.Triangle
+	for range 60 {
+		ts = append(ts, base.Triangle(rng.IntN(len(base.Tris))))
+	}
+	m := &mesh.TriMesh{}
+	for _, tr := range ts {
+		v := int32(len(m.Verts))
+		m.Verts = append(m.Verts, tr[0], tr[1], tr[2])
+		m.Tris = append(m.Tris, [3]int32{v, v + 1, v + 2})
+	}
+	tw, _ := findTwins(m)
+	for it := range 300 {
+		var del []int32
+		for _, i := range rng.Perm(len(m.Tris))[:rng.IntN(min(10, len(m.Tris)))] {
+			del = append(del, int32(i))
+		}
+		var ins []geom.Triangle
+		for range rng.IntN(10) {
+			ins = append(ins, base.Triangle(rng.IntN(len(base.Tris))))
+		}
+		nm, remap, err := EditMesh(m, ins, del)
+		if err != nil {
+			continue
+		}
+		got := editTwins(tw, remap, nm)
+		want, _ := findTwins(nm)
+		if !sameTwins(got, want) {
+			t.Fatalf("edit %d: twins %v %v, want %v %v", it, got.next, got.twin, want.next, want.twin)
+		}
+		m, tw = nm, got
+	}
 }
