@@ -707,11 +707,32 @@ func (t *vtree[V]) edited(sh *editShape, o Options, m *mesh.TriMesh) impl {
 	}
 	pos[n] = int32(len(ids))
 	ref := func(j int) int32 { return sh.refs[j] }
+	end := make([]int32, len(fit))
+	total := 0
+	for k, j := range fit {
+		end[k] = int32(subtreeEnd(ref, j))
+		total += int(pos[end[k]] - pos[j])
+	}
+	// The triangles' boxes, once, if the fits read them and the changed
+	// nodes hold more triangles than the mesh (a triangle in several).
+	var boxes []geom.AABB
+	if t.vk.boxes && total > len(m.Tris) {
+		boxes = make([]geom.AABB, len(m.Tris))
+		parallelFor(len(boxes), func(lo, hi int) {
+			for x := lo; x < hi; x++ {
+				boxes[x] = m.Triangle(x).Bounds()
+			}
+		})
+	}
 	parallelFor(len(fit), func(lo, hi int) {
 		sc := &fitScratch{}
-		for _, j := range fit[lo:hi] {
-			nd := fitNode{m: m, ids: ids[pos[j]:pos[subtreeEnd(ref, j)]], sc: sc, buf: &sc.tris}
-			if t.vk.boxes {
+		for k := lo; k < hi; k++ {
+			j := fit[k]
+			nd := fitNode{m: m, ids: ids[pos[j]:pos[end[k]]], sc: sc, buf: &sc.tris}
+			switch {
+			case boxes != nil:
+				nd.box = boxUnion(boxes, nd.ids)
+			case t.vk.boxes:
 				nd.box = geom.EmptyAABB()
 				for _, x := range nd.ids {
 					nd.box = nd.box.Union(m.Triangle(int(x)).Bounds())
