@@ -38,14 +38,15 @@ import (
 //   - a deleted triangle is removed from its leaf; a leaf left empty goes,
 //     and its parent gives way to its sibling;
 //   - an inserted triangle descends from the root to the node beside which
-//     it costs least (the surface area of the boxes it grows: k-DOP and
-//     AABB trees' boxes of their volumes, OBB, sphere and RSS trees' boxes
-//     of each node's triangles, since the boxes of their volumes are
-//     loose; at a leaf for a triangle among others, high up for one far
-//     out, outside the root's volume as well), and
-//     the triangles placed at one node are built into a subtree by the
-//     kind's own builder, which becomes that node's sibling (a leaf's
-//     triangles and those placed there are built together);
+//     it costs least (the surface area of the boxes it grows, its
+//     ancestors' growth included: at a leaf for a triangle among others,
+//     high up for one far out, outside the root's volume as well); the
+//     boxes are those of the old tree, for every triangle of an edit: of
+//     the volumes for k-DOP and AABB trees, of each node's triangles for
+//     OBB, sphere and RSS trees, whose volumes' boxes are loose. The
+//     triangles placed at one node are built into a subtree by the kind's
+//     own builder, which becomes that node's sibling (a leaf's triangles
+//     and those placed there are built together);
 //   - the volumes of the changed nodes are computed again exactly: for
 //     k-DOP trees a changed leaf's k-DOP is fitted and rounded outward as
 //     Build does, about the old tree's offsets, and a changed internal
@@ -64,9 +65,14 @@ import (
 // descends from was when built, and the README's "Editing a model" gives
 // the rule measured for when to rebuild.
 //
-// Twins (identical triangles) are found again over the edited mesh: an
-// inserted copy of a triangle is its twin, and a group whose held triangle
-// was deleted is held by its next survivor.
+// Twins (identical triangles) are those Build would find over the edited
+// mesh: an inserted copy of a triangle is its twin, and a group whose held
+// triangle was deleted is held by its next survivor (the old groups are
+// carried over and the inserted triangles' hashes looked up).
+//
+// An edit copies the node arrays and passes over them, so it costs at
+// least that pass however small it is (the README's "Editing a model"
+// gives the times against a build).
 
 // ErrEdit is returned (wrapped) by Edit and EditMap for an edit that cannot
 // be made: a deleted index out of range or given twice, an inserted
