@@ -378,3 +378,39 @@ func TestEditAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestEditBalance inserts triangles one edit at a time, each farther out
+// along a line (each placed beside the root, a chain that the height bound
+// must break by rebuilding), and checks every kind's tree: it validates,
+// its height stays within the bound, and it answers as the oracle.
+func TestEditBalance(t *testing.T) {
+	m := gen.Must(gen.Icosphere(geom.Vec3{}, 1, 80))
+	fly := gen.Must(gen.Icosphere(geom.V(20.5, 0, 0), 0.6, 80))
+	var s bvh.Scratch
+	for _, o := range editKinds() {
+		tr := must(bvh.Build(m, o))
+		ft := must(bvh.Build(fly, o))
+		for i := range 60 {
+			x := float64(3 + i)
+			ins := []geom.Triangle{{geom.V(x, 0, 0), geom.V(x+0.5, 0.5, 0), geom.V(x, 0.5, 0.5)}}
+			tr = must3(tr.Edit(ins, nil))
+			if err := tr.Validate(); err != nil {
+				t.Fatalf("%v insert %d: %v", o, i, err)
+			}
+		}
+		n := len(tr.Mesh().Tris)
+		bound := 4
+		for 1<<(bound-4) < n {
+			bound++
+		}
+		bound = 2*(bound-4) + 4 + 1 // 2⌈log₂ n⌉ + 4, plus the leaf
+		if h := tr.Height(); h > bound {
+			t.Errorf("%v: height %d over %d triangles, bound %d", o, h, n, bound)
+		}
+		want := testgeom.Brute(tr.Mesh(), fly, geom.Identity(), 0)
+		got, _ := collect(tr, ft, geom.Identity(), bvh.QueryOptions{All: true}, &s)
+		if !slices.Equal(got, want) || len(want) == 0 {
+			t.Errorf("%v: %d pairs, oracle %d", o, len(got), len(want))
+		}
+	}
+}
