@@ -87,6 +87,17 @@
 // computed again when asked. As the mesh deforms the shape loosens:
 // Model.RefitQuality measures it, and past about 2 a Build pays.
 //
+// # Changing environments
+//
+// Model.Edit gives a model with triangles deleted and inserted (a part
+// removed, added, moved or replaced) without a build: its tree is the old
+// one edited as an R-tree is, the changed volumes computed again exactly,
+// so that it answers every query exactly; m itself is unchanged, and a
+// query never sees a half-changed tree. The survivors keep their order and
+// the inserted triangles follow (Edit.Renumber gives the map); a deleted
+// triangle is never reported. Model.EditQuality says how far the edited
+// tree has drifted from a built one.
+//
 // No kind of tree is fastest everywhere: package auto chooses one for a
 // pair of models by timing the candidates' queries, and gives the models
 // of the kind chosen, built as any other.

@@ -106,6 +106,13 @@
 // as sound as a built one; Tree.RefitQuality says how much looser it has
 // grown than the tree first built.
 //
+// Tree.Edit makes a tree with triangles deleted and inserted (a changing
+// environment): the deleted ones removed from their leaves, the inserted
+// ones placed as an R-tree places them and built by the kind's builder
+// where they gather, the changed volumes computed again as Build computes
+// them and the changed subtrees rebuilt past a height bound (edit.go says
+// how, and how triangles are renumbered).
+//
 // # Other kinds of tree
 //
 // OBB trees (Gottschalk, Lin and Manocha, "OBBTree", 1996) bound each node

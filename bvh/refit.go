@@ -181,7 +181,7 @@ func (t *Tree) baseFigure() float64 {
 }
 
 // RefitQuality returns how much looser t is than the tree it was refitted
-// from was when built: the ratio of their figures, each the sum of the
+// (or edited, see Edit) from was when built: the ratio of their figures, each the sum of the
 // surface areas of the boxes of the nodes of the top 12 levels over the
 // root's (so a uniform scaling or a rigid motion does not count). It is 1
 // for a built tree (and a tree that Refit rebuilt) and grows as refits
