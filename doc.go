@@ -183,6 +183,7 @@
 //   - bench/objects: Zachmann's convex objects and separating planes, and a world of convex objects, tree test against convex test
 //   - bench/ch2: the dissertation's chapter 2 study: grid of boxes, k-d tree, R-tree and TetGen mesh beside the BV-trees
 //   - bench/dops: the dissertation's comparison of k (6, 8, 12, 14, 18, 20, 26) on the paper's scenes, ranks beside its conclusions
+//   - bench/ch6: the dissertation's chapter 6 tree designs (split directions, the oscillating tree, τ, skinny triangles) and ordered and truncated overlap tests
 //   - bench/peers: the Go side of collide-peers, the driver of the peer libraries
 //   - python/bench/gobatch: the Go side of the Python package's batch benchmark (python/bench/bench_batch.py)
 //   - bench/internal/md (internal): the reports' markdown tables and formats

@@ -17,6 +17,7 @@
 //	objects     Zachmann's convex objects, separating planes, a convex world      collide bench --objects
 //	ch2         the dissertation's chapter 2: grid, k-d tree, R-tree, mesh         collide bench --ch2
 //	dops        the dissertation's comparison of k, its 8-, 12- and 20-DOPs too   collide bench --dops
+//	ch6         the dissertation's chapter 6 tree designs and overlap tests       collide bench --ch6
 //
 // Beside them: bench/scenes makes the paper's scenes and ours, bench/plot
 // draws the charts, bench/boxtrace reads and writes the box traces that

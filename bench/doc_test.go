@@ -13,6 +13,7 @@ import (
 	"github.com/collide3d/collide/bench/broadpeers"
 	"github.com/collide3d/collide/bench/cdfast"
 	"github.com/collide3d/collide/bench/ch2"
+	"github.com/collide3d/collide/bench/ch6"
 	"github.com/collide3d/collide/bench/coherence"
 	"github.com/collide3d/collide/bench/continuous"
 	"github.com/collide3d/collide/bench/distance"
@@ -43,6 +44,7 @@ var (
 	_ bench.Run[objects.Config, *objects.Report]       = objects.Run
 	_ bench.Run[ch2.Config, *ch2.Report]               = ch2.Run
 	_ bench.Run[dops.Config, *dops.Report]             = dops.Run
+	_ bench.Run[ch6.Config, *ch6.Report]               = ch6.Run
 )
 
 // Every experiment runs the same way: a Config, Run with a context, and

@@ -42,6 +42,12 @@ func (c config) String() string {
 	if c.q.ExactRoot {
 		s += "/exactroot"
 	}
+	if c.opts.SplitDirs {
+		s += "/splitdirs"
+	}
+	if c.opts.Oscillate > 0 {
+		s += fmt.Sprintf("/oscillate%d", c.opts.Oscillate)
+	}
 	return s
 }
 

@@ -22,6 +22,16 @@
 // ball, the wide layout's order, a refit's figure) it takes the box that
 // bv.DOP.Box derives from the diagonals.
 //
+// Two designs of Klosowski's chapter 6 are options of k-DOP trees, off by
+// default because they do not pay (collide bench --ch6 measures them):
+// Options.SplitDirs splits along any of the k/2 directions rather than the
+// axes, and Options.Oscillate builds the oscillating tree, each node's
+// children regrouped from a split L levels deep by the Min Sum objective
+// (Tree.Regroupings counts how often the plain split was kept). A Min Sum
+// or Min Max build computes each volume once (two axes that split a small
+// node alike share their score), the trees the same bit for bit
+// (TestBuildUnchanged records their digests).
+//
 // Identical triangles (twins: the same nine coordinates, bit for bit, in the
 // same order; stacked copies in a soup) would make every query on them
 // quadratic, since no volume separates copies. Build finds them first (a

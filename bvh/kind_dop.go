@@ -38,6 +38,9 @@ type tree[F bv.Float, A bv.Slabs[F]] struct {
 	// they are stored, so that float32 keeps its precision for models far
 	// from the origin: off = d_i·origin, origin the centre of the model.
 	off [bv.MaxSlabs]float64
+	// regroups and kept count the oscillating builder's splits, and those
+	// that kept the plain split (Tree.Regroupings).
+	regroups, kept int64
 }
 
 func (t *tree[F, A]) len() int                       { return len(t.nodes) }

@@ -7,7 +7,8 @@ import (
 	"github.com/collide3d/collide/bv"
 )
 
-// Rule chooses the axis (x, y or z) of the plane that splits a node.
+// Rule chooses the axis (x, y or z; or, with Options.SplitDirs, any
+// direction of the k-DOP) of the plane that splits a node.
 type Rule uint8
 
 // The splitting rules of Klosowski et al.
@@ -137,6 +138,25 @@ type Options struct {
 	// clears Compact in the tree's options) for a tree whose bounds do not
 	// all fit float32.
 	Compact bool
+	// SplitDirs lets a k-DOP tree split a node along any of its k/2
+	// directions (the centroids projected onto each), rather than along x,
+	// y or z only; every Rule weighs the directions as it weighs the axes,
+	// the spread and lengths divided by |d_i| (Klosowski's "splitting along
+	// any of the k/2 directions"). Measured by collide bench --ch6, it
+	// builds slower and, as in the dissertation, rarely queries faster:
+	// it is off by default. Like Oscillate, it is a choice of the build
+	// that the saved tree does not record (the tree itself is saved).
+	SplitDirs bool
+	// Oscillate, when L > 0, builds Klosowski's oscillating k-DOP tree: a
+	// node is split temporarily L levels down by the rule (up to 2^L
+	// sets), and the sets are regrouped into the two children by the best
+	// of their 2^(2^L−1) − 1 bipartitions by the Min Sum objective (the
+	// sum of the two children's k-DOP volumes; the larger of them with the
+	// MinMax rule), the plain split winning ties. L is at most 3; 2 is the
+	// dissertation's. Measured by collide bench --ch6, it builds several
+	// times slower and queries no faster: it is off by default. Other
+	// kinds ignore it, and SplitDirs.
+	Oscillate int
 }
 
 // withDefaults returns o with its zero fields set to the defaults.
@@ -144,6 +164,7 @@ func (o Options) withDefaults() Options {
 	switch {
 	case o.Kind != KDOP:
 		o.K, o.FlyLeaf, o.Float64 = 0, 0, true
+		o.SplitDirs, o.Oscillate = false, 0
 	case o.K == 0:
 		o.K = bv.K18
 	}
@@ -171,12 +192,18 @@ func (o Options) validate() error {
 		return fmt.Errorf("bvh: flying leaf size %d out of range [0, %d]", o.FlyLeaf, maxLeaf)
 	case o.Compact && (o.Kind != KDOP || o.Float64):
 		return fmt.Errorf("bvh: the compact layout applies to float32 k-DOP trees only")
+	case o.Oscillate < 0 || o.Oscillate > maxOscillate:
+		return fmt.Errorf("bvh: oscillation levels %d out of range [0, %d]", o.Oscillate, maxOscillate)
 	}
 	return nil
 }
 
 // maxLeaf bounds the leaf sizes.
 const maxLeaf = 1 << 16
+
+// maxOscillate bounds Options.Oscillate: 3 levels regroup 8 sets, by the
+// best of 127 bipartitions.
+const maxOscillate = 3
 
 // FlyLeafFor returns the leaf threshold τ the size rule gives a flying model
 // of n triangles with k-DOPs of the given k: 2 below 500 triangles; 4 for

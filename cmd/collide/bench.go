@@ -66,6 +66,8 @@ type benchOptions struct {
 	ch2 bool
 	// dops compares the k of k-DOP trees (package bench/dops).
 	dops bool
+	// ch6 runs the dissertation's chapter 6 experiments (package bench/ch6).
+	ch6 bool
 }
 
 // defaultBenchDir is where bench writes its report by default.
@@ -252,7 +254,7 @@ seconds.`+benchCh2Help+benchDopsHelp,
 			defaultBenchDir, strings.Join(scenes.PaperNames(), ", "), strings.Join(scenes.ProximityNames(), ", "), scenes.CGALInstall, scenes.CGALDataEnv, defaultDriver,
 			strings.Join(worlds.Scenes, ", "), worlds.QuickSteps, worlds.QuickCDFastSteps,
 			strings.Join(continuous.SceneNames, ", "), strings.Join(toolpaths.Terrains, ", "), strings.Join(toolpaths.Molds, ", "),
-			strings.Join(queries.SceneNames(), ", ")),
+			strings.Join(queries.SceneNames(), ", ")) + benchCh6Help,
 		flags: func(fs *flag.FlagSet) any {
 			o := &benchOptions{}
 			fs.BoolVar(&o.quick, "quick", false, "small scenes and short flights (about 90 s of processor time)")
@@ -263,7 +265,7 @@ seconds.`+benchCh2Help+benchDopsHelp,
 			fs.BoolVar(&o.force, "force", false, "overwrite an existing report in DIR")
 			fs.BoolVar(&o.peers, "peers", false, "compare collide with FCL, OPCODE, ODE and Bullet (see below)")
 			fs.StringVar(&o.driver, "driver", "", "with --peers: the peers driver `FILE` (default $COLLIDE_PEERS or "+defaultDriver+")")
-			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick); with --front: fly every flight N times, each step timed by its least (default 3); with --queries: run every row N times with each kind (default 3)")
+			intFlag(fs, &o.rounds, "rounds", 0, "with --peers: fly every system `N` times, taking turns (default 3, or 2 with --quick); with --front: fly every flight N times, each step timed by its least (default 3); with --queries: run every row N times with each kind (default 3); with --ch6: replay every flight N times, each variant timed by its least (default 3, 2 with --quick)")
 			intFlag(fs, &o.slowSteps, "slow-steps", 0, "with --peers: a system slower than 10 ms a query over a flight's first `N` steps flies only those (default 100; -1: no cap)")
 			fs.BoolVar(&o.worlds, "worlds", false, "run the worlds' experiments instead: CDFast's, many bodies, cores (see below)")
 			fs.BoolVar(&o.front, "front", false, "run the front-tracking and budget experiments instead (see below)")
@@ -278,6 +280,7 @@ seconds.`+benchCh2Help+benchDopsHelp,
 			fs.BoolVar(&o.grains, "grains", false, "measure the medium grain and the concurrent module instead (see below)")
 			fs.BoolVar(&o.ch2, "ch2", false, "run the dissertation's chapter 2 study (grid, k-d tree, R-tree, mesh) instead (see below)")
 			fs.BoolVar(&o.dops, "dops", false, "compare the k of k-DOP trees, the dissertation's 8, 12 and 20 among them, instead (see below)")
+			fs.BoolVar(&o.ch6, "ch6", false, "run the dissertation's chapter 6 tree-design experiments instead (see below)")
 			return o
 		},
 		run: runBench,
@@ -309,6 +312,9 @@ func runBench(e *env, opts any, args []string) error {
 	}
 	if o.ch2 {
 		return runBenchCh2(e, o)
+	}
+	if o.ch6 {
+		return runBenchCh6(e, o)
 	}
 	if o.ccdPeers {
 		return runCCDPeers(e, o)
