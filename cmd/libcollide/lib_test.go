@@ -161,7 +161,7 @@ func TestModelNewErrors(t *testing.T) {
 		{"NULL faces", v, 8, nil, 12, "", "faces is NULL", codeEINVAL},
 		{"too many vertices", nil, mesh.MaxVertices + 1, f, 12, "", fmt.Sprintf("nverts = %d is more than %d (mesh.MaxVertices)", mesh.MaxVertices+1, mesh.MaxVertices), codeEINVAL},
 		{"too many faces", v, 8, nil, mesh.MaxTriangles + 1, "", fmt.Sprintf("nfaces = %d is more than %d (mesh.MaxTriangles)", mesh.MaxTriangles+1, mesh.MaxTriangles), codeEINVAL},
-		{"bv", v, 8, f, 12, "kdop17", `--bv: unknown bounding volume "kdop17" (known: kdop6, kdop14, kdop18, kdop26, obb, sphere, aabb, boxtree, rss, brute)`, codeEINVAL},
+		{"bv", v, 8, f, 12, "kdop17", `--bv: unknown bounding volume "kdop17" (known: kdop6, kdop8, kdop12, kdop14, kdop18, kdop20, kdop26, obb, sphere, aabb, boxtree, rss, brute)`, codeEINVAL},
 	} {
 		_, err := modelNew(tc.verts, tc.nv, tc.faces, tc.nf, tc.bv)
 		if err == nil || err.Error() != tc.want || code(err) != tc.status {
