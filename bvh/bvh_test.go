@@ -57,9 +57,27 @@ func (c config) String() string {
 // sizes, storage, traversal and root update; for every other kind of tree
 // each rule that applies to it with each split point, and larger leaves. A
 // new kind of tree adds its configurations here.
+//
+// The sets without the axes (8-, 12- and 20-DOPs) share every line of the
+// builder and the walk with the others, but for their directions: by
+// default they get seven configurations each (the default tree, one rule
+// and split point besides, leaves of four, float64, compact, a restart and
+// an exact root); with the long cases, all of them.
 func configs() []config {
 	var cs []config
 	for _, k := range bv.Ks {
+		if !longtest.Enabled() && (k == bv.K8 || k == bv.K12 || k == bv.K20) {
+			cs = append(cs,
+				config{opts: bvh.Options{K: k}},
+				config{opts: bvh.Options{K: k, Rule: bvh.MinSum, Split: bvh.Median}},
+				config{opts: bvh.Options{K: k, Leaf: 4, FlyLeaf: 1}},
+				config{opts: bvh.Options{K: k, Float64: true}},
+				config{opts: bvh.Options{K: k, Compact: true, Leaf: 4, FlyLeaf: 1}},
+				config{opts: bvh.Options{K: k}, q: bvh.QueryOptions{Restart: true}},
+				config{opts: bvh.Options{K: k, FlyLeaf: 2}, q: bvh.QueryOptions{ExactRoot: true}},
+			)
+			continue
+		}
 		for r := bvh.Splatter; r <= bvh.MinMax; r++ {
 			for s := bvh.Mean; s <= bvh.Median; s++ {
 				cs = append(cs, config{opts: bvh.Options{K: k, Rule: r, Split: s}})
