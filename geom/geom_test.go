@@ -204,3 +204,19 @@ func TestAABBTransform(t *testing.T) {
 		t.Errorf("the empty box transformed is %v, not empty", e)
 	}
 }
+
+// TestFiniteBounds checks FiniteBounds against Bounds on random triangles
+// with repeated coordinates.
+func TestFiniteBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	vals := []float64{-2, -1, 0, 1, 3.5, 1e300, -1e-300}
+	for trial := range 2000 {
+		var tr geom.Triangle
+		for i := range tr {
+			tr[i] = geom.V(vals[rng.IntN(len(vals))], vals[rng.IntN(len(vals))], vals[rng.IntN(len(vals))])
+		}
+		if got, want := tr.FiniteBounds(), tr.Bounds(); got != want {
+			t.Fatalf("trial %d: FiniteBounds(%v) = %v, Bounds %v", trial, tr, got, want)
+		}
+	}
+}

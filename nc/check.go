@@ -796,7 +796,7 @@ func (c *Checker) touch(m gcode.Move, rs *roleState, ti int, tg *target) ([]int3
 			return nil, false, 0
 		}
 		t := tg.mesh.Triangle(int(e))
-		tb := triBounds(t)
+		tb := t.FiniteBounds()
 		ss := c.near[:0]
 		for i, b := range c.boxes {
 			if b.Min.X <= tb.Max.X && tb.Min.X <= b.Max.X && b.Min.Y <= tb.Max.Y && tb.Min.Y <= b.Max.Y &&
@@ -944,31 +944,6 @@ func (c *Checker) piece(p *pieces, k, ti int) {
 		}
 	}
 	c.st.Candidates += int64(len(tg.mesh.Tris))
-}
-
-// triBounds returns t's box (its coordinates are finite: the mesh was
-// validated). It is geom.Triangle.Bounds without math.Min's NaN handling:
-// that one made BenchmarkMoves 13-23% slower (k-DOP and AABB trees).
-func triBounds(t geom.Triangle) geom.AABB {
-	lo, hi := t[0], t[0]
-	for _, p := range t[1:] {
-		if p.X < lo.X {
-			lo.X = p.X
-		} else if p.X > hi.X {
-			hi.X = p.X
-		}
-		if p.Y < lo.Y {
-			lo.Y = p.Y
-		} else if p.Y > hi.Y {
-			hi.Y = p.Y
-		}
-		if p.Z < lo.Z {
-			lo.Z = p.Z
-		} else if p.Z > hi.Z {
-			hi.Z = p.Z
-		}
-	}
-	return geom.AABB{Min: lo, Max: hi}
 }
 
 // pathBounds returns a box holding every position of move m (its end

@@ -23,7 +23,7 @@ type Env struct {
 func NewEnv(name, group string, tris []geom.Triangle, verts int) *Env {
 	e := &Env{Name: name, Group: group, Tris: tris, Boxes: make([]geom.AABB, len(tris)), Bounds: geom.EmptyAABB(), Verts: verts}
 	for i := range tris {
-		e.Boxes[i] = triBox(&tris[i])
+		e.Boxes[i] = tris[i].FiniteBounds()
 		e.Bounds = e.Bounds.Union(e.Boxes[i])
 	}
 	return e
@@ -56,7 +56,7 @@ func (f *Frame) Set(p geom.Pose, m *mesh.TriMesh) {
 	f.Box = geom.EmptyAABB()
 	for _, t := range m.Tris {
 		tri := geom.Triangle{f.moved[t[0]], f.moved[t[1]], f.moved[t[2]]}
-		b := triBox(&tri)
+		b := tri.FiniteBounds()
 		f.Tris = append(f.Tris, tri)
 		f.Boxes = append(f.Boxes, b)
 		f.Box = union(&f.Box, &b)
@@ -124,30 +124,6 @@ type Method interface {
 	// Reset forgets what the method carries from one query to the next
 	// (the mesh method's location): the next query is a static one.
 	Reset()
-}
-
-// triBox returns the bounding box of t (comparisons, not math.Min: the
-// coordinates are finite).
-func triBox(t *geom.Triangle) geom.AABB {
-	lo, hi := t[0], t[0]
-	for _, p := range t[1:] {
-		if p.X < lo.X {
-			lo.X = p.X
-		} else if p.X > hi.X {
-			hi.X = p.X
-		}
-		if p.Y < lo.Y {
-			lo.Y = p.Y
-		} else if p.Y > hi.Y {
-			hi.Y = p.Y
-		}
-		if p.Z < lo.Z {
-			lo.Z = p.Z
-		} else if p.Z > hi.Z {
-			hi.Z = p.Z
-		}
-	}
-	return geom.AABB{Min: lo, Max: hi}
 }
 
 // union returns the box of a and b.
