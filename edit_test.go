@@ -335,18 +335,5 @@ func TestModelEditAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []collide.QueryOptions{{}, {All: true, Eps: 0.01}} {
-		var q collide.Query
-		for _, p := range poses {
-			mustQuery(t, &q, env2, fly, p, o)
-		}
-		i := 0
-		allocs := testing.AllocsPerRun(100, func() {
-			q.Check(env2, fly, poses[i%len(poses)], o)
-			i++
-		})
-		if allocs != 0 {
-			t.Errorf("%+v: %v allocations per query on edited models, want 0", o, allocs)
-		}
-	}
+	warmNoAllocs(t, env2, fly, poses, "edited models")
 }

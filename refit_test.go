@@ -197,18 +197,26 @@ func TestModelRefitAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	warmNoAllocs(t, env2, fly2, poses, "refitted models")
+}
+
+// warmNoAllocs checks that queries of fly against env at poses, first
+// contact and all pairs within a tolerance, allocate nothing once warm
+// (models says what env and fly are).
+func warmNoAllocs(t *testing.T, env, fly *collide.Model, poses []geom.Pose, models string) {
+	t.Helper()
 	for _, o := range []collide.QueryOptions{{}, {All: true, Eps: 0.01}} {
 		var q collide.Query
 		for _, p := range poses {
-			mustQuery(t, &q, env2, fly2, p, o)
+			mustQuery(t, &q, env, fly, p, o)
 		}
 		i := 0
 		allocs := testing.AllocsPerRun(100, func() {
-			q.Check(env2, fly2, poses[i%len(poses)], o)
+			q.Check(env, fly, poses[i%len(poses)], o)
 			i++
 		})
 		if allocs != 0 {
-			t.Errorf("%+v: %v allocations per query on refitted models, want 0", o, allocs)
+			t.Errorf("%+v: %v allocations per query on %s, want 0", o, allocs, models)
 		}
 	}
 }
