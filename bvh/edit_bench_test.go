@@ -179,15 +179,7 @@ func editQuality(b *testing.B, torus *mesh.TriMesh, fly *bvh.Tree, o bvh.Options
 			poses[i] = geom.FromAxisAngle(geom.V(prng.NormFloat64(), 1, prng.NormFloat64()), prng.Float64()*6, v)
 		}
 		var s bvh.Scratch
-		run := func(t *bvh.Tree) bvh.Stats {
-			var st bvh.Stats
-			for _, p := range poses {
-				x := bvh.Collide(t, fly, p, bvh.QueryOptions{All: true}, &s, func(bvh.Pair) bool { return true })
-				st.BVTests += x.BVTests + x.LeafTests
-				st.TriTests += x.TriTests
-			}
-			return st
-		}
+		run := func(t *bvh.Tree) bvh.Stats { return allPairsCounts(t, fly, poses, &s) }
 		se, sb := run(t), run(built)
 		for _, which := range []string{"edited", "built"} {
 			tr := t

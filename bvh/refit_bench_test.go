@@ -73,6 +73,18 @@ func BenchmarkRefit(b *testing.B) {
 	}
 }
 
+// allPairsCounts returns the volume tests (BVTests, leaf tests included)
+// and triangle tests of all-pairs queries of fly against env at poses.
+func allPairsCounts(env, fly *bvh.Tree, poses []geom.Pose, s *bvh.Scratch) bvh.Stats {
+	var st bvh.Stats
+	for _, p := range poses {
+		x := bvh.Collide(env, fly, p, bvh.QueryOptions{All: true}, s, func(bvh.Pair) bool { return true })
+		st.BVTests += x.BVTests + x.LeafTests
+		st.TriTests += x.TriTests
+	}
+	return st
+}
+
 // deformation is one family of deformations, of amplitude a.
 type deformation struct {
 	name string
@@ -127,15 +139,7 @@ func BenchmarkRefitQuality(b *testing.B) {
 					poses[i] = geom.FromAxisAngle(geom.V(rng.NormFloat64(), 1, rng.NormFloat64()), rng.Float64()*6, v)
 				}
 				var s bvh.Scratch
-				run := func(t *bvh.Tree) bvh.Stats {
-					var st bvh.Stats
-					for _, p := range poses {
-						x := bvh.Collide(t, fly, p, bvh.QueryOptions{All: true}, &s, func(bvh.Pair) bool { return true })
-						st.BVTests += x.BVTests + x.LeafTests
-						st.TriTests += x.TriTests
-					}
-					return st
-				}
+				run := func(t *bvh.Tree) bvh.Stats { return allPairsCounts(t, fly, poses, &s) }
 				sr, sb := run(refit), run(built)
 				for _, which := range []string{"refit", "built"} {
 					t := refit
